@@ -1,0 +1,72 @@
+/*===- nvfp4-c/Dialects.h - C API of the nvfp4 dialect ------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the NVFP4-MLIR project.                                            *|
+|*                                                                            *|
+|* Registers the dialect and its passes, and builds and inspects the NVFP4    *|
+|* tensor type and the block and rounding attributes. Rank and shape of an    *|
+|* NVFP4 tensor type are read with the generic mlirShapedType* functions.     *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef NVFP4_C_DIALECTS_H
+#define NVFP4_C_DIALECTS_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(NVFP4, nvfp4);
+
+/// Adds the nvfp4 dialect and the dialects its passes create to `registry`.
+MLIR_CAPI_EXPORTED void mlirNVFP4RegisterAllDialects(MlirDialectRegistry registry);
+
+/// Registers every nvfp4 pass, conversion and pipeline with the global pass
+/// registry, so that mlirParsePassPipeline can name them.
+MLIR_CAPI_EXPORTED void mlirNVFP4RegisterAllPasses(void);
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// Whether `type` is an !nvfp4.tensor.
+MLIR_CAPI_EXPORTED bool mlirTypeIsANVFP4Tensor(MlirType type);
+
+/// Returns !nvfp4.tensor<shape, blockRows x 16>, or a null type (and emits a
+/// diagnostic at an unknown location) when the shape or block is invalid.
+/// `blockRows` is 1 or 16.
+MLIR_CAPI_EXPORTED MlirType mlirNVFP4TensorTypeGet(MlirContext ctx,
+                                                   intptr_t rank,
+                                                   const int64_t *shape,
+                                                   int64_t blockRows);
+
+/// Rows of the block of an NVFP4 tensor type: 1 (1x16) or 16 (16x16).
+MLIR_CAPI_EXPORTED int64_t mlirNVFP4TensorTypeGetBlockRows(MlirType type);
+
+/// The builtin tensor types of the E2M1 data and E4M3 scale components.
+MLIR_CAPI_EXPORTED MlirType mlirNVFP4TensorTypeGetDataType(MlirType type);
+MLIR_CAPI_EXPORTED MlirType mlirNVFP4TensorTypeGetScalesType(MlirType type);
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+/// Returns #nvfp4.block<rows x cols>, or a null attribute when invalid.
+MLIR_CAPI_EXPORTED MlirAttribute mlirNVFP4BlockAttrGet(MlirContext ctx,
+                                                       int64_t rows,
+                                                       int64_t cols);
+MLIR_CAPI_EXPORTED bool mlirAttributeIsANVFP4Block(MlirAttribute attr);
+
+/// Returns #nvfp4.rounding<rn> (stochastic = false) or <rs> (true).
+MLIR_CAPI_EXPORTED MlirAttribute mlirNVFP4RoundingAttrGet(MlirContext ctx,
+                                                          bool stochastic);
+MLIR_CAPI_EXPORTED bool mlirAttributeIsANVFP4Rounding(MlirAttribute attr);
+MLIR_CAPI_EXPORTED bool mlirNVFP4RoundingAttrIsStochastic(MlirAttribute attr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NVFP4_C_DIALECTS_H */

@@ -1,0 +1,67 @@
+//===- NVFP4Attributes.td - NVFP4 attributes ---------------*- tablegen -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_DIALECT_NVFP4_IR_NVFP4ATTRIBUTES_TD
+#define NVFP4_DIALECT_NVFP4_IR_NVFP4ATTRIBUTES_TD
+
+include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// RoundingAttr
+//===----------------------------------------------------------------------===//
+
+def NVFP4_RoundingNearestEven : I32EnumAttrCase<"NearestEven", 0, "rn">;
+def NVFP4_RoundingStochastic : I32EnumAttrCase<"Stochastic", 1, "rs">;
+
+def NVFP4_Rounding : I32EnumAttr<"Rounding",
+    "rounding mode of the E2M1 conversion",
+    [NVFP4_RoundingNearestEven, NVFP4_RoundingStochastic]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::nvfp4";
+}
+
+def NVFP4_RoundingAttr : EnumAttr<NVFP4_Dialect, NVFP4_Rounding, "rounding"> {
+  let summary = "E2M1 rounding mode: `rn` (nearest-even) or `rs` (stochastic)";
+  let description = [{
+    `rn` rounds to the nearest E2M1 value, ties to even, saturating to +-6
+    (`cvt.rn.satfinite.e2m1x2.f32`). `rs` rounds stochastically with 8 random
+    bits per element from Philox4x32-10 keyed by the op's seed and offset
+    (`cvt.rs.satfinite.e2m1x4.f32` on sm_100a/sm_103a, software elsewhere);
+    docs/numerics.md states how the bits are used.
+
+    Example: `#nvfp4<rounding rs>`; inside an op, just `rs`.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// BlockAttr
+//===----------------------------------------------------------------------===//
+
+def NVFP4_BlockAttr : AttrDef<NVFP4_Dialect, "Block"> {
+  let mnemonic = "block";
+  let summary = "shape of the block that shares one E4M3 scale: 1x16 or 16x16";
+  let description = [{
+    `1x16`: one scale per 16 consecutive elements of the last (contraction)
+    dimension. `16x16`: one scale per 16x16 tile of the two innermost
+    dimensions; used for weights so that quantize(Wᵀ) == transpose(quantize(W)).
+    No other block shape is NVFP4.
+
+    Example: `#nvfp4.block<16x16>`
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$cols);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether this is the 2D 16x16 layout.
+    bool is2D() const { return getRows() == 16; }
+    /// Custom printer/parser of the bare `RxC` form used inside types.
+    void printShape(::mlir::AsmPrinter &printer) const;
+  }];
+}
+
+#endif // NVFP4_DIALECT_NVFP4_IR_NVFP4ATTRIBUTES_TD

@@ -1,0 +1,78 @@
+//===- Dialects.cpp - C API of the nvfp4 dialect --------------------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4-c/Dialects.h"
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+#include "nvfp4/InitAll.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(NVFP4, nvfp4, NVFP4Dialect)
+
+void mlirNVFP4RegisterAllDialects(MlirDialectRegistry registry) {
+  registerAllDialects(*unwrap(registry));
+}
+
+void mlirNVFP4RegisterAllPasses(void) { registerAllPasses(); }
+
+bool mlirTypeIsANVFP4Tensor(MlirType type) {
+  return isa<NVFP4TensorType>(unwrap(type));
+}
+
+MlirType mlirNVFP4TensorTypeGet(MlirContext ctx, intptr_t rank,
+                                const int64_t *shape, int64_t blockRows) {
+  MLIRContext *context = unwrap(ctx);
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(context)); };
+  BlockAttr block = BlockAttr::getChecked(emitError, context, blockRows,
+                                          /*cols=*/int64_t(16));
+  if (!block)
+    return wrap(Type());
+  return wrap(NVFP4TensorType::getChecked(
+      emitError, context, llvm::ArrayRef(shape, rank), block));
+}
+
+int64_t mlirNVFP4TensorTypeGetBlockRows(MlirType type) {
+  return cast<NVFP4TensorType>(unwrap(type)).getBlock().getRows();
+}
+
+MlirType mlirNVFP4TensorTypeGetDataType(MlirType type) {
+  return wrap(cast<NVFP4TensorType>(unwrap(type)).getDataType());
+}
+
+MlirType mlirNVFP4TensorTypeGetScalesType(MlirType type) {
+  return wrap(cast<NVFP4TensorType>(unwrap(type)).getScalesType());
+}
+
+MlirAttribute mlirNVFP4BlockAttrGet(MlirContext ctx, int64_t rows,
+                                    int64_t cols) {
+  MLIRContext *context = unwrap(ctx);
+  return wrap(BlockAttr::getChecked(
+      [&] { return mlir::emitError(UnknownLoc::get(context)); }, context, rows,
+      cols));
+}
+
+bool mlirAttributeIsANVFP4Block(MlirAttribute attr) {
+  return isa<BlockAttr>(unwrap(attr));
+}
+
+MlirAttribute mlirNVFP4RoundingAttrGet(MlirContext ctx, bool stochastic) {
+  return wrap(RoundingAttr::get(unwrap(ctx), stochastic
+                                                 ? Rounding::Stochastic
+                                                 : Rounding::NearestEven));
+}
+
+bool mlirAttributeIsANVFP4Rounding(MlirAttribute attr) {
+  return isa<RoundingAttr>(unwrap(attr));
+}
+
+bool mlirNVFP4RoundingAttrIsStochastic(MlirAttribute attr) {
+  return cast<RoundingAttr>(unwrap(attr)).getValue() == Rounding::Stochastic;
+}

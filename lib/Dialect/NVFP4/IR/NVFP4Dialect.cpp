@@ -1,0 +1,196 @@
+//===- NVFP4Dialect.cpp - NVFP4 dialect, attributes and types -------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4OpsDialect.cpp.inc"
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Enums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Attributes.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4OpsTypes.cpp.inc"
+
+void NVFP4Dialect::initialize() {
+  registerAttributes();
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Ops.cpp.inc"
+      >();
+}
+
+void NVFP4Dialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Attributes.cpp.inc"
+      >();
+}
+
+void NVFP4Dialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4OpsTypes.cpp.inc"
+      >();
+}
+
+llvm::ArrayRef<int8_t> mlir::nvfp4::getDefaultHadamardSigns() {
+  static const int8_t signs[kBlockSize] = {1,  1,  1,  -1, 1,  -1, -1, -1,
+                                           -1, -1, -1, 1,  -1, 1,  -1, -1};
+  return signs;
+}
+
+//===----------------------------------------------------------------------===//
+// BlockAttr
+//===----------------------------------------------------------------------===//
+
+/// Parses the bare `RxC` block shape.
+static FailureOr<std::pair<int64_t, int64_t>>
+parseBlockShape(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t, 2> dims;
+  if (parser.parseDimensionList(dims, /*allowDynamic=*/false,
+                                /*withTrailingX=*/false))
+    return failure();
+  if (dims.size() != 2)
+    return parser.emitError(loc, "expected a block shape of the form RxC");
+  return std::make_pair(dims[0], dims[1]);
+}
+
+Attribute BlockAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess())
+    return {};
+  FailureOr<std::pair<int64_t, int64_t>> shape = parseBlockShape(parser);
+  if (failed(shape) || parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), shape->first, shape->second);
+}
+
+void BlockAttr::printShape(AsmPrinter &printer) const {
+  printer << getRows() << "x" << getCols();
+}
+
+void BlockAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  printShape(printer);
+  printer << ">";
+}
+
+LogicalResult BlockAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t rows, int64_t cols) {
+  if (!((rows == 1 || rows == 16) && cols == kBlockSize))
+    return emitError() << "block shape must be 1x16 or 16x16, got " << rows
+                       << "x" << cols;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// NVFP4TensorType
+//===----------------------------------------------------------------------===//
+
+/// Parses `<d0 x ... x dn, RxC>`.
+Type NVFP4TensorType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/false) ||
+      parser.parseComma())
+    return {};
+  SMLoc blockLoc = parser.getCurrentLocation();
+  FailureOr<std::pair<int64_t, int64_t>> blockShape = parseBlockShape(parser);
+  if (failed(blockShape) || parser.parseGreater())
+    return {};
+  BlockAttr block =
+      BlockAttr::getChecked([&] { return parser.emitError(blockLoc); },
+                            parser.getContext(), blockShape->first,
+                            blockShape->second);
+  if (!block)
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), shape, block);
+}
+
+void NVFP4TensorType::print(AsmPrinter &printer) const {
+  printer << "<";
+  llvm::interleave(getShape(), printer, "x");
+  printer << ", ";
+  getBlock().printShape(printer);
+  printer << ">";
+}
+
+LogicalResult NVFP4TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, BlockAttr block) {
+  if (!block)
+    return emitError() << "expected a block layout";
+  if (shape.empty())
+    return emitError() << "NVFP4 tensor must have rank >= 1";
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim))
+      return emitError() << "NVFP4 tensor dimensions must be static";
+    if (dim <= 0)
+      return emitError() << "NVFP4 tensor dimensions must be positive, got "
+                         << dim;
+  }
+  if (shape.back() % kBlockSize != 0)
+    return emitError() << "last dimension (" << shape.back()
+                       << ") must be a multiple of 16";
+  if (block.is2D()) {
+    if (shape.size() < 2)
+      return emitError() << "16x16 blocks need a tensor of rank >= 2";
+    if (shape[shape.size() - 2] % kBlockSize != 0)
+      return emitError() << "second-to-last dimension ("
+                         << shape[shape.size() - 2]
+                         << ") must be a multiple of 16 for 16x16 blocks";
+  }
+  return success();
+}
+
+Type NVFP4TensorType::getElementType() const {
+  return Float4E2M1FNType::get(getContext());
+}
+
+ShapedType NVFP4TensorType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                                 Type elementType) const {
+  // The element type of an NVFP4 tensor is always E2M1: a request for another
+  // element type yields the builtin tensor of that type.
+  ArrayRef<int64_t> newShape = shape ? *shape : getShape();
+  if (elementType && elementType != getElementType())
+    return RankedTensorType::get(newShape, elementType);
+  return NVFP4TensorType::get(getContext(), newShape, getBlock());
+}
+
+SmallVector<int64_t> NVFP4TensorType::getScalesShape() const {
+  SmallVector<int64_t> shape(getShape());
+  shape.back() /= kBlockSize;
+  if (getBlock().is2D())
+    shape[shape.size() - 2] /= kBlockSize;
+  return shape;
+}
+
+RankedTensorType NVFP4TensorType::getDataType() const {
+  return RankedTensorType::get(getShape(), getElementType());
+}
+
+RankedTensorType NVFP4TensorType::getScalesType() const {
+  return RankedTensorType::get(getScalesShape(),
+                               Float8E4M3FNType::get(getContext()));
+}
+
+int64_t NVFP4TensorType::getNumElements() const {
+  return ShapedType::getNumElements(getShape());
+}

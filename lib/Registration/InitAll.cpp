@@ -1,0 +1,17 @@
+//===- InitAll.cpp - Register everything NVFP4-MLIR provides --------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/InitAll.h"
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+void mlir::nvfp4::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<NVFP4Dialect>();
+}
+
+void mlir::nvfp4::registerAllPasses() {}

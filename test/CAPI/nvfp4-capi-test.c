@@ -1,0 +1,124 @@
+/*===- nvfp4-capi-test.c - Test of the nvfp4 C API ----------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the NVFP4-MLIR project.                                            *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+// RUN: nvfp4-capi-test 2>&1 | FileCheck %s
+
+#include "nvfp4-c/Dialects.h"
+
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Func.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Transforms.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void fputsCallback(MlirStringRef str, void *userData) {
+  fwrite(str.data, 1, str.length, (FILE *)userData);
+}
+
+static void testTypes(MlirContext ctx) {
+  fprintf(stderr, "@types\n");
+  int64_t shape[] = {128, 4096};
+  MlirType t = mlirNVFP4TensorTypeGet(ctx, 2, shape, 16);
+  // CHECK-LABEL: @types
+  // CHECK: !nvfp4.tensor<128x4096, 16x16>
+  mlirTypeDump(t);
+  // CHECK: isa: 1 shaped: 1 rank: 2 dim1: 4096 block rows: 16
+  fprintf(stderr, "isa: %d shaped: %d rank: %ld dim1: %ld block rows: %ld\n",
+          mlirTypeIsANVFP4Tensor(t), mlirTypeIsAShaped(t),
+          (long)mlirShapedTypeGetRank(t), (long)mlirShapedTypeGetDimSize(t, 1),
+          (long)mlirNVFP4TensorTypeGetBlockRows(t));
+  // CHECK: tensor<128x4096xf4E2M1FN>
+  mlirTypeDump(mlirNVFP4TensorTypeGetDataType(t));
+  // CHECK: tensor<8x256xf8E4M3FN>
+  mlirTypeDump(mlirNVFP4TensorTypeGetScalesType(t));
+  // CHECK: isa builtin tensor: 0
+  fprintf(stderr, "isa builtin tensor: %d\n", mlirTypeIsATensor(t));
+
+  // Invalid shapes give a diagnostic and a null type, never a crash.
+  int64_t bad[] = {8, 100};
+  // CHECK: last dimension (100) must be a multiple of 16
+  // CHECK: null: 1
+  fprintf(stderr, "null: %d\n",
+          mlirTypeIsNull(mlirNVFP4TensorTypeGet(ctx, 2, bad, 1)));
+  // CHECK: block shape must be 1x16 or 16x16, got 4x16
+  // CHECK: null: 1
+  fprintf(stderr, "null: %d\n",
+          mlirTypeIsNull(mlirNVFP4TensorTypeGet(ctx, 2, shape, 4)));
+}
+
+static void testAttributes(MlirContext ctx) {
+  // CHECK: #nvfp4.block<1x16>
+  MlirAttribute block = mlirNVFP4BlockAttrGet(ctx, 1, 16);
+  mlirAttributeDump(block);
+  // CHECK: #nvfp4<rounding rs>
+  MlirAttribute rs = mlirNVFP4RoundingAttrGet(ctx, true);
+  mlirAttributeDump(rs);
+  // CHECK: block: 1 rounding: 1 stochastic: 1 cross: 0
+  fprintf(stderr, "block: %d rounding: %d stochastic: %d cross: %d\n",
+          mlirAttributeIsANVFP4Block(block), mlirAttributeIsANVFP4Rounding(rs),
+          mlirNVFP4RoundingAttrIsStochastic(rs),
+          mlirAttributeIsANVFP4Block(rs));
+}
+
+static int testParseAndPasses(MlirContext ctx) {
+  const char *source =
+      "func.func @f(%x: tensor<32x64xf32>) -> tensor<32x64xf32> {\n"
+      "  %q = nvfp4.quantize %x : tensor<32x64xf32> -> "
+      "!nvfp4.tensor<32x64, 1x16>\n"
+      "  %d = nvfp4.dequantize %q : !nvfp4.tensor<32x64, 1x16> -> "
+      "tensor<32x64xf32>\n"
+      "  %r = nvfp4.quantize %d : tensor<32x64xf32> -> "
+      "!nvfp4.tensor<32x64, 1x16>\n"
+      "  %e = nvfp4.dequantize %r : !nvfp4.tensor<32x64, 1x16> -> "
+      "tensor<32x64xf32>\n"
+      "  return %e : tensor<32x64xf32>\n"
+      "}\n";
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(source));
+  if (mlirModuleIsNull(module))
+    return 1;
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
+  MlirLogicalResult parsed = mlirParsePassPipeline(
+      opm, mlirStringRefCreateFromCString("builtin.module(canonicalize)"),
+      (MlirStringCallback)fputsCallback, stderr);
+  if (mlirLogicalResultIsFailure(parsed))
+    return 2;
+  if (mlirLogicalResultIsFailure(
+          mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module))))
+    return 3;
+  // quantize(dequantize(q)) folds to q: one quantize and one dequantize stay.
+  // CHECK-LABEL: func.func @f
+  // CHECK-NEXT: %[[Q:.*]] = nvfp4.quantize %arg0
+  // CHECK-NEXT: %[[D:.*]] = nvfp4.dequantize %[[Q]]
+  // CHECK-NEXT: return %[[D]]
+  mlirOperationDump(mlirModuleGetOperation(module));
+  mlirPassManagerDestroy(pm);
+  mlirModuleDestroy(module);
+  return 0;
+}
+
+int main(void) {
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirNVFP4RegisterAllDialects(registry);
+  mlirDialectHandleInsertDialect(mlirGetDialectHandle__func__(), registry);
+  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextLoadAllAvailableDialects(ctx);
+  mlirNVFP4RegisterAllPasses();
+  mlirRegisterTransformsCanonicalizer();
+
+  testTypes(ctx);
+  testAttributes(ctx);
+  int rc = testParseAndPasses(ctx);
+  // CHECK: exit: 0
+  fprintf(stderr, "exit: %d\n", rc);
+  mlirContextDestroy(ctx);
+  return rc;
+}

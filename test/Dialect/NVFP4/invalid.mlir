@@ -1,0 +1,380 @@
+// RUN: nvfp4-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// Types and attributes
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{last dimension (100) must be a multiple of 16}}
+func.func @type_last_dim(%a: !nvfp4.tensor<4x100, 1x16>) { return }
+
+// -----
+
+// expected-error @+1 {{second-to-last dimension (8) must be a multiple of 16 for 16x16 blocks}}
+func.func @type_2d_rows(%a: !nvfp4.tensor<8x64, 16x16>) { return }
+
+// -----
+
+// expected-error @+1 {{16x16 blocks need a tensor of rank >= 2}}
+func.func @type_2d_rank(%a: !nvfp4.tensor<64, 16x16>) { return }
+
+// -----
+
+// expected-error @+1 {{NVFP4 tensor dimensions must be static}}
+func.func @type_dynamic(%a: !nvfp4.tensor<?x64, 1x16>) { return }
+
+// -----
+
+// expected-error @+1 {{NVFP4 tensor dimensions must be positive, got 0}}
+func.func @type_zero(%a: !nvfp4.tensor<0x64, 1x16>) { return }
+
+// -----
+
+// expected-error @+1 {{block shape must be 1x16 or 16x16, got 1x32}}
+func.func @type_block(%a: !nvfp4.tensor<4x64, 1x32>) { return }
+
+// -----
+
+// expected-error @+1 {{block shape must be 1x16 or 16x16, got 32x32}}
+func.func @attr_block() attributes {b = #nvfp4.block<32x32>} { return }
+
+// -----
+
+// expected-error @+1 {{expected a block shape of the form RxC}}
+func.func @attr_block_rank() attributes {b = #nvfp4.block<16>} { return }
+
+// -----
+
+// expected-error @+1 {{expected ','}}
+func.func @type_missing_block(%a: !nvfp4.tensor<4x64>) { return }
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::nvfp4::Rounding to be one of: rn, rs}}
+// expected-error @+1 {{failed to parse NVFP4_RoundingAttr parameter 'value'}}
+func.func @attr_rounding() attributes {r = #nvfp4<rounding rz>} { return }
+
+//===----------------------------------------------------------------------===//
+// nvfp4.quantize
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @quantize_shape(%x: tensor<128x64xf32>) {
+  // expected-error @+1 {{input shape 128x64 does not match result shape 128x32}}
+  %0 = nvfp4.quantize %x : tensor<128x64xf32> -> !nvfp4.tensor<128x32, 1x16>
+  return
+}
+
+// -----
+
+func.func @quantize_element_type(%x: tensor<128x64xi32>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit float or bfloat16 type or 16-bit float values}}
+  %0 = nvfp4.quantize %x : tensor<128x64xi32> -> !nvfp4.tensor<128x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @quantize_f8_input(%x: tensor<128x64xf8E4M3FN>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit float or bfloat16 type or 16-bit float values}}
+  %0 = nvfp4.quantize %x : tensor<128x64xf8E4M3FN> -> !nvfp4.tensor<128x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @quantize_rs_needs_offset(%x: tensor<128x64xf32>) {
+  // expected-error @+1 {{stochastic rounding requires an 'offset'}}
+  %0 = nvfp4.quantize %x rounding rs : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @quantize_negative_offset(%x: tensor<128x64xf32>) {
+  // expected-error @+1 {{'offset' must be non-negative, got -16}}
+  %0 = nvfp4.quantize %x rounding rs offset -16 : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @quantize_rn_with_seed(%x: tensor<128x64xf32>, %s: i64) {
+  // expected-error @+1 {{'seed' and 'offset' are only valid with stochastic rounding}}
+  %0 = nvfp4.quantize %x seed %s : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @quantize_rn_with_offset(%x: tensor<128x64xf32>) {
+  // expected-error @+1 {{'seed' and 'offset' are only valid with stochastic rounding}}
+  %0 = nvfp4.quantize %x offset 3 : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @quantize_signs_count(%x: tensor<128x64xf32>) {
+  // expected-error @+1 {{'hadamard' must have 16 entries, got 4}}
+  %0 = nvfp4.quantize %x hadamard [1, 1, 1, 1] : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @quantize_signs_value(%x: tensor<128x64xf32>) {
+  // expected-error @+1 {{'hadamard' entries must be 1 or -1, got 2}}
+  %0 = nvfp4.quantize %x hadamard [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2] : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  return
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+func.func @quantize_amax_type(%x: tensor<128x64xf32>, %a: f16) {
+  // expected-error @+1 {{use of value '%a' expects different type than prior uses: 'f32' vs 'f16'}}
+  %0 = nvfp4.quantize %x amax %a : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// nvfp4.dequantize
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @dequantize_shape(%q: !nvfp4.tensor<128x64, 1x16>) {
+  // expected-error @+1 {{result shape 64x128 does not match input shape 128x64}}
+  %0 = nvfp4.dequantize %q : !nvfp4.tensor<128x64, 1x16> -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_element_type(%q: !nvfp4.tensor<128x64, 1x16>) {
+  // expected-error @+1 {{result #0 must be ranked tensor of 32-bit float or bfloat16 type or 16-bit float values}}
+  %0 = nvfp4.dequantize %q : !nvfp4.tensor<128x64, 1x16> -> tensor<128x64xf64>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// nvfp4.matmul
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @matmul_k(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<64x128, 1x16>) {
+  // expected-error @+1 {{contraction dimensions differ: lhs K = 256, rhs K = 128 (both operands are K-major)}}
+  %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x128, 1x16> -> tensor<128x64xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_result(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<64x256, 1x16>) {
+  // expected-error @+1 {{result shape 128x128 does not match the expected 128x64}}
+  %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x256, 1x16> -> tensor<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_rank_mismatch(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<2x64x256, 1x16>) {
+  // expected-error @+1 {{operands must have the same rank, got 2 and 3}}
+  %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<2x64x256, 1x16> -> tensor<128x64xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_rank1(%a: !nvfp4.tensor<256, 1x16>, %b: !nvfp4.tensor<256, 1x16>) {
+  // expected-error @+1 {{operands must be [M, K] and [N, K], or batched [B, M, K] and [B, N, K]; got rank 1}}
+  %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<256, 1x16>, !nvfp4.tensor<256, 1x16> -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_batch(%a: !nvfp4.tensor<2x32x64, 1x16>, %b: !nvfp4.tensor<3x48x64, 1x16>) {
+  // expected-error @+1 {{batch dimensions differ: 2 and 3}}
+  %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<2x32x64, 1x16>, !nvfp4.tensor<3x48x64, 1x16> -> tensor<2x32x48xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_result_type(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<64x256, 1x16>) {
+  // expected-error @+1 {{result #0 must be ranked tensor of 32-bit float or bfloat16 type values}}
+  %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x256, 1x16> -> tensor<128x64xf16>
+  return
+}
+
+// -----
+
+func.func @matmul_acc_type(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<64x256, 1x16>, %c: tensor<128x64xbf16>) {
+  // expected-error @+1 {{accumulator type 'tensor<128x64xbf16>' does not match result type 'tensor<128x64xf32>'}}
+  %0 = nvfp4.matmul %a, %b acc(%c : tensor<128x64xbf16>) : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x256, 1x16> -> tensor<128x64xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_operand_not_nvfp4(%a: tensor<128x256xf32>, %b: !nvfp4.tensor<64x256, 1x16>) {
+  // expected-error @+1 {{operand #0 must be an NVFP4 tensor: E2M1 values, E4M3 block scales, FP32 tensor scale, but got 'tensor<128x256xf32>'}}
+  %0 = nvfp4.matmul %a, %b : tensor<128x256xf32>, !nvfp4.tensor<64x256, 1x16> -> tensor<128x64xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// nvfp4.hadamard
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @hadamard_last_dim(%x: tensor<64x24xf32>) {
+  // expected-error @+1 {{last dimension must be a static multiple of 16, got 24}}
+  %0 = nvfp4.hadamard %x : tensor<64x24xf32>
+  return
+}
+
+// -----
+
+func.func @hadamard_dynamic(%x: tensor<64x?xf32>) {
+  // expected-error @+1 {{last dimension must be a static multiple of 16, got ?}}
+  %0 = nvfp4.hadamard %x : tensor<64x?xf32>
+  return
+}
+
+// -----
+
+func.func @hadamard_rank0(%x: tensor<f32>) {
+  // expected-error @+1 {{input must have rank >= 1}}
+  %0 = nvfp4.hadamard %x : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @hadamard_signs(%x: tensor<64x32xf32>) {
+  // expected-error @+1 {{'signs' must have 16 entries, got 2}}
+  %0 = nvfp4.hadamard %x signs [1, -1] : tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @hadamard_sign_zero(%x: tensor<64x32xf32>) {
+  // expected-error @+1 {{'signs' entries must be 1 or -1, got 0}}
+  %0 = nvfp4.hadamard %x signs [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0] : tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @hadamard_type(%x: tensor<64x32xf32>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "nvfp4.hadamard"(%x) : (tensor<64x32xf32>) -> tensor<64x32xbf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// nvfp4.rescale
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @rescale_shape(%q: !nvfp4.tensor<64x64, 1x16>) {
+  // expected-error @+1 {{input shape 64x64 does not match result shape 64x32}}
+  %0 = nvfp4.rescale %q : !nvfp4.tensor<64x64, 1x16> -> !nvfp4.tensor<64x32, 1x16>
+  return
+}
+
+// -----
+
+func.func @rescale_rs_offset(%q: !nvfp4.tensor<64x64, 1x16>) {
+  // expected-error @+1 {{stochastic rounding requires an 'offset'}}
+  %0 = nvfp4.rescale %q rounding rs : !nvfp4.tensor<64x64, 1x16> -> !nvfp4.tensor<64x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @rescale_rn_seed(%q: !nvfp4.tensor<64x64, 1x16>, %s: i64) {
+  // expected-error @+1 {{'seed' and 'offset' are only valid with stochastic rounding}}
+  %0 = nvfp4.rescale %q seed %s : !nvfp4.tensor<64x64, 1x16> -> !nvfp4.tensor<64x64, 1x16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// nvfp4.transpose
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @transpose_1d_scales(%q: !nvfp4.tensor<32x64, 1x16>) {
+  // expected-error @+1 {{only tensors with 16x16 block scales can be transposed exactly}}
+  %0 = nvfp4.transpose %q : !nvfp4.tensor<32x64, 1x16> -> !nvfp4.tensor<64x32, 1x16>
+  return
+}
+
+// -----
+
+func.func @transpose_block(%q: !nvfp4.tensor<32x64, 16x16>) {
+  // expected-error @+1 {{result must keep 16x16 block scales}}
+  %0 = nvfp4.transpose %q : !nvfp4.tensor<32x64, 16x16> -> !nvfp4.tensor<64x32, 1x16>
+  return
+}
+
+// -----
+
+func.func @transpose_shape(%q: !nvfp4.tensor<32x64, 16x16>) {
+  // expected-error @+1 {{result shape 32x64 is not the input shape with the two innermost dimensions swapped (64x32)}}
+  %0 = nvfp4.transpose %q : !nvfp4.tensor<32x64, 16x16> -> !nvfp4.tensor<32x64, 16x16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// nvfp4.assemble / nvfp4.disassemble
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @assemble_data_shape(%d: tensor<32x32xf4E2M1FN>, %s: tensor<32x4xf8E4M3FN>, %g: f32) {
+  // expected-error @+1 {{data shape 32x32 does not match result shape 32x64}}
+  %0 = nvfp4.assemble %d, %s, %g : tensor<32x32xf4E2M1FN>, tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @assemble_scales_shape(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x4xf8E4M3FN>, %g: f32) {
+  // expected-error @+1 {{scales shape 32x4 does not match the expected 2x4 for block #nvfp4.block<16x16>}}
+  %0 = nvfp4.assemble %d, %s, %g : tensor<32x64xf4E2M1FN>, tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 16x16>
+  return
+}
+
+// -----
+
+func.func @assemble_scale_type(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x4xf8E5M2>, %g: f32) {
+  // expected-error @+1 {{operand #1 must be ranked tensor of f8E4M3FN type values}}
+  %0 = nvfp4.assemble %d, %s, %g : tensor<32x64xf4E2M1FN>, tensor<32x4xf8E5M2> -> !nvfp4.tensor<32x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @assemble_data_type(%d: tensor<32x64xi4>, %s: tensor<32x4xf8E4M3FN>, %g: f32) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of f4E2M1FN type values}}
+  %0 = nvfp4.assemble %d, %s, %g : tensor<32x64xi4>, tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @disassemble_types(%q: !nvfp4.tensor<32x64, 1x16>) {
+  // expected-error @+2 {{'nvfp4.disassemble' op inferred type(s) 'tensor<32x64xf4E2M1FN>', 'tensor<32x4xf8E4M3FN>', 'f32' are incompatible with return type(s) of operation 'tensor<32x64xf4E2M1FN>', 'tensor<2x4xf8E4M3FN>', 'f32'}}
+  // expected-error @+1 {{'nvfp4.disassemble' op failed to infer returned types}}
+  %0:3 = "nvfp4.disassemble"(%q) : (!nvfp4.tensor<32x64, 1x16>) -> (tensor<32x64xf4E2M1FN>, tensor<2x4xf8E4M3FN>, f32)
+  return
+}

@@ -1,0 +1,124 @@
+// RUN: nvfp4-opt %s | nvfp4-opt | FileCheck %s
+// RUN: nvfp4-opt %s --mlir-print-op-generic | nvfp4-opt | FileCheck %s
+// RUN: nvfp4-opt %s --emit-bytecode | nvfp4-opt | FileCheck %s
+
+// CHECK-LABEL: func @types
+// CHECK-SAME: !nvfp4.tensor<16, 1x16>
+// CHECK-SAME: !nvfp4.tensor<128x4096, 1x16>
+// CHECK-SAME: !nvfp4.tensor<4096x4096, 16x16>
+// CHECK-SAME: !nvfp4.tensor<8x128x64, 1x16>
+// CHECK-SAME: !nvfp4.tensor<4x32x64, 16x16>
+func.func @types(%a: !nvfp4.tensor<16, 1x16>,
+                 %b: !nvfp4.tensor<128x4096, 1x16>,
+                 %c: !nvfp4.tensor<4096x4096, 16x16>,
+                 %d: !nvfp4.tensor<8x128x64, 1x16>,
+                 %e: !nvfp4.tensor<4x32x64, 16x16>) {
+  return
+}
+
+// CHECK-LABEL: func @attributes
+// CHECK-SAME: block = #nvfp4.block<1x16>
+// CHECK-SAME: block2d = #nvfp4.block<16x16>
+// CHECK-SAME: rn = #nvfp4<rounding rn>
+// CHECK-SAME: rs = #nvfp4<rounding rs>
+func.func @attributes() attributes {block = #nvfp4.block<1x16>,
+                                    block2d = #nvfp4.block<16x16>,
+                                    rn = #nvfp4<rounding rn>,
+                                    rs = #nvfp4<rounding rs>} {
+  return
+}
+
+// CHECK-LABEL: func @quantize
+func.func @quantize(%x: tensor<128x64xf32>, %w: tensor<64x64xbf16>,
+                    %h: tensor<32x32xf16>, %amax: f32, %seed: i64)
+    -> (!nvfp4.tensor<128x64, 1x16>, !nvfp4.tensor<64x64, 16x16>,
+        !nvfp4.tensor<128x64, 1x16>, !nvfp4.tensor<128x64, 1x16>,
+        !nvfp4.tensor<32x32, 1x16>, !nvfp4.tensor<128x64, 1x16>) {
+  // CHECK: nvfp4.quantize %{{.*}} : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  %0 = nvfp4.quantize %x : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  // CHECK: nvfp4.quantize %{{.*}} amax %{{.*}} : tensor<64x64xbf16> -> !nvfp4.tensor<64x64, 16x16>
+  %1 = nvfp4.quantize %w amax %amax : tensor<64x64xbf16> -> !nvfp4.tensor<64x64, 16x16>
+  // CHECK: nvfp4.quantize %{{.*}} rounding rs seed %{{.*}} offset 512 : tensor<128x64xf32>
+  %2 = nvfp4.quantize %x rounding rs seed %seed offset 512 : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  // CHECK: nvfp4.quantize %{{.*}} rounding rs offset 0 hadamard [1, 1, 1, -1, 1, -1, -1, -1, -1, -1, -1, 1, -1, 1, -1, -1]
+  %3 = nvfp4.quantize %x rounding rs offset 0 hadamard [1, 1, 1, -1, 1, -1, -1, -1, -1, -1, -1, 1, -1, 1, -1, -1] : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  // CHECK: nvfp4.quantize %{{.*}} : tensor<32x32xf16> -> !nvfp4.tensor<32x32, 1x16>
+  %4 = nvfp4.quantize %h : tensor<32x32xf16> -> !nvfp4.tensor<32x32, 1x16>
+  // The default rounding is elided when spelled out.
+  // CHECK: nvfp4.quantize %{{.*}} : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  %5 = nvfp4.quantize %x rounding rn : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  return %0, %1, %2, %3, %4, %5 : !nvfp4.tensor<128x64, 1x16>, !nvfp4.tensor<64x64, 16x16>,
+      !nvfp4.tensor<128x64, 1x16>, !nvfp4.tensor<128x64, 1x16>,
+      !nvfp4.tensor<32x32, 1x16>, !nvfp4.tensor<128x64, 1x16>
+}
+
+// CHECK-LABEL: func @dequantize
+func.func @dequantize(%q: !nvfp4.tensor<128x64, 1x16>, %w: !nvfp4.tensor<64x64, 16x16>)
+    -> (tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf16>) {
+  // CHECK: nvfp4.dequantize %{{.*}} : !nvfp4.tensor<128x64, 1x16> -> tensor<128x64xf32>
+  %0 = nvfp4.dequantize %q : !nvfp4.tensor<128x64, 1x16> -> tensor<128x64xf32>
+  // CHECK: nvfp4.dequantize %{{.*}} : !nvfp4.tensor<64x64, 16x16> -> tensor<64x64xbf16>
+  %1 = nvfp4.dequantize %w : !nvfp4.tensor<64x64, 16x16> -> tensor<64x64xbf16>
+  // CHECK: nvfp4.dequantize %{{.*}} : !nvfp4.tensor<128x64, 1x16> -> tensor<128x64xf16>
+  %2 = nvfp4.dequantize %q : !nvfp4.tensor<128x64, 1x16> -> tensor<128x64xf16>
+  return %0, %1, %2 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf16>
+}
+
+// CHECK-LABEL: func @matmul
+func.func @matmul(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<64x256, 16x16>,
+                  %c: tensor<128x64xf32>, %ba: !nvfp4.tensor<4x32x64, 1x16>,
+                  %bb: !nvfp4.tensor<4x48x64, 1x16>)
+    -> (tensor<128x64xf32>, tensor<128x64xbf16>, tensor<128x64xf32>, tensor<4x32x48xf32>) {
+  // CHECK: nvfp4.matmul %{{.*}}, %{{.*}} : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x256, 16x16> -> tensor<128x64xf32>
+  %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x256, 16x16> -> tensor<128x64xf32>
+  // CHECK: nvfp4.matmul %{{.*}}, %{{.*}} : {{.*}} -> tensor<128x64xbf16>
+  %1 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x256, 16x16> -> tensor<128x64xbf16>
+  // CHECK: nvfp4.matmul %{{.*}}, %{{.*}} acc(%{{.*}} : tensor<128x64xf32>) : {{.*}} -> tensor<128x64xf32>
+  %2 = nvfp4.matmul %a, %b acc(%c : tensor<128x64xf32>) : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x256, 16x16> -> tensor<128x64xf32>
+  // CHECK: nvfp4.matmul %{{.*}}, %{{.*}} : !nvfp4.tensor<4x32x64, 1x16>, !nvfp4.tensor<4x48x64, 1x16> -> tensor<4x32x48xf32>
+  %3 = nvfp4.matmul %ba, %bb : !nvfp4.tensor<4x32x64, 1x16>, !nvfp4.tensor<4x48x64, 1x16> -> tensor<4x32x48xf32>
+  return %0, %1, %2, %3 : tensor<128x64xf32>, tensor<128x64xbf16>, tensor<128x64xf32>, tensor<4x32x48xf32>
+}
+
+// CHECK-LABEL: func @hadamard
+func.func @hadamard(%x: tensor<64x32xf32>, %y: tensor<2x8x16xbf16>)
+    -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<2x8x16xbf16>) {
+  // CHECK: nvfp4.hadamard %{{.*}} : tensor<64x32xf32>
+  %0 = nvfp4.hadamard %x : tensor<64x32xf32>
+  // CHECK: nvfp4.hadamard %{{.*}} signs [1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1] : tensor<64x32xf32>
+  %1 = nvfp4.hadamard %x signs [1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1] : tensor<64x32xf32>
+  // CHECK: nvfp4.hadamard %{{.*}} : tensor<2x8x16xbf16>
+  %2 = nvfp4.hadamard %y : tensor<2x8x16xbf16>
+  return %0, %1, %2 : tensor<64x32xf32>, tensor<64x32xf32>, tensor<2x8x16xbf16>
+}
+
+// CHECK-LABEL: func @rescale
+func.func @rescale(%q: !nvfp4.tensor<64x64, 1x16>, %amax: f32, %seed: i64)
+    -> (!nvfp4.tensor<64x64, 16x16>, !nvfp4.tensor<64x64, 1x16>) {
+  // CHECK: nvfp4.rescale %{{.*}} amax %{{.*}} : !nvfp4.tensor<64x64, 1x16> -> !nvfp4.tensor<64x64, 16x16>
+  %0 = nvfp4.rescale %q amax %amax : !nvfp4.tensor<64x64, 1x16> -> !nvfp4.tensor<64x64, 16x16>
+  // CHECK: nvfp4.rescale %{{.*}} rounding rs seed %{{.*}} offset 7 : !nvfp4.tensor<64x64, 1x16> -> !nvfp4.tensor<64x64, 1x16>
+  %1 = nvfp4.rescale %q rounding rs seed %seed offset 7 : !nvfp4.tensor<64x64, 1x16> -> !nvfp4.tensor<64x64, 1x16>
+  return %0, %1 : !nvfp4.tensor<64x64, 16x16>, !nvfp4.tensor<64x64, 1x16>
+}
+
+// CHECK-LABEL: func @transpose
+func.func @transpose(%w: !nvfp4.tensor<32x64, 16x16>, %bw: !nvfp4.tensor<2x16x48, 16x16>)
+    -> (!nvfp4.tensor<64x32, 16x16>, !nvfp4.tensor<2x48x16, 16x16>) {
+  // CHECK: nvfp4.transpose %{{.*}} : !nvfp4.tensor<32x64, 16x16> -> !nvfp4.tensor<64x32, 16x16>
+  %0 = nvfp4.transpose %w : !nvfp4.tensor<32x64, 16x16> -> !nvfp4.tensor<64x32, 16x16>
+  // CHECK: nvfp4.transpose %{{.*}} : !nvfp4.tensor<2x16x48, 16x16> -> !nvfp4.tensor<2x48x16, 16x16>
+  %1 = nvfp4.transpose %bw : !nvfp4.tensor<2x16x48, 16x16> -> !nvfp4.tensor<2x48x16, 16x16>
+  return %0, %1 : !nvfp4.tensor<64x32, 16x16>, !nvfp4.tensor<2x48x16, 16x16>
+}
+
+// CHECK-LABEL: func @assemble_disassemble
+func.func @assemble_disassemble(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x4xf8E4M3FN>,
+                                %g: f32, %w: !nvfp4.tensor<32x64, 16x16>)
+    -> (!nvfp4.tensor<32x64, 1x16>, tensor<32x64xf4E2M1FN>, tensor<2x4xf8E4M3FN>, f32) {
+  // CHECK: nvfp4.assemble %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x64xf4E2M1FN>, tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x16>
+  %0 = nvfp4.assemble %d, %s, %g : tensor<32x64xf4E2M1FN>, tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x16>
+  // CHECK: nvfp4.disassemble %{{.*}} : !nvfp4.tensor<32x64, 16x16>
+  %1:3 = nvfp4.disassemble %w : !nvfp4.tensor<32x64, 16x16>
+  return %0, %1#0, %1#1, %1#2 : !nvfp4.tensor<32x64, 1x16>, tensor<32x64xf4E2M1FN>, tensor<2x4xf8E4M3FN>, f32
+}

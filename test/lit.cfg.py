@@ -1,0 +1,83 @@
+# -*- Python -*-
+# lit configuration of the NVFP4-MLIR regression tests.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+import lit.util
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "NVFP4"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".py", ".test", ".c"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.nvfp4_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py", "Inputs", "Unit"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.shlib_ext))
+config.substitutions.append(("%nvfp4_src_root", config.nvfp4_src_root))
+config.substitutions.append(("%nvfp4_lib_dir",
+                             os.path.join(config.nvfp4_obj_root, "lib")))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                     "CUDA_PATH"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.nvfp4_tools_dir, config.llvm_tools_dir]
+tools = [
+    "nvfp4-opt",
+    "nvfp4-capi-test",
+    ToolSubst("mlir-opt", unresolved="fatal"),
+    ToolSubst("mlir-translate", unresolved="ignore"),
+    ToolSubst("mlir-runner", unresolved="ignore"),
+    ToolSubst("llc", unresolved="ignore"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Optional tool: ptxas from the CUDA toolkit (PATH, then CUDA_PATH, then the
+# path found at configure time). Tests that need it say `REQUIRES: ptxas`.
+ptxas = shutil.which("ptxas")
+if not ptxas and os.environ.get("CUDA_PATH"):
+    candidate = os.path.join(os.environ["CUDA_PATH"], "bin", "ptxas")
+    if os.access(candidate, os.X_OK):
+        ptxas = candidate
+if not ptxas and config.ptxas_executable and os.access(
+        config.ptxas_executable, os.X_OK):
+    ptxas = config.ptxas_executable
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
+# Optional hardware: an NVIDIA GPU, and its compute capability as a feature
+# (gpu-sm_90, gpu-sm_100, ...). Tests that need one say `REQUIRES: gpu`.
+def _detect_gpu_arches():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return []
+    try:
+        out = subprocess.run(
+            [smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+            capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if out.returncode != 0:
+        return []
+    return ["sm_" + line.strip().replace(".", "")
+            for line in out.stdout.splitlines() if line.strip()]
+
+gpu_arches = _detect_gpu_arches()
+if gpu_arches:
+    config.available_features.add("gpu")
+    for arch in gpu_arches:
+        config.available_features.add("gpu-" + arch)
+
+if config.enable_python:
+    config.available_features.add("python")
+    config.substitutions.append(("%python", config.python_executable))
+    config.environment["PYTHONPATH"] = os.path.join(
+        config.nvfp4_obj_root, "python_packages")
