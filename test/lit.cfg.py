@@ -21,6 +21,7 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py",
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.shlib_ext))
 config.substitutions.append(("%nvfp4_src_root", config.nvfp4_src_root))
+config.substitutions.append(("%nvfp4_obj_root", config.nvfp4_obj_root))
 config.substitutions.append(("%nvfp4_lib_dir",
                              os.path.join(config.nvfp4_obj_root, "lib")))
 
