@@ -82,10 +82,12 @@ LogicalResult QuantizeOp::verify() {
 /// quantize(dequantize(q)) -> q when the quantize re-derives the same
 /// encoding: same type, round-to-nearest, no Hadamard, no explicit amax, and
 /// an f32 dequantization (a narrower one would round the values first).
-/// Re-quantizing a dequantized NVFP4 tensor reproduces it exactly whenever
-/// every block scale is a normal E4M3 value (docs/numerics.md); for blocks
-/// with subnormal scales the folded program keeps the original, more
-/// accurate encoding. The lossy dequantize(quantize(x)) is never folded.
+/// Re-quantizing a dequantized NVFP4 tensor reproduces its codes and block
+/// scales byte for byte whenever every block scale is a normal E4M3 value,
+/// while the recomputed decode scale may differ from the original by one ulp
+/// (docs/numerics.md); for blocks with subnormal scales the folded program
+/// keeps the original, more accurate encoding. The lossy
+/// dequantize(quantize(x)) is never folded.
 OpFoldResult QuantizeOp::fold(FoldAdaptor) {
   auto dequantize = getInput().getDefiningOp<DequantizeOp>();
   if (!dequantize || dequantize.getInput().getType() != getType())
