@@ -32,6 +32,7 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.nvfp4_tools_dir, config.llvm_tools_dir]
 tools = [
     "nvfp4-opt",
+    "nvfp4-translate",
     "nvfp4-capi-test",
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-translate", unresolved="ignore"),
@@ -79,6 +80,23 @@ if gpu_arches:
 
 if config.enable_python:
     config.available_features.add("python")
-    config.substitutions.append(("%python", config.python_executable))
+    config.substitutions.append(("%nvfp4_python", config.python_executable))
     config.environment["PYTHONPATH"] = os.path.join(
         config.nvfp4_obj_root, "python_packages")
+
+# CPU execution of programs lowered with nvfp4-to-cpu (test/Integration):
+# mlir-runner with the MLIR runner utilities and the project's reference
+# runtime. Longer names first: lit substitutes in order.
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append((
+    "%mlir_c_runner_utils",
+    os.path.join(llvm_lib_dir, "libmlir_c_runner_utils" + config.shlib_ext)))
+config.substitutions.append((
+    "%mlir_runner_utils",
+    os.path.join(llvm_lib_dir, "libmlir_runner_utils" + config.shlib_ext)))
+config.substitutions.append((
+    "%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
+config.substitutions.append((
+    "%nvfp4_runtime_lib",
+    os.path.join(config.nvfp4_obj_root, "lib",
+                 "libnvfp4_reference_runtime" + config.shlib_ext)))

@@ -46,7 +46,7 @@ if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DPython3_EXECUTABLE="$(command -v "$python")"
+    -DPython_EXECUTABLE="$(command -v "$python")"
 fi
 
 echo "== Building (ninja -j$jobs)"

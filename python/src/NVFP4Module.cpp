@@ -1,0 +1,352 @@
+//===- NVFP4Module.cpp - nanobind bindings of the NVFP4 numerics ---------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `nvfp4._nvfp4` extension: a thin layer over the reference numerics
+// library (nvfp4/Numerics/Numerics.h). It takes and returns numpy arrays and
+// does no arithmetic of its own; the public, documented API is the pure
+// Python package `nvfp4`, which normalizes arguments (dtype, contiguity,
+// shapes) before calling in here.
+//
+// Every array argument is a C-contiguous CPU array of the exact dtype named
+// in the signature; the Python layer converts. Errors are raised as
+// ValueError carrying the library's message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Numerics/Numerics.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace {
+
+template <typename T>
+using InArray = nb::ndarray<const T, nb::c_contig, nb::device::cpu>;
+template <typename T> using OutArray = nb::ndarray<nb::numpy, T>;
+
+/// Hands `values` over to a numpy array of the given shape without copying.
+template <typename T>
+OutArray<T> toNumpy(std::vector<T> &&values, std::vector<size_t> shape) {
+  auto *heap = new std::vector<T>(std::move(values));
+  nb::capsule owner(heap, [](void *p) noexcept {
+    delete static_cast<std::vector<T> *>(p);
+  });
+  return OutArray<T>(heap->data(), shape.size(), shape.data(), owner);
+}
+
+[[noreturn]] void fail(const std::string &message) {
+  throw nb::value_error(message.c_str());
+}
+
+nvfp4::BlockShape makeBlock(int rows, int cols) {
+  nvfp4::BlockShape block;
+  block.rows = rows;
+  block.cols = cols;
+  return block;
+}
+
+std::array<int8_t, 16> makeSigns(const std::optional<InArray<int8_t>> &signs) {
+  if (!signs)
+    return nvfp4::kDefaultHadamardSigns;
+  if (signs->size() != 16)
+    fail("signs must have 16 entries, got " + std::to_string(signs->size()));
+  std::array<int8_t, 16> result;
+  std::memcpy(result.data(), signs->data(), 16);
+  return result;
+}
+
+/// Rebuilds a library tensor from its numpy components, checking that they
+/// are consistent with the logical shape.
+nvfp4::QuantizedTensor makeTensor(const InArray<uint8_t> &data,
+                                  const InArray<uint8_t> &scales,
+                                  float globalDecodeScale, int64_t rows,
+                                  int64_t cols, int blockRows, int blockCols) {
+  nvfp4::BlockShape block = makeBlock(blockRows, blockCols);
+  if (rows < 0 || cols < 0)
+    fail("tensor shape must be non-negative");
+  if (auto error = nvfp4::checkQuantizable(rows, cols, block))
+    fail(*error);
+  size_t expectedData = static_cast<size_t>(rows * cols / 2);
+  size_t expectedScales = static_cast<size_t>(rows * (cols / 16));
+  if (data.size() != expectedData)
+    fail("data has " + std::to_string(data.size()) + " bytes, expected " +
+         std::to_string(expectedData) + " for shape [" + std::to_string(rows) +
+         ", " + std::to_string(cols) + "]");
+  if (scales.size() != expectedScales)
+    fail("scales has " + std::to_string(scales.size()) +
+         " bytes, expected " + std::to_string(expectedScales) +
+         " for shape [" + std::to_string(rows) + ", " + std::to_string(cols) +
+         "]");
+  nvfp4::QuantizedTensor t;
+  t.rows = rows;
+  t.cols = cols;
+  t.block = block;
+  t.data.assign(data.data(), data.data() + expectedData);
+  t.scales.assign(scales.data(), scales.data() + expectedScales);
+  t.globalDecodeScale = globalDecodeScale;
+  return t;
+}
+
+using TensorTuple =
+    std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, float, int64_t, int64_t,
+               int, int>;
+
+TensorTuple fromTensor(nvfp4::QuantizedTensor &&t) {
+  size_t rows = static_cast<size_t>(t.rows);
+  size_t cols = static_cast<size_t>(t.cols);
+  float gs = t.globalDecodeScale;
+  int64_t r = t.rows, c = t.cols;
+  int br = t.block.rows, bc = t.block.cols;
+  return {toNumpy(std::move(t.data), {rows, cols / 2}),
+          toNumpy(std::move(t.scales), {rows, cols / 16}), gs, r, c, br, bc};
+}
+
+//===----------------------------------------------------------------------===//
+// Bound functions
+//===----------------------------------------------------------------------===//
+
+TensorTuple quantize(const InArray<float> &x, int blockRows, int blockCols,
+                     bool stochastic, uint64_t seed, uint64_t offset,
+                     bool hadamard,
+                     const std::optional<InArray<int8_t>> &signs,
+                     std::optional<float> amax, int threads) {
+  if (x.ndim() != 2)
+    fail("quantize expects a 2-D array, got " + std::to_string(x.ndim()) +
+         " dimensions");
+  if (threads < 1)
+    fail("threads must be >= 1");
+  int64_t rows = static_cast<int64_t>(x.shape(0));
+  int64_t cols = static_cast<int64_t>(x.shape(1));
+  nvfp4::QuantizeOptions opts;
+  opts.block = makeBlock(blockRows, blockCols);
+  opts.rounding = stochastic ? nvfp4::Rounding::Stochastic
+                             : nvfp4::Rounding::NearestEven;
+  opts.seed = seed;
+  opts.offset = offset;
+  opts.hadamard = hadamard;
+  opts.signs = makeSigns(signs);
+  opts.amax = amax;
+  // Check first so that a bad shape never reaches the worker threads.
+  if (auto error = nvfp4::checkQuantizable(rows, cols, opts.block))
+    fail(*error);
+  nvfp4::QuantizedTensor out;
+  std::optional<std::string> error;
+  {
+    nb::gil_scoped_release release;
+    if (threads == 1)
+      error = nvfp4::quantize(x.data(), rows, cols, opts, out);
+    else
+      error = nvfp4::quantizeParallel(x.data(), rows, cols, opts, out,
+                                      threads);
+  }
+  if (error)
+    fail(*error);
+  return fromTensor(std::move(out));
+}
+
+OutArray<float> dequantize(const InArray<uint8_t> &data,
+                           const InArray<uint8_t> &scales, float gs,
+                           int64_t rows, int64_t cols, int br, int bc) {
+  nvfp4::QuantizedTensor t = makeTensor(data, scales, gs, rows, cols, br, bc);
+  std::vector<float> out(static_cast<size_t>(rows * cols));
+  {
+    nb::gil_scoped_release release;
+    nvfp4::dequantize(t, out.data());
+  }
+  return toNumpy(std::move(out),
+                 {static_cast<size_t>(rows), static_cast<size_t>(cols)});
+}
+
+TensorTuple transpose2D(const InArray<uint8_t> &data,
+                        const InArray<uint8_t> &scales, float gs, int64_t rows,
+                        int64_t cols, int br, int bc) {
+  nvfp4::QuantizedTensor t = makeTensor(data, scales, gs, rows, cols, br, bc);
+  if (!(t.block == makeBlock(16, 16)))
+    fail("transpose requires a tensor quantized with 16x16 blocks, got " +
+         std::to_string(br) + "x" + std::to_string(bc));
+  if (rows % 16 != 0 || cols % 16 != 0)
+    fail("transpose requires both dimensions to be multiples of 16");
+  return fromTensor(nvfp4::transpose2D(t));
+}
+
+OutArray<float> matmul(const InArray<uint8_t> &aData,
+                       const InArray<uint8_t> &aScales, float aGs,
+                       int64_t aRows, int64_t aCols, int aBr, int aBc,
+                       const InArray<uint8_t> &bData,
+                       const InArray<uint8_t> &bScales, float bGs,
+                       int64_t bRows, int64_t bCols, int bBr, int bBc) {
+  if (aCols != bCols)
+    fail("matmul: contraction dimensions differ: a is [" +
+         std::to_string(aRows) + ", " + std::to_string(aCols) + "], b is [" +
+         std::to_string(bRows) + ", " + std::to_string(bCols) +
+         "] (b is [N, K])");
+  nvfp4::QuantizedTensor a =
+      makeTensor(aData, aScales, aGs, aRows, aCols, aBr, aBc);
+  nvfp4::QuantizedTensor b =
+      makeTensor(bData, bScales, bGs, bRows, bCols, bBr, bBc);
+  std::vector<float> c(static_cast<size_t>(aRows * bRows));
+  {
+    nb::gil_scoped_release release;
+    nvfp4::matmul(a, b, c.data());
+  }
+  return toNumpy(std::move(c),
+                 {static_cast<size_t>(aRows), static_cast<size_t>(bRows)});
+}
+
+OutArray<float> matmulF32(const InArray<float> &a, const InArray<float> &b) {
+  if (a.ndim() != 2 || b.ndim() != 2)
+    fail("matmul_f32 expects 2-D arrays");
+  if (a.shape(1) != b.shape(1))
+    fail("matmul_f32: contraction dimensions differ (b is [N, K])");
+  int64_t m = a.shape(0), n = b.shape(0), k = a.shape(1);
+  std::vector<float> c(static_cast<size_t>(m * n));
+  {
+    nb::gil_scoped_release release;
+    nvfp4::matmulF32(a.data(), b.data(), c.data(), m, n, k);
+  }
+  return toNumpy(std::move(c),
+                 {static_cast<size_t>(m), static_cast<size_t>(n)});
+}
+
+/// Applies the RHT in place to a fresh [rows, cols] copy made by the caller.
+void hadamardInPlace(nb::ndarray<float, nb::ndim<2>, nb::c_contig,
+                                 nb::device::cpu>
+                         x,
+                     const std::optional<InArray<int8_t>> &signs) {
+  int64_t rows = x.shape(0), cols = x.shape(1);
+  if (cols % 16 != 0)
+    fail("hadamard: the last dimension (" + std::to_string(cols) +
+         ") must be a multiple of 16");
+  std::array<int8_t, 16> s = makeSigns(signs);
+  nb::gil_scoped_release release;
+  nvfp4::applyHadamard(x.data(), rows, cols, s);
+}
+
+OutArray<uint8_t> encodeE2M1(const InArray<float> &x) {
+  std::vector<uint8_t> out(x.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = nvfp4::encodeE2M1(x.data()[i]);
+  return toNumpy(std::move(out), {out.size()});
+}
+
+OutArray<uint8_t> encodeE2M1Stochastic(const InArray<float> &x,
+                                       const InArray<uint8_t> &rbits) {
+  if (rbits.size() != x.size())
+    fail("encode_e2m1_stochastic: rbits must have one byte per element");
+  std::vector<uint8_t> out(x.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = nvfp4::encodeE2M1Stochastic(x.data()[i], rbits.data()[i]);
+  return toNumpy(std::move(out), {out.size()});
+}
+
+OutArray<float> decodeE2M1(const InArray<uint8_t> &codes) {
+  std::vector<float> out(codes.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = nvfp4::decodeE2M1(codes.data()[i]);
+  return toNumpy(std::move(out), {out.size()});
+}
+
+OutArray<uint8_t> encodeE4M3(const InArray<float> &x) {
+  std::vector<uint8_t> out(x.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = nvfp4::encodeE4M3(x.data()[i]);
+  return toNumpy(std::move(out), {out.size()});
+}
+
+OutArray<float> decodeE4M3(const InArray<uint8_t> &codes) {
+  std::vector<float> out(codes.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = nvfp4::decodeE4M3(codes.data()[i]);
+  return toNumpy(std::move(out), {out.size()});
+}
+
+OutArray<uint8_t> stochasticRoundingBits(uint64_t seed, uint64_t offset,
+                                         const InArray<uint64_t> &indices) {
+  std::vector<uint8_t> out(indices.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = nvfp4::stochasticRoundingBits(seed, offset, indices.data()[i]);
+  return toNumpy(std::move(out), {out.size()});
+}
+
+OutArray<uint8_t> swizzleScales(const InArray<uint8_t> &scales) {
+  if (scales.ndim() != 2)
+    fail("swizzle_scales expects a 2-D [rows, cols] array of scales");
+  int64_t rows = scales.shape(0), cols = scales.shape(1);
+  std::vector<uint8_t> out = nvfp4::swizzleScales(scales.data(), rows, cols);
+  size_t rowTiles = static_cast<size_t>((rows + 127) / 128);
+  size_t colTiles = static_cast<size_t>((cols + 3) / 4);
+  return toNumpy(std::move(out), {rowTiles, colTiles, 32, 4, 4});
+}
+
+OutArray<uint8_t> unswizzleScales(const InArray<uint8_t> &swizzled,
+                                  int64_t rows, int64_t cols) {
+  if (rows < 0 || cols < 0)
+    fail("unswizzle_scales: rows and cols must be non-negative");
+  int64_t expected = nvfp4::swizzledScalesSize(rows, cols);
+  if (static_cast<int64_t>(swizzled.size()) != expected)
+    fail("unswizzle_scales: expected " + std::to_string(expected) +
+         " bytes for a [" + std::to_string(rows) + ", " +
+         std::to_string(cols) + "] scale matrix, got " +
+         std::to_string(swizzled.size()));
+  std::vector<uint8_t> out =
+      nvfp4::unswizzleScales(swizzled.data(), rows, cols);
+  return toNumpy(std::move(out),
+                 {static_cast<size_t>(rows), static_cast<size_t>(cols)});
+}
+
+std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols,
+                                            int br, int bc) {
+  return nvfp4::checkQuantizable(rows, cols, makeBlock(br, bc));
+}
+
+} // namespace
+
+NB_MODULE(_nvfp4, m) {
+  m.doc() = "Bindings of the NVFP4 reference numerics library. Use the "
+            "`nvfp4` package rather than this module directly.";
+
+  m.attr("E2M1_MAX") = nvfp4::kE2M1Max;
+  m.attr("E4M3_MAX") = nvfp4::kE4M3Max;
+  m.attr("BLOCK_SIZE") = nvfp4::kBlockSize;
+  m.attr("DEFAULT_HADAMARD_SIGNS") = nvfp4::kDefaultHadamardSigns;
+
+  m.def("quantize", &quantize, nb::arg("x"), nb::arg("block_rows"),
+        nb::arg("block_cols"), nb::arg("stochastic"), nb::arg("seed"),
+        nb::arg("offset"), nb::arg("hadamard"), nb::arg("signs").none(),
+        nb::arg("amax").none(), nb::arg("threads"));
+  m.def("dequantize", &dequantize);
+  m.def("transpose2d", &transpose2D);
+  m.def("matmul", &matmul);
+  m.def("matmul_f32", &matmulF32);
+  m.def("hadamard_inplace", &hadamardInPlace, nb::arg("x"),
+        nb::arg("signs").none());
+  m.def("encode_e2m1", &encodeE2M1);
+  m.def("encode_e2m1_stochastic", &encodeE2M1Stochastic);
+  m.def("decode_e2m1", &decodeE2M1);
+  m.def("encode_e4m3", &encodeE4M3);
+  m.def("decode_e4m3", &decodeE4M3);
+  m.def("philox4x32", &nvfp4::philox4x32, nb::arg("seed"), nb::arg("offset"));
+  m.def("stochastic_rounding_bits", &stochasticRoundingBits);
+  m.def("global_encode_scale", &nvfp4::globalEncodeScale, nb::arg("amax"));
+  m.def("block_scale", &nvfp4::blockScale, nb::arg("block_amax"),
+        nb::arg("s_enc"));
+  m.def("check_quantizable", &checkQuantizable);
+  m.def("swizzled_scales_size", &nvfp4::swizzledScalesSize, nb::arg("rows"),
+        nb::arg("cols"));
+  m.def("swizzle_scales", &swizzleScales);
+  m.def("unswizzle_scales", &unswizzleScales);
+}
