@@ -54,6 +54,10 @@ if not ptxas and config.ptxas_executable and os.access(
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+    # The toolkit holding that ptxas (its bin/ directory's parent), for
+    # `nvfp4-to-ptx{format=bin cuda-path=...}`.
+    config.substitutions.append(
+        ("%cuda_path", os.path.dirname(os.path.dirname(os.path.realpath(ptxas)))))
 
 # Optional hardware: an NVIDIA GPU, and its compute capability as a feature
 # (gpu-sm_90, gpu-sm_100, ...). Tests that need one say `REQUIRES: gpu`.

@@ -5,12 +5,15 @@
 //===----------------------------------------------------------------------===//
 //
 // Transformer-Engine-compatible NVFP4 quantization. The float operation order
-// below is part of the contract (docs/numerics.md): every lowering must
-// evaluate the same f32 operations in the same order to match bit for bit.
+// is part of the contract (docs/numerics.md): every lowering must evaluate the
+// same f32 operations in the same order to match bit for bit. The quantize
+// and dequantize loops themselves live in QuantizeKernels.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Numerics/Numerics.h"
+
+#include "QuantizeKernels.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -21,170 +24,6 @@ namespace nvfp4 {
 namespace {
 
 constexpr float kFltMax = FLT_MAX;
-
-/// max(a, |x|) ignoring NaN x (the C `fmaxf` rule). Order-independent.
-inline float absMaxAccumulate(float acc, float x) {
-  const float a = std::fabs(x);
-  return a > acc ? a : acc;
-}
-
-/// Everything the per-row work needs, computed once per tensor.
-struct Prepared {
-  const float *x = nullptr; // input, transformed when opts.hadamard
-  float sEnc = 1.0f;
-  float sDec = 1.0f;
-};
-
-/// Quantizes rows [r0, r1) of `p.x` into `out` (already sized). For 16x16
-/// blocks r0 and r1 must be multiples of 16.
-void quantizeRows(const Prepared &p, int64_t cols, const QuantizeOptions &opts,
-                  int64_t r0, int64_t r1, QuantizedTensor &out) {
-  const int64_t blocksPerRow = cols / kBlockSize;
-  const int tileRows = opts.block.rows; // 1 or 16
-  for (int64_t rb = r0; rb < r1; rb += tileRows) {
-    for (int64_t cb = 0; cb < blocksPerRow; ++cb) {
-      // Block (tile) amax over tileRows x 16 elements.
-      float blockAmax = 0.0f;
-      for (int64_t r = rb; r < rb + tileRows; ++r) {
-        const float *row = p.x + r * cols + cb * kBlockSize;
-        for (int j = 0; j < kBlockSize; ++j)
-          blockAmax = absMaxAccumulate(blockAmax, row[j]);
-      }
-      const uint8_t sb = blockScale(blockAmax, p.sEnc);
-      // m = min(1 / (float(s_b) * S_dec), FLT_MAX); a zero scale gives
-      // 1/0 = Inf, clamped to FLT_MAX.
-      const float denom = decodeE4M3(sb) * p.sDec;
-      float m = 1.0f / denom;
-      if (m > kFltMax)
-        m = kFltMax;
-      for (int64_t r = rb; r < rb + tileRows; ++r) {
-        out.scales[r * blocksPerRow + cb] = sb;
-        const float *row = p.x + r * cols + cb * kBlockSize;
-        const int64_t linearBase = r * cols + cb * kBlockSize;
-        for (int j = 0; j < kBlockSize; ++j) {
-          const float scaled = row[j] * m;
-          const int64_t idx = linearBase + j;
-          uint8_t code;
-          if (opts.rounding == Rounding::Stochastic)
-            code = encodeE2M1Stochastic(
-                scaled, stochasticRoundingBits(opts.seed, opts.offset,
-                                               static_cast<uint64_t>(idx)));
-          else
-            code = encodeE2M1(scaled);
-          uint8_t &byte = out.data[idx / 2];
-          if (idx % 2 == 0)
-            byte = static_cast<uint8_t>((byte & 0xF0) | code);
-          else
-            byte = static_cast<uint8_t>((byte & 0x0F) | (code << 4));
-        }
-      }
-    }
-  }
-}
-
-std::optional<std::string> checkAmax(const QuantizeOptions &opts) {
-  if (opts.amax && !(*opts.amax >= 0.0f))
-    return "explicit amax must be a non-negative number or +Inf (got " +
-           std::to_string(*opts.amax) + ")";
-  return std::nullopt;
-}
-
-void initOutput(int64_t rows, int64_t cols, const QuantizeOptions &opts,
-                QuantizedTensor &out) {
-  out.rows = rows;
-  out.cols = cols;
-  out.block = opts.block;
-  out.data.assign(static_cast<size_t>(rows * cols / 2), 0);
-  out.scales.assign(static_cast<size_t>(rows * cols / kBlockSize), 0);
-}
-
-/// Splits [0, rows) into at most `numThreads` contiguous ranges whose
-/// boundaries are multiples of `granule`.
-std::vector<std::pair<int64_t, int64_t>> splitRows(int64_t rows,
-                                                   int64_t granule,
-                                                   int numThreads) {
-  std::vector<std::pair<int64_t, int64_t>> ranges;
-  const int64_t groups = rows / granule;
-  if (groups == 0)
-    return ranges;
-  const int64_t parts = std::min<int64_t>(std::max(numThreads, 1), groups);
-  for (int64_t i = 0; i < parts; ++i) {
-    const int64_t g0 = groups * i / parts, g1 = groups * (i + 1) / parts;
-    ranges.emplace_back(g0 * granule, g1 * granule);
-  }
-  return ranges;
-}
-
-template <typename Fn>
-void runParallel(const std::vector<std::pair<int64_t, int64_t>> &ranges,
-                 Fn fn) {
-  if (ranges.size() <= 1) {
-    for (auto &r : ranges)
-      fn(r.first, r.second, size_t(0));
-    return;
-  }
-  std::vector<std::thread> threads;
-  threads.reserve(ranges.size());
-  for (size_t i = 0; i < ranges.size(); ++i)
-    threads.emplace_back(
-        [&, i] { fn(ranges[i].first, ranges[i].second, i); });
-  for (auto &t : threads)
-    t.join();
-}
-
-std::optional<std::string> quantizeImpl(const float *x, int64_t rows,
-                                        int64_t cols,
-                                        const QuantizeOptions &opts,
-                                        QuantizedTensor &out, int numThreads) {
-  if (auto err = checkQuantizable(rows, cols, opts.block))
-    return err;
-  if (auto err = checkAmax(opts))
-    return err;
-  initOutput(rows, cols, opts, out);
-
-  const int64_t granule = opts.block.rows;
-  const auto ranges = splitRows(rows, granule, numThreads);
-
-  // 1. Optional RHT on a copy of the input (row-local, so split by rows).
-  std::vector<float> transformed;
-  Prepared p;
-  p.x = x;
-  if (opts.hadamard) {
-    transformed.assign(x, x + rows * cols);
-    runParallel(ranges, [&](int64_t r0, int64_t r1, size_t) {
-      applyHadamard(transformed.data() + r0 * cols, r1 - r0, cols, opts.signs);
-    });
-    p.x = transformed.data();
-  }
-
-  // 2. Tensor amax (of the transformed input), unless given.
-  float amax;
-  if (opts.amax) {
-    amax = *opts.amax;
-  } else {
-    std::vector<float> partial(std::max<size_t>(ranges.size(), 1), 0.0f);
-    runParallel(ranges, [&](int64_t r0, int64_t r1, size_t i) {
-      float acc = 0.0f;
-      for (int64_t k = r0 * cols; k < r1 * cols; ++k)
-        acc = absMaxAccumulate(acc, p.x[k]);
-      partial[i] = acc;
-    });
-    amax = 0.0f;
-    for (float v : partial)
-      amax = absMaxAccumulate(amax, v);
-  }
-
-  // 3. Global scales: S_enc, and S_dec = 1 / S_enc computed once.
-  p.sEnc = globalEncodeScale(amax);
-  p.sDec = 1.0f / p.sEnc;
-  out.globalDecodeScale = p.sDec;
-
-  // 4. Block scales and element codes.
-  runParallel(ranges, [&](int64_t r0, int64_t r1, size_t) {
-    quantizeRows(p, cols, opts, r0, r1, out);
-  });
-  return std::nullopt;
-}
 
 int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
@@ -241,7 +80,8 @@ std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols,
 std::optional<std::string> quantize(const float *x, int64_t rows,
                                     int64_t cols, const QuantizeOptions &opts,
                                     QuantizedTensor &out) {
-  return quantizeImpl(x, rows, cols, opts, out, 1);
+  return detail::quantizeWithKernels(x, rows, cols, opts, out, 1,
+                                     detail::defaultKernelPath());
 }
 
 std::optional<std::string> quantizeParallel(const float *x, int64_t rows,
@@ -252,17 +92,12 @@ std::optional<std::string> quantizeParallel(const float *x, int64_t rows,
   if (numThreads <= 0)
     numThreads = static_cast<int>(
         std::max(1u, std::thread::hardware_concurrency()));
-  return quantizeImpl(x, rows, cols, opts, out, numThreads);
+  return detail::quantizeWithKernels(x, rows, cols, opts, out, numThreads,
+                                     detail::defaultKernelPath());
 }
 
 void dequantize(const QuantizedTensor &t, float *out) {
-  const int64_t n = t.rows * t.cols;
-  for (int64_t i = 0; i < n; ++i) {
-    const uint8_t byte = t.data[i / 2];
-    const uint8_t code = (i % 2 == 0) ? (byte & 0xF) : (byte >> 4);
-    const float s = decodeE4M3(t.scales[i / kBlockSize]);
-    out[i] = (decodeE2M1(code) * s) * t.globalDecodeScale;
-  }
+  detail::dequantizeWithKernels(t, out);
 }
 
 QuantizedTensor transpose2D(const QuantizedTensor &t) {

@@ -6,7 +6,10 @@
 
 #include "nvfp4/InitAll.h"
 
+#include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
+#include "nvfp4/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -14,4 +17,12 @@ void mlir::nvfp4::registerAllDialects(DialectRegistry &registry) {
   registry.insert<NVFP4Dialect>();
 }
 
-void mlir::nvfp4::registerAllPasses() {}
+void mlir::nvfp4::registerAllPasses() {
+  registerNVFP4Passes();
+  registerRecipePipeline();
+  registerRecipeCLOptions();
+  registerConvertNVFP4ToGPU();
+  registerConvertNVFP4ToReference();
+  registerNVFP4ToCPUPipeline();
+  registerNVFP4ToPTXPipeline();
+}

@@ -1,0 +1,57 @@
+//===- NVFP4ToGPU.h - Convert NVFP4 to GPU kernels --------------*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_CONVERSION_NVFP4TOGPU_NVFP4TOGPU_H
+#define NVFP4_CONVERSION_NVFP4TOGPU_NVFP4TOGPU_H
+
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+#include <string>
+
+namespace mlir {
+class RewritePatternSet;
+namespace nvfp4 {
+class MatmulOp;
+
+#define GEN_PASS_DECL_CONVERTNVFP4TOGPU
+#include "nvfp4/Conversion/Passes.h.inc"
+
+/// Architectures the NVFP4ToGPU lowering generates kernels for.
+enum class GPUTarget {
+  /// RTX 50 / GB10: block-scaled m16n8k64 FP4 MMA.
+  SM120a,
+  SM121a,
+  /// H100 / H200: no FP4 MMA; operands dequantized to bf16 in registers.
+  SM90a,
+};
+
+/// Parses `sm_120a` / `sm_121a` / `sm_90a`; std::nullopt for anything else.
+std::optional<GPUTarget> parseGPUTarget(llvm::StringRef name);
+
+/// Whether `target` has the block-scaled FP4 MMA (otherwise its kernels
+/// dequantize to bf16 and use bf16 MMAs).
+bool hasBlockScaledMma(GPUTarget target);
+
+/// Name of the gpu.module that receives the generated kernels.
+inline constexpr llvm::StringLiteral kNVFP4KernelModuleName = "nvfp4_kernels";
+
+/// Checks that `op` has a shape and element types the kernel of `target`
+/// supports; emits an error at the op's location and fails otherwise.
+LogicalResult checkMatmulSupported(MatmulOp op, GPUTarget target);
+
+/// Adds the patterns lowering `nvfp4.matmul` to `gpu.launch_func` of a kernel
+/// generated into the module's `gpu.module @nvfp4_kernels`. Matmuls that fail
+/// `checkMatmulSupported` are left alone.
+void populateNVFP4ToGPUConversionPatterns(RewritePatternSet &patterns,
+                                          GPUTarget target);
+
+} // namespace nvfp4
+} // namespace mlir
+
+#endif // NVFP4_CONVERSION_NVFP4TOGPU_NVFP4TOGPU_H

@@ -1,0 +1,108 @@
+//===- Passes.td - NVFP4 conversion passes -----------------*- tablegen -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_CONVERSION_PASSES_TD
+#define NVFP4_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// NVFP4ToGPU
+//===----------------------------------------------------------------------===//
+
+def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
+  let summary = "Lower nvfp4.matmul to GPU kernels on block-scaled tensor cores";
+  let description = [{
+    Replaces every `nvfp4.matmul` by a `gpu.launch_func` of a kernel in the
+    `gpu.module @nvfp4_kernels` (created on demand; kernels are specialized
+    per shape and element type and shared between identical matmuls). The
+    host side takes the operands apart with `nvfp4.disassemble`, passes the
+    components as buffers (`bufferization.to_buffer`), allocates the result
+    with `memref.alloc` and returns it with `bufferization.to_tensor`.
+
+    For `sm_120a` and `sm_121a` the kernel computes a 64x64 output tile per
+    CTA with four warps, stages each 64-wide K step of A, B and their E4M3
+    scales through shared memory, and issues
+    `mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3`
+    (`nvvm.mma.block_scale`). For `sm_90a` (no FP4 MMA) the same kernel
+    dequantizes the staged operands to bf16 in registers (exactly: E2M1 code
+    times E4M3 scale always fits bf16) and issues
+    `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32` (`nvvm.mma.sync`),
+    one per 16-wide scale block. The epilogue multiplies by the product of
+    the two decode scales, adds `acc` and stores f32 or bf16.
+
+    Shapes the kernel cannot take (M or N not a multiple of 64, K not a
+    multiple of 64) are rejected with a diagnostic; nothing is padded. See
+    docs/gpu.md.
+
+    Example: `nvfp4-opt --convert-nvfp4-to-gpu="target=sm_120a"`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_120a\"",
+           "GPU architecture the kernels are generated for: sm_120a, "
+           "sm_121a or sm_90a">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// NVFP4ToReference
+//===----------------------------------------------------------------------===//
+
+def ConvertNVFP4ToReference : Pass<"convert-nvfp4-to-reference", "ModuleOp"> {
+  let summary = "Lower every nvfp4 op to linalg, vector, scf, tensor and arith, "
+                "bit-exact with the reference numerics";
+  let description = [{
+    Replaces every `!nvfp4.tensor` by its three components (a 1:N type
+    conversion): the E2M1 codes as `tensor<...xi8>` (one code per byte, low
+    nibble), the compact E4M3 block scales as `tensor<...xi8>` holding the
+    E4M3 bits, and the f32 decode scale. Tensors of `f4E2M1FN` and
+    `f8E4M3FN` (what `nvfp4.disassemble` returns and `nvfp4.assemble` takes)
+    become `tensor<...xi8>` too. Function signatures, calls, returns and
+    structured control flow are converted with them.
+
+    Every op is lowered to upstream dialects only, evaluating exactly the f32
+    operations of the reference library (`include/nvfp4/Numerics`,
+    docs/numerics.md) in the same order: E2M1 and E4M3 conversions are
+    integer arithmetic on f32 bit patterns, stochastic rounding draws its
+    bits from Philox4x32-10 written in `arith`, the Hadamard transform uses
+    the reference butterfly order, and `nvfp4.matmul` accumulates the exact
+    per-16-block partial sums in increasing K. The result is bit-identical
+    with the reference on every input, including zeros, infinities, NaNs and
+    subnormals. Quantization works on 16-element `vector`s.
+
+    With `fake-quant`, `nvfp4.matmul` instead dequantizes both operands to
+    f32 and contracts them with a plain `linalg.generic` (summation order of
+    an ordinary f32 matmul, not bit-exact with the block-scaled GEMM): the
+    quantize-dequantize form that quantization-aware training uses on any
+    hardware.
+
+    See docs/cpu-lowering.md.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+  let options = [
+    Option<"fakeQuant", "fake-quant", "bool", /*default=*/"false",
+           "Lower nvfp4.matmul to dequantize + an f32 linalg contraction "
+           "(quantization-aware training) instead of the bit-exact "
+           "block-scaled GEMM">,
+  ];
+}
+
+#endif // NVFP4_CONVERSION_PASSES_TD

@@ -1,0 +1,153 @@
+//===- Passes.h - NVFP4 recipe passes ---------------------------*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The passes of the NVFP4 training recipe, their pattern sets, and the
+// `nvfp4-recipe` pipeline that composes them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_DIALECT_NVFP4_TRANSFORMS_PASSES_H
+#define NVFP4_DIALECT_NVFP4_TRANSFORMS_PASSES_H
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace nvfp4 {
+
+#define GEN_PASS_DECL
+#include "nvfp4/Dialect/NVFP4/Transforms/Passes.h.inc"
+
+/// Function argument attribute naming the i64 seed of stochastic rounding.
+inline constexpr llvm::StringLiteral kSeedAttrName = "nvfp4.seed";
+
+/// How `populateQuantizeContractionsPatterns` applies the recipe.
+struct QuantizeContractionsOptions {
+  /// No Hadamard transform on wgrad operands.
+  bool disableRHT = false;
+  /// Gradients are rounded to nearest.
+  bool disableStochasticRounding = false;
+  /// Weights get 1x16 blocks instead of 16x16.
+  bool disable2D = false;
+};
+
+/// Patterns rewriting linalg contractions marked `nvfp4.precision = "fp4"` to
+/// nvfp4.quantize + nvfp4.matmul. Stochastic quantizes are created with
+/// offset 0; `assignStochasticOffsets` numbers them.
+void populateQuantizeContractionsPatterns(
+    RewritePatternSet &patterns, const QuantizeContractionsOptions &options);
+
+/// Patterns rewriting a 16x16 round-to-nearest quantize of a transposed
+/// tensor to the exact nvfp4.transpose of the quantized tensor.
+void populateShareQuantizationsPatterns(RewritePatternSet &patterns);
+
+/// Gives every stochastic quantize/rescale in `func`, in IR order, a disjoint
+/// range of N/16 Philox counters starting at `baseOffset`, and the seed
+/// argument (`nvfp4.seed`) when the function has one.
+void assignStochasticOffsets(func::FuncOp func, int64_t baseOffset);
+
+/// Replaces every nvfp4.quantize by an identical dominating one.
+void shareIdenticalQuantizations(func::FuncOp func);
+
+/// Options of the `nvfp4-recipe` pipeline.
+struct RecipePipelineOptions
+    : public PassPipelineOptions<RecipePipelineOptions> {
+  PassOptions::Option<unsigned> keepFirst{
+      *this, "keep-first",
+      llvm::cl::desc("Keep the first N layers in high precision"),
+      llvm::cl::init(0)};
+  PassOptions::Option<unsigned> keepLast{
+      *this, "keep-last",
+      llvm::cl::desc("Keep the last N layers in high precision"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> minM{
+      *this, "min-m", llvm::cl::desc("Minimum M for NVFP4"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> minN{
+      *this, "min-n", llvm::cl::desc("Minimum N for NVFP4"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> minK{
+      *this, "min-k", llvm::cl::desc("Minimum K for NVFP4"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> minFlops{
+      *this, "min-flops", llvm::cl::desc("Minimum FLOPs for NVFP4"),
+      llvm::cl::init(0)};
+  PassOptions::ListOption<int64_t> highLayers{
+      *this, "high-layers",
+      llvm::cl::desc("Layers forced to high precision")};
+  PassOptions::ListOption<std::string> highOps{
+      *this, "high-ops",
+      llvm::cl::desc("Location names of ops forced to high precision")};
+  PassOptions::Option<bool> quantizeAttention{
+      *this, "quantize-attention",
+      llvm::cl::desc("Allow attention contractions in NVFP4"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> quantizeEmbeddings{
+      *this, "quantize-embeddings",
+      llvm::cl::desc("Allow embedding contractions in NVFP4"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> quantizeHead{
+      *this, "quantize-head", llvm::cl::desc("Allow the LM head in NVFP4"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> gpuTiles{
+      *this, "gpu-tiles",
+      llvm::cl::desc("Also require M % 128 == 0 and N % 8 == 0"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> disableRHT{
+      *this, "disable-rht",
+      llvm::cl::desc("No Hadamard transform on wgrad operands"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> disableStochasticRounding{
+      *this, "disable-stochastic-rounding",
+      llvm::cl::desc("Round gradients to nearest"), llvm::cl::init(false)};
+  PassOptions::Option<bool> disable2D{
+      *this, "disable-2d-quantization",
+      llvm::cl::desc("Quantize weights with 1x16 blocks"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> baseOffset{
+      *this, "base-offset", llvm::cl::desc("First Philox counter"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> remarks{
+      *this, "remarks", llvm::cl::desc("Emit a remark per decision"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write the JSON report to this file ('-' = stdout)"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> summary{
+      *this, "summary",
+      llvm::cl::desc("Print a summary of the decisions to stderr"),
+      llvm::cl::init(false)};
+};
+
+/// Adds the recipe to `pm` (anchored on a module): infer roles, select
+/// precision, rewrite, share quantizations, canonicalize, assign rounding.
+void buildRecipePipeline(OpPassManager &pm,
+                         const RecipePipelineOptions &options);
+
+/// Registers the `nvfp4-recipe` pipeline.
+void registerRecipePipeline();
+
+/// Registers the `--nvfp4-report=FILE` command-line option, used by
+/// nvfp4-select-precision when its own `report` option is empty.
+void registerRecipeCLOptions();
+
+/// The path given by `--nvfp4-report`, empty when unset or unregistered.
+std::string getRecipeReportCLPath();
+
+#define GEN_PASS_REGISTRATION
+#include "nvfp4/Dialect/NVFP4/Transforms/Passes.h.inc"
+
+} // namespace nvfp4
+} // namespace mlir
+
+#endif // NVFP4_DIALECT_NVFP4_TRANSFORMS_PASSES_H

@@ -1,0 +1,204 @@
+//===- Passes.td - NVFP4 recipe passes ---------------------*- tablegen -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The NVFP4 training recipe as passes: role inference, precision selection,
+// the rewrite of linalg contractions to nvfp4 ops, Hadamard insertion,
+// rounding assignment and quantization sharing. docs/recipe.md describes the
+// rules; the `nvfp4-recipe` pipeline composes the passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_DIALECT_NVFP4_TRANSFORMS_PASSES_TD
+#define NVFP4_DIALECT_NVFP4_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def NVFP4InferRoles : Pass<"nvfp4-infer-roles", "func::FuncOp"> {
+  let summary = "Infer the role, operand kinds and layer of every linalg contraction";
+  let description = [{
+    Annotates every linalg contraction of the function (linalg.matmul with
+    or without transposing indexing maps, linalg.batch_matmul, contraction
+    linalg.generic ops) with the discardable attributes
+
+    - `nvfp4.role`: `"fprop"`, `"dgrad"` or `"wgrad"`;
+    - `nvfp4.kind`: the kinds of its two operands, e.g.
+      `["activation", "weight"]`;
+    - `nvfp4.layer`: the index of the layer (transformer block) it belongs to.
+
+    Annotations already present (set by a frontend) are never overwritten;
+    function arguments may carry `nvfp4.kind = "weight" | "activation" |
+    "gradient"`. Without annotations the pass infers them:
+
+    - weights: function arguments used, directly or through
+      `linalg.transpose`, as the right-hand ("B") operand of a non-batched
+      contraction whose left operand is not contracted over its leading
+      (token) dimension;
+    - a contraction with a weight operand is `dgrad` when its other operand
+      is computed from a gradient argument or when it depends on another
+      contraction with the same weight (the forward one), `fprop` otherwise;
+    - gradients: arguments annotated `gradient` or whose name contains
+      `grad`, the non-weight operands of `dgrad` contractions, and every
+      value computed from them;
+    - a contraction without a weight operand is `wgrad` when it has a
+      gradient operand and its left operand is contracted over its leading
+      (token) dimension, `dgrad` when it has a gradient operand otherwise,
+      `fprop` when it has none;
+    - layers: weights in order of first forward use; a new layer starts at
+      each group of projections that feeds an attention contraction (a
+      batched contraction without weights); without attention each group of
+      projections that share their input is a layer. `wgrad` contractions
+      take the layer of the weight whose `dgrad` shares their gradient
+      operand; contractions without a weight that of the nearest preceding
+      contraction with one.
+
+    A contraction whose role cannot be determined (two weight or two
+    gradient operands, or a form the recipe does not support) gets a remark
+    and is left alone.
+  }];
+  let dependentDialects = ["::mlir::nvfp4::NVFP4Dialect"];
+}
+
+def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
+  let summary = "Decide which contractions run in NVFP4 and report why";
+  let description = [{
+    Sets `nvfp4.precision = "fp4"` or `"high"` on every linalg contraction
+    (a frontend's `"high"` is kept and forces high precision) and records the
+    reason of each decision. The rules, first match wins:
+
+    1. forms the rewrite does not support (dynamic shapes, several M/N/K
+       dimensions, element types other than f32/bf16/f16 inputs and f32/bf16
+       results) stay high;
+    2. `nvfp4.precision = "high"`, a layer in `high-layers`, or a location
+       name in `high-ops` forces high precision;
+    3. contractions without a role (see `nvfp4-infer-roles`) stay high;
+    4. attention: a batched contraction without a weight operand;
+       other activation-by-activation contractions (fprop/dgrad without a
+       weight) also stay high;
+    5. embeddings: the activation operand is a one-hot encoding (produced by
+       an op comparing indices, `arith.cmpi`); LM head: the weight whose
+       forward result feeds a reduction (softmax / cross-entropy) directly,
+       and the dgrad/wgrad of that weight;
+    6. the first `keep-first` and the last `keep-last` layers;
+    7. hardware rules: K a multiple of 16, a 16x16-scaled weight needs both
+       dimensions multiples of 16; with `gpu-tiles`, M a multiple of 128 and
+       N a multiple of 8 (tcgen05 on sm_100);
+    8. sizes below `min-m`, `min-n`, `min-k` or `min-flops`.
+
+    Everything else becomes `fp4`. With `remarks`, every decision is also a
+    remark at the op; with `report=FILE` (or nvfp4-opt's `--nvfp4-report`),
+    a JSON report lists each contraction (function, index, location, op,
+    role, layer, shape, FLOPs, decision, reason) in IR order and the share of
+    FLOPs in FP4; `summary` prints a human-readable table to stderr.
+  }];
+  let options = [
+    Option<"keepFirst", "keep-first", "unsigned", "0",
+           "Keep the first N layers in high precision">,
+    Option<"keepLast", "keep-last", "unsigned", "0",
+           "Keep the last N layers in high precision">,
+    Option<"minM", "min-m", "int64_t", "0",
+           "Minimum M (rows of the result) for NVFP4">,
+    Option<"minN", "min-n", "int64_t", "0",
+           "Minimum N (columns of the result) for NVFP4">,
+    Option<"minK", "min-k", "int64_t", "0",
+           "Minimum K (contraction size) for NVFP4">,
+    Option<"minFlops", "min-flops", "int64_t", "0",
+           "Minimum FLOPs (2*B*M*N*K) for NVFP4">,
+    ListOption<"highLayers", "high-layers", "int64_t",
+               "Layers forced to high precision">,
+    ListOption<"highOps", "high-ops", "std::string",
+               "Location names (loc(\"name\")) of ops forced to high precision">,
+    Option<"quantizeAttention", "quantize-attention", "bool", "false",
+           "Allow attention contractions in NVFP4">,
+    Option<"quantizeEmbeddings", "quantize-embeddings", "bool", "false",
+           "Allow embedding contractions in NVFP4">,
+    Option<"quantizeHead", "quantize-head", "bool", "false",
+           "Allow the LM head in NVFP4">,
+    Option<"gpuTiles", "gpu-tiles", "bool", "false",
+           "Also require M % 128 == 0 and N % 8 == 0 (tcgen05 tiles)">,
+    Option<"disable2D", "disable-2d-quantization", "bool", "false",
+           "Weights use 1x16 blocks (no 16x16 shape rule)">,
+    Option<"remarks", "remarks", "bool", "false",
+           "Emit a remark with the decision at every contraction">,
+    Option<"reportFile", "report", "std::string", "\"\"",
+           "Write a JSON report of the decisions to this file ('-' = stdout)">,
+    Option<"summary", "summary", "bool", "false",
+           "Print a human-readable summary of the decisions to stderr">,
+  ];
+}
+
+def NVFP4QuantizeContractions
+    : Pass<"nvfp4-quantize-contractions", "func::FuncOp"> {
+  let summary = "Rewrite contractions selected for NVFP4 to nvfp4.quantize + nvfp4.matmul";
+  let description = [{
+    Every linalg contraction marked `nvfp4.precision = "fp4"` becomes
+    `nvfp4.quantize` of both operands and one `nvfp4.matmul`, following the
+    recipe: weights 16x16 round-to-nearest, activations 1x16
+    round-to-nearest, gradients 1x16 stochastic rounding, and the random
+    Hadamard transform on both operands of `wgrad` contractions (applied
+    before amax, through the quantize's `hadamard`). Operands are brought to
+    the K-major layout nvfp4.matmul needs: a 16x16-scaled weight is quantized
+    as stored and transposed exactly with `nvfp4.transpose`, any other
+    operand is transposed in high precision with `linalg.transpose`. The init
+    of the linalg op becomes the accumulator unless it is a `linalg.fill` of
+    zero; the result element type is kept. Stochastic quantizes get disjoint
+    Philox counter ranges as `nvfp4-assign-rounding` gives them.
+  }];
+  let options = [
+    Option<"disableRHT", "disable-rht", "bool", "false",
+           "Do not apply the random Hadamard transform to wgrad operands">,
+    Option<"disableStochasticRounding", "disable-stochastic-rounding", "bool",
+           "false", "Round gradients to nearest instead of stochastically">,
+    Option<"disable2D", "disable-2d-quantization", "bool", "false",
+           "Quantize weights with 1x16 instead of 16x16 blocks">,
+  ];
+  let dependentDialects = ["::mlir::nvfp4::NVFP4Dialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def NVFP4InsertHadamard : Pass<"nvfp4-insert-hadamard", "func::FuncOp"> {
+  let summary = "Add the random Hadamard transform to quantizes feeding wgrad matmuls";
+  let description = [{
+    Gives every `nvfp4.quantize` that feeds an operand of an `nvfp4.matmul`
+    with `nvfp4.role = "wgrad"` Transformer Engine's Hadamard transform
+    (`hadamard` with the default sign vector). A quantize that also feeds
+    other matmuls is duplicated so those keep their operand unchanged.
+    Quantizes that already have a transform, and operands not produced by a
+    quantize (e.g. through `nvfp4.transpose`) are left alone.
+  }];
+}
+
+def NVFP4AssignRounding : Pass<"nvfp4-assign-rounding", "func::FuncOp"> {
+  let summary = "Use stochastic rounding for gradients and number the Philox counters";
+  let description = [{
+    Sets `rounding rs` on every `nvfp4.quantize` of a gradient (an op
+    carrying `nvfp4.kind = "gradient"`, or whose input is a function
+    argument annotated so), then gives every stochastic quantize and rescale,
+    in IR order, a disjoint range of Philox counters: a tensor of N elements
+    uses N/16 counters starting at its `offset`, the first starts at
+    `base-offset`. The seed operand is the function argument annotated
+    `nvfp4.seed` (an i64) when there is one; otherwise the seed is 0.
+  }];
+  let options = [
+    Option<"baseOffset", "base-offset", "int64_t", "0",
+           "First Philox counter of the function">,
+  ];
+}
+
+def NVFP4ShareQuantizations
+    : Pass<"nvfp4-share-quantizations", "func::FuncOp"> {
+  let summary = "Quantize each tensor once; reuse 16x16 weights through nvfp4.transpose";
+  let description = [{
+    Rewrites `nvfp4.quantize(linalg.transpose(x))` with 16x16 blocks and
+    round-to-nearest (no Hadamard) to `nvfp4.transpose(nvfp4.quantize(x))`,
+    which is exact for 2D scales, and then replaces every quantize by an
+    identical earlier one that dominates it: same input, amax, seed,
+    rounding, offset, Hadamard and result type. Stochastic quantizes with
+    different offsets are not identical.
+  }];
+}
+
+#endif // NVFP4_DIALECT_NVFP4_TRANSFORMS_PASSES_TD

@@ -1,0 +1,87 @@
+//===- RecipeUtils.h - Contraction analysis of the recipe -------*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the recipe passes share: the analysis of a linalg contraction (its
+// M/N/K/batch dimensions and operand layouts), the recipe attributes on ops
+// (`nvfp4.role`, `nvfp4.kind`, `nvfp4.layer`, `nvfp4.precision`) and small
+// use-def helpers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_DIALECT_NVFP4_TRANSFORMS_RECIPEUTILS_H
+#define NVFP4_DIALECT_NVFP4_TRANSFORMS_RECIPEUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace nvfp4 {
+
+/// A linalg contraction in a form the recipe rewrites: one M, N and K
+/// dimension, at most one batch dimension (outermost in every operand), a
+/// result laid out [B, M, N], static shapes, float operands.
+struct ContractionInfo {
+  mutable linalg::LinalgOp op;
+  bool batched = false;
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  /// The lhs is stored [.., K, M] rather than K-major [.., M, K].
+  bool lhsKOuter = false;
+  /// The rhs is stored [.., K, N] rather than K-major [.., N, K].
+  bool rhsKOuter = false;
+
+  Value lhs() const { return op.getDpsInputOperand(0)->get(); }
+  Value rhs() const { return op.getDpsInputOperand(1)->get(); }
+  Value init() const { return op.getDpsInitOperand(0)->get(); }
+  /// 2 * B * M * N * K.
+  int64_t flops() const { return 2 * batch * m * n * k; }
+};
+
+/// Whether `op` is a linalg multiply-accumulate contraction with two inputs
+/// and one init on tensors (named or generic).
+bool isLinalgContraction(Operation *op);
+
+/// Analyzes a linalg contraction; on failure `reason` says what the recipe
+/// does not support.
+FailureOr<ContractionInfo> analyzeContraction(linalg::LinalgOp op,
+                                              std::string &reason);
+
+/// Looks through `linalg.transpose` ops that swap the two innermost
+/// dimensions; `swapped` toggles once per transpose.
+Value stripTransposes(Value value, bool *swapped = nullptr);
+
+/// The kind of an operand tensor.
+enum class TensorKind { Unknown, Weight, Activation, Gradient };
+
+llvm::StringRef stringifyTensorKind(TensorKind kind);
+TensorKind parseTensorKind(llvm::StringRef name);
+
+/// The operand kinds of a contraction (`nvfp4.kind = [lhs, rhs]`), if set.
+std::optional<std::array<TensorKind, 2>> getOperandKinds(Operation *op);
+void setOperandKinds(Operation *op, std::array<TensorKind, 2> kinds);
+
+/// `nvfp4.role`, empty when absent.
+llvm::StringRef getRole(Operation *op);
+/// `nvfp4.layer`, if set.
+std::optional<int64_t> getLayer(Operation *op);
+/// `nvfp4.precision`, empty when absent.
+llvm::StringRef getPrecision(Operation *op);
+
+/// The kind annotated on a function argument (`nvfp4.kind`), Unknown when
+/// `value` is not an annotated entry-block argument of a function.
+TensorKind getArgumentKind(Value value);
+
+/// A short, stable rendering of `loc`: `file:line:col` or the name.
+std::string formatLocation(Location loc);
+
+} // namespace nvfp4
+} // namespace mlir
+
+#endif // NVFP4_DIALECT_NVFP4_TRANSFORMS_RECIPEUTILS_H

@@ -1,0 +1,97 @@
+//===- Pipelines.h - NVFP4 pass pipelines -----------------------*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// End-to-end pass pipelines from the output of the recipe (nvfp4 + linalg +
+// tensor + arith on tensors) to the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_PIPELINES_PIPELINES_H
+#define NVFP4_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+namespace nvfp4 {
+
+/// Options of the `nvfp4-to-cpu` pipeline.
+struct NVFP4ToCPUPipelineOptions
+    : public PassPipelineOptions<NVFP4ToCPUPipelineOptions> {
+  PassOptions::Option<bool> fakeQuant{
+      *this, "fake-quant",
+      llvm::cl::desc("Lower nvfp4.matmul to dequantize + an f32 contraction "
+                     "(quantization-aware training) instead of the bit-exact "
+                     "block-scaled GEMM"),
+      llvm::cl::init(false)};
+};
+
+/// Builds the `nvfp4-to-cpu` pipeline: convert-nvfp4-to-reference, tensor
+/// cleanup, one-shot bufferization across function boundaries (identity
+/// layouts, so functions take plain memrefs), the buffer deallocation
+/// pipeline, linalg to loops, and the conversion of everything to the LLVM
+/// dialect. The result runs with `mlir-runner`.
+void buildNVFP4ToCPUPipeline(OpPassManager &pm,
+                             const NVFP4ToCPUPipelineOptions &options);
+
+/// Registers `nvfp4-to-cpu` with the global pass pipeline registry.
+void registerNVFP4ToCPUPipeline();
+
+//===----------------------------------------------------------------------===//
+// nvfp4-to-ptx
+//===----------------------------------------------------------------------===//
+
+/// Options of the `nvfp4-to-ptx` pipeline.
+struct NVFP4ToPTXPipelineOptions
+    : public PassPipelineOptions<NVFP4ToPTXPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("GPU architecture: sm_120a, sm_121a (block-scaled FP4 "
+                     "MMA) or sm_90a (dequantize to bf16 + bf16 MMA)"),
+      llvm::cl::init("sm_120a")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("NVPTX target features; empty selects the lowest PTX "
+                     "version the target needs (+ptx87 for sm_120a, +ptx88 "
+                     "for sm_121a, +ptx80 for sm_90a)"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Optimization level of the LLVM NVPTX back end"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Form of the kernels in the gpu.binary: isa (PTX), bin "
+                     "(cubin, assembled by ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose ptxas assembles format=bin/fatbin; "
+                     "empty: the toolkit MLIR was configured with"),
+      llvm::cl::init("")};
+};
+
+/// Returns the NVPTX feature string `nvfp4-to-ptx` uses for `target` when
+/// none is given: the lowest PTX ISA version with the instructions the
+/// kernels of that target use. Empty for an unknown target.
+llvm::StringRef getDefaultPTXFeatures(llvm::StringRef target);
+
+/// Builds the `nvfp4-to-ptx` pipeline: convert-nvfp4-to-gpu, the upstream
+/// lowering of the kernel module to NVVM (scf to cf, gpu to nvvm,
+/// reconcile-unrealized-casts), nvvm-attach-target and gpu-module-to-binary.
+/// The host side is left as convert-nvfp4-to-gpu writes it (launches of the
+/// kernels on buffers); `gpu.module @nvfp4_kernels` becomes a `gpu.binary`
+/// holding PTX (or a cubin / fatbin).
+void buildNVFP4ToPTXPipeline(OpPassManager &pm,
+                             const NVFP4ToPTXPipelineOptions &options);
+
+/// Registers `nvfp4-to-ptx` with the global pass pipeline registry.
+void registerNVFP4ToPTXPipeline();
+
+} // namespace nvfp4
+} // namespace mlir
+
+#endif // NVFP4_PIPELINES_PIPELINES_H

@@ -1,0 +1,743 @@
+//===- NVFP4ToGPU.cpp - Lower NVFP4 matmuls to GPU kernels ----------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers `nvfp4.matmul` to a `gpu.launch_func` of a kernel built on the
+// sm_120a/sm_121a block-scaled MMA (`nvvm.mma.block_scale`, m16n8k64,
+// kind::mxf4nvf4, scale_vec::4X, UE4M3 scales), or, for sm_90a, on bf16
+// `nvvm.mma.sync` m16n8k16 with the operands dequantized in registers. The
+// fragment, staging and epilogue index mathematics live in MmaLayout.h,
+// shared with the unit tests that emulate the instruction lane by lane.
+// docs/gpu.md describes the design.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
+
+#include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace mlir::nvfp4 {
+#define GEN_PASS_DEF_CONVERTNVFP4TOGPU
+#include "nvfp4/Conversion/Passes.h.inc"
+} // namespace mlir::nvfp4
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+namespace layout = ::nvfp4::gpu;
+
+std::optional<GPUTarget> mlir::nvfp4::parseGPUTarget(StringRef name) {
+  return llvm::StringSwitch<std::optional<GPUTarget>>(name)
+      .Case("sm_120a", GPUTarget::SM120a)
+      .Case("sm_121a", GPUTarget::SM121a)
+      .Case("sm_90a", GPUTarget::SM90a)
+      .Default(std::nullopt);
+}
+
+bool mlir::nvfp4::hasBlockScaledMma(GPUTarget target) {
+  return target == GPUTarget::SM120a || target == GPUTarget::SM121a;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape of a matmul
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Everything the kernel is specialized on.
+struct MatmulConfig {
+  int64_t batch = 0; // 0: unbatched
+  int64_t m = 0, n = 0, k = 0;
+  int64_t lhsBlockRows = 1, rhsBlockRows = 1;
+  Type resultElementType;
+  bool hasAcc = false;
+
+  static MatmulConfig get(MatmulOp op) {
+    auto lhs = cast<NVFP4TensorType>(op.getLhs().getType());
+    auto rhs = cast<NVFP4TensorType>(op.getRhs().getType());
+    ArrayRef<int64_t> lhsShape = lhs.getShape(), rhsShape = rhs.getShape();
+    MatmulConfig c;
+    if (lhsShape.size() == 3)
+      c.batch = lhsShape[0];
+    c.m = lhsShape[lhsShape.size() - 2];
+    c.k = lhsShape.back();
+    c.n = rhsShape[rhsShape.size() - 2];
+    c.lhsBlockRows = lhs.getBlock().getRows();
+    c.rhsBlockRows = rhs.getBlock().getRows();
+    c.resultElementType = op.getResult().getType().getElementType();
+    c.hasAcc = static_cast<bool>(op.getAcc());
+    return c;
+  }
+
+  /// A symbol name unique to the configuration, e.g.
+  /// `nvfp4_matmul_m128n64k256_1x16_16x16_f32`.
+  std::string kernelName() const {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << "nvfp4_matmul_";
+    if (batch)
+      os << "b" << batch;
+    os << "m" << m << "n" << n << "k" << k << "_" << lhsBlockRows << "x16_"
+       << rhsBlockRows << "x16_"
+       << (resultElementType.isBF16() ? "bf16" : "f32");
+    if (hasAcc)
+      os << "_acc";
+    return name;
+  }
+};
+} // namespace
+
+LogicalResult mlir::nvfp4::checkMatmulSupported(MatmulOp op, GPUTarget) {
+  MatmulConfig c = MatmulConfig::get(op);
+  auto fail = [&]() {
+    return op.emitOpError() << "is not supported by the GPU kernel: M = " << c.m
+                            << ", N = " << c.n << ", K = " << c.k << "; ";
+  };
+  if (c.m % layout::kTileM != 0)
+    return fail() << "M must be a multiple of " << layout::kTileM
+                  << " (the CTA tile; operands are not padded)";
+  if (c.n % layout::kTileN != 0)
+    return fail() << "N must be a multiple of " << layout::kTileN
+                  << " (the CTA tile; operands are not padded)";
+  if (c.k % layout::kTileK != 0)
+    return fail() << "K must be a multiple of " << layout::kTileK
+                  << " (the K of one m16n8k64 MMA)";
+  constexpr int64_t kMaxGridYZ = 65535;
+  if (c.m / layout::kTileM > kMaxGridYZ || c.batch > kMaxGridYZ)
+    return fail() << "M / " << layout::kTileM << " and the batch size must "
+                  << "not exceed " << kMaxGridYZ << " (grid y and z limits)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// An `index` value with operators that emit `arith` operations, so that the
+/// templates of MmaLayout.h generate IR.
+struct IndexExpr {
+  OpBuilder *b;
+  Location loc;
+  Value v;
+
+  IndexExpr cst(int64_t c) const {
+    return {b, loc, arith::ConstantIndexOp::create(*b, loc, c)};
+  }
+  friend IndexExpr operator+(IndexExpr x, IndexExpr y) {
+    return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+  friend IndexExpr operator+(IndexExpr x, int64_t c) {
+    return c == 0 ? x : x + x.cst(c);
+  }
+  friend IndexExpr operator*(IndexExpr x, int64_t c) {
+    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+  }
+  friend IndexExpr operator/(IndexExpr x, int64_t c) {
+    return c == 1 ? x
+                  : IndexExpr{
+                        x.b, x.loc,
+                        arith::DivUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+  }
+  friend IndexExpr operator%(IndexExpr x, int64_t c) {
+    return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+  }
+};
+
+/// The kernel body under construction.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &b, Location loc, const MatmulConfig &config,
+                GPUTarget target)
+      : b(b), loc(loc), c(config), target(target) {}
+
+  /// Builds the kernel into `module` and returns it.
+  gpu::GPUFuncOp build(gpu::GPUModuleOp module, StringRef name,
+                       TypeRange argTypes);
+
+private:
+  IndexExpr idx(Value v) { return {&b, loc, v}; }
+  IndexExpr idx(int64_t c) { return idx(Value()).cst(c); }
+
+  /// A global-memory pointer to the first byte of the buffer `memref`
+  /// (whose layout is the identity). E2M1 buffers hold two codes per byte,
+  /// which memref indexing cannot express, so all operand reads go through
+  /// byte addresses.
+  Value globalBasePointer(Value memref);
+  /// `base + byteOffset` as a global pointer.
+  Value byteAddress(Value base, IndexExpr byteOffset);
+  /// Loads a value of `type` from global memory.
+  Value load(Type type, Value ptr, unsigned alignment) {
+    return LLVM::LoadOp::create(b, loc, type, ptr, alignment);
+  }
+  Value i32Const(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+
+  /// The shared-memory tiles of one K step and the lane's coordinates.
+  struct StepOperands {
+    Value smemA, smemB, smemScales;
+    IndexExpr warpRow, warpCol, g, q;
+    /// The loop-carried accumulators, kMmasM x kMmasN x kMmaCRegs.
+    ValueRange acc;
+  };
+  /// Emits the MMAs of one staged K step and returns the new accumulators:
+  /// kMmasM x kMmasN block-scaled m16n8k64 MMAs (sm_120a, sm_121a).
+  SmallVector<Value> emitBlockScaledStep(const StepOperands &op);
+  /// The same with the operands dequantized to bf16 in registers and
+  /// kMmasM x kMmasN x kBf16KSteps bf16 m16n8k16 MMAs (sm_90a).
+  SmallVector<Value> emitDequantizedStep(const StepOperands &op);
+
+  /// Decodes the E4M3 byte `byte` (in the low 8 bits of an i32) to f32 times
+  /// 1/2, exactly (see docs/gpu.md): sign * significand * 2^(exponent - 11),
+  /// NaN for 0x7F / 0xFF.
+  Value decodeHalfScale(Value byte);
+  /// Dequantizes the two E2M1 codes in the low byte of `word` (the even k in
+  /// the low nibble) with `halfScale` (decodeHalfScale) and returns them as
+  /// two bf16 packed in an i32, the even k in the low half. Every product is
+  /// exact in f32 and in bf16, so the truncation to the upper 16 bits is
+  /// exact as well.
+  Value dequantizePair(Value word, Value halfScale);
+
+  OpBuilder &b;
+  Location loc;
+  const MatmulConfig &c;
+  GPUTarget target;
+};
+} // namespace
+
+Value KernelBuilder::globalBasePointer(Value memref) {
+  Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value addr64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), addr);
+  auto genericPtr = LLVM::LLVMPointerType::get(b.getContext());
+  auto globalPtr = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Global));
+  Value ptr = LLVM::IntToPtrOp::create(b, loc, genericPtr, addr64);
+  return LLVM::AddrSpaceCastOp::create(b, loc, globalPtr, ptr);
+}
+
+Value KernelBuilder::byteAddress(Value base, IndexExpr byteOffset) {
+  Value offset =
+      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteOffset.v);
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{offset},
+                             LLVM::GEPNoWrapFlags::inbounds);
+}
+
+SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
+  using namespace layout;
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  SmallVector<SmallVector<Value, 4>> aFrags, bFrags;
+  SmallVector<Value> aScales, bScales;
+  for (int64_t i = 0; i < kMmasM; ++i) {
+    IndexExpr rowBase = op.warpRow + i * kMmaM;
+    SmallVector<Value, 4> regs;
+    for (int r = 0; r < kMmaARegs; ++r)
+      regs.push_back(memref::LoadOp::create(
+          b, loc, op.smemA,
+          ValueRange{(rowBase + aFragRow(op.g, r)).v, aFragWord(op.q, r).v}));
+    aFrags.push_back(regs);
+    aScales.push_back(memref::LoadOp::create(
+        b, loc, op.smemScales,
+        ValueRange{(rowBase + scaleARow(op.g, op.q)).v}));
+  }
+  for (int64_t j = 0; j < kMmasN; ++j) {
+    IndexExpr colBase = op.warpCol + j * kMmaN;
+    SmallVector<Value, 4> regs;
+    for (int r = 0; r < kMmaBRegs; ++r)
+      regs.push_back(memref::LoadOp::create(
+          b, loc, op.smemB,
+          ValueRange{(colBase + bFragCol(op.g, r)).v, bFragWord(op.q, r).v}));
+    bFrags.push_back(regs);
+    bScales.push_back(memref::LoadOp::create(
+        b, loc, op.smemScales,
+        ValueRange{(colBase + scaleBCol(op.g, op.q) + kTileM).v}));
+  }
+  auto i16Const = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, b.getI16Type(), v).getResult();
+  };
+  Value byteId = i16Const(0);
+  Value threadIdA = i16Const(kScaleThreadIdA);
+  Value threadIdB = i16Const(kScaleThreadIdB);
+  auto resType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(kMmaCRegs, f32));
+  SmallVector<Value> next;
+  for (int64_t i = 0; i < kMmasM; ++i) {
+    for (int64_t j = 0; j < kMmasN; ++j) {
+      ValueRange cIn = op.acc.slice((i * kMmasN + j) * kMmaCRegs, kMmaCRegs);
+      auto mma = NVVM::MmaBlockScaleOp::create(
+          b, loc, resType, aFrags[i], bFrags[j], cIn, aScales[i], byteId,
+          threadIdA, bScales[j], byteId, threadIdB,
+          ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK},
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::e2m1,
+                                        NVVM::MMATypes::e2m1},
+          NVVM::ScaleVecSize::X4, NVVM::BlockScaleFormat::UE4M3,
+          NVVM::MMABlockScaleKind::MXF4NVF4);
+      for (int64_t r = 0; r < kMmaCRegs; ++r)
+        next.push_back(LLVM::ExtractValueOp::create(b, loc, mma, r));
+    }
+  }
+  return next;
+}
+
+Value KernelBuilder::decodeHalfScale(Value byte) {
+  Type f32 = b.getF32Type();
+  auto shr = [&](Value v, int64_t n) {
+    return arith::ShRUIOp::create(b, loc, v, i32Const(n)).getResult();
+  };
+  auto shl = [&](Value v, int64_t n) {
+    return arith::ShLIOp::create(b, loc, v, i32Const(n)).getResult();
+  };
+  auto mask = [&](Value v, int64_t m) {
+    return arith::AndIOp::create(b, loc, v, i32Const(m)).getResult();
+  };
+  // E4M3 (fn): s eeee mmm; value = (-1)^s * sig * 2^(max(e, 1) - 10) with
+  // sig = m (e == 0) or 8 + m. The extra 1/2 gives 2^(max(e, 1) - 11): a
+  // normal f32 power of two in [2^-10, 2^4], built from its bits.
+  Value exponent = mask(shr(byte, 3), 0xF);
+  Value mantissa = mask(byte, 0x7);
+  Value isNormal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                         exponent, i32Const(0));
+  Value significand = arith::SelectOp::create(
+      b, loc, isNormal, arith::OrIOp::create(b, loc, mantissa, i32Const(8)),
+      mantissa);
+  Value clamped = arith::MaxUIOp::create(b, loc, exponent, i32Const(1));
+  Value pow2 = arith::BitcastOp::create(
+      b, loc, f32,
+      shl(arith::AddIOp::create(b, loc, clamped, i32Const(127 - 11)), 23));
+  Value magnitude = arith::MulFOp::create(
+      b, loc, arith::UIToFPOp::create(b, loc, f32, significand), pow2);
+  Value bits = arith::OrIOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, b.getI32Type(), magnitude),
+      shl(mask(byte, 0x80), 24));
+  Value isNaN = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      mask(byte, 0x7F), i32Const(0x7F));
+  bits = arith::SelectOp::create(b, loc, isNaN, i32Const(0x7FC00000), bits);
+  return arith::BitcastOp::create(b, loc, f32, bits);
+}
+
+Value KernelBuilder::dequantizePair(Value word, Value halfScale) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  // Twice the E2M1 magnitudes {0, 0.5, 1, 1.5, 2, 3, 4, 6}, one per nibble.
+  constexpr int64_t kTwiceE2M1 = 0xC8643210;
+  auto bitsOf = [&](int64_t shift) -> Value {
+    Value code = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, word, i32Const(shift)),
+        i32Const(0xF));
+    Value nibbleShift = arith::ShLIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, code, i32Const(0x7)),
+        i32Const(2));
+    Value twice = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, i32Const(kTwiceE2M1), nibbleShift),
+        i32Const(0xF));
+    Value value = arith::MulFOp::create(
+        b, loc, arith::UIToFPOp::create(b, loc, f32, twice), halfScale);
+    Value sign = arith::ShLIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, code, i32Const(0x8)),
+        i32Const(28));
+    return arith::XOrIOp::create(
+        b, loc, arith::BitcastOp::create(b, loc, i32, value), sign);
+  };
+  Value even = bitsOf(0), odd = bitsOf(4);
+  // The values are exact in bf16: their bf16 encodings are the upper halves.
+  Value low = arith::ShRUIOp::create(b, loc, even, i32Const(16));
+  Value high = arith::AndIOp::create(b, loc, odd, i32Const(0xFFFF0000));
+  return arith::OrIOp::create(b, loc, high, low);
+}
+
+SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
+  using namespace layout;
+  MLIRContext *ctx = b.getContext();
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  // Every register of the lane takes its two codes from byte q of a word.
+  Value byteShift =
+      arith::IndexCastUIOp::create(b, loc, i32, (bf16FragByte(op.q) * 8).v);
+  auto loadCodes = [&](Value smem, IndexExpr row, int64_t word) -> Value {
+    Value w =
+        memref::LoadOp::create(b, loc, smem, ValueRange{row.v, idx(word).v});
+    return arith::ShRUIOp::create(b, loc, w, byteShift);
+  };
+  auto scaleByte = [&](Value word, int64_t s) -> Value {
+    return s == 0 ? word
+                  : arith::ShRUIOp::create(b, loc, word, i32Const(8 * s))
+                        .getResult();
+  };
+
+  // Scale words: rows g and g + 8 of each A tile, column g of each B tile.
+  SmallVector<std::array<Value, 2>> aScaleWords;
+  SmallVector<Value> bScaleWords;
+  for (int64_t i = 0; i < kMmasM; ++i) {
+    IndexExpr rowBase = op.warpRow + i * kMmaM;
+    std::array<Value, 2> words;
+    for (int half = 0; half < 2; ++half)
+      words[half] = memref::LoadOp::create(
+          b, loc, op.smemScales,
+          ValueRange{(rowBase + bf16AFragRow(op.g, half)).v});
+    aScaleWords.push_back(words);
+  }
+  for (int64_t j = 0; j < kMmasN; ++j)
+    bScaleWords.push_back(memref::LoadOp::create(
+        b, loc, op.smemScales,
+        ValueRange{(op.warpCol + j * kMmaN + bFragCol(op.g, 0) + kTileM).v}));
+
+  auto resType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(kMmaCRegs, f32));
+  SmallVector<Value> acc(op.acc.begin(), op.acc.end());
+  // Sub-step s covers k 16s .. 16s + 15 of the step: scale block s.
+  for (int64_t s = 0; s < kBf16KSteps; ++s) {
+    SmallVector<SmallVector<Value, 4>> aFrags, bFrags;
+    for (int64_t i = 0; i < kMmasM; ++i) {
+      IndexExpr rowBase = op.warpRow + i * kMmaM;
+      std::array<Value, 2> halfScales;
+      for (int half = 0; half < 2; ++half)
+        halfScales[half] = decodeHalfScale(scaleByte(aScaleWords[i][half], s));
+      SmallVector<Value, 4> regs;
+      for (int r = 0; r < kBf16MmaARegs; ++r)
+        regs.push_back(
+            dequantizePair(loadCodes(op.smemA, rowBase + bf16AFragRow(op.g, r),
+                                     bf16AFragWord(s, r)),
+                           halfScales[r & 1]));
+      aFrags.push_back(regs);
+    }
+    for (int64_t j = 0; j < kMmasN; ++j) {
+      IndexExpr col = op.warpCol + j * kMmaN + bFragCol(op.g, 0);
+      Value halfScale = decodeHalfScale(scaleByte(bScaleWords[j], s));
+      SmallVector<Value, 4> regs;
+      for (int r = 0; r < kBf16MmaBRegs; ++r)
+        regs.push_back(dequantizePair(
+            loadCodes(op.smemB, col, bf16BFragWord(s, r)), halfScale));
+      bFrags.push_back(regs);
+    }
+    for (int64_t i = 0; i < kMmasM; ++i) {
+      for (int64_t j = 0; j < kMmasN; ++j) {
+        MutableArrayRef<Value> cRegs = MutableArrayRef<Value>(acc).slice(
+            (i * kMmasN + j) * kMmaCRegs, kMmaCRegs);
+        auto mma = NVVM::MmaOp::create(
+            b, loc, resType, aFrags[i], bFrags[j], ValueRange(cRegs),
+            ArrayRef<int64_t>{kMmaM, kMmaN, kBf16MmaK},
+            /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                          NVVM::MMATypes::bf16},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t r = 0; r < kMmaCRegs; ++r)
+          cRegs[r] = LLVM::ExtractValueOp::create(b, loc, mma, r);
+      }
+    }
+  }
+  return acc;
+}
+
+gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
+                                    TypeRange argTypes) {
+  using namespace layout;
+  MLIRContext *ctx = b.getContext();
+  Type i32 = b.getI32Type();
+  Type f32 = b.getF32Type();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto smemType = [&](ArrayRef<int64_t> shape) {
+    return MemRefType::get(shape, i32, MemRefLayoutAttrInterface(), workgroup);
+  };
+  MemRefType smemAType = smemType({kTileM, kWordsPerMmaRow});
+  MemRefType smemBType = smemType({kTileN, kWordsPerMmaRow});
+  MemRefType smemScaleType = smemType({kTileM + kTileN});
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  auto kernel = gpu::GPUFuncOp::create(
+      b, loc, name, b.getFunctionType(argTypes, {}),
+      TypeRange{smemAType, smemBType, smemScaleType}, TypeRange{});
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(kThreads), 1, 1}));
+  Block &entry = kernel.front();
+  b.setInsertionPointToStart(&entry);
+
+  // Arguments: lhs data, lhs scales, lhs decode scale, rhs data, rhs scales,
+  // rhs decode scale, [acc], result.
+  Value lhsData = entry.getArgument(0), lhsScales = entry.getArgument(1);
+  Value lhsDecode = entry.getArgument(2), rhsData = entry.getArgument(3);
+  Value rhsScales = entry.getArgument(4), rhsDecode = entry.getArgument(5);
+  Value acc = c.hasAcc ? entry.getArgument(6) : Value();
+  Value result = entry.getArgument(argTypes.size() - 1);
+  Value smemA = kernel.getWorkgroupAttributions()[0];
+  Value smemB = kernel.getWorkgroupAttributions()[1];
+  Value smemScales = kernel.getWorkgroupAttributions()[2];
+
+  IndexExpr tid = idx(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  IndexExpr tileN = idx(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  IndexExpr tileM = idx(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
+  // Unbatched kernels run one z block; their batch offsets fold to 0.
+  IndexExpr batch =
+      c.batch ? idx(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z)) : idx(0);
+  IndexExpr lane = tid % kWarpSize, warp = tid / kWarpSize;
+  IndexExpr g = laneGroup(lane), q = laneInGroup(lane);
+
+  // Byte strides. Scales are compact: one row per `blockRows` data rows.
+  const int64_t rowBytes = c.k / 2, scaleRowBytes = c.k / 16;
+  const int64_t lhsScaleRows = c.m / c.lhsBlockRows;
+  const int64_t rhsScaleRows = c.n / c.rhsBlockRows;
+  IndexExpr lhsDataBase = batch * (c.m * rowBytes);
+  IndexExpr rhsDataBase = batch * (c.n * rowBytes);
+  IndexExpr lhsScaleBase = batch * (lhsScaleRows * scaleRowBytes);
+  IndexExpr rhsScaleBase = batch * (rhsScaleRows * scaleRowBytes);
+  Value lhsDataPtr = globalBasePointer(lhsData);
+  Value rhsDataPtr = globalBasePointer(rhsData);
+  Value lhsScalePtr = globalBasePointer(lhsScales);
+  Value rhsScalePtr = globalBasePointer(rhsScales);
+
+  // Per-thread staging coordinates (fixed over the K loop).
+  IndexExpr stRow = stageRow(tid), stWord = stageWord(tid);
+  IndexExpr stByte = stageVector(tid) * kVectorBytes;
+  IndexExpr lhsRowOffset = lhsDataBase + (tileM * kTileM + stRow) * rowBytes;
+  IndexExpr rhsRowOffset = rhsDataBase + (tileN * kTileN + stRow) * rowBytes;
+  IndexExpr scRow = stageScaleRow(tid);
+  IndexExpr lhsScaleOffset =
+      lhsScaleBase +
+      ((tileM * kTileM + scRow) / c.lhsBlockRows) * scaleRowBytes;
+  IndexExpr rhsScaleOffset =
+      rhsScaleBase +
+      ((tileN * kTileN + scRow) / c.rhsBlockRows) * scaleRowBytes;
+  Value isLhsScale = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           tid.v, idx(kTileM).v);
+
+  IndexExpr warpRow = warpRowBase(warp), warpCol = warpColBase(warp);
+
+  // The K loop; the accumulators are loop-carried.
+  const int64_t numAcc = kMmasM * kMmasN * kMmaCRegs;
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  SmallVector<Value> init(numAcc, zero);
+  auto loop =
+      scf::ForOp::create(b, loc, idx(0).v, idx(c.k / kTileK).v, idx(1).v, init);
+  {
+    OpBuilder::InsertionGuard loopGuard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    IndexExpr kt = idx(loop.getInductionVar());
+    IndexExpr kByte = kt * kTileRowBytes + stByte;
+    auto vecType = VectorType::get({4}, i32);
+
+    // Global -> shared: one 16-byte vector of A and of B, one scale word.
+    Value aVec = load(vecType, byteAddress(lhsDataPtr, lhsRowOffset + kByte),
+                      kVectorBytes);
+    Value bVec = load(vecType, byteAddress(rhsDataPtr, rhsRowOffset + kByte),
+                      kVectorBytes);
+    for (int64_t e = 0; e < 4; ++e) {
+      Value pos = LLVM::ConstantOp::create(b, loc, i32, e);
+      Value aWord = LLVM::ExtractElementOp::create(b, loc, aVec, pos);
+      Value bWord = LLVM::ExtractElementOp::create(b, loc, bVec, pos);
+      ValueRange at{stRow.v, (stWord + e).v};
+      memref::StoreOp::create(b, loc, aWord, smemA, at);
+      memref::StoreOp::create(b, loc, bWord, smemB, at);
+    }
+    IndexExpr kScaleByte = kt * (kTileK / 16);
+    Value lhsScaleAddr = byteAddress(lhsScalePtr, lhsScaleOffset + kScaleByte);
+    Value rhsScaleAddr = byteAddress(rhsScalePtr, rhsScaleOffset + kScaleByte);
+    Value scaleAddr =
+        LLVM::SelectOp::create(b, loc, isLhsScale, lhsScaleAddr, rhsScaleAddr);
+    Value scaleWord = load(i32, scaleAddr, 4);
+    memref::StoreOp::create(b, loc, scaleWord, smemScales, ValueRange{tid.v});
+    gpu::BarrierOp::create(b, loc);
+
+    StepOperands step{smemA,   smemB, smemScales, warpRow,
+                      warpCol, g,     q,          loop.getRegionIterArgs()};
+    SmallVector<Value> next = hasBlockScaledMma(target)
+                                  ? emitBlockScaledStep(step)
+                                  : emitDequantizedStep(step);
+    // The next iteration overwrites the staged tiles.
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, next);
+  }
+
+  // Epilogue: scale by the product of the decode scales, add acc, store.
+  Value alpha = arith::MulFOp::create(b, loc, lhsDecode, rhsDecode);
+  Type resultType = c.resultElementType;
+  for (int64_t i = 0; i < kMmasM; ++i) {
+    for (int64_t j = 0; j < kMmasN; ++j) {
+      for (int r = 0; r < kMmaCRegs; ++r) {
+        IndexExpr row = tileM * kTileM + warpRow + i * kMmaM + cFragRow(g, r);
+        IndexExpr col = tileN * kTileN + warpCol + j * kMmaN + cFragCol(q, r);
+        SmallVector<Value, 3> indices;
+        if (c.batch)
+          indices.push_back(batch.v);
+        indices.append({row.v, col.v});
+        Value v = loop.getResult((i * kMmasN + j) * kMmaCRegs + r);
+        v = arith::MulFOp::create(b, loc, v, alpha);
+        if (acc) {
+          Value prev = memref::LoadOp::create(b, loc, acc, indices);
+          if (prev.getType() != f32)
+            prev = arith::ExtFOp::create(b, loc, f32, prev);
+          v = arith::AddFOp::create(b, loc, v, prev);
+        }
+        if (resultType != f32)
+          v = arith::TruncFOp::create(b, loc, resultType, v);
+        memref::StoreOp::create(b, loc, v, result, indices);
+      }
+    }
+  }
+  gpu::ReturnOp::create(b, loc);
+  return kernel;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Returns the kernel module of the enclosing module, creating it (and
+/// marking the module as a GPU container) on first use.
+gpu::GPUModuleOp getOrCreateKernelModule(RewriterBase &rewriter,
+                                         ModuleOp module) {
+  if (auto existing =
+          module.lookupSymbol<gpu::GPUModuleOp>(kNVFP4KernelModuleName))
+    return existing;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToEnd(module.getBody());
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  rewriter.getUnitAttr());
+  return gpu::GPUModuleOp::create(rewriter, module.getLoc(),
+                                  kNVFP4KernelModuleName);
+}
+
+/// Lowers `nvfp4.matmul` to a launch of the block-scaled MMA kernel.
+struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
+  MatmulOpLowering(MLIRContext *ctx, GPUTarget target)
+      : OpRewritePattern(ctx), target(target) {}
+
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module)
+      return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
+    MatmulConfig config = MatmulConfig::get(op);
+    // Diagnostics are the pass's business; here only decline.
+    {
+      ScopedDiagnosticHandler silence(op.getContext(),
+                                      [](Diagnostic &) { return success(); });
+      if (failed(checkMatmulSupported(op, target)))
+        return rewriter.notifyMatchFailure(op, "unsupported shape");
+    }
+    Location loc = op.getLoc();
+
+    // Host side: components as buffers.
+    SmallVector<Value> args;
+    for (Value operand : {op.getLhs(), op.getRhs()}) {
+      auto type = cast<NVFP4TensorType>(operand.getType());
+      auto parts = DisassembleOp::create(rewriter, loc, operand);
+      for (Value tensor : {parts.getData(), parts.getScales()}) {
+        auto tensorType = cast<RankedTensorType>(tensor.getType());
+        auto memrefType =
+            MemRefType::get(tensorType.getShape(), tensorType.getElementType());
+        args.push_back(bufferization::ToBufferOp::create(
+            rewriter, loc, memrefType, tensor, /*read_only=*/true));
+      }
+      args.push_back(parts.getDecodeScale());
+      (void)type;
+    }
+    RankedTensorType resultType = op.getResult().getType();
+    auto resultMemRef =
+        MemRefType::get(resultType.getShape(), resultType.getElementType());
+    if (Value acc = op.getAcc())
+      args.push_back(bufferization::ToBufferOp::create(
+          rewriter, loc, resultMemRef, acc, /*read_only=*/true));
+    Value out = memref::AllocOp::create(rewriter, loc, resultMemRef);
+    args.push_back(out);
+
+    // Device side: the kernel, shared by identical matmuls.
+    gpu::GPUModuleOp kernelModule = getOrCreateKernelModule(rewriter, module);
+    std::string name = config.kernelName();
+    auto kernel = kernelModule.lookupSymbol<gpu::GPUFuncOp>(name);
+    if (!kernel)
+      kernel = KernelBuilder(rewriter, loc, config, target)
+                   .build(kernelModule, name, ValueRange(args).getTypes());
+
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    gpu::KernelDim3 grid{cst(config.n / layout::kTileN),
+                         cst(config.m / layout::kTileM),
+                         cst(std::max<int64_t>(config.batch, 1))};
+    gpu::KernelDim3 block{cst(layout::kThreads), cst(1), cst(1)};
+    gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block,
+                              /*dynamicSharedMemorySize=*/Value(), args);
+    rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
+        op, resultType, out, /*restrict=*/true, /*writable=*/true);
+    return success();
+  }
+
+  GPUTarget target;
+};
+} // namespace
+
+void mlir::nvfp4::populateNVFP4ToGPUConversionPatterns(
+    RewritePatternSet &patterns, GPUTarget target) {
+  patterns.add<MatmulOpLowering>(patterns.getContext(), target); // nvfp4.matmul
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertNVFP4ToGPUPass
+    : public mlir::nvfp4::impl::ConvertNVFP4ToGPUBase<ConvertNVFP4ToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<GPUTarget> gpuTarget = parseGPUTarget(target);
+    if (!gpuTarget) {
+      emitError(module.getLoc())
+          << "convert-nvfp4-to-gpu: unsupported target '" << target
+          << "' (supported: sm_120a, sm_121a, sm_90a)";
+      return signalPassFailure();
+    }
+    bool unsupported = false;
+    module.walk([&](MatmulOp op) {
+      unsupported |= failed(checkMatmulSupported(op, *gpuTarget));
+    });
+    if (unsupported)
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    populateNVFP4ToGPUConversionPatterns(patterns, *gpuTarget);
+    SmallVector<Operation *> matmuls;
+    module.walk([&](MatmulOp op) { matmuls.push_back(op); });
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    bool changed = false, allErased = false;
+    if (failed(applyOpPatternsGreedily(matmuls, std::move(patterns), config,
+                                       &changed, &allErased)) ||
+        !allErased) {
+      emitError(module.getLoc())
+          << "convert-nvfp4-to-gpu: failed to lower every nvfp4.matmul";
+      return signalPassFailure();
+    }
+
+    // Fold the index arithmetic of the generated kernels and deduplicate
+    // their constants.
+    if (auto kernels =
+            module.lookupSymbol<gpu::GPUModuleOp>(kNVFP4KernelModuleName)) {
+      if (failed(applyPatternsGreedily(
+              kernels,
+              FrozenRewritePatternSet(RewritePatternSet(&getContext())))))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

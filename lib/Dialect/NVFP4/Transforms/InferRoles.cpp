@@ -1,0 +1,375 @@
+//===- InferRoles.cpp - Roles, operand kinds and layers of contractions ---===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Finds, for every linalg contraction of a function, whether it is a forward
+// (fprop), data-gradient (dgrad) or weight-gradient (wgrad) GEMM, the kinds
+// of its operands and the layer it belongs to, from frontend annotations or
+// from the structure of the graph (docs/recipe.md lists the rules).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
+#include "nvfp4/Dialect/NVFP4/Transforms/RecipeUtils.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace mlir {
+namespace nvfp4 {
+#define GEN_PASS_DEF_NVFP4INFERROLES
+#include "nvfp4/Dialect/NVFP4/Transforms/Passes.h.inc"
+} // namespace nvfp4
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// What the pass knows about one contraction.
+struct Contraction {
+  ContractionInfo info;
+  /// Operands with transposes looked through.
+  Value lhs, rhs;
+  /// The lhs as stored is contracted over its leading (token) dimension.
+  bool lhsContractsLeading = false;
+  /// Index of the weight operand, -1 if none.
+  int weightIndex = -1;
+  StringRef role;
+  std::array<TensorKind, 2> kinds = {TensorKind::Unknown, TensorKind::Unknown};
+  std::optional<int64_t> layer;
+  bool undetermined = false;
+
+  Value operand(int i) const { return i == 0 ? lhs : rhs; }
+  Value weight() const { return weightIndex < 0 ? Value() : operand(weightIndex); }
+};
+
+/// Whether a function argument's name (a NameLoc) mentions a gradient.
+static bool isNamedGradient(BlockArgument arg) {
+  auto name = dyn_cast<NameLoc>(arg.getLoc());
+  return name && StringRef(name.getName().getValue()).contains_insensitive("grad");
+}
+
+struct NVFP4InferRolesPass
+    : public nvfp4::impl::NVFP4InferRolesBase<NVFP4InferRolesPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+
+} // namespace
+
+/// Every value computed, within the function, from `seeds`.
+static llvm::DenseSet<Value> forwardClosure(ArrayRef<Value> seeds) {
+  llvm::DenseSet<Value> closure;
+  SmallVector<Value> worklist;
+  for (Value seed : seeds)
+    if (closure.insert(seed).second)
+      worklist.push_back(seed);
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      // Users nested in a region count through the op holding the region.
+      while (user->getParentOp() &&
+             !isa<FunctionOpInterface>(user->getParentOp()))
+        user = user->getParentOp();
+      for (Value result : user->getResults())
+        if (closure.insert(result).second)
+          worklist.push_back(result);
+    }
+  }
+  return closure;
+}
+
+/// The contractions (in `byOp`) reached from the results of `root` through
+/// ops other than contractions.
+static SmallVector<Operation *>
+nextContractions(Operation *root,
+                 const llvm::DenseMap<Operation *, unsigned> &byOp) {
+  SmallVector<Operation *> found;
+  llvm::DenseSet<Operation *> seen;
+  SmallVector<Operation *> worklist = {root};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value result : op->getResults()) {
+      for (Operation *user : result.getUsers()) {
+        while (user->getParentOp() &&
+               !isa<FunctionOpInterface>(user->getParentOp()))
+          user = user->getParentOp();
+        if (!seen.insert(user).second)
+          continue;
+        if (byOp.count(user))
+          found.push_back(user);
+        else
+          worklist.push_back(user);
+      }
+    }
+  }
+  return found;
+}
+
+void NVFP4InferRolesPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  if (func.isExternal())
+    return;
+
+  // Contractions in IR order.
+  SmallVector<Contraction> cs;
+  llvm::DenseMap<Operation *, unsigned> byOp;
+  func.walk([&](linalg::LinalgOp op) {
+    if (!isLinalgContraction(op))
+      return;
+    std::string reason;
+    FailureOr<ContractionInfo> info = analyzeContraction(op, reason);
+    if (failed(info)) {
+      if (getRole(op).empty())
+        op->emitRemark() << "nvfp4: role not determined: " << reason;
+      return;
+    }
+    Contraction c;
+    c.info = *info;
+    bool lhsSwapped = false;
+    c.lhs = stripTransposes(info->lhs(), &lhsSwapped);
+    c.rhs = stripTransposes(info->rhs());
+    c.lhsContractsLeading = info->lhsKOuter != lhsSwapped;
+    c.role = getRole(op);
+    c.layer = getLayer(op);
+    if (auto kinds = getOperandKinds(op))
+      c.kinds = *kinds;
+    byOp[op] = cs.size();
+    cs.push_back(c);
+  });
+  if (cs.empty())
+    return;
+
+  // Kinds of the function arguments.
+  Block &entry = func.getBody().front();
+  SmallVector<Value> gradientSeeds;
+  llvm::SetVector<Value> weights;
+  llvm::DenseSet<Value> annotatedArgs;
+  for (BlockArgument arg : entry.getArguments()) {
+    TensorKind kind = getArgumentKind(arg);
+    if (kind != TensorKind::Unknown)
+      annotatedArgs.insert(arg);
+    if (kind == TensorKind::Weight)
+      weights.insert(arg);
+    if (kind == TensorKind::Gradient ||
+        (kind == TensorKind::Unknown && isNamedGradient(arg)))
+      gradientSeeds.push_back(arg);
+  }
+  // Frontend operand kinds name weights too.
+  for (Contraction &c : cs)
+    for (int i = 0; i < 2; ++i)
+      if (c.kinds[i] == TensorKind::Weight)
+        weights.insert(c.operand(i));
+  // Weights: unannotated arguments used as the B operand of a non-batched
+  // contraction whose A operand is not contracted over its token dimension.
+  for (Contraction &c : cs) {
+    if (c.info.batched || c.lhsContractsLeading)
+      continue;
+    auto arg = dyn_cast<BlockArgument>(c.rhs);
+    if (arg && arg.getOwner() == &entry && !annotatedArgs.contains(arg) &&
+        !isNamedGradient(arg))
+      weights.insert(arg);
+  }
+
+  // Weight operands; fprop vs dgrad of contractions with a weight.
+  for (Contraction &c : cs) {
+    bool lhsWeight = weights.contains(c.lhs), rhsWeight = weights.contains(c.rhs);
+    if (c.kinds[0] == TensorKind::Weight || c.kinds[1] == TensorKind::Weight) {
+      c.weightIndex = c.kinds[0] == TensorKind::Weight ? 0 : 1;
+    } else if (lhsWeight && rhsWeight) {
+      c.undetermined = true;
+      if (c.role.empty())
+        c.info.op->emitRemark()
+            << "nvfp4: role not determined: both operands are weights";
+    } else if (lhsWeight || rhsWeight) {
+      c.weightIndex = rhsWeight ? 1 : 0;
+    }
+  }
+  // Values computed from gradient arguments.
+  llvm::DenseSet<Value> argGradients = forwardClosure(gradientSeeds);
+  for (Contraction &c : cs) {
+    if (c.weightIndex < 0 || !c.role.empty())
+      continue;
+    if (argGradients.contains(c.operand(1 - c.weightIndex))) {
+      c.role = "dgrad";
+      continue;
+    }
+    SetVector<Operation *> slice;
+    BackwardSliceOptions options;
+    options.omitBlockArguments = true;
+    (void)getBackwardSlice(c.info.op.getOperation(), &slice, options);
+    bool dependsOnSameWeight = llvm::any_of(cs, [&](const Contraction &o) {
+      return &o != &c && o.weight() == c.weight() &&
+             slice.contains(o.info.op.getOperation());
+    });
+    c.role = dependsOnSameWeight ? "dgrad" : "fprop";
+  }
+
+  // Gradients: seeds, non-weight operands of dgrads, and what they compute.
+  for (Contraction &c : cs) {
+    if (c.role != "dgrad")
+      continue;
+    for (int i = 0; i < 2; ++i) {
+      bool unannotated = c.kinds[i] == TensorKind::Unknown &&
+                         getArgumentKind(c.operand(i)) == TensorKind::Unknown;
+      if (i != c.weightIndex && (c.kinds[i] == TensorKind::Gradient ||
+                                 (c.weightIndex >= 0 && unannotated)))
+        gradientSeeds.push_back(c.operand(i));
+    }
+  }
+  llvm::DenseSet<Value> gradients = forwardClosure(gradientSeeds);
+
+  // Roles and kinds of the others.
+  for (Contraction &c : cs) {
+    if (c.undetermined)
+      continue;
+    bool known = c.kinds[0] != TensorKind::Unknown &&
+                 c.kinds[1] != TensorKind::Unknown;
+    if (c.weightIndex >= 0) {
+      if (!known) {
+        int other = 1 - c.weightIndex;
+        c.kinds[c.weightIndex] = TensorKind::Weight;
+        c.kinds[other] = (c.role == "dgrad" || gradients.contains(c.operand(other)))
+                             ? TensorKind::Gradient
+                             : TensorKind::Activation;
+      }
+      continue;
+    }
+    bool lhsGrad = c.kinds[0] == TensorKind::Gradient ||
+                   (!known && gradients.contains(c.lhs));
+    bool rhsGrad = c.kinds[1] == TensorKind::Gradient ||
+                   (!known && gradients.contains(c.rhs));
+    if (lhsGrad && rhsGrad) {
+      if (c.role.empty()) {
+        c.undetermined = true;
+        c.info.op->emitRemark()
+            << "nvfp4: role not determined: both operands are gradients";
+      }
+      continue;
+    }
+    if (c.role.empty())
+      c.role = !(lhsGrad || rhsGrad)  ? "fprop"
+               : c.lhsContractsLeading ? "wgrad"
+                                       : "dgrad";
+    if (!known) {
+      c.kinds[0] = lhsGrad ? TensorKind::Gradient : TensorKind::Activation;
+      c.kinds[1] = rhsGrad ? TensorKind::Gradient : TensorKind::Activation;
+      // A wgrad without known gradient operand: the usual X^T dY form.
+      if (c.role == "wgrad" && !lhsGrad && !rhsGrad)
+        c.kinds[1] = TensorKind::Gradient;
+    }
+  }
+
+  // Layers of the weights, in order of their first forward use.
+  SmallVector<Value> weightOrder;
+  llvm::DenseMap<Value, unsigned> firstFprop;
+  for (auto [i, c] : llvm::enumerate(cs)) {
+    if (c.weightIndex < 0 || c.role != "fprop" || firstFprop.count(c.weight()))
+      continue;
+    firstFprop[c.weight()] = i;
+    weightOrder.push_back(c.weight());
+  }
+  auto isAttention = [&](unsigned i) {
+    return cs[i].info.batched && cs[i].weightIndex < 0 &&
+           !cs[i].undetermined;
+  };
+  SmallVector<bool> feedsAttention;
+  bool anyAttention = false;
+  for (Value w : weightOrder) {
+    bool feeds = llvm::any_of(
+        nextContractions(cs[firstFprop[w]].info.op, byOp),
+        [&](Operation *op) { return isAttention(byOp[op]); });
+    feedsAttention.push_back(feeds);
+    anyAttention |= feeds;
+  }
+  llvm::DenseMap<Value, int64_t> weightLayer;
+  int64_t layer = 0;
+  bool opened = false, previousFeeds = false;
+  Value previousInput;
+  for (auto [i, w] : llvm::enumerate(weightOrder)) {
+    const Contraction &fprop = cs[firstFprop[w]];
+    if (anyAttention) {
+      if (feedsAttention[i] && !previousFeeds && opened)
+        ++layer;
+      opened |= feedsAttention[i];
+      previousFeeds = feedsAttention[i];
+    } else {
+      Value input = fprop.operand(1 - fprop.weightIndex);
+      if (i > 0 && input != previousInput)
+        ++layer;
+      previousInput = input;
+    }
+    weightLayer[w] = fprop.layer ? *fprop.layer : layer;
+  }
+
+  for (Contraction &c : cs)
+    if (!c.layer && c.weightIndex >= 0 && weightLayer.count(c.weight()))
+      c.layer = weightLayer[c.weight()];
+  // wgrad: the layer of the weight whose dgrad shares the gradient operand,
+  // else of the fprop sharing the activation operand and the weight's shape.
+  for (Contraction &c : cs) {
+    if (c.layer || c.role != "wgrad" || c.weightIndex >= 0)
+      continue;
+    int gradIndex = c.kinds[0] == TensorKind::Gradient ? 0 : 1;
+    Value grad = c.operand(gradIndex), act = c.operand(1 - gradIndex);
+    for (const Contraction &o : cs) {
+      if (o.weightIndex >= 0 && o.role == "dgrad" && o.layer &&
+          o.operand(1 - o.weightIndex) == grad) {
+        c.layer = o.layer;
+        break;
+      }
+    }
+    if (c.layer)
+      continue;
+    auto resultType = cast<ShapedType>(c.info.op->getResult(0).getType());
+    for (const Contraction &o : cs) {
+      if (o.weightIndex < 0 || o.role != "fprop" || !o.layer ||
+          o.operand(1 - o.weightIndex) != act)
+        continue;
+      auto weightShape = cast<ShapedType>(o.weight().getType()).getShape();
+      SmallVector<int64_t> transposed(llvm::reverse(weightShape));
+      if (resultType.getShape() == weightShape ||
+          resultType.getShape() == ArrayRef<int64_t>(transposed)) {
+        c.layer = o.layer;
+        break;
+      }
+    }
+  }
+  // The rest: the layer of the nearest preceding contraction with one
+  // (else the nearest following).
+  std::optional<int64_t> lastLayer;
+  for (Contraction &c : cs) {
+    if (c.weightIndex >= 0 && c.layer)
+      lastLayer = c.layer;
+    else if (!c.layer && c.weightIndex < 0)
+      c.layer = lastLayer;
+  }
+  std::optional<int64_t> nextLayer;
+  for (Contraction &c : llvm::reverse(cs)) {
+    if (c.layer)
+      nextLayer = c.layer;
+    else if (!c.undetermined)
+      c.layer = nextLayer;
+  }
+
+  // Annotate; frontend attributes are kept.
+  Builder b(&getContext());
+  for (Contraction &c : cs) {
+    if (c.undetermined)
+      continue;
+    Operation *op = c.info.op;
+    if (!op->hasAttr(NVFP4Dialect::kRoleAttrName))
+      op->setAttr(NVFP4Dialect::kRoleAttrName, b.getStringAttr(c.role));
+    if (!getOperandKinds(op))
+      setOperandKinds(op, c.kinds);
+    if (!op->hasAttr(NVFP4Dialect::kLayerAttrName) && c.layer)
+      op->setAttr(NVFP4Dialect::kLayerAttrName, b.getI64IntegerAttr(*c.layer));
+  }
+}

@@ -1,0 +1,66 @@
+//===- Pipeline.cpp - The nvfp4-recipe pass pipeline ----------------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The NVFP4 training recipe in one pipeline: infer roles, select precision,
+// rewrite the selected contractions, share quantizations, canonicalize and
+// number the stochastic-rounding counters.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+void nvfp4::buildRecipePipeline(OpPassManager &pm,
+                                const RecipePipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createNVFP4InferRoles());
+
+  NVFP4SelectPrecisionOptions select;
+  select.keepFirst = options.keepFirst;
+  select.keepLast = options.keepLast;
+  select.minM = options.minM;
+  select.minN = options.minN;
+  select.minK = options.minK;
+  select.minFlops = options.minFlops;
+  select.highLayers = llvm::to_vector(options.highLayers);
+  select.highOps = llvm::to_vector(options.highOps);
+  select.quantizeAttention = options.quantizeAttention;
+  select.quantizeEmbeddings = options.quantizeEmbeddings;
+  select.quantizeHead = options.quantizeHead;
+  select.gpuTiles = options.gpuTiles;
+  select.disable2D = options.disable2D;
+  select.remarks = options.remarks;
+  select.reportFile = options.report;
+  select.summary = options.summary;
+  pm.addPass(createNVFP4SelectPrecision(select));
+
+  NVFP4QuantizeContractionsOptions quantize;
+  quantize.disableRHT = options.disableRHT;
+  quantize.disableStochasticRounding = options.disableStochasticRounding;
+  quantize.disable2D = options.disable2D;
+  pm.addNestedPass<func::FuncOp>(createNVFP4QuantizeContractions(quantize));
+  pm.addNestedPass<func::FuncOp>(createNVFP4ShareQuantizations());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (!options.disableStochasticRounding) {
+    NVFP4AssignRoundingOptions rounding;
+    rounding.baseOffset = options.baseOffset;
+    pm.addNestedPass<func::FuncOp>(createNVFP4AssignRounding(rounding));
+  }
+}
+
+void nvfp4::registerRecipePipeline() {
+  PassPipelineRegistration<RecipePipelineOptions>(
+      "nvfp4-recipe",
+      "The NVFP4 training recipe: infer roles, select precision, quantize "
+      "the selected contractions, share quantizations, assign rounding",
+      buildRecipePipeline);
+}

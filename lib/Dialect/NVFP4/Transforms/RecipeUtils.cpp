@@ -1,0 +1,232 @@
+//===- RecipeUtils.cpp - Contraction analysis of the recipe ---------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Dialect/NVFP4/Transforms/RecipeUtils.h"
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+bool nvfp4::isLinalgContraction(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumDpsInputs() != 2 ||
+      linalgOp.getNumDpsInits() != 1 || !linalgOp.hasPureTensorSemantics())
+    return false;
+  return linalg::isaContractionOpInterface(linalgOp);
+}
+
+/// Position of loop dimension `dim` among the results of `map`, or -1.
+static int64_t positionOf(AffineMap map, unsigned dim) {
+  for (auto [i, expr] : llvm::enumerate(map.getResults()))
+    if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == dim)
+      return i;
+  return -1;
+}
+
+/// Whether `map` reads exactly the loop dimensions `dims`, batch first.
+static bool readsExactly(AffineMap map, ArrayRef<unsigned> dims,
+                         bool batched) {
+  if (map.getNumResults() != dims.size() || !map.isProjectedPermutation())
+    return false;
+  for (unsigned dim : dims)
+    if (positionOf(map, dim) < 0)
+      return false;
+  return !batched || positionOf(map, dims.front()) == 0;
+}
+
+FailureOr<ContractionInfo>
+nvfp4::analyzeContraction(linalg::LinalgOp op, std::string &reason) {
+  if (!isLinalgContraction(op)) {
+    reason = "not a multiply-accumulate contraction on tensors";
+    return failure();
+  }
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims)) {
+    reason = "contraction dimensions cannot be inferred";
+    return failure();
+  }
+  if (dims->m.size() != 1 || dims->n.size() != 1 || dims->k.size() != 1 ||
+      dims->batch.size() > 1) {
+    reason = "needs exactly one M, N and K dimension and at most one batch "
+             "dimension";
+    return failure();
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
+    reason = "dynamic shape";
+    return failure();
+  }
+  ContractionInfo info;
+  info.op = op;
+  info.batched = !dims->batch.empty();
+  unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
+  info.m = ranges[m];
+  info.n = ranges[n];
+  info.k = ranges[k];
+  SmallVector<unsigned> lhsDims, rhsDims, outDims;
+  if (info.batched) {
+    info.batch = ranges[dims->batch.front()];
+    lhsDims.push_back(dims->batch.front());
+    rhsDims.push_back(dims->batch.front());
+    outDims.push_back(dims->batch.front());
+  }
+  lhsDims.append({m, k});
+  rhsDims.append({n, k});
+  outDims.append({m, n});
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!readsExactly(maps[0], lhsDims, info.batched) ||
+      !readsExactly(maps[1], rhsDims, info.batched)) {
+    reason = "operand indexing maps are not a (batched) matmul layout";
+    return failure();
+  }
+  for (auto [i, dim] : llvm::enumerate(outDims)) {
+    if (maps[2].getNumResults() != outDims.size() ||
+        positionOf(maps[2], dim) != static_cast<int64_t>(i)) {
+      reason = "result is not laid out [B, M, N]";
+      return failure();
+    }
+  }
+  info.lhsKOuter = positionOf(maps[0], k) < positionOf(maps[0], m);
+  info.rhsKOuter = positionOf(maps[1], k) < positionOf(maps[1], n);
+
+  auto isInputType = [](Type t) {
+    Type e = getElementTypeOrSelf(t);
+    return e.isF32() || e.isBF16() || e.isF16();
+  };
+  if (!isInputType(info.lhs().getType()) ||
+      !isInputType(info.rhs().getType())) {
+    reason = "operand element types must be f32, bf16 or f16";
+    return failure();
+  }
+  Type resultElement = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!resultElement.isF32() && !resultElement.isBF16()) {
+    reason = "result element type must be f32 or bf16";
+    return failure();
+  }
+  return info;
+}
+
+Value nvfp4::stripTransposes(Value value, bool *swapped) {
+  while (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    size_t rank = perm.size();
+    if (rank < 2)
+      break;
+    bool innerSwap = perm[rank - 1] == static_cast<int64_t>(rank - 2) &&
+                     perm[rank - 2] == static_cast<int64_t>(rank - 1);
+    for (size_t i = 0; i + 2 < rank; ++i)
+      innerSwap &= perm[i] == static_cast<int64_t>(i);
+    if (!innerSwap)
+      break;
+    value = transpose.getInput();
+    if (swapped)
+      *swapped = !*swapped;
+  }
+  return value;
+}
+
+StringRef nvfp4::stringifyTensorKind(TensorKind kind) {
+  switch (kind) {
+  case TensorKind::Weight:
+    return "weight";
+  case TensorKind::Activation:
+    return "activation";
+  case TensorKind::Gradient:
+    return "gradient";
+  case TensorKind::Unknown:
+    break;
+  }
+  return "unknown";
+}
+
+TensorKind nvfp4::parseTensorKind(StringRef name) {
+  return llvm::StringSwitch<TensorKind>(name)
+      .Case("weight", TensorKind::Weight)
+      .Case("activation", TensorKind::Activation)
+      .Case("gradient", TensorKind::Gradient)
+      .Default(TensorKind::Unknown);
+}
+
+std::optional<std::array<TensorKind, 2>>
+nvfp4::getOperandKinds(Operation *op) {
+  auto array = op->getAttrOfType<ArrayAttr>(NVFP4Dialect::kKindAttrName);
+  if (!array || array.size() != 2)
+    return std::nullopt;
+  std::array<TensorKind, 2> kinds;
+  for (unsigned i = 0; i < 2; ++i) {
+    auto name = dyn_cast<StringAttr>(array[i]);
+    if (!name)
+      return std::nullopt;
+    kinds[i] = parseTensorKind(name.getValue());
+  }
+  return kinds;
+}
+
+void nvfp4::setOperandKinds(Operation *op, std::array<TensorKind, 2> kinds) {
+  Builder b(op->getContext());
+  op->setAttr(NVFP4Dialect::kKindAttrName,
+              b.getStrArrayAttr({stringifyTensorKind(kinds[0]),
+                                 stringifyTensorKind(kinds[1])}));
+}
+
+StringRef nvfp4::getRole(Operation *op) {
+  if (auto role = op->getAttrOfType<StringAttr>(NVFP4Dialect::kRoleAttrName))
+    return role.getValue();
+  return {};
+}
+
+std::optional<int64_t> nvfp4::getLayer(Operation *op) {
+  if (auto layer =
+          op->getAttrOfType<IntegerAttr>(NVFP4Dialect::kLayerAttrName))
+    return layer.getInt();
+  return std::nullopt;
+}
+
+StringRef nvfp4::getPrecision(Operation *op) {
+  if (auto precision =
+          op->getAttrOfType<StringAttr>(NVFP4Dialect::kPrecisionAttrName))
+    return precision.getValue();
+  return {};
+}
+
+TensorKind nvfp4::getArgumentKind(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return TensorKind::Unknown;
+  auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  if (!func || arg.getOwner() != &func.getFunctionBody().front())
+    return TensorKind::Unknown;
+  auto kind = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                NVFP4Dialect::kKindAttrName);
+  return kind ? parseTensorKind(kind.getValue()) : TensorKind::Unknown;
+}
+
+std::string nvfp4::formatLocation(Location loc) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    os << name.getName().getValue();
+  } else if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  } else if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    llvm::interleave(
+        fused.getLocations(), os,
+        [&](Location inner) { os << formatLocation(inner); }, "+");
+  } else if (auto callSite = dyn_cast<CallSiteLoc>(loc)) {
+    os << formatLocation(callSite.getCallee());
+  } else {
+    os << "unknown";
+  }
+  return result;
+}

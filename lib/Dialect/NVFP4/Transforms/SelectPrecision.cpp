@@ -1,0 +1,394 @@
+//===- SelectPrecision.cpp - Which contractions run in NVFP4 --------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Decides, for every linalg contraction of a module, whether it becomes an
+// NVFP4 GEMM, records the reason, and reports the decisions (remarks, a JSON
+// report, a human-readable summary).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
+#include "nvfp4/Dialect/NVFP4/Transforms/RecipeUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ManagedStatic.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <set>
+
+namespace mlir {
+namespace nvfp4 {
+#define GEN_PASS_DEF_NVFP4SELECTPRECISION
+#include "nvfp4/Dialect/NVFP4/Transforms/Passes.h.inc"
+} // namespace nvfp4
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+//===----------------------------------------------------------------------===//
+// --nvfp4-report
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct RecipeCLOptions {
+  llvm::cl::opt<std::string> report{
+      "nvfp4-report",
+      llvm::cl::desc("Write the JSON report of nvfp4-select-precision to "
+                     "this file ('-' = stdout) unless the pass's own "
+                     "`report` option is set"),
+      llvm::cl::value_desc("filename"), llvm::cl::init("")};
+};
+} // namespace
+
+static llvm::ManagedStatic<RecipeCLOptions> recipeCLOptions;
+
+void nvfp4::registerRecipeCLOptions() { (void)*recipeCLOptions; }
+
+std::string nvfp4::getRecipeReportCLPath() {
+  if (!recipeCLOptions.isConstructed())
+    return "";
+  return recipeCLOptions->report;
+}
+
+//===----------------------------------------------------------------------===//
+// Decisions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One line of the report.
+struct Decision {
+  std::string function;
+  unsigned index = 0;
+  std::string location;
+  std::string opName;
+  std::string role;
+  std::optional<int64_t> layer;
+  std::string kinds;
+  int64_t batch = 1, m = 0, n = 0, k = 0, flops = 0;
+  bool fp4 = false;
+  std::string reason;
+};
+
+struct NVFP4SelectPrecisionPass
+    : public nvfp4::impl::NVFP4SelectPrecisionBase<NVFP4SelectPrecisionPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  void selectInFunction(func::FuncOp func, std::vector<Decision> &decisions);
+  LogicalResult writeReport(ArrayRef<Decision> decisions, StringRef path);
+  void printSummary(ArrayRef<Decision> decisions);
+};
+
+} // namespace
+
+/// Whether the region of `op` compares values (a one-hot encoding).
+static bool isOneHot(Value value) {
+  Operation *def = stripTransposes(value).getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<arith::CmpIOp>(def))
+    return true;
+  bool compares = false;
+  for (Region &region : def->getRegions())
+    region.walk([&](arith::CmpIOp) { compares = true; });
+  return compares;
+}
+
+/// Whether a result of `op` feeds a reduction (softmax, cross-entropy over
+/// its columns): a non-contraction linalg op with a reduction loop.
+static bool feedsReduction(Operation *op) {
+  for (Operation *user : op->getUsers()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (linalgOp && !isLinalgContraction(user) &&
+        linalgOp.getNumReductionLoops() > 0)
+      return true;
+  }
+  return false;
+}
+
+/// Whether `loc` carries the name `name`.
+static bool hasLocationName(Location loc, StringRef name) {
+  bool found = false;
+  loc->walk([&](Location inner) {
+    if (auto named = dyn_cast<NameLoc>(inner))
+      found |= named.getName().getValue() == name;
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
+void NVFP4SelectPrecisionPass::selectInFunction(
+    func::FuncOp func, std::vector<Decision> &decisions) {
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isLinalgContraction(op) || isa<MatmulOp>(op))
+      ops.push_back(op);
+  });
+  if (ops.empty())
+    return;
+
+  // Layers present, LM-head weights and their gradient operands.
+  std::set<int64_t> layers;
+  llvm::DenseSet<Value> headWeights, headGradients;
+  for (Operation *op : ops) {
+    if (isa<MatmulOp>(op))
+      continue;
+    if (std::optional<int64_t> layer = getLayer(op))
+      layers.insert(*layer);
+    auto kinds = getOperandKinds(op);
+    if (kinds && getRole(op) == "fprop" && feedsReduction(op))
+      for (unsigned i = 0; i < 2; ++i)
+        if ((*kinds)[i] == TensorKind::Weight)
+          headWeights.insert(stripTransposes(op->getOperand(i)));
+  }
+  for (Operation *op : ops) {
+    auto kinds = getOperandKinds(op);
+    if (!kinds || isa<MatmulOp>(op) || getRole(op) != "dgrad")
+      continue;
+    for (unsigned i = 0; i < 2; ++i)
+      if ((*kinds)[i] == TensorKind::Weight &&
+          headWeights.contains(stripTransposes(op->getOperand(i))))
+        headGradients.insert(stripTransposes(op->getOperand(1 - i)));
+  }
+  std::set<int64_t> firstLayers, lastLayers;
+  for (int64_t layer : layers) {
+    if (firstLayers.size() >= keepFirst)
+      break;
+    firstLayers.insert(layer);
+  }
+  for (auto it = layers.rbegin(); it != layers.rend(); ++it) {
+    if (lastLayers.size() >= keepLast)
+      break;
+    lastLayers.insert(*it);
+  }
+
+  Builder b(&getContext());
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    Decision d;
+    d.function = func.getSymName().str();
+    d.index = index;
+    d.location = formatLocation(op->getLoc());
+    d.opName = op->getName().getStringRef().str();
+    d.role = getRole(op).str();
+    d.layer = getLayer(op);
+    if (auto kinds = getOperandKinds(op))
+      d.kinds = (stringifyTensorKind((*kinds)[0]) + "," +
+                 stringifyTensorKind((*kinds)[1]))
+                    .str();
+
+    if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      ArrayRef<int64_t> lhs = matmul.getLhs().getType().getShape();
+      ArrayRef<int64_t> rhs = matmul.getRhs().getType().getShape();
+      d.batch = lhs.size() == 3 ? lhs[0] : 1;
+      d.m = lhs[lhs.size() - 2];
+      d.k = lhs.back();
+      d.n = rhs[rhs.size() - 2];
+      d.flops = 2 * d.batch * d.m * d.n * d.k;
+      d.fp4 = true;
+      d.reason = "already NVFP4";
+      decisions.push_back(std::move(d));
+      continue;
+    }
+
+    auto decide = [&]() -> std::pair<bool, std::string> {
+      std::string why;
+      FailureOr<ContractionInfo> info =
+          analyzeContraction(cast<linalg::LinalgOp>(op), why);
+      if (failed(info))
+        return {false, "unsupported: " + why};
+      d.batch = info->batch;
+      d.m = info->m;
+      d.n = info->n;
+      d.k = info->k;
+      d.flops = info->flops();
+      if (getPrecision(op) == "high")
+        return {false, "annotated nvfp4.precision = \"high\""};
+      if (d.layer && llvm::is_contained(highLayers, *d.layer))
+        return {false, llvm::formatv("layer {0} in high-layers", *d.layer)};
+      for (const std::string &name : highOps)
+        if (hasLocationName(op->getLoc(), name))
+          return {false, "'" + name + "' in high-ops"};
+      auto kinds = getOperandKinds(op);
+      if (d.role.empty() || !kinds)
+        return {false, "role unknown (annotate it or run nvfp4-infer-roles)"};
+      int weightIndex = (*kinds)[0] == TensorKind::Weight   ? 0
+                        : (*kinds)[1] == TensorKind::Weight ? 1
+                                                            : -1;
+      if (weightIndex < 0 && info->batched && !quantizeAttention)
+        return {false, "attention (batched contraction of two activations)"};
+      if (weightIndex < 0 && d.role != "wgrad" && !quantizeAttention)
+        return {false, "contraction of two activations"};
+      if (!quantizeEmbeddings) {
+        for (unsigned i = 0; i < 2; ++i)
+          if ((*kinds)[i] != TensorKind::Gradient &&
+              (*kinds)[i] != TensorKind::Weight && isOneHot(op->getOperand(i)))
+            return {false, "embedding (one-hot operand)"};
+      }
+      if (!quantizeHead) {
+        bool head = false;
+        for (unsigned i = 0; i < 2; ++i) {
+          Value v = stripTransposes(op->getOperand(i));
+          head |= ((*kinds)[i] == TensorKind::Weight && headWeights.contains(v));
+          head |= (d.role == "wgrad" && (*kinds)[i] == TensorKind::Gradient &&
+                   headGradients.contains(v));
+        }
+        if (head)
+          return {false, "LM head (forward result feeds a reduction)"};
+      }
+      if (d.layer && firstLayers.count(*d.layer))
+        return {false, llvm::formatv("layer {0} within keep-first={1}",
+                                     *d.layer, keepFirst)};
+      if (d.layer && lastLayers.count(*d.layer))
+        return {false, llvm::formatv("layer {0} within keep-last={1}",
+                                     *d.layer, keepLast)};
+      if (d.k % kBlockSize != 0)
+        return {false, llvm::formatv("K={0} is not a multiple of 16", d.k)};
+      if (weightIndex >= 0 && !disable2D && d.role != "wgrad") {
+        int64_t other = weightIndex == 0 ? d.m : d.n;
+        if (other % kBlockSize != 0)
+          return {false,
+                  llvm::formatv("16x16 weight needs {0}={1} to be a multiple "
+                                "of 16",
+                                weightIndex == 0 ? "M" : "N", other)};
+      }
+      if (gpuTiles && (d.m % 128 != 0 || d.n % 8 != 0))
+        return {false, llvm::formatv("M={0}, N={1} do not fit the 128xN "
+                                     "tcgen05 tiles (gpu-tiles)",
+                                     d.m, d.n)};
+      if (d.m < minM)
+        return {false, llvm::formatv("M={0} below min-m={1}", d.m, minM)};
+      if (d.n < minN)
+        return {false, llvm::formatv("N={0} below min-n={1}", d.n, minN)};
+      if (d.k < minK)
+        return {false, llvm::formatv("K={0} below min-k={1}", d.k, minK)};
+      if (d.flops < minFlops)
+        return {false,
+                llvm::formatv("{0} FLOPs below min-flops={1}", d.flops,
+                              minFlops)};
+      return {true, d.layer ? llvm::formatv("{0} of layer {1}", d.role,
+                                            *d.layer)
+                                  .str()
+                            : d.role};
+    };
+    std::tie(d.fp4, d.reason) = decide();
+    op->setAttr(NVFP4Dialect::kPrecisionAttrName,
+                b.getStringAttr(d.fp4 ? "fp4" : "high"));
+    if (remarks)
+      op->emitRemark() << "nvfp4: " << (d.fp4 ? "fp4" : "high") << ": "
+                       << d.reason;
+    decisions.push_back(std::move(d));
+  }
+}
+
+LogicalResult
+NVFP4SelectPrecisionPass::writeReport(ArrayRef<Decision> decisions,
+                                      StringRef path) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file) {
+    getOperation()->emitError() << "nvfp4: cannot write the report: "
+                                << error;
+    return failure();
+  }
+  int64_t total = 0, fp4Flops = 0, fp4Count = 0;
+  for (const Decision &d : decisions) {
+    total += d.flops;
+    if (d.fp4) {
+      fp4Flops += d.flops;
+      ++fp4Count;
+    }
+  }
+  llvm::json::OStream j(file->os(), /*IndentSize=*/2);
+  j.object([&] {
+    j.attributeArray("contractions", [&] {
+      for (const Decision &d : decisions) {
+        j.object([&] {
+          j.attribute("function", d.function);
+          j.attribute("index", static_cast<int64_t>(d.index));
+          j.attribute("location", d.location);
+          j.attribute("op", d.opName);
+          j.attribute("role", d.role.empty() ? llvm::json::Value(nullptr)
+                                             : llvm::json::Value(d.role));
+          j.attribute("layer", d.layer ? llvm::json::Value(*d.layer)
+                                       : llvm::json::Value(nullptr));
+          j.attribute("kinds", d.kinds.empty() ? llvm::json::Value(nullptr)
+                                               : llvm::json::Value(d.kinds));
+          j.attribute("batch", d.batch);
+          j.attribute("m", d.m);
+          j.attribute("n", d.n);
+          j.attribute("k", d.k);
+          j.attribute("flops", d.flops);
+          j.attribute("decision", d.fp4 ? "fp4" : "high");
+          j.attribute("reason", d.reason);
+        });
+      }
+    });
+    j.attributeObject("summary", [&] {
+      j.attribute("contractions", static_cast<int64_t>(decisions.size()));
+      j.attribute("fp4", fp4Count);
+      j.attribute("high", static_cast<int64_t>(decisions.size()) - fp4Count);
+      j.attribute("flops", total);
+      j.attribute("fp4_flops", fp4Flops);
+      j.attribute("fp4_flop_percent",
+                  llvm::formatv("{0:F2}", total ? 100.0 * fp4Flops / total
+                                                : 0.0)
+                      .str());
+    });
+  });
+  file->os() << "\n";
+  file->keep();
+  return success();
+}
+
+void NVFP4SelectPrecisionPass::printSummary(ArrayRef<Decision> decisions) {
+  llvm::raw_ostream &os = llvm::errs();
+  int64_t total = 0, fp4Flops = 0, fp4Count = 0;
+  for (const Decision &d : decisions) {
+    total += d.flops;
+    if (d.fp4) {
+      fp4Flops += d.flops;
+      ++fp4Count;
+    }
+  }
+  os << "nvfp4 recipe: " << fp4Count << " of " << decisions.size()
+     << " contractions in NVFP4, "
+     << llvm::formatv("{0:F2}", total ? 100.0 * fp4Flops / total : 0.0)
+     << "% of " << llvm::formatv("{0:E3}", static_cast<double>(total))
+     << " FLOPs\n";
+  os << llvm::formatv("{0,-14} {1,5} {2,-6} {3,5} {4,-20} {5,-5} {6}\n",
+                      "function", "#", "role", "layer", "BxMxNxK",
+                      "prec", "reason");
+  for (const Decision &d : decisions) {
+    std::string shape = llvm::formatv("{0}x{1}x{2}x{3}", d.batch, d.m, d.n,
+                                      d.k);
+    os << llvm::formatv("{0,-14} {1,5} {2,-6} {3,5} {4,-20} {5,-5} {6}\n",
+                        d.function, d.index, d.role.empty() ? "-" : d.role,
+                        d.layer ? std::to_string(*d.layer) : "-", shape,
+                        d.fp4 ? "fp4" : "high", d.reason);
+  }
+}
+
+void NVFP4SelectPrecisionPass::runOnOperation() {
+  std::vector<Decision> decisions;
+  getOperation().walk(
+      [&](func::FuncOp func) { selectInFunction(func, decisions); });
+  std::string path = reportFile;
+  if (path.empty())
+    path = getRecipeReportCLPath();
+  if (!path.empty() && failed(writeReport(decisions, path)))
+    return signalPassFailure();
+  if (summary)
+    printSummary(decisions);
+}

@@ -1,0 +1,74 @@
+//===- CPUPipeline.cpp - The nvfp4-to-cpu pipeline ------------------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers a program of nvfp4, linalg, tensor and arith ops on tensors to the
+// LLVM dialect through the bit-exact reference lowering, so that it runs on
+// the host CPU (e.g. with mlir-runner).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Pipelines/Pipelines.h"
+
+#include "nvfp4/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::nvfp4::buildNVFP4ToCPUPipeline(
+    OpPassManager &pm, const NVFP4ToCPUPipelineOptions &options) {
+  // 1. nvfp4 -> linalg / vector / scf / tensor / arith on tensors.
+  ConvertNVFP4ToReferenceOptions referenceOptions;
+  referenceOptions.fakeQuant = options.fakeQuant;
+  pm.addPass(createConvertNVFP4ToReference(referenceOptions));
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+
+  // 2. Bufferization: functions take and return identity-layout memrefs.
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // 3. Loops, then everything to the LLVM dialect.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  arith::ArithExpandOpsPassOptions expandOptions;
+  expandOptions.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expandOptions));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::nvfp4::registerNVFP4ToCPUPipeline() {
+  PassPipelineRegistration<NVFP4ToCPUPipelineOptions>(
+      "nvfp4-to-cpu",
+      "Lower nvfp4 + linalg + tensor + arith on tensors to the LLVM dialect "
+      "through the bit-exact reference lowering (runs with mlir-runner)",
+      buildNVFP4ToCPUPipeline);
+}

@@ -1,0 +1,72 @@
+//===- GPUPipeline.cpp - The nvfp4-to-ptx pipeline ------------------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers the nvfp4 matmuls of a program to GPU kernels and compiles the
+// kernel module to PTX (or a cubin) with the upstream NVVM target. The PTX
+// can then be written to a file with `nvfp4-translate --nvfp4-extract-ptx`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Pipelines/Pipelines.h"
+
+#include "nvfp4/Conversion/Passes.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+StringRef mlir::nvfp4::getDefaultPTXFeatures(StringRef target) {
+  // sm_120a needs PTX 8.7 for the block-scaled mma.sync, sm_121a is new in
+  // PTX 8.8, and the sm_90a architecture-specific target in PTX 8.0.
+  return llvm::StringSwitch<StringRef>(target)
+      .Case("sm_120a", "+ptx87")
+      .Case("sm_121a", "+ptx88")
+      .Case("sm_90a", "+ptx80")
+      .Default("");
+}
+
+void mlir::nvfp4::buildNVFP4ToPTXPipeline(
+    OpPassManager &pm, const NVFP4ToPTXPipelineOptions &options) {
+  // 1. nvfp4.matmul -> gpu.launch_func of kernels in gpu.module
+  //    @nvfp4_kernels.
+  ConvertNVFP4ToGPUOptions gpuOptions;
+  gpuOptions.target = options.target;
+  pm.addPass(createConvertNVFP4ToGPU(gpuOptions));
+
+  // 2. The kernel module to the NVVM and LLVM dialects.
+  pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+
+  // 3. Target attribute and serialization.
+  GpuNVVMAttachTargetOptions targetOptions;
+  targetOptions.chip = options.target;
+  targetOptions.features = options.features.empty()
+                               ? getDefaultPTXFeatures(options.target).str()
+                               : options.features.getValue();
+  targetOptions.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(targetOptions));
+
+  GpuModuleToBinaryPassOptions binaryOptions;
+  binaryOptions.compilationTarget = options.format;
+  binaryOptions.toolkitPath = options.cudaPath;
+  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+}
+
+void mlir::nvfp4::registerNVFP4ToPTXPipeline() {
+  PassPipelineRegistration<NVFP4ToPTXPipelineOptions>(
+      "nvfp4-to-ptx",
+      "Lower nvfp4.matmul to GPU kernels and compile them to PTX (or a "
+      "cubin) in a gpu.binary; the host side keeps its gpu.launch_func ops",
+      buildNVFP4ToPTXPipeline);
+}

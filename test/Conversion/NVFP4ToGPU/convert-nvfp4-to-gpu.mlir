@@ -1,0 +1,87 @@
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_120a" --split-input-file | FileCheck %s
+
+// Host side: components as buffers, a 64x64-tile grid of 128 threads, the
+// result returned as a tensor.
+
+// CHECK: module attributes {gpu.container_module}
+// CHECK-LABEL: func.func @matmul_f32(
+// CHECK-SAME:    %[[A:.*]]: !nvfp4.tensor<128x256, 1x16>, %[[B:.*]]: !nvfp4.tensor<192x256, 16x16>
+// CHECK:         %[[AD:.*]], %[[AS:.*]], %[[AG:.*]] = nvfp4.disassemble %[[A]]
+// CHECK:         %[[ADM:.*]] = bufferization.to_buffer %[[AD]] read_only : tensor<128x256xf4E2M1FN> to memref<128x256xf4E2M1FN>
+// CHECK:         %[[ASM:.*]] = bufferization.to_buffer %[[AS]] read_only : tensor<128x16xf8E4M3FN> to memref<128x16xf8E4M3FN>
+// CHECK:         %[[BD:.*]], %[[BS:.*]], %[[BG:.*]] = nvfp4.disassemble %[[B]]
+// CHECK:         %[[BSM:.*]] = bufferization.to_buffer %[[BS]] read_only : tensor<12x16xf8E4M3FN> to memref<12x16xf8E4M3FN>
+// CHECK:         %[[OUT:.*]] = memref.alloc() : memref<128x192xf32>
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n192k256_1x16_16x16_f32
+// CHECK-SAME:      blocks in (%[[C3]], %[[C2]], %{{[a-z0-9_]+}}) threads in (%[[C128]], %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}})
+// CHECK-SAME:      args(%[[ADM]] : memref<128x256xf4E2M1FN>, %[[ASM]] : memref<128x16xf8E4M3FN>, %[[AG]] : f32,
+// CHECK-SAME:           %[[BSM]] : memref<12x16xf8E4M3FN>, %[[BG]] : f32, %[[OUT]] : memref<128x192xf32>)
+// CHECK:         %[[R:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK:         return %[[R]]
+
+// Device side: shared-memory staging, a loop over K/64 steps with 2x4 MMAs
+// per warp, and the epilogue.
+
+// CHECK:       gpu.module @nvfp4_kernels
+// CHECK:         gpu.func @nvfp4_matmul_m128n192k256_1x16_16x16_f32(
+// CHECK-SAME:      workgroup(%[[SA:.*]] : memref<64x8xi32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<64x8xi32, #gpu.address_space<workgroup>>, %[[SS:.*]] : memref<128xi32, #gpu.address_space<workgroup>>)
+// CHECK-SAME:      kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK-DAG:       %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:       %[[TID:.*]] = gpu.thread_id x
+// CHECK:           memref.extract_aligned_pointer_as_index
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[C4]]
+// CHECK:             llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK:             llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-COUNT-8:     memref.store %{{.*}} : memref<64x8xi32, #gpu.address_space<workgroup>>
+// CHECK:             llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// CHECK:             memref.store %{{.*}}, %[[SS]]
+// CHECK:             gpu.barrier
+// CHECK-COUNT-8:     nvvm.mma.block_scale {{.*}}blockScaleFormat = #nvvm.block_scale_format<ue4m3>, kind = #nvvm.block_scale_kind<mxf4nvf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x4>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
+// CHECK-NOT:         nvvm.mma.block_scale
+// CHECK:             gpu.barrier
+// CHECK:             scf.yield
+// CHECK:           %[[ALPHA:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-COUNT-32:  memref.store %{{.*}} : memref<128x192xf32>
+// CHECK:           gpu.return
+func.func @matmul_f32(%a: !nvfp4.tensor<128x256, 1x16>,
+                      %b: !nvfp4.tensor<192x256, 16x16>) -> tensor<128x192xf32> {
+  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>,
+         !nvfp4.tensor<192x256, 16x16> -> tensor<128x192xf32>
+  return %c : tensor<128x192xf32>
+}
+
+// -----
+
+// Batched bf16 with a bf16 accumulator; two identical matmuls share a kernel.
+
+// CHECK-LABEL: func.func @batched_bf16_acc(
+// CHECK:         %[[ACC:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<4x64x64xbf16> to memref<4x64x64xbf16>
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b4m64n64k128_1x16_1x16_bf16_acc
+// CHECK-SAME:      blocks in (%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[C4]])
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b4m64n64k128_1x16_1x16_bf16_acc
+// CHECK:       gpu.module @nvfp4_kernels
+// CHECK-COUNT-1: gpu.func
+// CHECK:           %[[BZ:.*]] = gpu.block_id z
+// CHECK:           scf.for
+// CHECK-COUNT-8:     nvvm.mma.block_scale
+// CHECK:           %[[PREV:.*]] = memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<4x64x64xbf16>
+// CHECK:           arith.extf %[[PREV]] : bf16 to f32
+// CHECK:           arith.addf
+// CHECK:           arith.truncf %{{.*}} : f32 to bf16
+// CHECK:           memref.store %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<4x64x64xbf16>
+// CHECK-NOT:     gpu.func
+func.func @batched_bf16_acc(%a: !nvfp4.tensor<4x64x128, 1x16>,
+                            %b: !nvfp4.tensor<4x64x128, 1x16>,
+                            %acc: tensor<4x64x64xbf16>) -> tensor<4x64x64xbf16> {
+  %c = nvfp4.matmul %a, %b acc(%acc : tensor<4x64x64xbf16>)
+         : !nvfp4.tensor<4x64x128, 1x16>, !nvfp4.tensor<4x64x128, 1x16>
+         -> tensor<4x64x64xbf16>
+  %d = nvfp4.matmul %a, %b acc(%c : tensor<4x64x64xbf16>)
+         : !nvfp4.tensor<4x64x128, 1x16>, !nvfp4.tensor<4x64x128, 1x16>
+         -> tensor<4x64x64xbf16>
+  return %d : tensor<4x64x64xbf16>
+}

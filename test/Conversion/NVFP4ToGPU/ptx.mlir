@@ -1,0 +1,64 @@
+// The whole GPU path down to PTX text: convert-nvfp4-to-gpu, the upstream
+// lowering, and gpu-module-to-binary{format=isa}. The PTX is taken out of the
+// gpu.binary's (escaped) assembly string.
+
+// RUN: nvfp4-opt %s --pass-pipeline='builtin.module(convert-nvfp4-to-gpu{target=sm_120a},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,reconcile-unrealized-casts),nvvm-attach-target{chip=sm_120a features=+ptx87},gpu-module-to-binary{format=isa})' \
+// RUN:   | sed -n 's/.*assembly = "\(.*\)".*/\1/p' | sed -e 's/\\0A/\n/g' -e 's/\\09/\t/g' -e 's/\\22/"/g' > %t.sm_120a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_120a.ptx --check-prefixes=PTX,PTX120
+// RUN: %if ptxas %{ %ptxas -arch=sm_120a -v %t.sm_120a.ptx -o %t.sm_120a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// RUN: nvfp4-opt %s --pass-pipeline='builtin.module(convert-nvfp4-to-gpu{target=sm_121a},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,reconcile-unrealized-casts),nvvm-attach-target{chip=sm_121a features=+ptx88},gpu-module-to-binary{format=isa})' \
+// RUN:   | sed -n 's/.*assembly = "\(.*\)".*/\1/p' | sed -e 's/\\0A/\n/g' -e 's/\\09/\t/g' -e 's/\\22/"/g' > %t.sm_121a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_121a.ptx --check-prefixes=PTX,PTX121
+// RUN: %if ptxas %{ %ptxas -arch=sm_121a -v %t.sm_121a.ptx -o %t.sm_121a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// PTX120:      .version 8.7
+// PTX120:      .target sm_120a
+// PTX121:      .version 8.8
+// PTX121:      .target sm_121a
+
+// Staging buffers: the A and B tiles (64 rows x 32 bytes) and the scale words.
+// PTX-LABEL:   .visible .entry nvfp4_matmul_m256n128k1024_1x16_16x16_f32(
+// PTX:         .shared .align 4 .b8 __wg_{{.*}}[2048];
+// PTX:         .shared .align 4 .b8 __wg_{{.*}}[2048];
+// PTX:         .shared .align 4 .b8 __wg_{{.*}}[512];
+// PTX:         ld.global.v2.b64
+// PTX:         ld.global.v2.b64
+// PTX:         ld.global.b32
+// PTX:         bar.sync 0;
+// PTX-COUNT-8: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
+// PTX-NOT:     mma.sync
+// PTX:         bar.sync 0;
+// PTX:         st.global.b32
+// PTX:         ret;
+
+// PTX-LABEL:   .visible .entry nvfp4_matmul_b2m128n128k512_1x16_16x16_bf16_acc(
+// PTX-COUNT-8: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
+// PTX-NOT:     mma.sync
+// PTX:         ld.global{{.*}}.b16
+// PTX:         cvt.rn.bf16.f32
+// PTX:         st.global.b16
+// PTX:         ret;
+
+// Every kernel assembles without spills.
+// PTXAS:       Compiling entry function 'nvfp4_matmul_b2m128n128k512_1x16_16x16_bf16_acc'
+// PTXAS:       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS:       Compiling entry function 'nvfp4_matmul_m256n128k1024_1x16_16x16_f32'
+// PTXAS:       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT:   {{[1-9][0-9]* bytes spill}}
+
+func.func @batched_bf16_acc(%a: !nvfp4.tensor<2x128x512, 1x16>,
+                            %b: !nvfp4.tensor<2x128x512, 16x16>,
+                            %acc: tensor<2x128x128xbf16>) -> tensor<2x128x128xbf16> {
+  %c = nvfp4.matmul %a, %b acc(%acc : tensor<2x128x128xbf16>)
+         : !nvfp4.tensor<2x128x512, 1x16>, !nvfp4.tensor<2x128x512, 16x16>
+         -> tensor<2x128x128xbf16>
+  return %c : tensor<2x128x128xbf16>
+}
+
+func.func @f32(%a: !nvfp4.tensor<256x1024, 1x16>,
+               %b: !nvfp4.tensor<128x1024, 16x16>) -> tensor<256x128xf32> {
+  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<256x1024, 1x16>,
+         !nvfp4.tensor<128x1024, 16x16> -> tensor<256x128xf32>
+  return %c : tensor<256x128xf32>
+}

@@ -1,0 +1,202 @@
+// RUN: nvfp4-opt %s --nvfp4-select-precision="keep-first=1 keep-last=1 remarks report=%t.json" \
+// RUN:   -o %t.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: FileCheck %s --input-file=%t.mlir --check-prefix=IR
+// RUN: FileCheck %s --input-file=%t.json --check-prefix=JSON
+// RUN: nvfp4-opt %s --nvfp4-select-precision="high-layers=1 high-ops=pinned min-m=64 quantize-attention quantize-embeddings quantize-head remarks" \
+// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTS
+// RUN: nvfp4-opt %s --nvfp4-select-precision="min-n=128 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINN
+// RUN: nvfp4-opt %s --nvfp4-select-precision="min-k=128 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINK
+// RUN: nvfp4-opt %s --nvfp4-select-precision="min-flops=1000000 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOPS
+// RUN: nvfp4-opt %s --nvfp4-select-precision="gpu-tiles remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: nvfp4-opt %s --nvfp4-select-precision="disable-2d-quantization remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO2D
+// RUN: nvfp4-opt %s --nvfp4-select-precision="summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: nvfp4-opt %s --nvfp4-report=%t.cl.json --nvfp4-select-precision="keep-first=1 keep-last=1" -o /dev/null
+// RUN: FileCheck %s --input-file=%t.cl.json --check-prefix=JSON
+// RUN: nvfp4-opt %s --nvfp4-select-precision="keep-first=1 keep-last=1 report=%t.again.json" -o /dev/null
+// RUN: cmp %t.json %t.again.json
+
+#mk = affine_map<(d0, d1, d2) -> (d0, d2)>
+#nk = affine_map<(d0, d1, d2) -> (d1, d2)>
+#mn = affine_map<(d0, d1, d2) -> (d0, d1)>
+#bmk = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#bnk = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#bmn = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Roles, kinds and layers are given (as nvfp4-infer-roles would set them),
+// so only the selection rules are exercised.
+
+// IR-LABEL: func @select
+func.func @select(%x: tensor<32x64xbf16>, %w: tensor<64x64xbf16>,
+                  %w24: tensor<24x64xbf16>, %x24: tensor<32x24xbf16>,
+                  %w24k: tensor<64x24xbf16>, %q: tensor<4x32x64xbf16>,
+                  %ids: tensor<32xi64>, %wv: tensor<64x64xbf16>,
+                  %d: tensor<?x64xbf16>, %c: tensor<32x64xf32>,
+                  %cd: tensor<?x64xf32>, %big: tensor<256x64xbf16>)
+    -> (tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>,
+        tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x24xf32>, tensor<32x64xf32>,
+        tensor<4x32x32xf32>, tensor<32x32xf32>, tensor<32x64xf32>, tensor<32xf32>,
+        tensor<?x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>,
+        tensor<256x64xf32>, tensor<32x64xbf16>) {
+  // IR: linalg.matmul
+  // IR-SAME: nvfp4.precision = "high"
+  // REMARK: remark: nvfp4: high: layer 0 within keep-first=1
+  // OPTS: remark: nvfp4: high: M=32 below min-m=64
+  // GPU: remark: nvfp4: high: M=32, N=64 do not fit the 128xN tcgen05 tiles (gpu-tiles)
+  %0 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
+         outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 0 : i64} -> tensor<32x64xf32>
+  // IR: linalg.matmul
+  // IR-SAME: nvfp4.precision = "fp4"
+  // REMARK: remark: nvfp4: fp4: fprop of layer 1
+  // OPTS: remark: nvfp4: high: layer 1 in high-layers
+  // MINN: remark: nvfp4: high: N=64 below min-n=128
+  // MINK: remark: nvfp4: high: K=64 below min-k=128
+  %1 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
+         outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 1 : i64} -> tensor<32x64xf32>
+  // REMARK: remark: nvfp4: fp4: wgrad of layer 2
+  %2 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
+         outs(%c : tensor<32x64xf32>) {nvfp4.role = "wgrad", nvfp4.kind = ["activation", "gradient"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32>
+  // REMARK: remark: nvfp4: high: layer 3 within keep-last=1
+  %3 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
+         outs(%c : tensor<32x64xf32>) {nvfp4.role = "dgrad", nvfp4.kind = ["gradient", "weight"], nvfp4.layer = 3 : i64} -> tensor<32x64xf32>
+  // A frontend's "high" wins over everything.
+  // REMARK: remark: nvfp4: high: annotated nvfp4.precision = "high"
+  // OPTS: remark: nvfp4: high: annotated nvfp4.precision = "high"
+  %4 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
+         outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64, nvfp4.precision = "high"} -> tensor<32x64xf32>
+  // REMARK: remark: nvfp4: fp4: fprop of layer 2
+  // OPTS: remark: nvfp4: high: 'pinned' in high-ops
+  %5 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
+         outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32> loc("pinned"("pinned.py":1:1))
+  // A 16x16 weight needs N % 16 == 0 (not with 1x16 weights).
+  // REMARK: remark: nvfp4: high: 16x16 weight needs N=24 to be a multiple of 16
+  // NO2D: select-precision.mlir:[[@LINE+2]]:{{[0-9]+}}: remark: nvfp4: fp4: fprop of layer 2
+  %e6 = tensor.empty() : tensor<32x24xf32>
+  %6 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w24 : tensor<32x64xbf16>, tensor<24x64xbf16>)
+         outs(%e6 : tensor<32x24xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x24xf32>
+  // REMARK: remark: nvfp4: high: K=24 is not a multiple of 16
+  %7 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x24, %w24k : tensor<32x24xbf16>, tensor<64x24xbf16>)
+         outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32>
+  // REMARK: remark: nvfp4: high: attention (batched contraction of two activations)
+  // OPTS: remark: nvfp4: high: M=32 below min-m=64
+  %e8 = tensor.empty() : tensor<4x32x32xf32>
+  %8 = linalg.batch_matmul indexing_maps = [#bmk, #bnk, #bmn] ins(%q, %q : tensor<4x32x64xbf16>, tensor<4x32x64xbf16>)
+         outs(%e8 : tensor<4x32x32xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "activation"], nvfp4.layer = 2 : i64} -> tensor<4x32x32xf32>
+  // REMARK: remark: nvfp4: high: contraction of two activations
+  %e9 = tensor.empty() : tensor<32x32xf32>
+  %9 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %x : tensor<32x64xbf16>, tensor<32x64xbf16>)
+         outs(%e9 : tensor<32x32xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "activation"], nvfp4.layer = 2 : i64} -> tensor<32x32xf32>
+  // Embedding: the activation is a one-hot encoding.
+  %e10 = tensor.empty() : tensor<32x64xbf16>
+  %onehot = linalg.generic {indexing_maps = [#row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<32xi64>) outs(%e10 : tensor<32x64xbf16>) {
+  ^bb0(%id: i64, %out: bf16):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %eq = arith.cmpi eq, %id, %ji : i64
+    %r = arith.uitofp %eq : i1 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<32x64xbf16>
+  // REMARK: remark: nvfp4: high: embedding (one-hot operand)
+  // OPTS: remark: nvfp4: high: M=32 below min-m=64
+  %10 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%onehot, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
+         outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32>
+  // LM head: the forward result feeds a reduction.
+  // REMARK: remark: nvfp4: high: LM head (forward result feeds a reduction)
+  %h = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %wv : tensor<32x64xbf16>, tensor<64x64xbf16>)
+         outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e11 = tensor.empty() : tensor<32xf32>
+  %f11 = linalg.fill ins(%zero : f32) outs(%e11 : tensor<32xf32>) -> tensor<32xf32>
+  %11 = linalg.reduce ins(%h : tensor<32x64xf32>) outs(%f11 : tensor<32xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.maximumf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  // REMARK: remark: nvfp4: high: unsupported: dynamic shape
+  %12 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%d, %w : tensor<?x64xbf16>, tensor<64x64xbf16>)
+         outs(%cd : tensor<?x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<?x64xf32>
+  // REMARK: remark: nvfp4: high: role unknown (annotate it or run nvfp4-infer-roles)
+  %13 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
+         outs(%c : tensor<32x64xf32>) -> tensor<32x64xf32>
+  // REMARK: remark: nvfp4: fp4: fprop of layer 2
+  // REMARK: remark: nvfp4: fp4: wgrad of layer 2
+  // FLOPS: remark: nvfp4: high: 262144 FLOPs below min-flops=1000000
+  // FLOPS: remark: nvfp4: fp4: wgrad of layer 2
+  // OPTS: remark: nvfp4: fp4: wgrad of layer 2
+  // GPU: remark: nvfp4: fp4: wgrad of layer 2
+  %e14 = tensor.empty() : tensor<256x64xf32>
+  %14 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
+         outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32>
+  %15 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%big, %w : tensor<256x64xbf16>, tensor<64x64xbf16>)
+         outs(%e14 : tensor<256x64xf32>) {nvfp4.role = "wgrad", nvfp4.kind = ["activation", "gradient"], nvfp4.layer = 2 : i64} -> tensor<256x64xf32>
+  // Not a contraction: not decided, not reported.
+  // IR: linalg.add
+  // IR-NOT: nvfp4.precision
+  // IR-SAME: -> tensor<32x64xbf16>
+  %e16 = tensor.empty() : tensor<32x64xbf16>
+  %16 = linalg.add ins(%x, %x : tensor<32x64xbf16>, tensor<32x64xbf16>) outs(%e16 : tensor<32x64xbf16>) -> tensor<32x64xbf16>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %h, %15, %16
+    : tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>,
+      tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x24xf32>, tensor<32x64xf32>,
+      tensor<4x32x32xf32>, tensor<32x32xf32>, tensor<32x64xf32>, tensor<32xf32>,
+      tensor<?x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>,
+      tensor<256x64xf32>, tensor<32x64xbf16>
+}
+
+// Already-quantized IR is left alone and counted as NVFP4.
+// REMARK-NOT: remark
+func.func @quantized(%a: !nvfp4.tensor<32x64, 1x16>, %b: !nvfp4.tensor<64x64, 16x16>) -> tensor<32x64xf32> {
+  // IR: nvfp4.matmul
+  // IR-NOT: nvfp4.precision
+  %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<64x64, 16x16> -> tensor<32x64xf32>
+  return %0 : tensor<32x64xf32>
+}
+
+// JSON:      "contractions": [
+// JSON-NEXT:   {
+// JSON-NEXT:     "function": "select",
+// JSON-NEXT:     "index": 0,
+// JSON-NEXT:     "location": "{{.*}}select-precision.mlir:{{[0-9]+}}:{{[0-9]+}}",
+// JSON-NEXT:     "op": "linalg.matmul",
+// JSON-NEXT:     "role": "fprop",
+// JSON-NEXT:     "layer": 0,
+// JSON-NEXT:     "kinds": "activation,weight",
+// JSON-NEXT:     "batch": 1,
+// JSON-NEXT:     "m": 32,
+// JSON-NEXT:     "n": 64,
+// JSON-NEXT:     "k": 64,
+// JSON-NEXT:     "flops": 262144,
+// JSON-NEXT:     "decision": "high",
+// JSON-NEXT:     "reason": "layer 0 within keep-first=1"
+// JSON-NEXT:   },
+// JSON:          "index": 1,
+// JSON:          "decision": "fp4",
+// JSON-NEXT:     "reason": "fprop of layer 1"
+// JSON:          "location": "pinned",
+// JSON:          "index": 8,
+// JSON:          "batch": 4,
+// JSON:          "index": 12,
+// JSON:          "flops": 0,
+// JSON-NEXT:     "decision": "high",
+// JSON-NEXT:     "reason": "unsupported: dynamic shape"
+// JSON:          "index": 13,
+// JSON:          "role": null,
+// JSON-NEXT:     "layer": null,
+// JSON-NEXT:     "kinds": null,
+// JSON:          "function": "quantized",
+// JSON-NEXT:     "index": 0,
+// JSON:          "op": "nvfp4.matmul",
+// JSON:          "decision": "fp4",
+// JSON-NEXT:     "reason": "already NVFP4"
+// JSON:        "summary": {
+// JSON-NEXT:     "contractions": 17,
+// JSON-NEXT:     "fp4": 6,
+// JSON-NEXT:     "high": 11,
+
+// SUMMARY: nvfp4 recipe: 8 of 17 contractions in NVFP4, 67.42% of 5.833E+06 FLOPs
+// SUMMARY-NEXT: function           # role   layer BxMxNxK              prec  reason
+// SUMMARY-NEXT: select             0 fprop      0 1x32x64x64           fp4   fprop of layer 0
+// SUMMARY: select            12 fprop      2 1x0x0x0              high  unsupported: dynamic shape
+// SUMMARY: quantized          0 -          - 1x32x64x64           fp4   already NVFP4
