@@ -28,6 +28,8 @@ config.substitutions.append(("%nvfp4_lib_dir",
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "CUDA_PATH"])
 llvm_config.use_default_substitutions()
+# FileCheck, not, count, split-file from the LLVM tools directory.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.nvfp4_tools_dir, config.llvm_tools_dir]
 tools = [
@@ -104,3 +106,17 @@ config.substitutions.append((
     "%nvfp4_runtime_lib",
     os.path.join(config.nvfp4_obj_root, "lib",
                  "libnvfp4_reference_runtime" + config.shlib_ext)))
+
+# GPU execution of programs lowered with nvfp4-to-gpu-executable (test/GPU):
+# libnvfp4_cuda_runtime (built when the CUDA toolkit is found) and the checks
+# of GPU results. Tests that run kernels say
+# `REQUIRES: gpu-sm_XX, nvfp4-cuda-runtime`.
+nvfp4_cuda_runtime_lib = os.path.join(
+    config.nvfp4_obj_root, "lib", "libnvfp4_cuda_runtime" + config.shlib_ext)
+if os.path.exists(nvfp4_cuda_runtime_lib):
+    config.available_features.add("nvfp4-cuda-runtime")
+config.substitutions.append(("%nvfp4_cuda_runtime_lib", nvfp4_cuda_runtime_lib))
+config.substitutions.append((
+    "%nvfp4_cuda_checks_lib",
+    os.path.join(config.nvfp4_obj_root, "lib",
+                 "libnvfp4_cuda_runtime_checks" + config.shlib_ext)))

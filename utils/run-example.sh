@@ -28,3 +28,21 @@ echo "== 1. NVFP4 recipe on examples/transformer_training.mlir (keep-first=1 kee
   --nvfp4-recipe="keep-first=1 keep-last=1 summary report=$out/recipe-report.json" \
   -o "$out/transformer_training.nvfp4.mlir"
 echo "   IR: $out/transformer_training.nvfp4.mlir  report: $out/recipe-report.json"
+
+echo
+echo "== 3. GPU lowering of the NVFP4 GEMMs to PTX"
+ptxas="$(command -v ptxas || true)"
+[ -z "$ptxas" ] && [ -x "${CUDA_PATH:-/usr/local/cuda}/bin/ptxas" ] && ptxas="${CUDA_PATH:-/usr/local/cuda}/bin/ptxas"
+for target in sm_120a sm_121a sm_90a; do
+  "$opt" "$out/transformer_training.nvfp4.mlir" --nvfp4-to-ptx="target=$target" \
+    | "$build/bin/nvfp4-translate" --nvfp4-extract-ptx -o "$out/$target.ptx"
+  kernels=$(grep -c "^.visible .entry" "$out/$target.ptx" || true)
+  line="   $target: $kernels kernels -> $out/$target.ptx"
+  if [ -n "$ptxas" ]; then
+    log="$("$ptxas" -arch="$target" -v "$out/$target.ptx" -o "$out/$target.cubin" 2>&1)"
+    regs=$(echo "$log" | sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' | sort -n | tail -1)
+    spills=$(echo "$log" | grep -cE "[1-9][0-9]* bytes spill" || true)
+    line="$line; ptxas: max $regs registers, $spills kernels with spills"
+  fi
+  echo "$line"
+done
