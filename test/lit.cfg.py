@@ -120,3 +120,38 @@ config.substitutions.append((
     "%nvfp4_cuda_checks_lib",
     os.path.join(config.nvfp4_obj_root, "lib",
                  "libnvfp4_cuda_runtime_checks" + config.shlib_ext)))
+# The toolkit's stub libcuda (no driver behind it): lets a test load
+# libnvfp4_cuda_runtime and check its error reporting on any machine.
+if ptxas:
+    cuda_stub_lib = os.path.join(
+        os.path.dirname(os.path.dirname(os.path.realpath(ptxas))),
+        "lib64", "stubs", "libcuda.so")
+    if os.path.exists(cuda_stub_lib):
+        config.available_features.add("cuda-stub")
+        config.substitutions.append(("%cuda_stub_lib", cuda_stub_lib))
+
+# A sanitizer build (NVFP4_ENABLE_SANITIZERS=ON): feature `sanitizers`. The
+# project's shared objects (runtimes, plugin) are instrumented, and the stock
+# mlir-runner and mlir-opt that load them are not: those run with the
+# sanitizer runtimes preloaded (leak checking off, since their own
+# allocations are not ours to check).
+if getattr(config, "enable_sanitizers", False):
+    config.available_features.add("sanitizers")
+    preload = []
+    for runtime in ("libasan.so", "libubsan.so"):
+        try:
+            path = subprocess.run(
+                [getattr(config, "cxx_compiler", "") or "c++",
+                 "-print-file-name=" + runtime],
+                capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            path = ""
+        if os.path.isabs(path) and os.path.exists(path):
+            preload.append(os.path.realpath(path))
+    host_env = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0:%s " % (
+        ":".join(preload), os.environ.get("ASAN_OPTIONS", ""))
+    hosts = ("mlir-runner", "mlir-opt", "mlir-opt-22")
+    config.substitutions = [
+        (key, host_env + value
+         if os.path.basename(value.strip()) in hosts else value)
+        for key, value in config.substitutions]

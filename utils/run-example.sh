@@ -30,10 +30,15 @@ echo "== 1. NVFP4 recipe on examples/transformer_training.mlir (keep-first=1 kee
 echo "   IR: $out/transformer_training.nvfp4.mlir  report: $out/recipe-report.json"
 
 echo
+echo "== 2. CPU: one training step of the same model at CPU size (2 blocks, hidden 64),"
+echo "      bf16 vs NVFP4 through the bit-exact CPU lowering"
+"$root/bench/cpu-lowering/training-step-error.sh" "$build" | sed -e 's/^/   /'
+
+echo
 echo "== 3. GPU lowering of the NVFP4 GEMMs to PTX"
 ptxas="$(command -v ptxas || true)"
 [ -z "$ptxas" ] && [ -x "${CUDA_PATH:-/usr/local/cuda}/bin/ptxas" ] && ptxas="${CUDA_PATH:-/usr/local/cuda}/bin/ptxas"
-for target in sm_120a sm_121a sm_90a; do
+for target in sm_100a sm_120a sm_121a sm_90a; do
   "$opt" "$out/transformer_training.nvfp4.mlir" --nvfp4-to-ptx="target=$target" \
     | "$build/bin/nvfp4-translate" --nvfp4-extract-ptx -o "$out/$target.ptx"
   kernels=$(grep -c "^.visible .entry" "$out/$target.ptx" || true)

@@ -36,8 +36,7 @@
 namespace {
 
 /// The elements of a memref in row-major order, and its shape.
-template <typename T>
-struct Flat {
+template <typename T> struct Flat {
   std::vector<int64_t> shape;
   std::vector<T> values;
   int64_t inner() const { return shape.empty() ? 1 : shape.back(); }
@@ -47,8 +46,7 @@ struct Flat {
   }
 };
 
-template <typename T>
-Flat<T> flatten(UnrankedMemRefType<T> *m) {
+template <typename T> Flat<T> flatten(UnrankedMemRefType<T> *m) {
   DynamicMemRefType<T> d(*m);
   Flat<T> f;
   f.shape.assign(d.sizes, d.sizes + d.rank);
@@ -84,9 +82,9 @@ bool sameFloat(float a, float b) {
 
 /// Builds the reference's QuantizedTensor of rows [r0, r0 + rows) of the
 /// flattened [R, K] components (codes one per byte, compact scales).
-nvfp4::QuantizedTensor
-makeTensor(const Flat<int8_t> &data, const Flat<int8_t> &scales, float g,
-           int64_t blockRows, int64_t r0, int64_t rows) {
+nvfp4::QuantizedTensor makeTensor(const Flat<int8_t> &data,
+                                  const Flat<int8_t> &scales, float g,
+                                  int64_t blockRows, int64_t r0, int64_t rows) {
   nvfp4::QuantizedTensor t;
   const int64_t k = data.inner(), kb = k / 16;
   t.rows = rows;
@@ -101,8 +99,8 @@ makeTensor(const Flat<int8_t> &data, const Flat<int8_t> &scales, float g,
   }
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < kb; ++c)
-      t.scales[r * kb + c] = static_cast<uint8_t>(
-          scales.values[((r0 + r) / blockRows) * kb + c]);
+      t.scales[r * kb + c] =
+          static_cast<uint8_t>(scales.values[((r0 + r) / blockRows) * kb + c]);
   return t;
 }
 
@@ -176,9 +174,9 @@ float makeValue(SplitMix64 &rng, int32_t mode, int64_t index,
   if (mode == 1) {
     // Rounding ties: the first element of each block is +-6 * 2^j, the rest
     // E2M1 values and midpoints times 2^j, so x * m lands on them exactly.
-    static const float kGrid[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f,
-                                  1.25f, 1.5f, 1.75f, 2.0f, 2.5f,
-                                  3.0f, 3.5f, 4.0f, 5.0f, 6.0f};
+    static const float kGrid[] = {0.0f,  0.25f, 0.5f,  0.75f, 1.0f,
+                                  1.25f, 1.5f,  1.75f, 2.0f,  2.5f,
+                                  3.0f,  3.5f,  4.0f,  5.0f,  6.0f};
     float mag = index % 16 == 0 ? 6.0f : kGrid[rng.below(15)];
     float v = mag * blockScale;
     return rng.below(2) ? -v : v;
@@ -191,9 +189,9 @@ float makeValue(SplitMix64 &rng, int32_t mode, int64_t index,
   if (kind < 5)
     return -0.0f;
   if (mode == 2 && kind < 8) {
-    static const float kSpecials[] = {INFINITY, -INFINITY, NAN, 1e-40f,
-                                      -1e-45f, 3.0e38f, -3.4028235e38f,
-                                      1.17549435e-38f};
+    static const float kSpecials[] = {INFINITY,       -INFINITY,      NAN,
+                                      1e-40f,         -1e-45f,        3.0e38f,
+                                      -3.4028235e38f, 1.17549435e-38f};
     return kSpecials[rng.below(8)];
   }
   float v = (2.0f * rng.unit() - 1.0f) * blockScale;
@@ -232,17 +230,19 @@ void _mlir_ciface_nvfp4RtFill(UnrankedMemRefType<float> *m, int64_t seed,
 /// Checks quantize(x) (components `data`, `scales`, `g`) against
 /// nvfp4::quantize. `hadamardSigns`: -2 no RHT, -1 TE's signs, otherwise a
 /// mask whose bit j set means sign j is -1. `amax` < 0 means "computed".
-int64_t _mlir_ciface_nvfp4RtCheckQuantize(
-    UnrankedMemRefType<float> *x, UnrankedMemRefType<int8_t> *data,
-    UnrankedMemRefType<int8_t> *scales, float g, int64_t blockRows,
-    int32_t stochastic, int64_t seed, int64_t offset, int32_t hadamardSigns,
-    float amax) {
+int64_t _mlir_ciface_nvfp4RtCheckQuantize(UnrankedMemRefType<float> *x,
+                                          UnrankedMemRefType<int8_t> *data,
+                                          UnrankedMemRefType<int8_t> *scales,
+                                          float g, int64_t blockRows,
+                                          int32_t stochastic, int64_t seed,
+                                          int64_t offset, int32_t hadamardSigns,
+                                          float amax) {
   Flat<float> fx = flatten(x);
   Flat<int8_t> fd = flatten(data), fs = flatten(scales);
   nvfp4::QuantizeOptions opts;
   opts.block = {static_cast<int>(blockRows), 16};
-  opts.rounding = stochastic ? nvfp4::Rounding::Stochastic
-                             : nvfp4::Rounding::NearestEven;
+  opts.rounding =
+      stochastic ? nvfp4::Rounding::Stochastic : nvfp4::Rounding::NearestEven;
   opts.seed = static_cast<uint64_t>(seed);
   opts.offset = static_cast<uint64_t>(offset);
   opts.hadamard = hadamardSigns != -2;
@@ -250,8 +250,8 @@ int64_t _mlir_ciface_nvfp4RtCheckQuantize(
   if (amax >= 0.0f)
     opts.amax = amax;
   nvfp4::QuantizedTensor ref;
-  if (auto err = nvfp4::quantize(fx.values.data(), fx.rows(), fx.inner(), opts,
-                                 ref)) {
+  if (auto err =
+          nvfp4::quantize(fx.values.data(), fx.rows(), fx.inner(), opts, ref)) {
     std::printf("quantize: reference error: %s\n", err->c_str());
     return -1;
   }
@@ -282,8 +282,7 @@ int64_t _mlir_ciface_nvfp4RtCheckDequantize(UnrankedMemRefType<int8_t> *data,
       ++mismatches;
   std::printf("dequantize [%s] %" PRId64 "x16: mismatches %" PRId64
               " (of %zu)\n",
-              shapeString(fd.shape).c_str(), blockRows, mismatches,
-              ref.size());
+              shapeString(fd.shape).c_str(), blockRows, mismatches, ref.size());
   std::fflush(stdout);
   return mismatches;
 }
@@ -326,8 +325,8 @@ int64_t _mlir_ciface_nvfp4RtCheckMatmul(
       maxRef = std::max(maxRef, std::fabs(static_cast<double>(want)));
       if (!sameFloat(got, want)) {
         if (shown++ < 4)
-          std::printf("  C[%" PRId64 "]: got %a, expected %a\n",
-                      bi * m * n + i, got, want);
+          std::printf("  C[%" PRId64 "]: got %a, expected %a\n", bi * m * n + i,
+                      got, want);
         ++mismatches;
       }
     }
@@ -362,10 +361,11 @@ int64_t _mlir_ciface_nvfp4RtCheckHadamard(UnrankedMemRefType<float> *x,
 
 /// Checks that (outData, outScales) is nvfp4::transpose2D of the 16x16
 /// tensor (inData, inScales), batch by batch.
-int64_t _mlir_ciface_nvfp4RtCheckTranspose(
-    UnrankedMemRefType<int8_t> *inData, UnrankedMemRefType<int8_t> *inScales,
-    UnrankedMemRefType<int8_t> *outData,
-    UnrankedMemRefType<int8_t> *outScales) {
+int64_t
+_mlir_ciface_nvfp4RtCheckTranspose(UnrankedMemRefType<int8_t> *inData,
+                                   UnrankedMemRefType<int8_t> *inScales,
+                                   UnrankedMemRefType<int8_t> *outData,
+                                   UnrankedMemRefType<int8_t> *outScales) {
   Flat<int8_t> id = flatten(inData), is = flatten(inScales);
   Flat<int8_t> od = flatten(outData), os = flatten(outScales);
   const int64_t rank = static_cast<int64_t>(id.shape.size());
@@ -407,8 +407,8 @@ int64_t _mlir_ciface_nvfp4RtCheckRescale(
   nvfp4::dequantize(t, x.data());
   nvfp4::QuantizeOptions opts;
   opts.block = {static_cast<int>(outBlockRows), 16};
-  opts.rounding = stochastic ? nvfp4::Rounding::Stochastic
-                             : nvfp4::Rounding::NearestEven;
+  opts.rounding =
+      stochastic ? nvfp4::Rounding::Stochastic : nvfp4::Rounding::NearestEven;
   opts.seed = static_cast<uint64_t>(seed);
   opts.offset = static_cast<uint64_t>(offset);
   if (amax >= 0.0f)
@@ -419,7 +419,8 @@ int64_t _mlir_ciface_nvfp4RtCheckRescale(
     return -1;
   }
   int64_t count = 0;
-  int64_t mismatches = compareComponents(ref, od, os, outG, outBlockRows, count);
+  int64_t mismatches =
+      compareComponents(ref, od, os, outG, outBlockRows, count);
   std::printf("rescale [%s] %" PRId64 "x16 -> %" PRId64
               "x16 %s: mismatches %" PRId64 " (of %" PRId64 ")\n",
               shapeString(id.shape).c_str(), inBlockRows, outBlockRows,
@@ -526,9 +527,9 @@ double _mlir_ciface_nvfp4RtStash(UnrankedMemRefType<float> *m, int32_t index,
   }
   std::vector<float> expected(f.values.size());
   FILE *file = std::fopen(path.c_str(), "rb");
-  size_t got = file ? std::fread(expected.data(), sizeof(float),
-                                 expected.size(), file)
-                    : 0;
+  size_t got =
+      file ? std::fread(expected.data(), sizeof(float), expected.size(), file)
+           : 0;
   if (file)
     std::fclose(file);
   if (got != expected.size()) {

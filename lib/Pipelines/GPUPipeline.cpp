@@ -12,6 +12,7 @@
 
 #include "nvfp4/Pipelines/Pipelines.h"
 
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Conversion/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -28,7 +29,12 @@ using namespace mlir;
 StringRef mlir::nvfp4::getDefaultPTXFeatures(StringRef target) {
   // sm_120a needs PTX 8.7 for the block-scaled mma.sync, sm_121a is new in
   // PTX 8.8, and the sm_90a architecture-specific target in PTX 8.0.
+  // tcgen05.mma kind::mxf4nvf4 with `.block16` needs PTX 8.8 on sm_100a and
+  // sm_103a; sm_110a (formerly sm_101a) is named so from PTX 9.0.
   return llvm::StringSwitch<StringRef>(target)
+      .Case("sm_100a", "+ptx88")
+      .Case("sm_103a", "+ptx88")
+      .Case("sm_110a", "+ptx90")
       .Case("sm_120a", "+ptx87")
       .Case("sm_121a", "+ptx88")
       .Case("sm_90a", "+ptx80")
@@ -55,7 +61,14 @@ void mlir::nvfp4::buildNVFP4ToPTXPipeline(
                                ? getDefaultPTXFeatures(options.target).str()
                                : options.features.getValue();
   targetOptions.optLevel = options.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(targetOptions));
+  if (options.target == "sm_103a" || options.target == "sm_110a") {
+    // MLIR 22's op-level SM check rejects the tcgen05 ops on these targets,
+    // which the NVPTX backend and ptxas accept (see Tcgen05Matmul.h).
+    pm.addPass(createAttachTcgen05NVVMTargetPass(
+        targetOptions.chip, targetOptions.features, targetOptions.optLevel));
+  } else {
+    pm.addPass(createGpuNVVMAttachTarget(targetOptions));
+  }
 
   GpuModuleToBinaryPassOptions binaryOptions;
   binaryOptions.compilationTarget = options.format;

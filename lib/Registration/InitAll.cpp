@@ -25,4 +25,5 @@ void mlir::nvfp4::registerAllPasses() {
   registerConvertNVFP4ToReference();
   registerNVFP4ToCPUPipeline();
   registerNVFP4ToPTXPipeline();
+  registerNVFP4ToGPUExecutablePipeline();
 }

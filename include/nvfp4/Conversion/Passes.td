@@ -34,9 +34,24 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     one per 16-wide scale block. The epilogue multiplies by the product of
     the two decode scales, adds `acc` and stores f32 or bf16.
 
+    For `sm_100a`, `sm_103a` and `sm_110a` the kernel is a 1-CTA tcgen05
+    kernel (128 x N x 256 CTA tile, N in {256, 128, 64}, two shared-memory
+    stages, accumulator and scales in tensor memory) issuing
+    `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`; it needs
+    M a multiple of 128, N of 64 and K of 256. See docs/tcgen05.md.
+
     Shapes the kernel cannot take (M or N not a multiple of 64, K not a
     multiple of 64) are rejected with a diagnostic; nothing is padded. See
     docs/gpu.md.
+
+    Every `nvfp4.quantize` (lowered before the matmuls) becomes a launch of
+    an amax reduction kernel (per-CTA partial maxima; skipped with an
+    explicit `amax`) and of a quantize kernel writing the packed E2M1 data,
+    the compact E4M3 scales and the decode scale with the operation order of
+    the reference numerics (RN through `cvt.rn.satfinite.e2m1x2.f32` on
+    sm_120a/sm_121a, in software elsewhere; SR and the RHT in software); the
+    host reads the decode scale back and rebuilds the value with
+    `nvfp4.assemble`, whose buffers a consuming matmul reads without copies.
 
     Example: `nvfp4-opt --convert-nvfp4-to-gpu="target=sm_120a"`.
   }];
@@ -52,7 +67,7 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_120a\"",
            "GPU architecture the kernels are generated for: sm_120a, "
-           "sm_121a or sm_90a">,
+           "sm_121a, sm_90a, sm_100a, sm_103a or sm_110a">,
   ];
 }
 

@@ -14,8 +14,11 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+#include <memory>
+
 namespace mlir {
 class OpPassManager;
+class Pass;
 namespace nvfp4 {
 
 /// Options of the `nvfp4-to-cpu` pipeline.
@@ -49,14 +52,16 @@ struct NVFP4ToPTXPipelineOptions
     : public PassPipelineOptions<NVFP4ToPTXPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("GPU architecture: sm_120a, sm_121a (block-scaled FP4 "
-                     "MMA) or sm_90a (dequantize to bf16 + bf16 MMA)"),
+      llvm::cl::desc("GPU architecture: sm_100a, sm_103a, sm_110a "
+                     "(tcgen05.mma), sm_120a, sm_121a (block-scaled FP4 "
+                     "mma.sync) or sm_90a (dequantize to bf16 + bf16 MMA)"),
       llvm::cl::init("sm_120a")};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("NVPTX target features; empty selects the lowest PTX "
                      "version the target needs (+ptx87 for sm_120a, +ptx88 "
-                     "for sm_121a, +ptx80 for sm_90a)"),
+                     "for sm_121a, sm_100a and sm_103a, +ptx90 for sm_110a, "
+                     "+ptx80 for sm_90a)"),
       llvm::cl::init("")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
@@ -90,6 +95,34 @@ void buildNVFP4ToPTXPipeline(OpPassManager &pm,
 
 /// Registers `nvfp4-to-ptx` with the global pass pipeline registry.
 void registerNVFP4ToPTXPipeline();
+
+//===----------------------------------------------------------------------===//
+// nvfp4-to-gpu-executable
+//===----------------------------------------------------------------------===//
+
+/// Builds the `nvfp4-to-gpu-executable` pipeline (options as nvfp4-to-ptx):
+/// nvfp4-to-ptx, nvfp4-gpu-pack-launch-operands, the reference lowering of
+/// the remaining nvfp4 ops, bufferization (no buffer deallocation: it
+/// rejects gpu.launch_func), nvfp4-gpu-stage-launch-operands (device copies
+/// around each launch),
+/// gpu-async-region and the conversion of the host code to the LLVM dialect
+/// including gpu-to-llvm. The result runs with mlir-runner and
+/// libnvfp4_cuda_runtime (docs/gpu-runtime.md).
+void buildNVFP4ToGPUExecutablePipeline(OpPassManager &pm,
+                                       const NVFP4ToPTXPipelineOptions &options);
+
+/// Creates `nvfp4-gpu-pack-launch-operands`: E2M1 / E4M3 kernel operands
+/// become packed 1-D byte tensors passed through `memref.view`, and each
+/// host gpu.launch_func records which memref operands it reads and writes.
+std::unique_ptr<Pass> createGPUPackLaunchOperandsPass();
+
+/// Creates `nvfp4-gpu-stage-launch-operands`: on buffers, every memref
+/// operand of a host gpu.launch_func gets a gpu.alloc'ed device copy with
+/// gpu.memcpy in / out around the launch and gpu.dealloc.
+std::unique_ptr<Pass> createGPUStageLaunchOperandsPass();
+
+/// Registers `nvfp4-to-gpu-executable` and its two passes.
+void registerNVFP4ToGPUExecutablePipeline();
 
 } // namespace nvfp4
 } // namespace mlir

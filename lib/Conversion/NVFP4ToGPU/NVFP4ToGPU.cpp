@@ -17,6 +17,7 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 
 #include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,6 +46,9 @@ std::optional<GPUTarget> mlir::nvfp4::parseGPUTarget(StringRef name) {
       .Case("sm_120a", GPUTarget::SM120a)
       .Case("sm_121a", GPUTarget::SM121a)
       .Case("sm_90a", GPUTarget::SM90a)
+      .Case("sm_100a", GPUTarget::SM100a)
+      .Case("sm_103a", GPUTarget::SM103a)
+      .Case("sm_110a", GPUTarget::SM110a)
       .Default(std::nullopt);
 }
 
@@ -100,7 +104,10 @@ struct MatmulConfig {
 };
 } // namespace
 
-LogicalResult mlir::nvfp4::checkMatmulSupported(MatmulOp op, GPUTarget) {
+LogicalResult mlir::nvfp4::checkMatmulSupported(MatmulOp op,
+                                               GPUTarget target) {
+  if (isTcgen05Target(target))
+    return checkTcgen05MatmulSupported(op, target);
   MatmulConfig c = MatmulConfig::get(op);
   auto fail = [&]() {
     return op.emitOpError() << "is not supported by the GPU kernel: M = " << c.m
@@ -598,11 +605,8 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
 // Patterns
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Returns the kernel module of the enclosing module, creating it (and
-/// marking the module as a GPU container) on first use.
-gpu::GPUModuleOp getOrCreateKernelModule(RewriterBase &rewriter,
-                                         ModuleOp module) {
+gpu::GPUModuleOp mlir::nvfp4::getOrCreateNVFP4KernelModule(RewriterBase &rewriter,
+                                                          ModuleOp module) {
   if (auto existing =
           module.lookupSymbol<gpu::GPUModuleOp>(kNVFP4KernelModuleName))
     return existing;
@@ -612,6 +616,21 @@ gpu::GPUModuleOp getOrCreateKernelModule(RewriterBase &rewriter,
                   rewriter.getUnitAttr());
   return gpu::GPUModuleOp::create(rewriter, module.getLoc(),
                                   kNVFP4KernelModuleName);
+}
+
+namespace {
+/// The buffer holding `tensor`: the buffer of a `bufferization.to_tensor`
+/// (e.g. an output of the quantize kernel) when its type matches, otherwise
+/// a read-only `bufferization.to_buffer`.
+Value readOnlyBuffer(PatternRewriter &rewriter, Location loc, Value tensor) {
+  auto tensorType = cast<RankedTensorType>(tensor.getType());
+  auto memrefType =
+      MemRefType::get(tensorType.getShape(), tensorType.getElementType());
+  if (auto toTensor = tensor.getDefiningOp<bufferization::ToTensorOp>())
+    if (toTensor.getBuffer().getType() == memrefType)
+      return toTensor.getBuffer();
+  return bufferization::ToBufferOp::create(rewriter, loc, memrefType, tensor,
+                                           /*read_only=*/true);
 }
 
 /// Lowers `nvfp4.matmul` to a launch of the block-scaled MMA kernel.
@@ -634,20 +653,25 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     }
     Location loc = op.getLoc();
 
-    // Host side: components as buffers.
+    // Host side: components as buffers. An operand built by nvfp4.assemble
+    // (e.g. by a lowered nvfp4.quantize) passes its buffers through: no
+    // disassembly and no copy.
     SmallVector<Value> args;
     for (Value operand : {op.getLhs(), op.getRhs()}) {
-      auto type = cast<NVFP4TensorType>(operand.getType());
-      auto parts = DisassembleOp::create(rewriter, loc, operand);
-      for (Value tensor : {parts.getData(), parts.getScales()}) {
-        auto tensorType = cast<RankedTensorType>(tensor.getType());
-        auto memrefType =
-            MemRefType::get(tensorType.getShape(), tensorType.getElementType());
-        args.push_back(bufferization::ToBufferOp::create(
-            rewriter, loc, memrefType, tensor, /*read_only=*/true));
+      Value data, scales, decodeScale;
+      if (auto assemble = operand.getDefiningOp<AssembleOp>()) {
+        data = assemble.getData();
+        scales = assemble.getScales();
+        decodeScale = assemble.getDecodeScale();
+      } else {
+        auto parts = DisassembleOp::create(rewriter, loc, operand);
+        data = parts.getData();
+        scales = parts.getScales();
+        decodeScale = parts.getDecodeScale();
       }
-      args.push_back(parts.getDecodeScale());
-      (void)type;
+      args.push_back(readOnlyBuffer(rewriter, loc, data));
+      args.push_back(readOnlyBuffer(rewriter, loc, scales));
+      args.push_back(decodeScale);
     }
     RankedTensorType resultType = op.getResult().getType();
     auto resultMemRef =
@@ -659,7 +683,8 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     args.push_back(out);
 
     // Device side: the kernel, shared by identical matmuls.
-    gpu::GPUModuleOp kernelModule = getOrCreateKernelModule(rewriter, module);
+    gpu::GPUModuleOp kernelModule =
+        getOrCreateNVFP4KernelModule(rewriter, module);
     std::string name = config.kernelName();
     auto kernel = kernelModule.lookupSymbol<gpu::GPUFuncOp>(name);
     if (!kernel)
@@ -686,6 +711,8 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
 
 void mlir::nvfp4::populateNVFP4ToGPUConversionPatterns(
     RewritePatternSet &patterns, GPUTarget target) {
+  if (isTcgen05Target(target))
+    return populateNVFP4ToTcgen05Patterns(patterns, target);
   patterns.add<MatmulOpLowering>(patterns.getContext(), target); // nvfp4.matmul
 }
 
@@ -704,30 +731,50 @@ struct ConvertNVFP4ToGPUPass
     if (!gpuTarget) {
       emitError(module.getLoc())
           << "convert-nvfp4-to-gpu: unsupported target '" << target
-          << "' (supported: sm_120a, sm_121a, sm_90a)";
+          << "' (supported: sm_100a, sm_103a, sm_110a, sm_120a, sm_121a, "
+             "sm_90a)";
       return signalPassFailure();
     }
     bool unsupported = false;
     module.walk([&](MatmulOp op) {
       unsupported |= failed(checkMatmulSupported(op, *gpuTarget));
     });
+    module.walk([&](QuantizeOp op) {
+      unsupported |= failed(checkQuantizeSupported(op, *gpuTarget));
+    });
     if (unsupported)
       return signalPassFailure();
 
-    RewritePatternSet patterns(&getContext());
-    populateNVFP4ToGPUConversionPatterns(patterns, *gpuTarget);
-    SmallVector<Operation *> matmuls;
-    module.walk([&](MatmulOp op) { matmuls.push_back(op); });
+    // Quantizations first, so that the matmuls consuming them find the
+    // nvfp4.assemble of the quantize kernels' buffers.
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-    bool changed = false, allErased = false;
-    if (failed(applyOpPatternsGreedily(matmuls, std::move(patterns), config,
-                                       &changed, &allErased)) ||
-        !allErased) {
+    auto lowerAll = [&](SmallVector<Operation *> ops,
+                        RewritePatternSet &&patterns, StringRef opName) {
+      bool changed = false, allErased = false;
+      if (ops.empty())
+        return success();
+      if (succeeded(applyOpPatternsGreedily(ops, std::move(patterns), config,
+                                            &changed, &allErased)) &&
+          allErased)
+        return success();
       emitError(module.getLoc())
-          << "convert-nvfp4-to-gpu: failed to lower every nvfp4.matmul";
+          << "convert-nvfp4-to-gpu: failed to lower every " << opName;
+      return failure();
+    };
+    SmallVector<Operation *> quantizes, matmuls;
+    module.walk([&](QuantizeOp op) { quantizes.push_back(op); });
+    module.walk([&](MatmulOp op) { matmuls.push_back(op); });
+    RewritePatternSet quantizePatterns(&getContext());
+    populateNVFP4QuantizeToGPUConversionPatterns(quantizePatterns, *gpuTarget);
+    if (failed(lowerAll(quantizes, std::move(quantizePatterns),
+                        QuantizeOp::getOperationName())))
       return signalPassFailure();
-    }
+    RewritePatternSet matmulPatterns(&getContext());
+    populateNVFP4ToGPUConversionPatterns(matmulPatterns, *gpuTarget);
+    if (failed(lowerAll(matmuls, std::move(matmulPatterns),
+                        MatmulOp::getOperationName())))
+      return signalPassFailure();
 
     // Fold the index arithmetic of the generated kernels and deduplicate
     // their constants.

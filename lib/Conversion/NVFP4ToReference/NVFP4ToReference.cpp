@@ -55,8 +55,8 @@ using namespace mlir::nvfp4;
 /// Whether `type` is a tensor of E2M1 codes or E4M3 scales.
 static bool isComponentTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && isa<Float4E2M1FNType, Float8E4M3FNType>(
-                       tensor.getElementType());
+  return tensor &&
+         isa<Float4E2M1FNType, Float8E4M3FNType>(tensor.getElementType());
 }
 
 NVFP4ToReferenceTypeConverter::NVFP4ToReferenceTypeConverter() {
@@ -189,8 +189,8 @@ Value encodeMini(BitBuilder &bb, Value x, const MiniFormat &fmt,
   Value expField = bb.shr(absBits, bb.i(23));
   Value e = bb.sub(expField, bb.i(127));
   Value sig = bb.bor(bb.band(absBits, bb.i(0x7FFFFFu)), bb.i(0x800000u));
-  Value extra = bb.maxs(bb.sub(bb.i(static_cast<uint32_t>(fmt.minExp)), e),
-                        bb.i(0));
+  Value extra =
+      bb.maxs(bb.sub(bb.i(static_cast<uint32_t>(fmt.minExp)), e), bb.i(0));
   Value shift = bb.add(bb.i(23 - fmt.manBits), extra);
   Value s31 = bb.mins(shift, bb.i(31));
   Value s32 = bb.mins(shift, bb.i(32));
@@ -224,8 +224,8 @@ Value decodeE2M1(BitBuilder &bb, Value code) {
   using P = arith::CmpIPredicate;
   Value mag = bb.band(code, bb.i(0x7));
   Value normal = bb.add(bb.shl(mag, bb.i(22)), bb.i(0x3F000000u));
-  Value sub = bb.select(bb.icmp(P::eq, mag, bb.i(1)), bb.i(0x3F000000u),
-                        bb.i(0));
+  Value sub =
+      bb.select(bb.icmp(P::eq, mag, bb.i(1)), bb.i(0x3F000000u), bb.i(0));
   Value magBits = bb.select(bb.icmp(P::uge, mag, bb.i(2)), normal, sub);
   Value sign = bb.shl(bb.band(code, bb.i(0x8)), bb.i(28));
   return bb.toFloat(bb.bor(magBits, sign));
@@ -243,8 +243,7 @@ Value decodeE4M3(BitBuilder &bb, Value code) {
   Value subF = bb.fmul(arith::UIToFPOp::create(bb.b, bb.loc, bb.floatType, man),
                        bb.f(0.001953125f));
   Value sub = bb.bits(subF);
-  Value magBits =
-      bb.select(bb.icmp(P::eq, expField, bb.i(0)), sub, normal);
+  Value magBits = bb.select(bb.icmp(P::eq, expField, bb.i(0)), sub, normal);
   Value isNaN = bb.icmp(P::eq, bb.band(code, bb.i(0x7F)), bb.i(0x7F));
   magBits = bb.select(isNaN, bb.i(0x7FC00000u), magBits);
   Value sign = bb.shl(bb.band(code, bb.i(0x80)), bb.i(24));
@@ -358,10 +357,10 @@ Value to2D(OpBuilder &b, Location loc, Value t) {
   if (rank == 2)
     return t;
   if (rank == 1) {
-    auto type2d = RankedTensorType::get({1, type.getDimSize(0)},
-                                        type.getElementType());
-    return tensor::ExpandShapeOp::create(b, loc, type2d, t,
-                                         ArrayRef<ReassociationIndices>{{0, 1}});
+    auto type2d =
+        RankedTensorType::get({1, type.getDimSize(0)}, type.getElementType());
+    return tensor::ExpandShapeOp::create(
+        b, loc, type2d, t, ArrayRef<ReassociationIndices>{{0, 1}});
   }
   return tensor::CollapseShapeOp::create(b, loc, t,
                                          leadingDimsReassociation(rank));
@@ -388,8 +387,8 @@ Value mapElements(OpBuilder &b, Location loc, Value t, Type elementType,
                   function_ref<Value(OpBuilder &, Location, Value)> body) {
   auto type = cast<RankedTensorType>(t.getType());
   auto resultType = type.clone(elementType);
-  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                       elementType);
+  Value init =
+      tensor::EmptyOp::create(b, loc, resultType.getShape(), elementType);
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iters(type.getRank(),
                                          utils::IteratorType::parallel);
@@ -414,8 +413,7 @@ Value castElements(OpBuilder &b, Location loc, Value t, Type elementType) {
                      [&](OpBuilder &nb, Location nloc, Value x) -> Value {
                        if (widen)
                          return arith::ExtFOp::create(nb, nloc, elementType, x);
-                       return arith::TruncFOp::create(nb, nloc, elementType,
-                                                      x);
+                       return arith::TruncFOp::create(nb, nloc, elementType, x);
                      });
 }
 
@@ -429,7 +427,9 @@ Value castScalar(OpBuilder &b, Location loc, Value x, Type elementType) {
   return arith::TruncFOp::create(b, loc, elementType, x);
 }
 
-VectorType f32x16(OpBuilder &b) { return VectorType::get({16}, b.getF32Type()); }
+VectorType f32x16(OpBuilder &b) {
+  return VectorType::get({16}, b.getF32Type());
+}
 
 /// Reads 16 consecutive elements of row `r` of a 2D tensor from column `c`.
 Value readRow16(OpBuilder &b, Location loc, Value t, Value r, Value c) {
@@ -464,11 +464,10 @@ Value horizontalMax(OpBuilder &b, Location loc, Value vec) {
 
 /// Emits `for iv in [0, ub) step 1` with `inits` as iteration arguments;
 /// `body` returns the values to yield.
-scf::ForOp
-emitLoop(OpBuilder &b, Location loc, int64_t ub, ValueRange inits,
-         function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
-                                         ValueRange)>
-             body) {
+scf::ForOp emitLoop(
+    OpBuilder &b, Location loc, int64_t ub, ValueRange inits,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
+        body) {
   return scf::ForOp::create(
       b, loc, indexConst(b, loc, 0), indexConst(b, loc, ub),
       indexConst(b, loc, 1), inits,
@@ -487,8 +486,8 @@ Value emitHadamard2D(OpBuilder &b, Location loc, Value x,
                      ArrayRef<int8_t> signs) {
   auto type = cast<RankedTensorType>(x.getType());
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                       type.getElementType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   Value c16 = indexConst(b, loc, 16);
   auto outer = emitLoop(
       b, loc, rows, init,
@@ -510,10 +509,10 @@ Value emitHadamard2D(OpBuilder &b, Location loc, Value x,
 struct QuantizeParams {
   int64_t blockRows = 1;
   Rounding rounding = Rounding::NearestEven;
-  Value seed;     // i64; 0 when null
+  Value seed; // i64; 0 when null
   int64_t offset = 0;
   std::optional<SmallVector<int8_t>> hadamard;
-  Value amax;     // f32; computed when null
+  Value amax; // f32; computed when null
 };
 
 struct Components {
@@ -562,10 +561,10 @@ Components emitQuantize(OpBuilder &b, Location loc, Value x,
   //    S_dec = 1 / S_enc; t = S_enc * fl(1/6).
   Value sEnc = sb.clampFltMax(sb.fdiv(sb.f(2688.0f), amax));
   Value zeroF = sb.f(0.0f);
-  Value amaxZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                         amax, zeroF);
-  Value sEncZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                         sEnc, zeroF);
+  Value amaxZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, amax, zeroF);
+  Value sEncZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sEnc, zeroF);
   Value useOne = arith::OrIOp::create(b, loc, amaxZero, sEncZero);
   sEnc = sb.select(useOne, sb.f(1.0f), sEnc);
   Value sDec = sb.fdiv(sb.f(1.0f), sEnc);
@@ -577,8 +576,8 @@ Components emitQuantize(OpBuilder &b, Location loc, Value x,
 
   // 4. Blocks (tiles of R rows x 16 columns).
   Type i8 = b.getI8Type();
-  Value data = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows, cols},
-                                       i8);
+  Value data =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows, cols}, i8);
   Value scales = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{rows / R, cols / 16}, i8);
   auto tileLoop = emitLoop(
@@ -605,12 +604,11 @@ Components emitQuantize(OpBuilder &b, Location loc, Value x,
               Value sbCode = encodeMini(
                   sb, sb.clampFltMax(sb.fmul(bamax, sEncOver6)), kE4M3);
               // m = min(1 / (decode(s_b) * S_dec), FLT_MAX).
-              Value m = sb.clampFltMax(sb.fdiv(
-                  sb.f(1.0f), sb.fmul(decodeE4M3(sb, sbCode), sDec)));
+              Value m = sb.clampFltMax(
+                  sb.fdiv(sb.f(1.0f), sb.fmul(decodeE4M3(sb, sbCode), sDec)));
               Value scaleByte = arith::TruncIOp::create(b, loc, i8, sbCode);
-              Value newScales = tensor::InsertOp::create(b, loc, scaleByte,
-                                                         args[1],
-                                                         ValueRange{tr, cb});
+              Value newScales = tensor::InsertOp::create(
+                  b, loc, scaleByte, args[1], ValueRange{tr, cb});
               // Codes of the R rows of the tile.
               auto rowLoop = emitLoop(
                   b, loc, R, args[0],
@@ -669,21 +667,20 @@ Value emitDequantize(OpBuilder &b, Location loc, Value data, Value scales,
   }
   AffineMap id = b.getMultiDimIdentityMap(rank);
   AffineMap scaleMap = AffineMap::get(rank, 0, scaleExprs, ctx);
-  Value init = tensor::EmptyOp::create(b, loc, dataType.getShape(),
-                                       elementType);
+  Value init =
+      tensor::EmptyOp::create(b, loc, dataType.getShape(), elementType);
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{data, scales},
       ValueRange{init}, ArrayRef<AffineMap>{id, scaleMap, id}, iters,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         BitBuilder bb(nb, nloc, nb.getF32Type());
-        Value q = decodeE2M1(bb, arith::ExtUIOp::create(nb, nloc, bb.intType,
-                                                        args[0]));
-        Value s = decodeE4M3(bb, arith::ExtUIOp::create(nb, nloc, bb.intType,
-                                                        args[1]));
+        Value q = decodeE2M1(
+            bb, arith::ExtUIOp::create(nb, nloc, bb.intType, args[0]));
+        Value s = decodeE4M3(
+            bb, arith::ExtUIOp::create(nb, nloc, bb.intType, args[1]));
         Value v = bb.fmul(bb.fmul(q, s), decodeScale);
-        linalg::YieldOp::create(nb, nloc,
-                                castScalar(nb, nloc, v, elementType));
+        linalg::YieldOp::create(nb, nloc, castScalar(nb, nloc, v, elementType));
       });
   return generic.getResult(0);
 }
@@ -739,10 +736,9 @@ struct DequantizeOpLowering : public OpConversionPattern<DequantizeOp> {
   matchAndRewrite(DequantizeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ValueRange in = adaptor.getInput();
-    Value result = emitDequantize(
-        rewriter, op.getLoc(), in[0], in[1], in[2],
-        op.getInput().getType().getBlock().getRows(),
-        op.getType().getElementType());
+    Value result = emitDequantize(rewriter, op.getLoc(), in[0], in[1], in[2],
+                                  op.getInput().getType().getBlock().getRows(),
+                                  op.getType().getElementType());
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -757,9 +753,9 @@ struct HadamardOpLowering : public OpConversionPattern<HadamardOp> {
     if (!type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shape");
     Location loc = op.getLoc();
-    Value x = to2D(rewriter, loc,
-                   castElements(rewriter, loc, adaptor.getInput(),
-                                rewriter.getF32Type()));
+    Value x = to2D(
+        rewriter, loc,
+        castElements(rewriter, loc, adaptor.getInput(), rewriter.getF32Type()));
     Value y = emitHadamard2D(rewriter, loc, x, op.getSignsOrDefault());
     y = castElements(rewriter, loc, from2D(rewriter, loc, y, type.getShape()),
                      type.getElementType());
@@ -877,15 +873,15 @@ struct MatmulOpLowering : public OpConversionPattern<MatmulOp> {
     Type f32 = rewriter.getF32Type();
     Value accIn;
     if (op.getAcc())
-      accIn = addBatchDim(rewriter, loc,
-                          castElements(rewriter, loc, single(adaptor.getAcc()),
-                                       f32));
+      accIn = addBatchDim(
+          rewriter, loc,
+          castElements(rewriter, loc, single(adaptor.getAcc()), f32));
     Value result = fakeQuant
                        ? emitFakeQuant(rewriter, loc, a, bOp, ra, rb, accIn)
                        : emitExact(rewriter, loc, a, bOp, ra, rb, accIn);
-    result = castElements(rewriter, loc, dropBatchDim(rewriter, loc, result,
-                                                      rank),
-                          resultType.getElementType());
+    result =
+        castElements(rewriter, loc, dropBatchDim(rewriter, loc, result, rank),
+                     resultType.getElementType());
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -898,18 +894,16 @@ private:
       return mapElements(b, loc, addBatchDim(b, loc, t), b.getF32Type(),
                          [](OpBuilder &nb, Location nloc, Value x) {
                            BitBuilder bb(nb, nloc, nb.getF32Type());
-                           return decodeE2M1(
-                               bb, arith::ExtUIOp::create(nb, nloc,
-                                                          bb.intType, x));
+                           return decodeE2M1(bb, arith::ExtUIOp::create(
+                                                     nb, nloc, bb.intType, x));
                          });
     };
     auto decodeScales = [&](Value t) {
       return mapElements(b, loc, addBatchDim(b, loc, t), b.getF32Type(),
                          [](OpBuilder &nb, Location nloc, Value x) {
                            BitBuilder bb(nb, nloc, nb.getF32Type());
-                           return decodeE4M3(
-                               bb, arith::ExtUIOp::create(nb, nloc,
-                                                          bb.intType, x));
+                           return decodeE4M3(bb, arith::ExtUIOp::create(
+                                                     nb, nloc, bb.intType, x));
                          });
     };
     Value qa = decodeCodes(a[0]), qb = decodeCodes(bOp[0]);
@@ -920,8 +914,7 @@ private:
             k = qaType.getDimSize(2), n = qbType.getDimSize(1);
     BitBuilder sb(b, loc, b.getF32Type());
     Value globalScale = sb.fmul(a[2], bOp[2]);
-    Value init = tensor::EmptyOp::create(b, loc,
-                                         ArrayRef<int64_t>{batch, m, n},
+    Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{batch, m, n},
                                          b.getF32Type());
     Value c16 = indexConst(b, loc, 16);
     Value cRa = indexConst(b, loc, ra), cRb = indexConst(b, loc, rb);
@@ -985,8 +978,8 @@ private:
                              ValueRange bOp, int64_t ra, int64_t rb,
                              Value accIn) {
     Type f32 = b.getF32Type();
-    Value da = addBatchDim(
-        b, loc, emitDequantize(b, loc, a[0], a[1], a[2], ra, f32));
+    Value da =
+        addBatchDim(b, loc, emitDequantize(b, loc, a[0], a[1], a[2], ra, f32));
     Value db = addBatchDim(
         b, loc, emitDequantize(b, loc, bOp[0], bOp[1], bOp[2], rb, f32));
     auto daType = cast<RankedTensorType>(da.getType());
@@ -1009,13 +1002,12 @@ private:
         utils::IteratorType::parallel, utils::IteratorType::parallel,
         utils::IteratorType::parallel, utils::IteratorType::reduction};
     auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{init.getType()}, ValueRange{da, db},
-        ValueRange{init}, maps, iters,
-        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        b, loc, TypeRange{init.getType()}, ValueRange{da, db}, ValueRange{init},
+        maps, iters, [&](OpBuilder &nb, Location nloc, ValueRange args) {
           Value prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
           linalg::YieldOp::create(
-              nb, nloc, arith::AddFOp::create(nb, nloc, args[2], prod)
-                            .getResult());
+              nb, nloc,
+              arith::AddFOp::create(nb, nloc, args[2], prod).getResult());
         });
     return generic.getResult(0);
   }
@@ -1077,8 +1069,7 @@ struct ConstantOpLowering : public OpConversionPattern<arith::ConstantOp> {
       return rewriter.notifyMatchFailure(op, "not a component constant");
     auto type = cast<RankedTensorType>(attr.getType());
     unsigned width = type.getElementTypeBitWidth();
-    DenseElementsAttr asInt =
-        attr.bitcast(rewriter.getIntegerType(width));
+    DenseElementsAttr asInt = attr.bitcast(rewriter.getIntegerType(width));
     Type i8 = rewriter.getI8Type();
     if (width != 8)
       asInt = asInt.mapValues(i8, [](const APInt &v) { return v.zext(8); });
@@ -1149,8 +1140,8 @@ struct ConvertNVFP4ToReferencePass
       return converter.isSignatureLegal(op.getFunctionType()) &&
              converter.isLegal(&op.getBody());
     });
-    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp,
-                                 arith::BitcastOp, arith::ConstantOp>(
+    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp, arith::BitcastOp,
+                                 arith::ConstantOp>(
         [&](Operation *op) { return converter.isLegal(op); });
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

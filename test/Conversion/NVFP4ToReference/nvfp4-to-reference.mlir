@@ -205,3 +205,22 @@ func.func @untouched(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = arith.addf %x, %x : tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// Structured control flow carries the three components.
+// CHECK-LABEL: func.func @loop
+// CHECK-SAME: (%[[D:.*]]: tensor<16x32xi8>, %[[S:.*]]: tensor<16x2xi8>, %[[G:.*]]: f32
+// CHECK: %[[R:.*]]:3 = scf.for {{.*}} iter_args(%{{.*}} = %[[D]], %{{.*}} = %[[S]], %{{.*}} = %[[G]]) -> (tensor<16x32xi8>, tensor<16x2xi8>, f32)
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32xi8>, tensor<16x2xi8>, f32
+// CHECK: return %[[R]]#0, %[[R]]#1, %[[R]]#2
+func.func @loop(%q: !nvfp4.tensor<16x32, 1x16>, %n: index) -> !nvfp4.tensor<16x32, 1x16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %q) -> (!nvfp4.tensor<16x32, 1x16>) {
+    %x = nvfp4.dequantize %acc : !nvfp4.tensor<16x32, 1x16> -> tensor<16x32xf32>
+    %y = nvfp4.quantize %x : tensor<16x32xf32> -> !nvfp4.tensor<16x32, 1x16>
+    scf.yield %y : !nvfp4.tensor<16x32, 1x16>
+  }
+  return %r : !nvfp4.tensor<16x32, 1x16>
+}

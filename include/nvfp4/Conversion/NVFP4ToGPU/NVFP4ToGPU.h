@@ -16,8 +16,14 @@
 
 namespace mlir {
 class RewritePatternSet;
+class RewriterBase;
+class ModuleOp;
+namespace gpu {
+class GPUModuleOp;
+} // namespace gpu
 namespace nvfp4 {
 class MatmulOp;
+class QuantizeOp;
 
 #define GEN_PASS_DECL_CONVERTNVFP4TOGPU
 #include "nvfp4/Conversion/Passes.h.inc"
@@ -29,9 +35,14 @@ enum class GPUTarget {
   SM121a,
   /// H100 / H200: no FP4 MMA; operands dequantized to bf16 in registers.
   SM90a,
+  /// B200 / GB200, GB300, Thor: tcgen05.mma kind::mxf4nvf4 (Tcgen05Matmul.h).
+  SM100a,
+  SM103a,
+  SM110a,
 };
 
-/// Parses `sm_120a` / `sm_121a` / `sm_90a`; std::nullopt for anything else.
+/// Parses `sm_120a` / `sm_121a` / `sm_90a` / `sm_100a` / `sm_103a` /
+/// `sm_110a`; std::nullopt for anything else.
 std::optional<GPUTarget> parseGPUTarget(llvm::StringRef name);
 
 /// Whether `target` has the block-scaled FP4 MMA (otherwise its kernels
@@ -50,6 +61,24 @@ LogicalResult checkMatmulSupported(MatmulOp op, GPUTarget target);
 /// `checkMatmulSupported` are left alone.
 void populateNVFP4ToGPUConversionPatterns(RewritePatternSet &patterns,
                                           GPUTarget target);
+
+/// Checks that `op` can be lowered to the quantize kernels of `target` (a
+/// static, non-empty f32/bf16/f16 input whose blocks fit the grid); emits an
+/// error at the op's location and fails otherwise.
+LogicalResult checkQuantizeSupported(QuantizeOp op, GPUTarget target);
+
+/// Adds the pattern lowering `nvfp4.quantize` to launches of an amax
+/// reduction kernel (unless the op has an explicit `amax`) and a quantize
+/// kernel, generated into `gpu.module @nvfp4_kernels`, followed by
+/// `nvfp4.assemble` of the buffers they write. Ops that fail
+/// `checkQuantizeSupported` are left alone.
+void populateNVFP4QuantizeToGPUConversionPatterns(RewritePatternSet &patterns,
+                                                  GPUTarget target);
+
+/// Returns the `gpu.module @nvfp4_kernels` of `module`, creating it (and
+/// marking `module` as a GPU container module) on first use.
+gpu::GPUModuleOp getOrCreateNVFP4KernelModule(RewriterBase &rewriter,
+                                              ModuleOp module);
 
 } // namespace nvfp4
 } // namespace mlir

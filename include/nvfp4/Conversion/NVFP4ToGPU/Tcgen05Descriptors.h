@@ -1,0 +1,313 @@
+//===- Tcgen05Descriptors.h - tcgen05 descriptors and layouts ---*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Encoders for the descriptors of the 5th-generation tensor core instructions
+// (sm_100a, sm_103a, sm_110a) and the layout mathematics of the NVFP4 tcgen05
+// matmul kernel:
+//
+//  - the 32-bit instruction descriptor of
+//    `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`,
+//  - the 64-bit shared-memory matrix descriptor of tcgen05.mma / tcgen05.cp,
+//  - tensor-memory addresses,
+//  - the canonical K-major 128-byte-swizzled shared-memory layout of the A and
+//    B tiles, the 128x4 scale atom, and the tensor-memory placement of the
+//    scale factors,
+//  - the CTA tile, shared-memory and tensor-memory plan of the kernel.
+//
+// Everything is constexpr and free of MLIR so that the lowering
+// (Tcgen05Matmul.cpp) and the unit tests (Tcgen05DescriptorsTest.cpp) share
+// one definition; the tests check it against the bit tables of the PTX ISA
+// ("Instruction descriptor", "Shared memory descriptor", "Tensor Memory
+// addressing", "tcgen05.cp") and against nvfp4::swizzleScales.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_CONVERSION_NVFP4TOGPU_TCGEN05DESCRIPTORS_H
+#define NVFP4_CONVERSION_NVFP4TOGPU_TCGEN05DESCRIPTORS_H
+
+#include <cstdint>
+
+namespace nvfp4::gpu::tcgen05 {
+
+//===----------------------------------------------------------------------===//
+// Instruction descriptor (block-scaled kinds)
+//===----------------------------------------------------------------------===//
+
+/// Operand formats of the instruction descriptor for kind::mxf4nvf4 (bits
+/// [7,10) and [10,12)). E2M1 is 1 for mxf4 / mxf4nvf4 (it is 5 for f8f6f4).
+enum class MxF4Format : uint32_t { E2M1 = 1 };
+
+/// Scale-factor format (bit 23).
+enum class ScaleFormat : uint32_t { UE4M3 = 0, UE8M0 = 1 };
+
+/// Field positions of the block-scaled instruction descriptor.
+inline constexpr unsigned kIdescSparsityBit = 2;
+inline constexpr unsigned kIdescScaleBIdShift = 4;  // [4,6)
+inline constexpr unsigned kIdescAFormatShift = 7;   // [7,10)
+inline constexpr unsigned kIdescBFormatShift = 10;  // [10,12)
+inline constexpr unsigned kIdescNegateABit = 13;
+inline constexpr unsigned kIdescNegateBBit = 14;
+inline constexpr unsigned kIdescTransposeABit = 15; // 0: K-major
+inline constexpr unsigned kIdescTransposeBBit = 16; // 0: K-major
+inline constexpr unsigned kIdescNShift = 17;        // [17,23): N >> 3
+inline constexpr unsigned kIdescScaleFormatBit = 23;
+inline constexpr unsigned kIdescMShift = 27;        // [27,29): M >> 7
+inline constexpr unsigned kIdescScaleAIdShift = 29; // [29,31)
+inline constexpr unsigned kIdescMaxShiftBit = 31;   // K: 0 = dense K64
+
+/// Whether (m, n) is a shape of kind::mxf4nvf4 with cta_group::1: M = 128,
+/// N = 8..256 in steps of 8.
+constexpr bool isValidMmaShapeCta1(int64_t m, int64_t n) {
+  return m == 128 && n >= 8 && n <= 256 && n % 8 == 0;
+}
+
+/// The instruction descriptor of a dense, K-major, non-negated
+/// kind::mxf4nvf4 block-scaled MMA of shape m x n x 64 with E2M1 operands.
+/// `scaleIdA` / `scaleIdB` must be 0 for block16 (scale_vec::4X). Returns 0
+/// for an invalid shape (0 is never a valid descriptor: the M field is
+/// non-zero for every valid M).
+constexpr uint32_t encodeMxf4Nvf4InstrDesc(int64_t m, int64_t n,
+                                           ScaleFormat scaleFormat,
+                                           uint32_t scaleIdA = 0,
+                                           uint32_t scaleIdB = 0) {
+  if (!isValidMmaShapeCta1(m, n) || scaleIdA > 3 || scaleIdB > 3)
+    return 0;
+  uint32_t d = 0;
+  d |= scaleIdB << kIdescScaleBIdShift;
+  d |= static_cast<uint32_t>(MxF4Format::E2M1) << kIdescAFormatShift;
+  d |= static_cast<uint32_t>(MxF4Format::E2M1) << kIdescBFormatShift;
+  d |= static_cast<uint32_t>(n >> 3) << kIdescNShift;
+  d |= static_cast<uint32_t>(scaleFormat) << kIdescScaleFormatBit;
+  d |= static_cast<uint32_t>(m >> 7) << kIdescMShift;
+  d |= scaleIdA << kIdescScaleAIdShift;
+  return d;
+}
+
+/// Field extraction, for tests and diagnostics.
+constexpr uint32_t idescField(uint32_t d, unsigned shift, unsigned width) {
+  return (d >> shift) & ((1u << width) - 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory matrix descriptor
+//===----------------------------------------------------------------------===//
+
+/// Swizzling modes of bits [61,64) (sm_100 encoding; differs from wgmma's).
+enum class SmemSwizzle : uint64_t {
+  None = 0,
+  B128Atom32 = 1, // 128-byte swizzle with 32-byte atomicity
+  B128 = 2,
+  B64 = 4,
+  B32 = 6,
+};
+
+inline constexpr unsigned kSmemDescStartShift = 0;   // [0,14): addr >> 4
+inline constexpr unsigned kSmemDescLboShift = 16;    // [16,30): LBO >> 4
+inline constexpr unsigned kSmemDescSboShift = 32;    // [32,46): SBO >> 4
+inline constexpr unsigned kSmemDescVersionShift = 46; // [46,49): 0b001
+inline constexpr unsigned kSmemDescBaseOffsetShift = 49; // [49,52)
+inline constexpr unsigned kSmemDescLboModeBit = 52;
+inline constexpr unsigned kSmemDescSwizzleShift = 61; // [61,64)
+/// The fixed constant of bits [46,49) on sm_100 and later.
+inline constexpr uint64_t kSmemDescVersion = 1;
+/// Mask of a 14-bit "bytes >> 4" field.
+inline constexpr uint64_t kSmemDescField14 = 0x3FFF;
+
+/// Encodes a 14-bit "bytes >> 4" field (the 4 low bits are not encoded).
+constexpr uint64_t smemDescBytes(uint64_t bytes) {
+  return (bytes >> 4) & kSmemDescField14;
+}
+
+/// The shared-memory matrix descriptor. `startAddress` is the shared-window
+/// address of the matrix (only bits [4,18) are encoded), `leadingByteOffset`
+/// and `strideByteOffset` the LBO / SBO of the ISA's canonical layouts.
+constexpr uint64_t encodeSmemDesc(uint64_t startAddress,
+                                  uint64_t leadingByteOffset,
+                                  uint64_t strideByteOffset,
+                                  SmemSwizzle swizzle, uint64_t baseOffset = 0,
+                                  bool leadingAbsolute = false) {
+  return (smemDescBytes(startAddress) << kSmemDescStartShift) |
+         (smemDescBytes(leadingByteOffset) << kSmemDescLboShift) |
+         (smemDescBytes(strideByteOffset) << kSmemDescSboShift) |
+         (kSmemDescVersion << kSmemDescVersionShift) |
+         ((baseOffset & 0x7) << kSmemDescBaseOffsetShift) |
+         (uint64_t(leadingAbsolute) << kSmemDescLboModeBit) |
+         (static_cast<uint64_t>(swizzle) << kSmemDescSwizzleShift);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor memory
+//===----------------------------------------------------------------------===//
+
+/// Tensor memory: 128 lanes x 512 columns of 32 bits per CTA. An address
+/// holds the lane in bits [16,32) and the column in bits [0,16).
+inline constexpr int64_t kTmemLanes = 128;
+inline constexpr int64_t kTmemColumns = 512;
+constexpr uint32_t tmemAddress(uint32_t lane, uint32_t column) {
+  return (lane << 16) | (column & 0xFFFF);
+}
+/// The column count of a tcgen05.alloc: a power of two >= 32.
+constexpr int64_t tmemAllocColumns(int64_t columns) {
+  int64_t n = 32;
+  while (n < columns)
+    n *= 2;
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// The A / B tiles: canonical K-major layout with 128-byte swizzling
+//===----------------------------------------------------------------------===//
+
+/// One K tile is 256 E2M1 codes = 128 bytes per row: exactly one 128-byte
+/// swizzle row. Rows are grouped by 8 into 1024-byte swizzle atoms; within an
+/// atom, the 16-byte chunk c of row r is stored at chunk c ^ (r % 8).
+inline constexpr int64_t kSwizzleBytes = 128;
+inline constexpr int64_t kSwizzleChunkBytes = 16;
+inline constexpr int64_t kSwizzleAtomRows = 8;
+inline constexpr int64_t kSwizzleAtomBytes = kSwizzleBytes * kSwizzleAtomRows;
+/// The descriptor fields of that layout: SBO = the distance between 8-row
+/// groups; LBO is not used by swizzled K-major layouts (encoded as 16 bytes,
+/// the ISA's "assumed 1").
+inline constexpr int64_t kSw128KMajorSbo = kSwizzleAtomBytes;
+inline constexpr int64_t kSw128KMajorLbo = 16;
+
+/// Byte offset within a tile (whose start is 1024-byte aligned) of the
+/// 16-byte chunk `chunk` (0..7) of row `row`.
+template <typename Idx> Idx sw128ChunkOffset(Idx row, Idx chunk) {
+  return (row / kSwizzleAtomRows) * kSwizzleAtomBytes +
+         (row % kSwizzleAtomRows) * kSwizzleBytes +
+         ((chunk % 8) ^ (row % kSwizzleAtomRows)) * kSwizzleChunkBytes;
+}
+/// The same with plain integers (the xor needs an integer operand).
+constexpr int64_t sw128ChunkOffsetInt(int64_t row, int64_t chunk) {
+  return (row / kSwizzleAtomRows) * kSwizzleAtomBytes +
+         (row % kSwizzleAtomRows) * kSwizzleBytes +
+         ((chunk % 8) ^ (row % kSwizzleAtomRows)) * kSwizzleChunkBytes;
+}
+
+/// The 128-byte swizzle as the hardware applies it to an address generated
+/// from a descriptor: bits [4,7) are xor-ed with bits [7,10).
+constexpr uint64_t applySw128(uint64_t address) {
+  return address ^ (((address >> 7) & 0x7) << 4);
+}
+
+//===----------------------------------------------------------------------===//
+// Scale factors
+//===----------------------------------------------------------------------===//
+
+/// A 128x4 scale atom: the E4M3 scales of 128 rows for 4 K blocks (one
+/// K = 64 MMA), 512 bytes. Row r, K block kb sits at byte
+/// (r % 32) * 16 + (r / 32) * 4 + kb: the layout of nvfp4::swizzleScales.
+inline constexpr int64_t kScaleAtomRows = 128;
+inline constexpr int64_t kScaleAtomBlocks = 4;
+inline constexpr int64_t kScaleAtomBytes = kScaleAtomRows * kScaleAtomBlocks;
+template <typename Idx> Idx scaleAtomOffset(Idx row, int64_t kb) {
+  return (row % 32) * 16 + (row / 32) % 4 * 4 + kb;
+}
+/// Tensor-memory columns one atom occupies after
+/// tcgen05.cp.cta_group::1.32x128b.warpx4 (32 lanes x 128 bits, copied to
+/// all four 32-lane sub-partitions).
+inline constexpr int64_t kScaleAtomTmemColumns = 4;
+/// The copy source is a no-swizzle K-major matrix of 32 rows x 16 bytes:
+/// four 8x16-byte core matrices 128 bytes apart (SBO), one along K.
+inline constexpr int64_t kScaleCopySbo = 128;
+inline constexpr int64_t kScaleCopyLbo = 16;
+
+/// Where scale (row, kb) of an operand lives in tensor memory, relative to
+/// the operand's scale base column: lane row % 32 of every sub-partition,
+/// column row / 32, byte kb of the 32-bit cell.
+struct ScaleTmemCoord {
+  int64_t laneInSubPartition, column, byte;
+};
+constexpr ScaleTmemCoord scaleTmemCoord(int64_t row, int64_t kb) {
+  return {row % 32, row / 32, kb};
+}
+
+//===----------------------------------------------------------------------===//
+// The CTA tile of the kernel
+//===----------------------------------------------------------------------===//
+
+/// 1-CTA tile: 128 x N outputs, 256-wide K tiles (4 MMAs of K = 64).
+inline constexpr int64_t kTileM = 128;
+inline constexpr int64_t kTileK = 256;
+inline constexpr int64_t kMmaK = 64;
+inline constexpr int64_t kMmasPerKTile = kTileK / kMmaK;
+inline constexpr int64_t kTileRowBytes = kTileK / 2;
+inline constexpr int64_t kThreads = 128;
+inline constexpr int64_t kWarps = kThreads / 32;
+inline constexpr int64_t kStages = 2;
+/// Accumulator columns read by one tcgen05.ld.32x32b.x16.
+inline constexpr int64_t kEpilogueColumns = 16;
+static_assert(kTileRowBytes == kSwizzleBytes, "a K tile is one swizzle row");
+
+/// The N of the CTA tile for an output of `n` columns: the largest of 256,
+/// 128, 64 dividing n; 0 if none does.
+constexpr int64_t chooseTileN(int64_t n) {
+  for (int64_t t = 256; t >= 64; t /= 2)
+    if (n % t == 0)
+      return t;
+  return 0;
+}
+
+/// Shared-memory and tensor-memory plan of one kernel.
+struct TilePlan {
+  int64_t tileN = 0;
+  /// 128x4 scale atoms of B per MMA (B rows padded to 128).
+  int64_t bScaleAtoms = 0;
+  /// Byte offsets within one stage (the stage base is 1024-byte aligned).
+  int64_t aOffset = 0, bOffset = 0, aScaleOffset = 0, bScaleOffset = 0;
+  int64_t stageBytes = 0;
+  /// Byte offsets after the stages: one mbarrier per stage, then the 32-bit
+  /// slot tcgen05.alloc writes the tensor-memory address to.
+  int64_t barrierOffset = 0, tmemSlotOffset = 0;
+  /// Dynamic shared memory to request (plus slack to align the base).
+  int64_t sharedBytes = 0;
+  /// Tensor-memory columns: the accumulator at 0, then per stage the A
+  /// scales (one atom per MMA) and the B scales (bScaleAtoms atoms per MMA).
+  /// The scales are double-buffered like the shared-memory stages: the
+  /// tcgen05.cp of K tile kt + 1 must not overwrite columns the MMAs of K
+  /// tile kt still read.
+  int64_t accColumn = 0, scaleColumn = 0, scaleColumnsPerStage = 0;
+  int64_t tmemColumns = 0;
+
+  /// Columns (relative to scaleColumn + stage * scaleColumnsPerStage) of the
+  /// A / B scales of MMA `mma` of a K tile.
+  int64_t aScaleColumnOf(int64_t mma) const {
+    return mma * kScaleAtomTmemColumns;
+  }
+  int64_t bScaleColumnOf(int64_t mma) const {
+    return kMmasPerKTile * kScaleAtomTmemColumns +
+           mma * bScaleAtoms * kScaleAtomTmemColumns;
+  }
+};
+
+constexpr TilePlan makeTilePlan(int64_t tileN) {
+  TilePlan p;
+  p.tileN = tileN;
+  p.bScaleAtoms = (tileN + kScaleAtomRows - 1) / kScaleAtomRows;
+  p.aOffset = 0;
+  p.bOffset = kTileM * kTileRowBytes;
+  p.aScaleOffset = p.bOffset + tileN * kTileRowBytes;
+  p.bScaleOffset = p.aScaleOffset + kMmasPerKTile * kScaleAtomBytes;
+  int64_t end = p.bScaleOffset + kMmasPerKTile * p.bScaleAtoms * kScaleAtomBytes;
+  // Keep every stage 1024-byte aligned (the swizzle atoms need it).
+  p.stageBytes = (end + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes *
+                 kSwizzleAtomBytes;
+  p.barrierOffset = kStages * p.stageBytes;
+  p.tmemSlotOffset = p.barrierOffset + 8 * kStages;
+  p.sharedBytes = p.tmemSlotOffset + 8 + kSwizzleAtomBytes;
+  p.accColumn = 0;
+  p.scaleColumn = tileN;
+  p.scaleColumnsPerStage =
+      kMmasPerKTile * (1 + p.bScaleAtoms) * kScaleAtomTmemColumns;
+  p.tmemColumns =
+      tmemAllocColumns(p.scaleColumn + kStages * p.scaleColumnsPerStage);
+  return p;
+}
+
+} // namespace nvfp4::gpu::tcgen05
+
+#endif // NVFP4_CONVERSION_NVFP4TOGPU_TCGEN05DESCRIPTORS_H

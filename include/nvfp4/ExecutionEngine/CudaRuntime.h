@@ -1,0 +1,122 @@
+//===- CudaRuntime.h - mgpu* entry points of libnvfp4_cuda_runtime -*- C++ -*-//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The C ABI that MLIR 22's `gpu-to-llvm` lowering emits calls to, as
+// implemented by libnvfp4_cuda_runtime on the CUDA driver API. The types are
+// those of cuda.h (redeclared here so that including this header does not
+// need the toolkit); `intptr_t` launch dimensions match MLIR's `index`.
+//
+// Semantics shared by every function: the work happens in the primary
+// context of the default device (ordinal 0, NVFP4_CUDA_DEVICE, or
+// mgpuSetDefaultDevice before the first call); a failing driver call is
+// reported on stderr with the entry point, the call and the CUresult name and
+// description, and ends the process with exit status 1. See
+// docs/gpu-runtime.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_EXECUTIONENGINE_CUDARUNTIME_H
+#define NVFP4_EXECUTIONENGINE_CUDARUNTIME_H
+
+#include <cstddef>
+#include <cstdint>
+
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+
+extern "C" {
+
+/// Loads a cubin or fatbin (`gpu-module-to-binary{format=bin|fatbin}`) of
+/// `sizeBytes` bytes. Called from the global constructor `gpu-to-llvm`
+/// creates for each `gpu.binary`.
+CUmodule mgpuModuleLoad(void *data, size_t sizeBytes);
+
+/// JIT-compiles and loads NUL-terminated PTX text
+/// (`gpu-module-to-binary{format=isa}`) at driver optimization level
+/// `optLevel` (clamped to 0..4); prints the JIT error log on failure.
+CUmodule mgpuModuleLoadJIT(void *data, int optLevel);
+
+/// Unloads `module`; a null module is ignored.
+void mgpuModuleUnload(CUmodule module);
+
+/// Returns the kernel `name` of `module`; an unknown name is an error.
+CUfunction mgpuModuleGetFunction(CUmodule module, const char *name);
+
+/// Launches `function` on `stream` (null: the legacy default stream) with
+/// `params` pointing at the `paramsCount` kernel arguments. Dimensions must
+/// be in 1..2^32-1. Dynamic shared memory above 48 KiB is opted into per
+/// kernel. With NVFP4_CUDA_SYNC_LAUNCH set, synchronizes the stream after
+/// the launch so that a faulting kernel is reported at its launch.
+void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, CUstream stream,
+                      void **params, void **extra, size_t paramsCount);
+
+/// Launches `function` with thread-block clusters of the given dimensions
+/// (`gpu.launch_func ... clusters in (...)`, sm_90 and later).
+void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t smem, CUstream stream, void **params,
+                             void **extra);
+
+/// Creates a non-blocking stream.
+CUstream mgpuStreamCreate();
+/// Destroys `stream`; null is ignored.
+void mgpuStreamDestroy(CUstream stream);
+/// Waits for the work queued on `stream`.
+void mgpuStreamSynchronize(CUstream stream);
+/// Makes `stream` wait for `event`.
+void mgpuStreamWaitEvent(CUstream stream, CUevent event);
+
+/// Creates an event without timing.
+CUevent mgpuEventCreate();
+/// Destroys `event`; null is ignored.
+void mgpuEventDestroy(CUevent event);
+/// Waits for `event`.
+void mgpuEventSynchronize(CUevent event);
+/// Records `event` on `stream`.
+void mgpuEventRecord(CUevent event, CUstream stream);
+
+/// Allocates `sizeBytes` of device memory (managed memory when
+/// `isHostShared`); 0 bytes gives null. Not stream-ordered.
+void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream, bool isHostShared);
+/// Frees device memory after the work queued on `stream` (when not null)
+/// has finished; null is ignored.
+void mgpuMemFree(void *ptr, CUstream stream);
+/// Copies `sizeBytes` between any two of host and device memory (unified
+/// addressing), asynchronously on `stream`.
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream);
+/// Sets `count` 32-bit words at `dst` to `value` on `stream`.
+void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                  CUstream stream);
+/// Sets `count` 16-bit words at `dst` to `value` on `stream`.
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  CUstream stream);
+
+/// Page-locks `sizeBytes` of host memory at `ptr` (portable to every
+/// context); null or 0 bytes are ignored.
+void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes);
+/// Undoes mgpuMemHostRegister; null is ignored.
+void mgpuMemHostUnregister(void *ptr);
+/// Page-locks the elements a ranked memref descriptor ({allocated, aligned,
+/// offset, sizes[rank], strides[rank]}) addresses, from its first to its
+/// last element, strided layouts included.
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                               int64_t elementSizeBytes);
+/// Undoes mgpuMemHostRegisterMemRef.
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                 int64_t elementSizeBytes);
+
+/// Selects the device whose primary context the following calls use.
+void mgpuSetDefaultDevice(int32_t device);
+
+} // extern "C"
+
+#endif // NVFP4_EXECUTIONENGINE_CUDARUNTIME_H

@@ -1,0 +1,385 @@
+//===- GPUExecutablePipeline.cpp - The nvfp4-to-gpu-executable pipeline ---===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers an nvfp4 program to an LLVM-dialect module that runs on an NVIDIA
+// GPU with mlir-runner and libnvfp4_cuda_runtime: the matmuls become kernels
+// (nvfp4-to-ptx), everything else runs on the host through the reference
+// lowering, and the buffers the kernels use are copied to and from device
+// memory around each launch.
+//
+// Two passes of this file move the kernel operands to the device:
+//
+// - nvfp4-gpu-pack-launch-operands (tensors, before the reference lowering):
+//   an E2M1 operand becomes a 1-D byte tensor holding two codes per byte
+//   (even element in the low nibble, docs/gpu.md), an E4M3 operand a 1-D
+//   byte tensor of its codes, each passed to the kernel through a
+//   `memref.view` of its buffer with the kernel's memref type. The launch is
+//   marked with which memref operands it reads and writes.
+// - nvfp4-gpu-stage-launch-operands (buffers, after bufferization): every memref operand gets a `gpu.alloc`ed device copy,
+//   `gpu.memcpy` host-to-device before the launch for operands it reads,
+//   device-to-host after it for those it writes, and `gpu.dealloc`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "nvfp4/Conversion/Passes.h"
+
+using namespace mlir;
+
+/// Attribute on a gpu.launch_func: per kernel operand, 0 (not a memref),
+/// 1 (read), 2 (written) or 3 (read and written).
+static constexpr StringLiteral kAccessAttrName = "nvfp4.operand_access";
+
+namespace {
+enum Access : int32_t { kNone = 0, kRead = 1, kWrite = 2 };
+
+/// Whether `op` is a launch on the host side (not inside a kernel module).
+bool isHostLaunch(gpu::LaunchFuncOp op) {
+  return !op->getParentOfType<gpu::GPUModuleOp>();
+}
+
+//===----------------------------------------------------------------------===//
+// nvfp4-gpu-pack-launch-operands
+//===----------------------------------------------------------------------===//
+
+struct PackLaunchOperandsPass
+    : public PassWrapper<PackLaunchOperandsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PackLaunchOperandsPass)
+
+  StringRef getArgument() const override {
+    return "nvfp4-gpu-pack-launch-operands";
+  }
+  StringRef getDescription() const override {
+    return "Pass E2M1 / E4M3 kernel operands as packed byte buffers viewed "
+           "with the kernel's memref type, and record which memref operands "
+           "each gpu.launch_func reads and writes";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, bufferization::BufferizationDialect,
+                    memref::MemRefDialect, tensor::TensorDialect>();
+  }
+
+  /// The codes of `tensor` (f4E2M1FN or f8E4M3FN, any rank) as a 1-D i8
+  /// tensor in memory order: E2M1 packed two per byte, E4M3 one per byte.
+  Value packToBytes(OpBuilder &b, Location loc, Value tensor) {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    Type i8 = b.getI8Type();
+    Value bytes;
+    if (isa<Float4E2M1FNType>(type.getElementType())) {
+      Value codes = arith::BitcastOp::create(
+          b, loc, type.clone(b.getIntegerType(4)), tensor);
+      bytes = arith::ExtUIOp::create(b, loc, type.clone(i8), codes);
+    } else {
+      bytes = arith::BitcastOp::create(b, loc, type.clone(i8), tensor);
+    }
+    int64_t count = type.getNumElements();
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      all[0].push_back(d);
+    auto flatType = RankedTensorType::get({count}, i8);
+    Value flat = type.getRank() == 1
+                     ? bytes
+                     : tensor::CollapseShapeOp::create(b, loc, flatType,
+                                                       bytes, all)
+                           .getResult();
+    if (!isa<Float4E2M1FNType>(type.getElementType()))
+      return flat;
+    // byte i = code[2i] | code[2i + 1] << 4.
+    auto half = [&](int64_t offset) -> Value {
+      SmallVector<OpFoldResult> offsets{b.getIndexAttr(offset)};
+      SmallVector<OpFoldResult> sizes{b.getIndexAttr(count / 2)};
+      SmallVector<OpFoldResult> strides{b.getIndexAttr(2)};
+      return tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get({count / 2}, i8), flat, offsets,
+          sizes, strides);
+    };
+    Value lo = half(0), hi = half(1);
+    Value four = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({count / 2}, i8),
+                               b.getI8IntegerAttr(4).getValue()));
+    Value shifted = arith::ShLIOp::create(b, loc, hi, four);
+    return arith::OrIOp::create(b, loc, lo, shifted);
+  }
+
+  LogicalResult packLaunch(gpu::LaunchFuncOp launch) {
+    OpBuilder b(launch);
+    Location loc = launch.getLoc();
+    SmallVector<int32_t> access;
+    SmallVector<Value> operands(launch.getKernelOperands());
+    for (auto [index, operand] : llvm::enumerate(operands)) {
+      auto memrefType = dyn_cast<MemRefType>(operand.getType());
+      if (!memrefType) {
+        access.push_back(kNone);
+        continue;
+      }
+      Operation *def = operand.getDefiningOp();
+      if (isa_and_nonnull<memref::AllocOp>(def)) {
+        // A fresh result buffer is only written by the kernel; one that
+        // something used before (e.g. the output of an earlier launch) is
+        // copied both ways.
+        bool usedBefore = llvm::any_of(operand.getUsers(), [&](Operation *u) {
+          if (u == launch.getOperation())
+            return false;
+          return u->getBlock() != launch->getBlock() ||
+                 u->isBeforeInBlock(launch);
+        });
+        access.push_back(usedBefore ? (kRead | kWrite) : kWrite);
+        continue;
+      }
+      auto toBuffer = dyn_cast_or_null<bufferization::ToBufferOp>(def);
+      if (!toBuffer) {
+        // Unknown origin: copied both ways.
+        access.push_back(kRead | kWrite);
+        continue;
+      }
+      access.push_back(kRead);
+      Type element = memrefType.getElementType();
+      if (!isa<Float4E2M1FNType, Float8E4M3FNType>(element))
+        continue;
+      if (!memrefType.getLayout().isIdentity() ||
+          !memrefType.hasStaticShape())
+        return launch.emitOpError()
+               << "kernel operand #" << index
+               << " of E2M1/E4M3 type must have a static shape and an "
+                  "identity layout to be packed";
+      if (isa<Float4E2M1FNType>(element) &&
+          memrefType.getNumElements() % 2 != 0)
+        return launch.emitOpError()
+               << "kernel operand #" << index
+               << " has an odd number of E2M1 elements";
+      Value bytes = packToBytes(b, loc, toBuffer.getTensor());
+      auto bytesType = cast<RankedTensorType>(bytes.getType());
+      auto bufferType =
+          MemRefType::get(bytesType.getShape(), bytesType.getElementType());
+      Value buffer = bufferization::ToBufferOp::create(
+          b, loc, bufferType, bytes, /*read_only=*/true);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value view = memref::ViewOp::create(b, loc, memrefType, buffer, zero,
+                                          ValueRange{});
+      launch.getKernelOperandsMutable()[index].set(view);
+      if (toBuffer->use_empty())
+        toBuffer->erase();
+    }
+    launch->setAttr(kAccessAttrName, b.getDenseI32ArrayAttr(access));
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<gpu::LaunchFuncOp> launches;
+    getOperation().walk([&](gpu::LaunchFuncOp op) {
+      if (isHostLaunch(op))
+        launches.push_back(op);
+    });
+    for (gpu::LaunchFuncOp launch : launches)
+      if (failed(packLaunch(launch)))
+        return signalPassFailure();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nvfp4-gpu-stage-launch-operands
+//===----------------------------------------------------------------------===//
+
+struct StageLaunchOperandsPass
+    : public PassWrapper<StageLaunchOperandsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StageLaunchOperandsPass)
+
+  StringRef getArgument() const override {
+    return "nvfp4-gpu-stage-launch-operands";
+  }
+  StringRef getDescription() const override {
+    return "Give every memref operand of a host gpu.launch_func a device "
+           "copy (gpu.alloc, gpu.memcpy in before / out after the launch as "
+           "nvfp4.operand_access says, gpu.dealloc)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<gpu::GPUDialect, memref::MemRefDialect>();
+  }
+
+  LogicalResult stageLaunch(gpu::LaunchFuncOp launch) {
+    if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
+      return launch.emitOpError()
+             << "is asynchronous; operands are staged before gpu-async-region";
+    OpBuilder b(launch);
+    Location loc = launch.getLoc();
+    SmallVector<Value> operands(launch.getKernelOperands());
+    ArrayRef<int32_t> access;
+    SmallVector<int32_t> defaultAccess;
+    if (auto attr =
+            launch->getAttrOfType<DenseI32ArrayAttr>(kAccessAttrName)) {
+      access = attr.asArrayRef();
+      if (access.size() != operands.size())
+        return launch.emitOpError()
+               << kAccessAttrName << " does not have one entry per operand";
+    } else {
+      for (Value v : operands)
+        defaultAccess.push_back(isa<MemRefType>(v.getType()) ? kRead | kWrite
+                                                             : kNone);
+      access = defaultAccess;
+    }
+
+    SmallVector<std::pair<Value, Value>> copyBack; // (host, device)
+    SmallVector<Value> deviceBuffers;
+    for (auto [index, operand] : llvm::enumerate(operands)) {
+      auto memrefType = dyn_cast<MemRefType>(operand.getType());
+      if (!memrefType)
+        continue;
+      if (!memrefType.hasStaticShape())
+        return launch.emitOpError()
+               << "kernel operand #" << index
+               << " has a dynamic shape; only static shapes are staged";
+      // A packed byte buffer seen through memref.view: copy the bytes.
+      Value host = operand;
+      auto view = operand.getDefiningOp<memref::ViewOp>();
+      if (view) {
+        if (!view.getSizes().empty() ||
+            !matchPattern(view.getByteShift(), m_Zero()))
+          return view.emitOpError()
+                 << "of a kernel operand must have no byte shift and no "
+                    "dynamic sizes to be staged";
+        host = view.getSource();
+      }
+      auto hostType = cast<MemRefType>(host.getType());
+      if (!hostType.getLayout().isIdentity())
+        return launch.emitOpError()
+               << "kernel operand #" << index
+               << " does not have an identity layout; it cannot be copied "
+                  "to the device as one block";
+      auto deviceType = MemRefType::get(hostType.getShape(),
+                                        hostType.getElementType());
+      auto alloc = gpu::AllocOp::create(
+          b, loc, deviceType, /*asyncToken=*/Type(),
+          /*asyncDependencies=*/ValueRange{}, /*dynamicSizes=*/ValueRange{},
+          /*symbolOperands=*/ValueRange{}, /*hostShared=*/false);
+      Value device = alloc.getMemref();
+      deviceBuffers.push_back(device);
+      if (access[index] & kRead)
+        gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
+                              device, host);
+      if (access[index] & kWrite)
+        copyBack.push_back({host, device});
+      Value kernelOperand = device;
+      if (view)
+        kernelOperand = memref::ViewOp::create(b, loc, memrefType, device,
+                                               view.getByteShift(),
+                                               ValueRange{});
+      launch.getKernelOperandsMutable()[index].set(kernelOperand);
+    }
+    b.setInsertionPointAfter(launch);
+    for (auto [host, device] : copyBack)
+      gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, host,
+                            device);
+    for (Value device : deviceBuffers)
+      gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
+                             device);
+    launch->removeAttr(kAccessAttrName);
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<gpu::LaunchFuncOp> launches;
+    getOperation().walk([&](gpu::LaunchFuncOp op) {
+      if (isHostLaunch(op))
+        launches.push_back(op);
+    });
+    for (gpu::LaunchFuncOp launch : launches)
+      if (failed(stageLaunch(launch)))
+        return signalPassFailure();
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> mlir::nvfp4::createGPUPackLaunchOperandsPass() {
+  return std::make_unique<PackLaunchOperandsPass>();
+}
+
+std::unique_ptr<Pass> mlir::nvfp4::createGPUStageLaunchOperandsPass() {
+  return std::make_unique<StageLaunchOperandsPass>();
+}
+
+//===----------------------------------------------------------------------===//
+// nvfp4-to-gpu-executable
+//===----------------------------------------------------------------------===//
+
+void mlir::nvfp4::buildNVFP4ToGPUExecutablePipeline(
+    OpPassManager &pm, const NVFP4ToPTXPipelineOptions &options) {
+  // 1. Kernels: nvfp4.matmul -> gpu.launch_func + gpu.binary.
+  buildNVFP4ToPTXPipeline(pm, options);
+
+  // 2. Packed byte buffers for the E2M1 / E4M3 kernel operands, then the
+  //    rest of the program through the reference lowering (as nvfp4-to-cpu).
+  pm.addPass(createGPUPackLaunchOperandsPass());
+  pm.addPass(createConvertNVFP4ToReference());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+
+  // 3. Bufferization with identity-layout function boundaries, then the
+  //    device copies. No buffer deallocation pipeline: the ownership-based
+  //    deallocation rejects gpu.launch_func (an op on memrefs without
+  //    memory-effect information), so host buffers the bufferization
+  //    allocates are not freed (docs/gpu-runtime.md, "Limitations").
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  pm.addPass(createGPUStageLaunchOperandsPass());
+
+  // 4. Host code to the LLVM dialect; gpu-async-region puts the copies and
+  //    launches on a stream, gpu-to-llvm turns them into mgpu* calls.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  arith::ArithExpandOpsPassOptions expandOptions;
+  expandOptions.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expandOptions));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::nvfp4::registerNVFP4ToGPUExecutablePipeline() {
+  PassRegistration<PackLaunchOperandsPass>();
+  PassRegistration<StageLaunchOperandsPass>();
+  PassPipelineRegistration<NVFP4ToPTXPipelineOptions>(
+      "nvfp4-to-gpu-executable",
+      "Lower an nvfp4 program to the LLVM dialect for mlir-runner on an "
+      "NVIDIA GPU: matmuls as kernels (nvfp4-to-ptx) with device copies of "
+      "their operands, everything else through the reference lowering; "
+      "link libnvfp4_cuda_runtime",
+      buildNVFP4ToGPUExecutablePipeline);
+}

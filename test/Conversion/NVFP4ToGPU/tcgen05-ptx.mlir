@@ -1,0 +1,88 @@
+// The tcgen05 kernels through the nvfp4-to-ptx pipeline for sm_100a, sm_103a
+// and sm_110a, the PTX written by nvfp4-translate --nvfp4-extract-ptx, and
+// every kernel assembled by ptxas without spills.
+
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_100a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefixes=PTX,PTX100
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.sm_100a.ptx -o %t.sm_100a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_103a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_103a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefixes=PTX,PTX103
+// RUN: %if ptxas %{ %ptxas -arch=sm_103a -v %t.sm_103a.ptx -o %t.sm_103a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_110a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_110a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_110a.ptx --check-prefixes=PTX,PTX110
+// RUN: %if ptxas %{ %ptxas -arch=sm_110a -v %t.sm_110a.ptx -o %t.sm_110a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// PTX100:      .version 8.8
+// PTX100:      .target sm_100a
+// PTX103:      .version 8.8
+// PTX103:      .target sm_103a
+// PTX110:      .version 9.0
+// PTX110:      .target sm_110a
+// PTX:         .extern .shared .align 1024 .b8 __nvfp4_tcgen05_smem[];
+
+// The kernels appear in reverse order of creation.
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32(
+// PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
+// PTX-COUNT-8: tcgen05.cp.cta_group::1.32x128b.warpx4
+// PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
+// PTX-NOT:     tcgen05.mma
+// PTX:         tcgen05.dealloc.cta_group::1.sync.aligned.b32
+
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc(
+// PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
+// PTX-COUNT-8: tcgen05.cp.cta_group::1.32x128b.warpx4
+// PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
+// PTX-NOT:     tcgen05.mma
+// PTX:         tcgen05.commit
+// PTX:         tcgen05.ld.sync.aligned.32x32b.x16.b32
+// PTX:         cvt.rn.bf16x2.f32
+// PTX:         tcgen05.dealloc.cta_group::1.sync.aligned.b32
+
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32(
+// PTX:         mbarrier.init.shared.b64
+// PTX:         mbarrier.init.shared.b64
+// PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
+// PTX:         tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+// PTX:         fence.proxy.async.shared::cta;
+// PTX:         bar.sync 0;
+// PTX:         tcgen05.fence::after_thread_sync;
+// PTX-COUNT-12: tcgen05.cp.cta_group::1.32x128b.warpx4 [{{.*}}], {{.*}};
+// PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16.collector::a::discard [{{.*}}], {{.*}}, {{.*}}, {{.*}}, [{{.*}}], [{{.*}}], {{.*}};
+// PTX-NOT:     tcgen05.mma
+// PTX:         tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+// PTX:         mbarrier.try_wait.parity.shared.b64
+// PTX:         mbarrier.try_wait.parity.shared.b64
+// PTX:         tcgen05.ld.sync.aligned.32x32b.x16.b32
+// PTX:         tcgen05.wait::ld.sync.aligned;
+// PTX:         st.global.v2.b64
+// PTX:         tcgen05.fence::before_thread_sync;
+// PTX:         tcgen05.dealloc.cta_group::1.sync.aligned.b32
+// PTX:         ret;
+
+// PTXAS-COUNT-3: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT:   {{[1-9][0-9]* bytes spill}}
+
+func.func @f32_n256(%a: !nvfp4.tensor<256x1024, 1x16>,
+                    %b: !nvfp4.tensor<512x1024, 16x16>) -> tensor<256x512xf32> {
+  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<256x1024, 1x16>,
+         !nvfp4.tensor<512x1024, 16x16> -> tensor<256x512xf32>
+  return %c : tensor<256x512xf32>
+}
+
+func.func @batched_bf16_acc_n128(%a: !nvfp4.tensor<2x128x512, 1x16>,
+                                 %b: !nvfp4.tensor<2x384x512, 16x16>,
+                                 %acc: tensor<2x128x384xbf16>) -> tensor<2x128x384xbf16> {
+  %c = nvfp4.matmul %a, %b acc(%acc : tensor<2x128x384xbf16>)
+         : !nvfp4.tensor<2x128x512, 1x16>, !nvfp4.tensor<2x384x512, 16x16>
+         -> tensor<2x128x384xbf16>
+  return %c : tensor<2x128x384xbf16>
+}
+
+func.func @f32_n64(%a: !nvfp4.tensor<128x256, 16x16>,
+                   %b: !nvfp4.tensor<192x256, 1x16>) -> tensor<128x192xf32> {
+  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 16x16>,
+         !nvfp4.tensor<192x256, 1x16> -> tensor<128x192xf32>
+  return %c : tensor<128x192xf32>
+}
