@@ -22,6 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
+
 #include <cublas_v2.h>
 #include <cuda.h>
 
@@ -192,10 +194,16 @@ int main(int argc, char **argv) {
   image.push_back('\0');
   CUmodule module;
   CU(cuModuleLoadData(&module, image.data()));
+  // The CTA tile convert-nvfp4-to-gpu selects for this shape (no `tile`
+  // option in bench/gpu/run.sh).
+  const nvfp4::gpu::TileShape tile = nvfp4::gpu::selectTileShape(o.m, o.n);
   std::string kernelName = "nvfp4_matmul_m" + std::to_string(o.m) + "n" +
                            std::to_string(o.n) + "k" + std::to_string(o.k) +
                            "_1x16_" + std::to_string(o.blockRowsB) +
                            "x16_f32";
+  if (!(tile == nvfp4::gpu::kTile64x64))
+    kernelName +=
+        "_t" + std::to_string(tile.m) + "x" + std::to_string(tile.n);
   CUfunction kernel;
   CUresult found = cuModuleGetFunction(&kernel, module, kernelName.c_str());
   if (found != CUDA_SUCCESS)
@@ -230,8 +238,9 @@ int main(int argc, char **argv) {
   cd.push(params);
   double flops = 2.0 * double(m) * double(n) * double(k);
   double nvfp4Ms = timeMs(o, stream, [&] {
-    CU(cuLaunchKernel(kernel, unsigned(n / 64), unsigned(m / 64), 1, 128, 1,
-                      1, 0, stream, params.data(), nullptr));
+    CU(cuLaunchKernel(kernel, unsigned(n / tile.n), unsigned(m / tile.m), 1,
+                      unsigned(tile.threads()), 1, 1, 0, stream,
+                      params.data(), nullptr));
   });
 
   // cuBLAS: C[M, N] = A[M, K] * B[N, K]^T in bf16 with f32 accumulation

@@ -47,6 +47,8 @@ void mlir::nvfp4::buildNVFP4ToPTXPipeline(
   //    @nvfp4_kernels.
   ConvertNVFP4ToGPUOptions gpuOptions;
   gpuOptions.target = options.target;
+  gpuOptions.hardwareSR = options.hardwareSR;
+  gpuOptions.tile = options.tile;
   pm.addPass(createConvertNVFP4ToGPU(gpuOptions));
 
   // 2. The kernel module to the NVVM and LLVM dialects.

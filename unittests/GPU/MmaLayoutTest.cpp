@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -112,8 +113,8 @@ TEST(MmaLayoutTest, Bf16FragmentsMatchIsaTables) {
       for (int reg = 0; reg < kBf16MmaARegs; ++reg)
         for (int e = 0; e < 2; ++e) {
           Coord c = isaBf16A(lane, reg, e);
-          int64_t k = bf16AFragWord(s, reg) * kCodesPerWord +
-                      bf16FragByte(q) * 2 + e;
+          int64_t k =
+              bf16AFragWord(s, reg) * kCodesPerWord + bf16FragByte(q) * 2 + e;
           EXPECT_EQ(bf16AFragRow(g, reg), c.row) << lane << " a" << reg;
           EXPECT_EQ(k, kBf16MmaK * s + c.col) << lane << " a" << reg;
           EXPECT_EQ(k / 16, s) << "one scale block per sub-step";
@@ -121,8 +122,8 @@ TEST(MmaLayoutTest, Bf16FragmentsMatchIsaTables) {
       for (int reg = 0; reg < kBf16MmaBRegs; ++reg)
         for (int e = 0; e < 2; ++e) {
           Coord c = isaBf16B(lane, reg, e);
-          int64_t k = bf16BFragWord(s, reg) * kCodesPerWord +
-                      bf16FragByte(q) * 2 + e;
+          int64_t k =
+              bf16BFragWord(s, reg) * kCodesPerWord + bf16FragByte(q) * 2 + e;
           EXPECT_EQ(bFragCol(g, reg), c.col) << lane << " b" << reg;
           EXPECT_EQ(k, kBf16MmaK * s + c.row) << lane << " b" << reg;
         }
@@ -142,17 +143,159 @@ TEST(MmaLayoutTest, ScaleLanesHoldTheRowsTheInstructionReads) {
 }
 
 TEST(MmaLayoutTest, StagingCoversTheTileOnce) {
-  std::vector<int> a(kTileM * kWordsPerMmaRow, 0), s(kTileM + kTileN, 0);
-  for (int64_t tid = 0; tid < kThreads; ++tid) {
-    for (int64_t w = 0; w < kVectorBytes / 4; ++w)
-      ++a[stageRow(tid) * kWordsPerMmaRow + stageWord(tid) + w];
-    ++s[tid];
-    EXPECT_EQ(stageScaleRow(tid), tid % kTileM);
+  for (const TileShape &t : kTileShapes) {
+    for (int64_t rows : {t.m, t.n}) {
+      std::vector<int> words(rows * kWordsPerMmaRow, 0);
+      const int64_t count = rows * kVectorsPerRow;
+      for (int64_t tid = 0; tid < t.threads(); ++tid)
+        for (int64_t i = 0; i < stageCopiesPerThread(count, t); ++i) {
+          int64_t v = stageJob(tid, i, t);
+          if (v >= count)
+            continue;
+          for (int64_t w = 0; w < kWordsPerVector; ++w)
+            ++words[stageRow(v) * kWordsPerMmaRow + stageWord(v) + w];
+        }
+      for (int v : words)
+        EXPECT_EQ(v, 1) << t.m << "x" << t.n;
+    }
+    std::vector<int> scales(t.scaleWords(), 0);
+    for (int64_t tid = 0; tid < t.threads(); ++tid)
+      for (int64_t i = 0; i < stageCopiesPerThread(t.scaleWords(), t); ++i)
+        if (int64_t sj = stageJob(tid, i, t); sj < t.scaleWords())
+          ++scales[sj];
+    for (int v : scales)
+      EXPECT_EQ(v, 1) << t.m << "x" << t.n;
   }
-  for (int v : a)
-    EXPECT_EQ(v, 1);
-  for (int v : s)
-    EXPECT_EQ(v, 1);
+}
+
+TEST(MmaLayoutTest, TileShapes) {
+  for (const TileShape &t : kTileShapes) {
+    EXPECT_EQ(t.warpTileM() * t.warpsM, t.m);
+    EXPECT_EQ(t.warpTileN() * t.warpsN, t.n);
+    EXPECT_EQ(t.mmasM() * kMmaM, t.warpTileM());
+    EXPECT_EQ(t.mmasN() * kMmaN, t.warpTileN());
+    // Static shared memory: kStages slots within 48 KiB.
+    EXPECT_LE(kStages * t.stageBytes(), 48 * 1024);
+    EXPECT_EQ(findTileShape(t.m, t.n), &t);
+  }
+  EXPECT_EQ(kTile128x128.threads(), 256);
+  EXPECT_EQ(kTile64x64.threads(), 128);
+  EXPECT_EQ(findTileShape(32, 64), nullptr);
+  EXPECT_EQ(findTileShape(256, 128), nullptr);
+  // Selection: 128 along a dimension that is a multiple of 128 and >= 256.
+  EXPECT_EQ(selectTileShape(64, 64), kTile64x64);
+  EXPECT_EQ(selectTileShape(128, 128), kTile64x64);
+  EXPECT_EQ(selectTileShape(192, 512), kTile64x128);
+  EXPECT_EQ(selectTileShape(1024, 64), kTile128x64);
+  EXPECT_EQ(selectTileShape(384, 320), kTile128x64);
+  EXPECT_EQ(selectTileShape(256, 256), kTile128x128);
+  EXPECT_EQ(selectTileShape(4096, 8192), kTile128x128);
+}
+
+/// Shared-memory bank conflicts of one warp-wide 32-bit load: the largest
+/// number of distinct words any of the 32 banks is asked for.
+int bankWays(const std::array<int64_t, 32> &words) {
+  std::array<std::vector<int64_t>, 32> perBank;
+  for (int64_t w : words) {
+    auto &bank = perBank[w % 32];
+    if (std::find(bank.begin(), bank.end(), w) == bank.end())
+      bank.push_back(w);
+  }
+  int ways = 0;
+  for (const auto &bank : perBank)
+    ways = std::max(ways, static_cast<int>(bank.size()));
+  return ways;
+}
+
+/// The largest bank conflict of the fragment loads of every tile: the
+/// m16n8k64 A and B registers and the sm_90a bf16 A and B words, in every
+/// pipeline slot, with the swizzled layout or (for comparison) without it.
+int maxFragmentBankWays(bool swizzled) {
+  int ways = 0;
+  for (const TileShape &t : kTileShapes)
+    for (int64_t slot = 0; slot < kStages; ++slot)
+      for (int64_t warp = 0; warp < t.warps(); ++warp) {
+        auto load = [&](int64_t rows, auto rowOf, auto wordOf) {
+          std::array<int64_t, 32> words;
+          for (int64_t lane = 0; lane < 32; ++lane) {
+            int64_t g = laneGroup(lane), q = laneInGroup(lane);
+            int64_t row = rowOf(g), word = wordOf(q);
+            words[lane] = (slot * rows + row) * kWordsPerMmaRow +
+                          (swizzled ? swizzleWord(row, word) : word);
+          }
+          ways = std::max(ways, bankWays(words));
+        };
+        for (int64_t i = 0; i < t.mmasM(); ++i) {
+          int64_t base = warpRowBase(warp, t) + i * kMmaM;
+          for (int r = 0; r < kMmaARegs; ++r)
+            load(
+                t.m, [&](int64_t g) { return base + aFragRow(g, r); },
+                [&](int64_t q) { return aFragWord(q, r); });
+          for (int64_t s = 0; s < kBf16KSteps; ++s)
+            for (int r = 0; r < kBf16MmaARegs; ++r)
+              load(
+                  t.m, [&](int64_t g) { return base + bf16AFragRow(g, r); },
+                  [&](int64_t) { return bf16AFragWord(s, r); });
+        }
+        for (int64_t j = 0; j < t.mmasN(); ++j) {
+          int64_t base = warpColBase(warp, t) + j * kMmaN;
+          for (int r = 0; r < kMmaBRegs; ++r)
+            load(
+                t.n, [&](int64_t g) { return base + bFragCol(g, r); },
+                [&](int64_t q) { return bFragWord(q, r); });
+          for (int64_t s = 0; s < kBf16KSteps; ++s)
+            for (int r = 0; r < kBf16MmaBRegs; ++r)
+              load(
+                  t.n, [&](int64_t g) { return base + bFragCol(g, r); },
+                  [&](int64_t) { return bf16BFragWord(s, r); });
+        }
+      }
+  return ways;
+}
+
+TEST(MmaLayoutTest, SwizzledFragmentLoadsAreBankConflictFree) {
+  EXPECT_EQ(maxFragmentBankWays(/*swizzled=*/true), 1);
+  EXPECT_EQ(maxFragmentBankWays(/*swizzled=*/false), 2);
+}
+
+TEST(MmaLayoutTest, SwizzleKeepsVectorsWhole) {
+  for (int64_t row = 0; row < 16; ++row) {
+    std::vector<int> seen(kWordsPerMmaRow, 0);
+    for (int64_t v = 0; v < kVectorsPerRow; ++v) {
+      int64_t first = swizzleWord(row, v * kWordsPerVector);
+      EXPECT_EQ(first % kWordsPerVector, 0); // 16-byte aligned
+      for (int64_t e = 0; e < kWordsPerVector; ++e) {
+        int64_t w = v * kWordsPerVector + e;
+        EXPECT_EQ(swizzleWord(row, w), first + e); // contiguous
+        ++seen[swizzleWord(row, w)];
+      }
+    }
+    for (int n : seen)
+      EXPECT_EQ(n, 1); // a permutation of the row
+  }
+}
+
+/// The schedule of the cp.async pipeline: at the wait of iteration kt, the
+/// group of step kt is complete and no later step's group is required; the
+/// prefetch of iteration kt overwrites only the slot of step kt - 1, which
+/// every warp has finished reading before the barrier.
+TEST(MmaLayoutTest, PipelineSchedule) {
+  for (int64_t numSteps = 1; numSteps < 9; ++numSteps) {
+    int64_t committed = kStages - 1; // prologue groups
+    for (int64_t kt = 0; kt < numSteps; ++kt) {
+      // Groups complete after the wait: all but kWaitPendingGroups.
+      int64_t complete = committed - kWaitPendingGroups;
+      EXPECT_GE(complete, kt + 1); // group kt is the (kt + 1)-th
+      int64_t next = prefetchStep(kt);
+      if (next < numSteps) {
+        EXPECT_NE(stageSlot(next), stageSlot(kt));
+        if (kt > 0) {
+          EXPECT_EQ(stageSlot(next), stageSlot(kt - 1));
+        }
+      }
+      ++committed;
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -220,60 +363,126 @@ uint32_t loadWord(const std::vector<uint8_t> &bytes, int64_t offset) {
   return w;
 }
 
-/// Runs the kernel the lowering generates on the CPU: packed data and compact
-/// scales in, C = A * B^T * (decodeA * decodeB) out.
+/// Runs the kernel the lowering generates on the CPU, with CTA tile `t`:
+/// packed data and compact scales in, C = A * B^T * (decodeA * decodeB) out.
+/// The cp.async pipeline is modelled: a copy writes shared memory only when
+/// a `cp.async.wait_group` retires its group, so a wrong wait count or slot
+/// makes the MMAs read stale data.
 std::vector<float> emulateKernel(const QuantizedTensor &a,
                                  const std::vector<uint8_t> &aScales,
                                  int64_t aBlockRows, const QuantizedTensor &b,
                                  const std::vector<uint8_t> &bScales,
-                                 int64_t bBlockRows) {
+                                 int64_t bBlockRows,
+                                 const TileShape &t = kTile64x64,
+                                 int64_t waitPending = kWaitPendingGroups) {
   const int64_t m = a.rows, n = b.rows, k = a.cols;
   const int64_t rowBytes = k / 2, scaleRowBytes = k / 16;
+  const int64_t numSteps = k / kTileK, threads = t.threads();
+  const int64_t mmasM = t.mmasM(), mmasN = t.mmasN();
   std::vector<float> out(m * n, 0.0f);
-  for (int64_t tileM = 0; tileM < m / kTileM; ++tileM)
-    for (int64_t tileN = 0; tileN < n / kTileN; ++tileN) {
-      // Per-thread accumulators: [warp][lane][mma i][mma j][reg].
-      std::vector<float> acc(kThreads * kMmasM * kMmasN * kMmaCRegs, 0.0f);
-      auto accAt = [&](int64_t tid, int64_t i, int64_t j, int r) -> float & {
-        return acc[((tid * kMmasM + i) * kMmasN + j) * kMmaCRegs + r];
-      };
-      for (int64_t kt = 0; kt < k / kTileK; ++kt) {
-        uint32_t smemA[kTileM][kWordsPerMmaRow], smemB[kTileN][kWordsPerMmaRow];
-        uint32_t smemS[kTileM + kTileN];
-        for (int64_t tid = 0; tid < kThreads; ++tid) {
-          int64_t row = stageRow(tid), word = stageWord(tid);
-          int64_t kByte = kt * kTileRowBytes + stageVector(tid) * kVectorBytes;
-          for (int64_t e = 0; e < 4; ++e) {
-            smemA[row][word + e] = loadWord(
-                a.data, (tileM * kTileM + row) * rowBytes + kByte + 4 * e);
-            smemB[row][word + e] = loadWord(
-                b.data, (tileN * kTileN + row) * rowBytes + kByte + 4 * e);
+  // Shared memory: [slot][row][word] for A and B, [slot][m + n] scales.
+  std::vector<uint32_t> smemA(kStages * t.m * kWordsPerMmaRow, 0xDEADBEEF);
+  std::vector<uint32_t> smemB(kStages * t.n * kWordsPerMmaRow, 0xDEADBEEF);
+  std::vector<uint32_t> smemS(kStages * t.scaleWords(), 0xDEADBEEF);
+  struct Copy {
+    uint32_t *dst;
+    uint32_t value;
+  };
+  for (int64_t tileM = 0; tileM < m / t.m; ++tileM)
+    for (int64_t tileN = 0; tileN < n / t.n; ++tileN) {
+      std::vector<std::vector<Copy>> groups; // committed, not yet retired
+      std::vector<Copy> open;
+      auto issueStep = [&](int64_t kt, int64_t slot) {
+        const int64_t kByte = kt * kTileRowBytes;
+        auto copyVectors = [&](int64_t rows, const std::vector<uint8_t> &src,
+                               int64_t srcRow0, std::vector<uint32_t> &dst) {
+          const int64_t count = rows * kVectorsPerRow;
+          for (int64_t tid = 0; tid < threads; ++tid)
+            for (int64_t i = 0; i < stageCopiesPerThread(count, t); ++i) {
+              int64_t v = stageJob(tid, i, t);
+              if (v >= count)
+                continue;
+              int64_t row = stageRow(v);
+              for (int64_t e = 0; e < kWordsPerVector; ++e)
+                open.push_back(
+                    {&dst[(slot * rows + row) * kWordsPerMmaRow +
+                          swizzleWord(row, stageWord(v)) + e],
+                     loadWord(src, (srcRow0 + row) * rowBytes + kByte +
+                                       stageVector(v) * kVectorBytes + 4 * e)});
+            }
+        };
+        copyVectors(t.m, a.data, tileM * t.m, smemA);
+        copyVectors(t.n, b.data, tileN * t.n, smemB);
+        const int64_t kScale = kt * (kTileK / 16);
+        for (int64_t tid = 0; tid < threads; ++tid)
+          for (int64_t i = 0; i < stageCopiesPerThread(t.scaleWords(), t);
+               ++i) {
+            int64_t sj = stageJob(tid, i, t);
+            if (sj >= t.scaleWords())
+              continue;
+            uint32_t word =
+                sj < t.m ? loadWord(aScales, ((tileM * t.m + sj) / aBlockRows) *
+                                                     scaleRowBytes +
+                                                 kScale)
+                         : loadWord(bScales,
+                                    ((tileN * t.n + sj - t.m) / bBlockRows) *
+                                            scaleRowBytes +
+                                        kScale);
+            open.push_back({&smemS[slot * t.scaleWords() + sj], word});
           }
-          int64_t sRow = stageScaleRow(tid), kScale = kt * (kTileK / 16);
-          smemS[tid] =
-              tid < kTileM
-                  ? loadWord(aScales, ((tileM * kTileM + sRow) / aBlockRows) *
-                                              scaleRowBytes +
-                                          kScale)
-                  : loadWord(bScales, ((tileN * kTileN + sRow) / bBlockRows) *
-                                              scaleRowBytes +
-                                          kScale);
+      };
+      auto commit = [&]() {
+        groups.push_back(std::move(open));
+        open.clear();
+      };
+      auto waitGroup = [&](int64_t pending) {
+        while (static_cast<int64_t>(groups.size()) > pending) {
+          for (const Copy &c : groups.front())
+            *c.dst = c.value;
+          groups.erase(groups.begin());
         }
-        for (int64_t warp = 0; warp < kThreads / kWarpSize; ++warp)
-          for (int64_t i = 0; i < kMmasM; ++i)
-            for (int64_t j = 0; j < kMmasN; ++j) {
+      };
+
+      // Per-thread accumulators: [warp][lane][mma i][mma j][reg].
+      std::vector<float> acc(threads * mmasM * mmasN * kMmaCRegs, 0.0f);
+      auto accAt = [&](int64_t tid, int64_t i, int64_t j, int r) -> float & {
+        return acc[((tid * mmasM + i) * mmasN + j) * kMmaCRegs + r];
+      };
+      for (int64_t s = 0; s < kStages - 1; ++s) {
+        if (s < numSteps)
+          issueStep(s, stageSlot(s));
+        commit();
+      }
+      for (int64_t kt = 0; kt < numSteps; ++kt) {
+        waitGroup(waitPending);
+        if (int64_t next = prefetchStep(kt); next < numSteps)
+          issueStep(next, stageSlot(next));
+        commit();
+        const int64_t slot = stageSlot(kt);
+        auto A = [&](int64_t row, int64_t word) {
+          return smemA[(slot * t.m + row) * kWordsPerMmaRow +
+                       swizzleWord(row, word)];
+        };
+        auto B = [&](int64_t row, int64_t word) {
+          return smemB[(slot * t.n + row) * kWordsPerMmaRow +
+                       swizzleWord(row, word)];
+        };
+        auto S = [&](int64_t i) { return smemS[slot * t.scaleWords() + i]; };
+        for (int64_t warp = 0; warp < t.warps(); ++warp)
+          for (int64_t i = 0; i < mmasM; ++i)
+            for (int64_t j = 0; j < mmasN; ++j) {
               std::array<LaneRegs, 32> lanes;
               for (int64_t lane = 0; lane < 32; ++lane) {
                 int64_t g = laneGroup(lane), q = laneInGroup(lane);
-                int64_t rowBase = warpRowBase(warp) + i * kMmaM;
-                int64_t colBase = warpColBase(warp) + j * kMmaN;
+                int64_t rowBase = warpRowBase(warp, t) + i * kMmaM;
+                int64_t colBase = warpColBase(warp, t) + j * kMmaN;
                 LaneRegs &l = lanes[lane];
                 for (int r = 0; r < kMmaARegs; ++r)
-                  l.a[r] = smemA[rowBase + aFragRow(g, r)][aFragWord(q, r)];
+                  l.a[r] = A(rowBase + aFragRow(g, r), aFragWord(q, r));
                 for (int r = 0; r < kMmaBRegs; ++r)
-                  l.b[r] = smemB[colBase + bFragCol(g, r)][bFragWord(q, r)];
-                l.scaleA = smemS[rowBase + scaleARow(g, q)];
-                l.scaleB = smemS[kTileM + colBase + scaleBCol(g, q)];
+                  l.b[r] = B(colBase + bFragCol(g, r), bFragWord(q, r));
+                l.scaleA = S(rowBase + scaleARow(g, q));
+                l.scaleB = S(t.m + colBase + scaleBCol(g, q));
                 for (int r = 0; r < kMmaCRegs; ++r)
                   l.c[r] = accAt(warp * kWarpSize + lane, i, j, r);
               }
@@ -283,17 +492,18 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
                   accAt(warp * kWarpSize + lane, i, j, r) = lanes[lane].c[r];
             }
       }
+      waitGroup(0);
       const float alpha = a.globalDecodeScale * b.globalDecodeScale;
-      for (int64_t tid = 0; tid < kThreads; ++tid) {
+      for (int64_t tid = 0; tid < threads; ++tid) {
         int64_t warp = tid / kWarpSize, lane = tid % kWarpSize;
         int64_t g = laneGroup(lane), q = laneInGroup(lane);
-        for (int64_t i = 0; i < kMmasM; ++i)
-          for (int64_t j = 0; j < kMmasN; ++j)
+        for (int64_t i = 0; i < mmasM; ++i)
+          for (int64_t j = 0; j < mmasN; ++j)
             for (int r = 0; r < kMmaCRegs; ++r) {
-              int64_t row =
-                  tileM * kTileM + warpRowBase(warp) + i * kMmaM + cFragRow(g, r);
-              int64_t col =
-                  tileN * kTileN + warpColBase(warp) + j * kMmaN + cFragCol(q, r);
+              int64_t row = tileM * t.m + warpRowBase(warp, t) + i * kMmaM +
+                            cFragRow(g, r);
+              int64_t col = tileN * t.n + warpColBase(warp, t) + j * kMmaN +
+                            cFragCol(q, r);
               out[row * n + col] = accAt(tid, i, j, r) * alpha;
             }
       }
@@ -336,21 +546,28 @@ TEST(MmaLayoutTest, EmulatedKernelMatchesReferenceMatmul) {
   };
   for (Case c : {Case{64, 64, 64, {1, 16}, {1, 16}},
                  Case{128, 192, 256, {1, 16}, {16, 16}},
-                 Case{192, 64, 512, {16, 16}, {1, 16}}}) {
+                 Case{192, 64, 512, {16, 16}, {1, 16}},
+                 Case{128, 128, 128, {16, 16}, {1, 16}},
+                 Case{256, 128, 192, {1, 16}, {16, 16}}}) {
     QuantizedTensor a = randomTensor(c.m, c.k, c.aBlock, rng);
     QuantizedTensor b = randomTensor(c.n, c.k, c.bBlock, rng);
     std::vector<float> expected(c.m * c.n);
     matmul(a, b, expected.data());
-    std::vector<float> got =
-        emulateKernel(a, compactScales(a), c.aBlock.rows, b, compactScales(b),
-                      c.bBlock.rows);
-    int mismatches = 0;
-    for (int64_t i = 0; i < c.m * c.n; ++i)
-      if (std::memcmp(&got[i], &expected[i], 4) != 0 && mismatches++ < 5)
-        ADD_FAILURE() << "C[" << i / c.n << "][" << i % c.n << "] = " << got[i]
-                      << ", reference " << expected[i] << " (M=" << c.m
-                      << " N=" << c.n << " K=" << c.k << ")";
-    EXPECT_EQ(mismatches, 0);
+    for (const TileShape &t : kTileShapes) {
+      if (c.m % t.m || c.n % t.n)
+        continue;
+      std::vector<float> got =
+          emulateKernel(a, compactScales(a), c.aBlock.rows, b, compactScales(b),
+                        c.bBlock.rows, t);
+      int mismatches = 0;
+      for (int64_t i = 0; i < c.m * c.n; ++i)
+        if (std::memcmp(&got[i], &expected[i], 4) != 0 && mismatches++ < 5)
+          ADD_FAILURE() << "C[" << i / c.n << "][" << i % c.n
+                        << "] = " << got[i] << ", reference " << expected[i]
+                        << " (M=" << c.m << " N=" << c.n << " K=" << c.k
+                        << ", tile " << t.m << "x" << t.n << ")";
+      EXPECT_EQ(mismatches, 0);
+    }
   }
 }
 
@@ -367,9 +584,23 @@ TEST(MmaLayoutTest, EmulationDetectsSwappedFragments) {
   for (int64_t r = 0; r < 8; ++r)
     for (int64_t byte = 0; byte < 32; ++byte)
       std::swap(swapped.data[r * 32 + byte], swapped.data[(r + 8) * 32 + byte]);
-  std::vector<float> got =
-      emulateKernel(swapped, a.scales, 1, b, b.scales, 1);
+  std::vector<float> got = emulateKernel(swapped, a.scales, 1, b, b.scales, 1);
   EXPECT_NE(0, std::memcmp(got.data(), expected.data(), 64 * 4));
+}
+
+/// A pipeline that waits for one group too few reads a slot whose copies
+/// have not landed: the emulation must notice.
+TEST(MmaLayoutTest, EmulationDetectsEarlyPipelineReads) {
+  std::mt19937 rng(11);
+  QuantizedTensor a = randomTensor(64, 256, {1, 16}, rng);
+  QuantizedTensor b = randomTensor(64, 256, {1, 16}, rng);
+  std::vector<float> expected(64 * 64);
+  matmul(a, b, expected.data());
+  std::vector<float> good = emulateKernel(a, a.scales, 1, b, b.scales, 1);
+  EXPECT_EQ(0, std::memcmp(good.data(), expected.data(), 64 * 64 * 4));
+  std::vector<float> early = emulateKernel(a, a.scales, 1, b, b.scales, 1,
+                                           kTile64x64, kWaitPendingGroups + 1);
+  EXPECT_NE(0, std::memcmp(early.data(), expected.data(), 64 * 64 * 4));
 }
 
 } // namespace

@@ -8,7 +8,8 @@
 // lowering emits for the nvfp4.quantize kernels: every block is quantized by
 // exactly one thread, a 16x16 tile by one aligned half warp, scales land in
 // the compact layout, and the stochastic-rounding counters are those of
-// nvfp4::stochasticRoundingBits. Then runs the data flow of the two kernels
+// nvfp4::stochasticRoundingBits (also through the rbits operand of the
+// hardware-sr conversion). Then runs the data flow of the two kernels
 // (per-CTA partial maxima, their reduction, per-thread blocks, the half-warp
 // butterfly of 16x16 tiles, byte packing) on the CPU, thread by thread, with
 // the reference's scalar formulas, and compares the buffers with
@@ -91,6 +92,47 @@ TEST(QuantizeLayout, PhiloxCountersMatchTheReference) {
       const uint8_t kernelBits = static_cast<uint8_t>(w[j / 4] >> (8 * (j % 4)));
       EXPECT_EQ(kernelBits, stochasticRoundingBits(
                                 seed, offset, quantizeInputElement(block) + j));
+    }
+  }
+}
+
+// hardware-sr: one cvt.rs.satfinite.e2m1x4.f32 per Philox word w, operands
+// {a, b, e, f} = elements {4w+3, 4w+2, 4w+1, 4w}. With the ISA's random-byte
+// assignment (cvtRsE2M1x4RandomByteShift) applied to the permuted rbits,
+// every element must receive the byte the software path gives it.
+TEST(QuantizeLayout, HardwareSRRbitsGiveEachElementItsReferenceByte) {
+  EXPECT_EQ(cvtRsE2M1x4RandomByteShift(0), 24); // a: rbits[31:24]
+  EXPECT_EQ(cvtRsE2M1x4RandomByteShift(1), 8);  // b: rbits[15:8]
+  EXPECT_EQ(cvtRsE2M1x4RandomByteShift(2), 16); // e: rbits[23:16]
+  EXPECT_EQ(cvtRsE2M1x4RandomByteShift(3), 0);  // f: rbits[7:0]
+  EXPECT_EQ(cvtRsE2M1x4Rbits(uint32_t(0x44332211)), 0x44223311u);
+  const uint64_t seed = 0xDEADBEEF01234567ull, offset = 5;
+  std::mt19937 gen(7);
+  std::vector<uint32_t> words = {0u, 0xFFFFFFFFu, 0x00FF00FFu, 0xFF00FF00u,
+                                 0x80402010u};
+  for (int i = 0; i < 1000; ++i)
+    words.push_back(static_cast<uint32_t>(gen()));
+  auto check = [](uint32_t w) {
+    const uint32_t rbits = cvtRsE2M1x4Rbits(w);
+    for (int i = 0; i < 4; ++i) {
+      const int operand = 3 - i; // element 4w + i is operand f, e, b, a
+      const uint8_t hw = static_cast<uint8_t>(
+          rbits >> cvtRsE2M1x4RandomByteShift(operand));
+      ASSERT_EQ(hw, static_cast<uint8_t>(w >> (8 * i)))
+          << "word " << w << " element " << i;
+    }
+  };
+  for (uint32_t w : words)
+    check(w);
+  for (int64_t block : {int64_t(0), int64_t(3), int64_t(999)}) {
+    const std::array<uint32_t, 4> w =
+        philox4x32(seed, quantizePhiloxCounter(block, offset));
+    for (int j = 0; j < 16; ++j) {
+      const uint32_t rbits = cvtRsE2M1x4Rbits(w[j / 4]);
+      const uint8_t hw = static_cast<uint8_t>(
+          rbits >> cvtRsE2M1x4RandomByteShift(3 - j % 4));
+      EXPECT_EQ(hw, stochasticRoundingBits(seed, offset,
+                                           quantizeInputElement(block) + j));
     }
   }
 }

@@ -23,9 +23,11 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     components as buffers (`bufferization.to_buffer`), allocates the result
     with `memref.alloc` and returns it with `bufferization.to_tensor`.
 
-    For `sm_120a` and `sm_121a` the kernel computes a 64x64 output tile per
-    CTA with four warps, stages each 64-wide K step of A, B and their E4M3
-    scales through shared memory, and issues
+    For `sm_120a` and `sm_121a` the kernel computes a 64x64, 128x64, 64x128
+    or 128x128 output tile per CTA (4 or 8 warps; chosen from M and N, or
+    forced with `tile`), stages the 64-wide K steps of A, B and their E4M3
+    scales through a 3-stage `cp.async` pipeline into a swizzled
+    (bank-conflict-free) shared-memory layout, and issues
     `mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3`
     (`nvvm.mma.block_scale`). For `sm_90a` (no FP4 MMA) the same kernel
     dequantizes the staged operands to bf16 in registers (exactly: E2M1 code
@@ -40,8 +42,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`; it needs
     M a multiple of 128, N of 64 and K of 256. See docs/tcgen05.md.
 
-    Shapes the kernel cannot take (M or N not a multiple of 64, K not a
-    multiple of 64) are rejected with a diagnostic; nothing is padded. See
+    Shapes the kernel cannot take (M or N not a multiple of the tile, K not
+    a multiple of 64) are rejected with a diagnostic; nothing is padded. See
     docs/gpu.md.
 
     Every `nvfp4.quantize` (lowered before the matmuls) becomes a launch of
@@ -49,7 +51,9 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     explicit `amax`) and of a quantize kernel writing the packed E2M1 data,
     the compact E4M3 scales and the decode scale with the operation order of
     the reference numerics (RN through `cvt.rn.satfinite.e2m1x2.f32` on
-    sm_120a/sm_121a, in software elsewhere; SR and the RHT in software); the
+    every target but sm_90a, in software there; SR in software, or through
+    `cvt.rs.satfinite.e2m1x4.f32` with `hardware-sr` on sm_100a/sm_103a; the
+    RHT in software); the
     host reads the decode scale back and rebuilds the value with
     `nvfp4.assemble`, whose buffers a consuming matmul reads without copies.
 
@@ -68,6 +72,15 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"\"sm_120a\"",
            "GPU architecture the kernels are generated for: sm_120a, "
            "sm_121a, sm_90a, sm_100a, sm_103a or sm_110a">,
+    Option<"tile", "tile", "std::string", /*default=*/"\"\"",
+           "CTA tile MxN of the sm_120a / sm_121a / sm_90a matmul kernel: "
+           "64x64, 128x64, 64x128 or 128x128; empty: chosen per matmul "
+           "shape (docs/gpu.md)">,
+    Option<"hardwareSR", "hardware-sr", "bool", /*default=*/"false",
+           "Stochastic rounding of nvfp4.quantize by cvt.rs.satfinite."
+           "e2m1x4.f32 (sm_100a / sm_103a only; other targets reject it). "
+           "Its random-bit assignment is assumed from the PTX ISA text and "
+           "unverified on hardware (docs/gpu.md); off: software encoder">,
   ];
 }
 

@@ -77,6 +77,18 @@ struct NVFP4ToPTXPipelineOptions
       llvm::cl::desc("CUDA toolkit whose ptxas assembles format=bin/fatbin; "
                      "empty: the toolkit MLIR was configured with"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> hardwareSR{
+      *this, "hardware-sr",
+      llvm::cl::desc("Stochastic rounding of nvfp4.quantize by "
+                     "cvt.rs.satfinite.e2m1x4.f32 (sm_100a / sm_103a only); "
+                     "see convert-nvfp4-to-gpu"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> tile{
+      *this, "tile",
+      llvm::cl::desc("CTA tile MxN of the sm_120a / sm_121a / sm_90a matmul "
+                     "kernel (64x64, 128x64, 64x128, 128x128); empty: chosen "
+                     "per shape; see convert-nvfp4-to-gpu"),
+      llvm::cl::init("")};
 };
 
 /// Returns the NVPTX feature string `nvfp4-to-ptx` uses for `target` when

@@ -16,6 +16,7 @@
 
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 
+#include "nvfp4/Conversion/NVFP4ToGPU/ElementwiseKernels.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
@@ -68,8 +69,11 @@ struct MatmulConfig {
   int64_t lhsBlockRows = 1, rhsBlockRows = 1;
   Type resultElementType;
   bool hasAcc = false;
+  /// The CTA tile: `forcedTile` or selectTileShape(M, N).
+  layout::TileShape tile;
 
-  static MatmulConfig get(MatmulOp op) {
+  static MatmulConfig get(MatmulOp op,
+                          std::optional<layout::TileShape> forcedTile = {}) {
     auto lhs = cast<NVFP4TensorType>(op.getLhs().getType());
     auto rhs = cast<NVFP4TensorType>(op.getRhs().getType());
     ArrayRef<int64_t> lhsShape = lhs.getShape(), rhsShape = rhs.getShape();
@@ -83,11 +87,13 @@ struct MatmulConfig {
     c.rhsBlockRows = rhs.getBlock().getRows();
     c.resultElementType = op.getResult().getType().getElementType();
     c.hasAcc = static_cast<bool>(op.getAcc());
+    c.tile = forcedTile ? *forcedTile : layout::selectTileShape(c.m, c.n);
     return c;
   }
 
   /// A symbol name unique to the configuration, e.g.
-  /// `nvfp4_matmul_m128n64k256_1x16_16x16_f32`.
+  /// `nvfp4_matmul_m128n64k256_1x16_16x16_f32`; tiles other than 64x64 add
+  /// a suffix, e.g. `_t128x128`.
   std::string kernelName() const {
     std::string name;
     llvm::raw_string_ostream os(name);
@@ -99,32 +105,47 @@ struct MatmulConfig {
        << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";
+    if (!(tile == layout::kTile64x64))
+      os << "_t" << tile.m << "x" << tile.n;
     return name;
   }
 };
 } // namespace
 
-LogicalResult mlir::nvfp4::checkMatmulSupported(MatmulOp op,
-                                               GPUTarget target) {
+std::optional<::nvfp4::gpu::TileShape>
+mlir::nvfp4::parseMatmulTile(StringRef spec) {
+  auto [ms, ns] = spec.split('x');
+  int64_t m = 0, n = 0;
+  if (ms.getAsInteger(10, m) || ns.getAsInteger(10, n))
+    return std::nullopt;
+  if (const layout::TileShape *t = layout::findTileShape(m, n))
+    return *t;
+  return std::nullopt;
+}
+
+LogicalResult
+mlir::nvfp4::checkMatmulSupported(MatmulOp op, GPUTarget target,
+                                  std::optional<::nvfp4::gpu::TileShape> tile) {
   if (isTcgen05Target(target))
     return checkTcgen05MatmulSupported(op, target);
-  MatmulConfig c = MatmulConfig::get(op);
+  MatmulConfig c = MatmulConfig::get(op, tile);
+  const int64_t tileM = c.tile.m, tileN = c.tile.n;
   auto fail = [&]() {
     return op.emitOpError() << "is not supported by the GPU kernel: M = " << c.m
                             << ", N = " << c.n << ", K = " << c.k << "; ";
   };
-  if (c.m % layout::kTileM != 0)
-    return fail() << "M must be a multiple of " << layout::kTileM
-                  << " (the CTA tile; operands are not padded)";
-  if (c.n % layout::kTileN != 0)
-    return fail() << "N must be a multiple of " << layout::kTileN
-                  << " (the CTA tile; operands are not padded)";
+  if (c.m % tileM != 0)
+    return fail() << "M must be a multiple of " << tileM << " (the CTA tile "
+                  << tileM << "x" << tileN << "; operands are not padded)";
+  if (c.n % tileN != 0)
+    return fail() << "N must be a multiple of " << tileN << " (the CTA tile "
+                  << tileM << "x" << tileN << "; operands are not padded)";
   if (c.k % layout::kTileK != 0)
     return fail() << "K must be a multiple of " << layout::kTileK
                   << " (the K of one m16n8k64 MMA)";
   constexpr int64_t kMaxGridYZ = 65535;
-  if (c.m / layout::kTileM > kMaxGridYZ || c.batch > kMaxGridYZ)
-    return fail() << "M / " << layout::kTileM << " and the batch size must "
+  if (c.m / tileM > kMaxGridYZ || c.batch > kMaxGridYZ)
+    return fail() << "M / " << tileM << " and the batch size must "
                   << "not exceed " << kMaxGridYZ << " (grid y and z limits)";
   return success();
 }
@@ -198,14 +219,16 @@ private:
   struct StepOperands {
     Value smemA, smemB, smemScales;
     IndexExpr warpRow, warpCol, g, q;
-    /// The loop-carried accumulators, kMmasM x kMmasN x kMmaCRegs.
+    /// The pipeline slot the K step was staged in.
+    IndexExpr slot;
+    /// The loop-carried accumulators, mmasM x mmasN x kMmaCRegs.
     ValueRange acc;
   };
   /// Emits the MMAs of one staged K step and returns the new accumulators:
-  /// kMmasM x kMmasN block-scaled m16n8k64 MMAs (sm_120a, sm_121a).
+  /// mmasM x mmasN block-scaled m16n8k64 MMAs (sm_120a, sm_121a).
   SmallVector<Value> emitBlockScaledStep(const StepOperands &op);
   /// The same with the operands dequantized to bf16 in registers and
-  /// kMmasM x kMmasN x kBf16KSteps bf16 m16n8k16 MMAs (sm_90a).
+  /// mmasM x mmasN x kBf16KSteps bf16 m16n8k16 MMAs (sm_90a).
   SmallVector<Value> emitDequantizedStep(const StepOperands &op);
 
   /// Decodes the E4M3 byte `byte` (in the low 8 bits of an i32) to f32 times
@@ -250,29 +273,36 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   Type f32 = b.getF32Type();
   SmallVector<SmallVector<Value, 4>> aFrags, bFrags;
   SmallVector<Value> aScales, bScales;
-  for (int64_t i = 0; i < kMmasM; ++i) {
+  const int64_t mmasM = c.tile.mmasM(), mmasN = c.tile.mmasN();
+  for (int64_t i = 0; i < mmasM; ++i) {
     IndexExpr rowBase = op.warpRow + i * kMmaM;
     SmallVector<Value, 4> regs;
-    for (int r = 0; r < kMmaARegs; ++r)
+    for (int r = 0; r < kMmaARegs; ++r) {
+      IndexExpr row = rowBase + aFragRow(op.g, r);
       regs.push_back(memref::LoadOp::create(
           b, loc, op.smemA,
-          ValueRange{(rowBase + aFragRow(op.g, r)).v, aFragWord(op.q, r).v}));
+          ValueRange{op.slot.v, row.v,
+                     swizzleWord(row, aFragWord(op.q, r)).v}));
+    }
     aFrags.push_back(regs);
     aScales.push_back(memref::LoadOp::create(
         b, loc, op.smemScales,
-        ValueRange{(rowBase + scaleARow(op.g, op.q)).v}));
+        ValueRange{op.slot.v, (rowBase + scaleARow(op.g, op.q)).v}));
   }
-  for (int64_t j = 0; j < kMmasN; ++j) {
+  for (int64_t j = 0; j < mmasN; ++j) {
     IndexExpr colBase = op.warpCol + j * kMmaN;
     SmallVector<Value, 4> regs;
-    for (int r = 0; r < kMmaBRegs; ++r)
+    for (int r = 0; r < kMmaBRegs; ++r) {
+      IndexExpr row = colBase + bFragCol(op.g, r);
       regs.push_back(memref::LoadOp::create(
           b, loc, op.smemB,
-          ValueRange{(colBase + bFragCol(op.g, r)).v, bFragWord(op.q, r).v}));
+          ValueRange{op.slot.v, row.v,
+                     swizzleWord(row, bFragWord(op.q, r)).v}));
+    }
     bFrags.push_back(regs);
     bScales.push_back(memref::LoadOp::create(
         b, loc, op.smemScales,
-        ValueRange{(colBase + scaleBCol(op.g, op.q) + kTileM).v}));
+        ValueRange{op.slot.v, (colBase + scaleBCol(op.g, op.q) + c.tile.m).v}));
   }
   auto i16Const = [&](int64_t v) {
     return LLVM::ConstantOp::create(b, loc, b.getI16Type(), v).getResult();
@@ -283,9 +313,9 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   auto resType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(kMmaCRegs, f32));
   SmallVector<Value> next;
-  for (int64_t i = 0; i < kMmasM; ++i) {
-    for (int64_t j = 0; j < kMmasN; ++j) {
-      ValueRange cIn = op.acc.slice((i * kMmasN + j) * kMmaCRegs, kMmaCRegs);
+  for (int64_t i = 0; i < mmasM; ++i) {
+    for (int64_t j = 0; j < mmasN; ++j) {
+      ValueRange cIn = op.acc.slice((i * mmasN + j) * kMmaCRegs, kMmaCRegs);
       auto mma = NVVM::MmaBlockScaleOp::create(
           b, loc, resType, aFrags[i], bFrags[j], cIn, aScales[i], byteId,
           threadIdA, bScales[j], byteId, threadIdB,
@@ -375,8 +405,9 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
   Value byteShift =
       arith::IndexCastUIOp::create(b, loc, i32, (bf16FragByte(op.q) * 8).v);
   auto loadCodes = [&](Value smem, IndexExpr row, int64_t word) -> Value {
-    Value w =
-        memref::LoadOp::create(b, loc, smem, ValueRange{row.v, idx(word).v});
+    Value w = memref::LoadOp::create(
+        b, loc, smem,
+        ValueRange{op.slot.v, row.v, swizzleWord(row, idx(word)).v});
     return arith::ShRUIOp::create(b, loc, w, byteShift);
   };
   auto scaleByte = [&](Value word, int64_t s) -> Value {
@@ -388,19 +419,21 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
   // Scale words: rows g and g + 8 of each A tile, column g of each B tile.
   SmallVector<std::array<Value, 2>> aScaleWords;
   SmallVector<Value> bScaleWords;
-  for (int64_t i = 0; i < kMmasM; ++i) {
+  const int64_t mmasM = c.tile.mmasM(), mmasN = c.tile.mmasN();
+  for (int64_t i = 0; i < mmasM; ++i) {
     IndexExpr rowBase = op.warpRow + i * kMmaM;
     std::array<Value, 2> words;
     for (int half = 0; half < 2; ++half)
       words[half] = memref::LoadOp::create(
           b, loc, op.smemScales,
-          ValueRange{(rowBase + bf16AFragRow(op.g, half)).v});
+          ValueRange{op.slot.v, (rowBase + bf16AFragRow(op.g, half)).v});
     aScaleWords.push_back(words);
   }
-  for (int64_t j = 0; j < kMmasN; ++j)
+  for (int64_t j = 0; j < mmasN; ++j)
     bScaleWords.push_back(memref::LoadOp::create(
         b, loc, op.smemScales,
-        ValueRange{(op.warpCol + j * kMmaN + bFragCol(op.g, 0) + kTileM).v}));
+        ValueRange{op.slot.v,
+                   (op.warpCol + j * kMmaN + bFragCol(op.g, 0) + c.tile.m).v}));
 
   auto resType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(kMmaCRegs, f32));
@@ -408,7 +441,7 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
   // Sub-step s covers k 16s .. 16s + 15 of the step: scale block s.
   for (int64_t s = 0; s < kBf16KSteps; ++s) {
     SmallVector<SmallVector<Value, 4>> aFrags, bFrags;
-    for (int64_t i = 0; i < kMmasM; ++i) {
+    for (int64_t i = 0; i < mmasM; ++i) {
       IndexExpr rowBase = op.warpRow + i * kMmaM;
       std::array<Value, 2> halfScales;
       for (int half = 0; half < 2; ++half)
@@ -421,7 +454,7 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
                            halfScales[r & 1]));
       aFrags.push_back(regs);
     }
-    for (int64_t j = 0; j < kMmasN; ++j) {
+    for (int64_t j = 0; j < mmasN; ++j) {
       IndexExpr col = op.warpCol + j * kMmaN + bFragCol(op.g, 0);
       Value halfScale = decodeHalfScale(scaleByte(bScaleWords[j], s));
       SmallVector<Value, 4> regs;
@@ -430,10 +463,10 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
             loadCodes(op.smemB, col, bf16BFragWord(s, r)), halfScale));
       bFrags.push_back(regs);
     }
-    for (int64_t i = 0; i < kMmasM; ++i) {
-      for (int64_t j = 0; j < kMmasN; ++j) {
+    for (int64_t i = 0; i < mmasM; ++i) {
+      for (int64_t j = 0; j < mmasN; ++j) {
         MutableArrayRef<Value> cRegs = MutableArrayRef<Value>(acc).slice(
-            (i * kMmasN + j) * kMmaCRegs, kMmaCRegs);
+            (i * mmasN + j) * kMmaCRegs, kMmaCRegs);
         auto mma = NVVM::MmaOp::create(
             b, loc, resType, aFrags[i], bFrags[j], ValueRange(cRegs),
             ArrayRef<int64_t>{kMmaM, kMmaN, kBf16MmaK},
@@ -461,9 +494,11 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   auto smemType = [&](ArrayRef<int64_t> shape) {
     return MemRefType::get(shape, i32, MemRefLayoutAttrInterface(), workgroup);
   };
-  MemRefType smemAType = smemType({kTileM, kWordsPerMmaRow});
-  MemRefType smemBType = smemType({kTileN, kWordsPerMmaRow});
-  MemRefType smemScaleType = smemType({kTileM + kTileN});
+  const layout::TileShape &tile = c.tile;
+  // kStages pipeline slots of the A, B and scale tiles.
+  MemRefType smemAType = smemType({kStages, tile.m, kWordsPerMmaRow});
+  MemRefType smemBType = smemType({kStages, tile.n, kWordsPerMmaRow});
+  MemRefType smemScaleType = smemType({kStages, tile.scaleWords()});
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
@@ -472,7 +507,11 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
       TypeRange{smemAType, smemBType, smemScaleType}, TypeRange{});
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(kThreads), 1, 1}));
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(tile.threads()), 1, 1}));
+  // cp.async of 16 bytes needs 16-byte aligned shared-memory destinations.
+  for (unsigned i = 0; i < 3; ++i)
+    kernel.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                                       b.getI64IntegerAttr(kVectorBytes));
   Block &entry = kernel.front();
   b.setInsertionPointToStart(&entry);
 
@@ -500,8 +539,6 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   const int64_t rowBytes = c.k / 2, scaleRowBytes = c.k / 16;
   const int64_t lhsScaleRows = c.m / c.lhsBlockRows;
   const int64_t rhsScaleRows = c.n / c.rhsBlockRows;
-  IndexExpr lhsDataBase = batch * (c.m * rowBytes);
-  IndexExpr rhsDataBase = batch * (c.n * rowBytes);
   IndexExpr lhsScaleBase = batch * (lhsScaleRows * scaleRowBytes);
   IndexExpr rhsScaleBase = batch * (rhsScaleRows * scaleRowBytes);
   Value lhsDataPtr = globalBasePointer(lhsData);
@@ -509,81 +546,154 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   Value lhsScalePtr = globalBasePointer(lhsScales);
   Value rhsScalePtr = globalBasePointer(rhsScales);
 
-  // Per-thread staging coordinates (fixed over the K loop).
-  IndexExpr stRow = stageRow(tid), stWord = stageWord(tid);
-  IndexExpr stByte = stageVector(tid) * kVectorBytes;
-  IndexExpr lhsRowOffset = lhsDataBase + (tileM * kTileM + stRow) * rowBytes;
-  IndexExpr rhsRowOffset = rhsDataBase + (tileN * kTileN + stRow) * rowBytes;
-  IndexExpr scRow = stageScaleRow(tid);
-  IndexExpr lhsScaleOffset =
-      lhsScaleBase +
-      ((tileM * kTileM + scRow) / c.lhsBlockRows) * scaleRowBytes;
-  IndexExpr rhsScaleOffset =
-      rhsScaleBase +
-      ((tileN * kTileN + scRow) / c.rhsBlockRows) * scaleRowBytes;
-  Value isLhsScale = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           tid.v, idx(kTileM).v);
+  // Shared-memory base addresses of the staging buffers, for cp.async.
+  auto sharedPtrType = LLVM::LLVMPointerType::get(
+      ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  auto sharedBase = [&](Value memref) -> Value {
+    Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+    Value addr64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), addr);
+    return LLVM::IntToPtrOp::create(b, loc, sharedPtrType, addr64);
+  };
+  Value smemAPtr = sharedBase(smemA), smemBPtr = sharedBase(smemB);
+  Value smemScalePtr = sharedBase(smemScales);
+  auto sharedAddress = [&](Value base, IndexExpr byteOffset) -> Value {
+    Value offset =
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteOffset.v);
+    return LLVM::GEPOp::create(b, loc, sharedPtrType, b.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{offset},
+                               LLVM::GEPNoWrapFlags::inbounds);
+  };
+  // One cp.async of `bytes` (16: .cg, bypassing L1; 4: .ca).
+  auto copyAsync = [&](Value dst, Value src, int64_t bytes) {
+    NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(bytes),
+                            NVVM::LoadCacheModifierKindAttr::get(
+                                ctx, bytes == 16
+                                         ? NVVM::LoadCacheModifierKind::CG
+                                         : NVVM::LoadCacheModifierKind::CA),
+                            /*cpSize=*/Value());
+  };
+  // Runs `body(job)` for the copy jobs `stageJob(tid, i)` < count of this
+  // thread; the last one is guarded when count is not a multiple of the
+  // thread count.
+  auto forEachJob = [&](int64_t count,
+                        llvm::function_ref<void(IndexExpr)> body) {
+    for (int64_t i = 0, e = stageCopiesPerThread(count, tile); i < e; ++i) {
+      IndexExpr job = stageJob(tid, i, tile);
+      if ((i + 1) * tile.threads() <= count) {
+        body(job);
+        continue;
+      }
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            job.v, idx(count).v);
+      auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard ifGuard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      body(job);
+    }
+  };
+  const int64_t smemRowBytes = kWordsPerMmaRow * 4;
+  // Issues the copies of K step `kt` into pipeline slot `slot`.
+  auto issueStep = [&](IndexExpr kt, IndexExpr slot) {
+    IndexExpr kByte = kt * kTileRowBytes;
+    auto copyVectors = [&](int64_t rows, Value srcBase, IndexExpr srcRowBase,
+                           Value dstBase) {
+      forEachJob(rows * kVectorsPerRow, [&](IndexExpr v) {
+        IndexExpr row = stageRow(v), vecByte = stageVector(v) * kVectorBytes;
+        Value src = byteAddress(srcBase, (srcRowBase + row) * rowBytes + kByte +
+                                             vecByte);
+        Value dst = sharedAddress(
+            dstBase, slot * (rows * smemRowBytes) + row * smemRowBytes +
+                         swizzleWord(row, stageWord(v)) * 4);
+        copyAsync(dst, src, kVectorBytes);
+      });
+    };
+    copyVectors(tile.m, lhsDataPtr, batch * c.m + tileM * tile.m, smemAPtr);
+    copyVectors(tile.n, rhsDataPtr, batch * c.n + tileN * tile.n, smemBPtr);
+    // Scale words: A rows, then B rows.
+    IndexExpr kScaleByte = kt * (kTileK / 16);
+    forEachJob(tile.scaleWords(), [&](IndexExpr sj) {
+      Value isLhs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          sj.v, idx(tile.m).v);
+      IndexExpr bRow{&b, loc,
+                     arith::SubIOp::create(b, loc, sj.v, idx(tile.m).v)};
+      Value lhsAddr = byteAddress(lhsScalePtr,
+                                  lhsScaleBase +
+                                      ((tileM * tile.m + sj) / c.lhsBlockRows) *
+                                          scaleRowBytes +
+                                      kScaleByte);
+      Value rhsAddr = byteAddress(
+          rhsScalePtr,
+          rhsScaleBase +
+              ((tileN * tile.n + bRow) / c.rhsBlockRows) * scaleRowBytes +
+              kScaleByte);
+      Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
+      Value dst =
+          sharedAddress(smemScalePtr, (slot * tile.scaleWords() + sj) * 4);
+      copyAsync(dst, src, 4);
+    });
+  };
 
-  IndexExpr warpRow = warpRowBase(warp), warpCol = warpColBase(warp);
+  IndexExpr warpRow = warpRowBase(warp, tile);
+  IndexExpr warpCol = warpColBase(warp, tile);
+
+  // Prologue: steps 0 .. kStages - 2, one commit group each.
+  const int64_t numSteps = c.k / kTileK;
+  for (int64_t s = 0; s < kStages - 1; ++s) {
+    if (s < numSteps)
+      issueStep(idx(s), idx(stageSlot(s)));
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
 
   // The K loop; the accumulators are loop-carried.
-  const int64_t numAcc = kMmasM * kMmasN * kMmaCRegs;
+  const int64_t numAcc = tile.accumulators();
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<Value> init(numAcc, zero);
   auto loop =
-      scf::ForOp::create(b, loc, idx(0).v, idx(c.k / kTileK).v, idx(1).v, init);
+      scf::ForOp::create(b, loc, idx(0).v, idx(numSteps).v, idx(1).v, init);
   {
     OpBuilder::InsertionGuard loopGuard(b);
     b.setInsertionPointToStart(loop.getBody());
     IndexExpr kt = idx(loop.getInductionVar());
-    IndexExpr kByte = kt * kTileRowBytes + stByte;
-    auto vecType = VectorType::get({4}, i32);
-
-    // Global -> shared: one 16-byte vector of A and of B, one scale word.
-    Value aVec = load(vecType, byteAddress(lhsDataPtr, lhsRowOffset + kByte),
-                      kVectorBytes);
-    Value bVec = load(vecType, byteAddress(rhsDataPtr, rhsRowOffset + kByte),
-                      kVectorBytes);
-    for (int64_t e = 0; e < 4; ++e) {
-      Value pos = LLVM::ConstantOp::create(b, loc, i32, e);
-      Value aWord = LLVM::ExtractElementOp::create(b, loc, aVec, pos);
-      Value bWord = LLVM::ExtractElementOp::create(b, loc, bVec, pos);
-      ValueRange at{stRow.v, (stWord + e).v};
-      memref::StoreOp::create(b, loc, aWord, smemA, at);
-      memref::StoreOp::create(b, loc, bWord, smemB, at);
+    // Step kt has landed (this thread's copies, then everyone's), and every
+    // warp is done with the slot of step kt - 1.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, kWaitPendingGroups);
+    gpu::BarrierOp::create(b, loc);
+    // Prefetch step kt + kStages - 1 into that slot.
+    IndexExpr next = prefetchStep(kt);
+    Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          next.v, idx(numSteps).v);
+    {
+      auto ifOp = scf::IfOp::create(b, loc, hasNext, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard ifGuard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      issueStep(next, stageSlot(next));
     }
-    IndexExpr kScaleByte = kt * (kTileK / 16);
-    Value lhsScaleAddr = byteAddress(lhsScalePtr, lhsScaleOffset + kScaleByte);
-    Value rhsScaleAddr = byteAddress(rhsScalePtr, rhsScaleOffset + kScaleByte);
-    Value scaleAddr =
-        LLVM::SelectOp::create(b, loc, isLhsScale, lhsScaleAddr, rhsScaleAddr);
-    Value scaleWord = load(i32, scaleAddr, 4);
-    memref::StoreOp::create(b, loc, scaleWord, smemScales, ValueRange{tid.v});
-    gpu::BarrierOp::create(b, loc);
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
-    StepOperands step{smemA,   smemB, smemScales, warpRow,
-                      warpCol, g,     q,          loop.getRegionIterArgs()};
-    SmallVector<Value> next = hasBlockScaledMma(target)
-                                  ? emitBlockScaledStep(step)
-                                  : emitDequantizedStep(step);
-    // The next iteration overwrites the staged tiles.
-    gpu::BarrierOp::create(b, loc);
-    scf::YieldOp::create(b, loc, next);
+    StepOperands step{smemA,   smemB,         smemScales,
+                      warpRow, warpCol,       g,
+                      q,       stageSlot(kt), loop.getRegionIterArgs()};
+    SmallVector<Value> nextAcc = hasBlockScaledMma(target)
+                                     ? emitBlockScaledStep(step)
+                                     : emitDequantizedStep(step);
+    scf::YieldOp::create(b, loc, nextAcc);
   }
+  // Only empty groups can be pending here; drain them anyway.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
 
   // Epilogue: scale by the product of the decode scales, add acc, store.
   Value alpha = arith::MulFOp::create(b, loc, lhsDecode, rhsDecode);
   Type resultType = c.resultElementType;
-  for (int64_t i = 0; i < kMmasM; ++i) {
-    for (int64_t j = 0; j < kMmasN; ++j) {
+  for (int64_t i = 0; i < tile.mmasM(); ++i) {
+    for (int64_t j = 0; j < tile.mmasN(); ++j) {
       for (int r = 0; r < kMmaCRegs; ++r) {
-        IndexExpr row = tileM * kTileM + warpRow + i * kMmaM + cFragRow(g, r);
-        IndexExpr col = tileN * kTileN + warpCol + j * kMmaN + cFragCol(q, r);
+        IndexExpr row = tileM * tile.m + warpRow + i * kMmaM + cFragRow(g, r);
+        IndexExpr col = tileN * tile.n + warpCol + j * kMmaN + cFragCol(q, r);
         SmallVector<Value, 3> indices;
         if (c.batch)
           indices.push_back(batch.v);
         indices.append({row.v, col.v});
-        Value v = loop.getResult((i * kMmasN + j) * kMmaCRegs + r);
+        Value v = loop.getResult((i * tile.mmasN() + j) * kMmaCRegs + r);
         v = arith::MulFOp::create(b, loc, v, alpha);
         if (acc) {
           Value prev = memref::LoadOp::create(b, loc, acc, indices);
@@ -635,20 +745,21 @@ Value readOnlyBuffer(PatternRewriter &rewriter, Location loc, Value tensor) {
 
 /// Lowers `nvfp4.matmul` to a launch of the block-scaled MMA kernel.
 struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
-  MatmulOpLowering(MLIRContext *ctx, GPUTarget target)
-      : OpRewritePattern(ctx), target(target) {}
+  MatmulOpLowering(MLIRContext *ctx, GPUTarget target,
+                   std::optional<layout::TileShape> tile)
+      : OpRewritePattern(ctx), target(target), tile(tile) {}
 
   LogicalResult matchAndRewrite(MatmulOp op,
                                 PatternRewriter &rewriter) const override {
     auto module = op->getParentOfType<ModuleOp>();
     if (!module)
       return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    MatmulConfig config = MatmulConfig::get(op);
+    MatmulConfig config = MatmulConfig::get(op, tile);
     // Diagnostics are the pass's business; here only decline.
     {
       ScopedDiagnosticHandler silence(op.getContext(),
                                       [](Diagnostic &) { return success(); });
-      if (failed(checkMatmulSupported(op, target)))
+      if (failed(checkMatmulSupported(op, target, tile)))
         return rewriter.notifyMatchFailure(op, "unsupported shape");
     }
     Location loc = op.getLoc();
@@ -694,10 +805,10 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     auto cst = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
-    gpu::KernelDim3 grid{cst(config.n / layout::kTileN),
-                         cst(config.m / layout::kTileM),
+    gpu::KernelDim3 grid{cst(config.n / config.tile.n),
+                         cst(config.m / config.tile.m),
                          cst(std::max<int64_t>(config.batch, 1))};
-    gpu::KernelDim3 block{cst(layout::kThreads), cst(1), cst(1)};
+    gpu::KernelDim3 block{cst(config.tile.threads()), cst(1), cst(1)};
     gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block,
                               /*dynamicSharedMemorySize=*/Value(), args);
     rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
@@ -706,14 +817,17 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
   }
 
   GPUTarget target;
+  std::optional<layout::TileShape> tile;
 };
 } // namespace
 
 void mlir::nvfp4::populateNVFP4ToGPUConversionPatterns(
-    RewritePatternSet &patterns, GPUTarget target) {
+    RewritePatternSet &patterns, GPUTarget target,
+    std::optional<::nvfp4::gpu::TileShape> tile) {
   if (isTcgen05Target(target))
     return populateNVFP4ToTcgen05Patterns(patterns, target);
-  patterns.add<MatmulOpLowering>(patterns.getContext(), target); // nvfp4.matmul
+  patterns.add<MatmulOpLowering>(patterns.getContext(), target,
+                                 tile); // nvfp4.matmul
 }
 
 //===----------------------------------------------------------------------===//
@@ -735,12 +849,36 @@ struct ConvertNVFP4ToGPUPass
              "sm_90a)";
       return signalPassFailure();
     }
+    std::optional<::nvfp4::gpu::TileShape> matmulTile;
+    if (!tile.empty()) {
+      matmulTile = parseMatmulTile(tile);
+      if (!matmulTile) {
+        emitError(module.getLoc())
+            << "convert-nvfp4-to-gpu: unsupported tile '" << tile
+            << "' (supported: 64x64, 128x64, 64x128, 128x128)";
+        return signalPassFailure();
+      }
+      if (isTcgen05Target(*gpuTarget)) {
+        emitError(module.getLoc())
+            << "convert-nvfp4-to-gpu: tile applies to the sm_120a, sm_121a "
+               "and sm_90a matmul kernels, not to target '"
+            << target << "'";
+        return signalPassFailure();
+      }
+    }
     bool unsupported = false;
     module.walk([&](MatmulOp op) {
-      unsupported |= failed(checkMatmulSupported(op, *gpuTarget));
+      unsupported |= failed(checkMatmulSupported(op, *gpuTarget, matmulTile));
     });
     module.walk([&](QuantizeOp op) {
-      unsupported |= failed(checkQuantizeSupported(op, *gpuTarget));
+      unsupported |=
+          failed(checkQuantizeSupported(op, *gpuTarget, hardwareSR));
+    });
+    module.walk([&](Operation *op) {
+      if (auto dq = dyn_cast<DequantizeOp>(op))
+        unsupported |= failed(checkDequantizeSupported(dq, *gpuTarget));
+      else if (auto h = dyn_cast<HadamardOp>(op))
+        unsupported |= failed(checkHadamardSupported(h, *gpuTarget));
     });
     if (unsupported)
       return signalPassFailure();
@@ -766,12 +904,27 @@ struct ConvertNVFP4ToGPUPass
     module.walk([&](QuantizeOp op) { quantizes.push_back(op); });
     module.walk([&](MatmulOp op) { matmuls.push_back(op); });
     RewritePatternSet quantizePatterns(&getContext());
-    populateNVFP4QuantizeToGPUConversionPatterns(quantizePatterns, *gpuTarget);
+    populateNVFP4QuantizeToGPUConversionPatterns(quantizePatterns, *gpuTarget,
+                                                 hardwareSR);
     if (failed(lowerAll(quantizes, std::move(quantizePatterns),
                         QuantizeOp::getOperationName())))
       return signalPassFailure();
+    // Dequantize and Hadamard kernels (ElementwiseKernels.cpp), after the
+    // quantizations whose buffers a dequantize may read.
+    SmallVector<Operation *> elementwise;
+    module.walk([&](Operation *op) {
+      if (isa<DequantizeOp, HadamardOp>(op))
+        elementwise.push_back(op);
+    });
+    RewritePatternSet elementwisePatterns(&getContext());
+    populateNVFP4ElementwiseToGPUConversionPatterns(elementwisePatterns,
+                                                    *gpuTarget);
+    if (failed(lowerAll(elementwise, std::move(elementwisePatterns),
+                        "nvfp4.dequantize / nvfp4.hadamard")))
+      return signalPassFailure();
     RewritePatternSet matmulPatterns(&getContext());
-    populateNVFP4ToGPUConversionPatterns(matmulPatterns, *gpuTarget);
+    populateNVFP4ToGPUConversionPatterns(matmulPatterns, *gpuTarget,
+                                         matmulTile);
     if (failed(lowerAll(matmuls, std::move(matmulPatterns),
                         MatmulOp::getOperationName())))
       return signalPassFailure();

@@ -15,9 +15,11 @@
 //    derives S_enc and S_dec, and quantizes one 16-element block per thread:
 //    block amax (over the 16x16 tile by a half-warp butterfly for 2D
 //    scales), E4M3 block scale, reciprocal multiplier, E2M1 codes (RN by
-//    `cvt.rn.satfinite.e2m1x2.f32` on sm_120a/sm_121a, in software on
-//    sm_90a; SR in software from Philox4x32-10 on every target), written
-//    packed two codes per byte, plus the compact scale bytes and S_dec.
+//    `cvt.rn.satfinite.e2m1x2.f32` on every target but sm_90a, in software
+//    there; SR from Philox4x32-10 bits in software, or on request
+//    (`hardware-sr`, sm_100a/sm_103a only) by `cvt.rs.satfinite.e2m1x4.f32`),
+//    written packed two codes per byte, plus the compact scale bytes and
+//    S_dec.
 //
 // Every f32 operation is the one docs/numerics.md §6 prescribes, in the same
 // order, so the kernels produce the bytes of nvfp4::quantize. The host side
@@ -66,8 +68,10 @@ struct QuantizeConfig {
   bool hadamard = false;
   std::array<bool, 16> negate{}; // signs[j] < 0
   bool explicitAmax = false;
+  /// SR by cvt.rs.satfinite.e2m1x4.f32 (stochastic ops, hardware-sr).
+  bool hardwareSR = false;
 
-  static QuantizeConfig get(QuantizeOp op) {
+  static QuantizeConfig get(QuantizeOp op, bool hardwareSR = false) {
     QuantizeConfig c;
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto result = cast<NVFP4TensorType>(op.getResult().getType());
@@ -87,6 +91,7 @@ struct QuantizeConfig {
           c.negate[j] = s < 0;
     }
     c.explicitAmax = static_cast<bool>(op.getAmax());
+    c.hardwareSR = hardwareSR && c.stochastic;
     return c;
   }
 
@@ -134,6 +139,8 @@ struct QuantizeConfig {
                     (stochastic ? "_rs" : "_rn");
     if (stochastic)
       s += "_o" + std::to_string(offset);
+    if (hardwareSR)
+      s += "_hw";
     s += hadamardSuffix();
     if (explicitAmax)
       s += "_amax";
@@ -142,8 +149,47 @@ struct QuantizeConfig {
 };
 } // namespace
 
-LogicalResult mlir::nvfp4::checkQuantizeSupported(QuantizeOp op, GPUTarget) {
-  QuantizeConfig c = QuantizeConfig::get(op);
+/// Whether `target` has `cvt.rn.satfinite.e2m1x2.f32` (PTX ISA: sm_100a,
+/// sm_110a (formerly sm_101a), sm_120a and the sm_100f / sm_110f / sm_120f
+/// families, hence sm_103a and sm_121a).
+static bool hasHardwareE2M1Convert(GPUTarget target) {
+  return target != GPUTarget::SM90a;
+}
+
+/// Whether `target` has `cvt.rs.satfinite.e2m1x4.f32` (PTX ISA: "`.rs`
+/// rounding mode is supported on following architectures: sm_100a,
+/// sm_103a").
+static bool hasHardwareStochasticE2M1Convert(GPUTarget target) {
+  return target == GPUTarget::SM100a || target == GPUTarget::SM103a;
+}
+
+static StringRef targetName(GPUTarget target) {
+  switch (target) {
+  case GPUTarget::SM120a:
+    return "sm_120a";
+  case GPUTarget::SM121a:
+    return "sm_121a";
+  case GPUTarget::SM90a:
+    return "sm_90a";
+  case GPUTarget::SM100a:
+    return "sm_100a";
+  case GPUTarget::SM103a:
+    return "sm_103a";
+  case GPUTarget::SM110a:
+    return "sm_110a";
+  }
+  llvm_unreachable("unknown GPU target");
+}
+
+LogicalResult mlir::nvfp4::checkQuantizeSupported(QuantizeOp op,
+                                                  GPUTarget target,
+                                                  bool hardwareSR) {
+  QuantizeConfig c = QuantizeConfig::get(op, hardwareSR);
+  if (c.hardwareSR && !hasHardwareStochasticE2M1Convert(target))
+    return op.emitOpError()
+           << "with rounding rs cannot use hardware-sr on " << targetName(target)
+           << ": cvt.rs.satfinite.e2m1x4.f32 exists on sm_100a and sm_103a "
+              "only (drop hardware-sr to round in software)";
   if (c.numElements <= 0)
     return op.emitOpError()
            << "is not supported by the GPU kernel: the input must have a "
@@ -281,6 +327,10 @@ private:
   /// encodeE2M1Stochastic(y, rbits) as an i32 code; `rbits` in the low 8
   /// bits of an i32.
   Value encodeE2M1Stochastic(Value y, Value rbits);
+  /// Codes of y[4w .. 4w+3] by cvt.rs.satfinite.e2m1x4.f32 with the random
+  /// bytes of Philox word `word`, as an i32 holding the 16-bit result
+  /// (element 4w in bits 3:0).
+  Value convertE2M1x4Stochastic(ArrayRef<Value> y, Value word);
   /// philox4x32(seed, counter) (both i64).
   std::array<Value, 4> philox(Value seed, Value counter);
 
@@ -478,6 +528,48 @@ Value QuantizeEmitter::encodeE2M1Stochastic(Value y, Value rbits) {
   return select(cmpF(P::UNO, y, y), i32(0x7), code);
 }
 
+namespace {
+/// An i32 value with the bitwise operators cvtRsE2M1x4Rbits needs.
+struct Word {
+  OpBuilder *b;
+  Location loc;
+  Value v;
+
+  Value cst(int64_t c) const {
+    return arith::ConstantIntOp::create(*b, loc, b->getI32Type(),
+                                        static_cast<int32_t>(c));
+  }
+  friend Word operator&(Word x, int64_t c) {
+    return {x.b, x.loc, arith::AndIOp::create(*x.b, x.loc, x.v, x.cst(c))};
+  }
+  friend Word operator|(Word x, Word y) {
+    return {x.b, x.loc, arith::OrIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+  friend Word operator<<(Word x, int64_t c) {
+    return {x.b, x.loc, arith::ShLIOp::create(*x.b, x.loc, x.v, x.cst(c))};
+  }
+  friend Word operator>>(Word x, int64_t c) {
+    return {x.b, x.loc, arith::ShRUIOp::create(*x.b, x.loc, x.v, x.cst(c))};
+  }
+};
+} // namespace
+
+Value QuantizeEmitter::convertE2M1x4Stochastic(ArrayRef<Value> y,
+                                               Value word) {
+  Value rbits = layout::cvtRsE2M1x4Rbits(Word{&b, loc, word}).v;
+  // {a, b, e, f} = {y3, y2, y1, y0}: d[15:12] = y3 ... d[3:0] = y0.
+  auto vecType = VectorType::get({4}, b.getF32Type());
+  Value src = LLVM::PoisonOp::create(b, loc, vecType);
+  for (int64_t i = 0; i < 4; ++i) {
+    Value pos = LLVM::ConstantOp::create(b, loc, b.getI32Type(), i);
+    src = LLVM::InsertElementOp::create(b, loc, src, y[3 - i], pos);
+  }
+  Value cvt = NVVM::ConvertF32x4ToF4x4Op::create(
+      b, loc, b.getI16Type(), src, rbits, /*relu=*/false,
+      b.getType<Float4E2M1FNType>());
+  return arith::ExtUIOp::create(b, loc, b.getI32Type(), cvt);
+}
+
 std::array<Value, 4> QuantizeEmitter::philox(Value seed, Value counter) {
   Type i32Type = b.getI32Type();
   auto lo = [&](Value v) -> Value {
@@ -670,14 +762,20 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   Value packed = arith::ConstantIntOp::create(b, loc, i64Type, 0);
   for (int64_t k = 0; k < 8; ++k) {
     Value byte;
-    if (c.stochastic) {
+    if (c.hardwareSR) {
+      // One conversion per Philox word yields bytes k and k+1 (k even).
+      if (k % 2 == 1)
+        continue;
+      byte = convertE2M1x4Stochastic(ArrayRef<Value>(y).slice(2 * k, 4),
+                                     rbits[k / 2]);
+    } else if (c.stochastic) {
       auto rbit = [&](int64_t j) {
         return shrI(rbits[j / 4], 8 * (j % 4));
       };
       Value lowCode = encodeE2M1Stochastic(y[2 * k], rbit(2 * k));
       Value highCode = encodeE2M1Stochastic(y[2 * k + 1], rbit(2 * k + 1));
       byte = orI(lowCode, shlI(highCode, 4));
-    } else if (hasBlockScaledMma(target)) {
+    } else if (hasHardwareE2M1Convert(target)) {
       // cvt.rn.satfinite.e2m1x2.f32 puts `a` in the high nibble.
       Value cvt = NVVM::ConvertF32x2ToF4x2Op::create(
           b, loc, b.getI8Type(), y[2 * k + 1], y[2 * k], /*relu=*/false,
@@ -730,8 +828,8 @@ namespace {
 /// Lowers `nvfp4.quantize` to the amax and quantize kernels and rebuilds the
 /// NVFP4 value from their outputs with `nvfp4.assemble`.
 struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
-  QuantizeOpLowering(MLIRContext *ctx, GPUTarget target)
-      : OpRewritePattern(ctx), target(target) {}
+  QuantizeOpLowering(MLIRContext *ctx, GPUTarget target, bool hardwareSR)
+      : OpRewritePattern(ctx), target(target), hardwareSR(hardwareSR) {}
 
   LogicalResult matchAndRewrite(QuantizeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -741,10 +839,10 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     {
       ScopedDiagnosticHandler silence(op.getContext(),
                                       [](Diagnostic &) { return success(); });
-      if (failed(checkQuantizeSupported(op, target)))
+      if (failed(checkQuantizeSupported(op, target, hardwareSR)))
         return rewriter.notifyMatchFailure(op, "unsupported quantize");
     }
-    QuantizeConfig config = QuantizeConfig::get(op);
+    QuantizeConfig config = QuantizeConfig::get(op, hardwareSR);
     Location loc = op.getLoc();
     auto resultType = cast<NVFP4TensorType>(op.getResult().getType());
     auto cst = [&](int64_t v) -> Value {
@@ -832,11 +930,12 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
   }
 
   GPUTarget target;
+  bool hardwareSR;
 };
 } // namespace
 
 void mlir::nvfp4::populateNVFP4QuantizeToGPUConversionPatterns(
-    RewritePatternSet &patterns, GPUTarget target) {
-  patterns.add<QuantizeOpLowering>(patterns.getContext(),
-                                   target); // nvfp4.quantize
+    RewritePatternSet &patterns, GPUTarget target, bool hardwareSR) {
+  patterns.add<QuantizeOpLowering>(patterns.getContext(), target,
+                                   hardwareSR); // nvfp4.quantize
 }

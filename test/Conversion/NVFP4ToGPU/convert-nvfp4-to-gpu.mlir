@@ -22,27 +22,40 @@
 // CHECK:         %[[R:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
 // CHECK:         return %[[R]]
 
-// Device side: shared-memory staging, a loop over K/64 steps with 2x4 MMAs
-// per warp, and the epilogue.
+// Device side: a 3-stage cp.async pipeline (3 slots of the A, B and scale
+// tiles), a loop over K/64 steps with 2x4 MMAs per warp, and the epilogue.
+// Prologue: steps 0 and 1, one commit group each. Iteration kt: wait for
+// step kt, barrier, prefetch step kt + 2 (when it exists), commit, MMAs.
 
 // CHECK:       gpu.module @nvfp4_kernels
 // CHECK:         gpu.func @nvfp4_matmul_m128n192k256_1x16_16x16_f32(
-// CHECK-SAME:      workgroup(%[[SA:.*]] : memref<64x8xi32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<64x8xi32, #gpu.address_space<workgroup>>, %[[SS:.*]] : memref<128xi32, #gpu.address_space<workgroup>>)
+// CHECK-SAME:      workgroup(%[[SA:.*]] : memref<3x64x8xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SB:.*]] : memref<3x64x8xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SS:.*]] : memref<3x128xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-SAME:      kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK-DAG:       %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:       %[[TID:.*]] = gpu.thread_id x
-// CHECK:           memref.extract_aligned_pointer_as_index
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[C4]]
-// CHECK:             llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK:             llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK-COUNT-8:     memref.store %{{.*}} : memref<64x8xi32, #gpu.address_space<workgroup>>
-// CHECK:             llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-// CHECK:             memref.store %{{.*}}, %[[SS]]
-// CHECK:             gpu.barrier
+// CHECK:           memref.extract_aligned_pointer_as_index %[[SA]]
+// CHECK:           memref.extract_aligned_pointer_as_index %[[SB]]
+// CHECK:           memref.extract_aligned_pointer_as_index %[[SS]]
+// CHECK-NOT:       scf.for
+// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK-NEXT:      nvvm.cp.async.commit.group
+// CHECK-COUNT-3:   nvvm.cp.async.shared.global
+// CHECK-NEXT:      nvvm.cp.async.commit.group
+// CHECK:           scf.for %[[KT:.*]] = %{{.*}} to %[[C4]]
+// CHECK-NEXT:        nvvm.cp.async.wait.group 1
+// CHECK-NEXT:        gpu.barrier
+// CHECK:             scf.if
+// CHECK-COUNT-3:       nvvm.cp.async.shared.global
+// CHECK:             }
+// CHECK-NEXT:        nvvm.cp.async.commit.group
+// CHECK-NOT:         gpu.barrier
 // CHECK-COUNT-8:     nvvm.mma.block_scale {{.*}}blockScaleFormat = #nvvm.block_scale_format<ue4m3>, kind = #nvvm.block_scale_kind<mxf4nvf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x4>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
 // CHECK-NOT:         nvvm.mma.block_scale
-// CHECK:             gpu.barrier
+// CHECK-NOT:         gpu.barrier
 // CHECK:             scf.yield
+// CHECK:           nvvm.cp.async.wait.group 0
 // CHECK:           %[[ALPHA:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK-COUNT-32:  memref.store %{{.*}} : memref<128x192xf32>
 // CHECK:           gpu.return

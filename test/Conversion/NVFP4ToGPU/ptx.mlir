@@ -17,18 +17,33 @@
 // PTX121:      .version 8.8
 // PTX121:      .target sm_121a
 
-// Staging buffers: the A and B tiles (64 rows x 32 bytes) and the scale words.
-// PTX-LABEL:   .visible .entry nvfp4_matmul_m256n128k1024_1x16_16x16_f32(
-// PTX:         .shared .align 4 .b8 __wg_{{.*}}[2048];
-// PTX:         .shared .align 4 .b8 __wg_{{.*}}[2048];
-// PTX:         .shared .align 4 .b8 __wg_{{.*}}[512];
-// PTX:         ld.global.v2.b64
-// PTX:         ld.global.v2.b64
-// PTX:         ld.global.b32
-// PTX:         bar.sync 0;
-// PTX-COUNT-8: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
+// M = 256, N = 128 selects the 128x64 tile (8 warps). Staging: 3 pipeline
+// slots of the A tile (128 rows x 32 bytes), the B tile (64 x 32) and the
+// scale words (192 x 4), filled by cp.async; one barrier per K step.
+// PTX-LABEL:   .visible .entry nvfp4_matmul_m256n128k1024_1x16_16x16_f32_t128x64(
+// PTX:         .maxntid 256, 1, 1
+// PTX:         .shared .align 16 .b8 __wg_{{.*}}[12288];
+// PTX:         .shared .align 16 .b8 __wg_{{.*}}[6144];
+// PTX:         .shared .align 16 .b8 __wg_{{.*}}[2304];
+// PTX-NOT:     ld.global
+// Prologue: steps 0 and 1 (A vector, B vector guarded to half the threads,
+// scale word guarded to 192 threads).
+// PTX:         cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// PTX:         cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// PTX:         cp.async.ca.shared.global [{{.*}}], [{{.*}}], 4;
+// PTX:         cp.async.commit_group;
+// PTX:         cp.async.commit_group;
+// PTX-NOT:     bar.sync
+// PTX:         mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
+// PTX-COUNT-7: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-NOT:     mma.sync
-// PTX:         bar.sync 0;
+// PTX:         cp.async.wait_group 1;
+// PTX-NEXT:    bar.sync 0;
+// PTX-NOT:     bar.sync
+// PTX:         cp.async.cg.shared.global
+// PTX:         cp.async.wait_group 0;
+// PTX-NOT:     bar.sync
+// PTX-NOT:     ld.shared
 // PTX:         st.global.b32
 // PTX:         ret;
 
@@ -43,7 +58,7 @@
 // Every kernel assembles without spills.
 // PTXAS:       Compiling entry function 'nvfp4_matmul_b2m128n128k512_1x16_16x16_bf16_acc'
 // PTXAS:       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// PTXAS:       Compiling entry function 'nvfp4_matmul_m256n128k1024_1x16_16x16_f32'
+// PTXAS:       Compiling entry function 'nvfp4_matmul_m256n128k1024_1x16_16x16_f32_t128x64'
 // PTXAS:       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT:   {{[1-9][0-9]* bytes spill}}
 

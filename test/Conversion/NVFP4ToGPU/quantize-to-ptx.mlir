@@ -1,6 +1,25 @@
 // The quantize kernels through nvfp4-to-ptx for every target, assembled by
 // ptxas: no spills, no FMA contraction, IEEE division, the hardware E2M1
-// conversion on sm_120a / sm_121a only (round-to-nearest kernels).
+// conversion on every target but sm_90a (round-to-nearest kernels; SR in
+// software without hardware-sr, quantize-hardware-sr-ptx.mlir).
+
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_100a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefixes=PTX,PTX100
+// RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefix=CVT
+// RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefix=STRICT
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.sm_100a.ptx -o %t.sm_100a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_103a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_103a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefixes=PTX,PTX103
+// RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefix=CVT
+// RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefix=STRICT
+// RUN: %if ptxas %{ %ptxas -arch=sm_103a -v %t.sm_103a.ptx -o %t.sm_103a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_110a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_110a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_110a.ptx --check-prefixes=PTX,PTX110
+// RUN: FileCheck %s --input-file=%t.sm_110a.ptx --check-prefix=CVT
+// RUN: FileCheck %s --input-file=%t.sm_110a.ptx --check-prefix=STRICT
+// RUN: %if ptxas %{ %ptxas -arch=sm_110a -v %t.sm_110a.ptx -o %t.sm_110a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_120a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_120a.ptx
 // RUN: FileCheck %s --input-file=%t.sm_120a.ptx --check-prefixes=PTX,PTX120
@@ -23,6 +42,9 @@
 // PTX120:      .target sm_120a
 // PTX121:      .target sm_121a
 // PTX90:       .target sm_90a
+// PTX100:      .target sm_100a
+// PTX103:      .target sm_103a
+// PTX110:      .target sm_110a
 // PTX-DAG:     .visible .entry nvfp4_amax_64x256_f32(
 // PTX-DAG:     .visible .entry nvfp4_quantize_64x256_1x16_f32_rn(
 // PTX-DAG:     .visible .entry nvfp4_quantize_128x128_16x16_bf16_rn_amax(
@@ -43,6 +65,7 @@
 // software on every target).
 // CVT-COUNT-16: cvt.rn.satfinite.e2m1x2.f32
 // CVT-NOT:     cvt.rn.satfinite.e2m1x2.f32
+// CVT-NOT:     cvt.rs
 // SOFT-NOT:    cvt.{{.*}}e2m1
 
 // STRICT-NOT:  {{fma|approx|ftz}}

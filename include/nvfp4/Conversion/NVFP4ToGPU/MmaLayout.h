@@ -94,53 +94,138 @@ template <typename Idx> Idx scaleBCol(Idx g, Idx /*q*/) { return g; }
 // The CTA tile
 //===----------------------------------------------------------------------===//
 
-/// CTA tile: 64 x 64 outputs per 64-wide K step, four warps in a 2 x 2 grid,
-/// each computing 32 x 32 outputs (2 x 4 MMAs per K step, 32 f32
-/// accumulators per lane).
-inline constexpr int64_t kTileM = 64;
-inline constexpr int64_t kTileN = 64;
 inline constexpr int64_t kTileK = kMmaK;
-inline constexpr int64_t kWarpsM = 2;
-inline constexpr int64_t kWarpsN = 2;
 inline constexpr int64_t kWarpSize = 32;
-inline constexpr int64_t kThreads = kWarpsM * kWarpsN * kWarpSize;
-inline constexpr int64_t kWarpTileM = kTileM / kWarpsM;
-inline constexpr int64_t kWarpTileN = kTileN / kWarpsN;
-inline constexpr int64_t kMmasM = kWarpTileM / kMmaM;
-inline constexpr int64_t kMmasN = kWarpTileN / kMmaN;
 /// Bytes of one tile row of one K step (64 codes).
 inline constexpr int64_t kTileRowBytes = kTileK / 2;
-/// 16-byte vectors per tile row; each thread copies one vector of A and one
-/// of B per K step (kTileM * kVectorsPerRow == kThreads).
+/// Operand rows are copied in 16-byte vectors (one `cp.async.cg` each).
 inline constexpr int64_t kVectorBytes = 16;
 inline constexpr int64_t kVectorsPerRow = kTileRowBytes / kVectorBytes;
-static_assert(kTileM * kVectorsPerRow == kThreads, "one A vector per thread");
-static_assert(kTileN * kVectorsPerRow == kThreads, "one B vector per thread");
-static_assert(kTileM + kTileN == kThreads, "one scale word per thread");
+inline constexpr int64_t kWordsPerVector = kVectorBytes / 4;
 
-/// Staging of one K step into shared memory. Shared memory holds the A tile
-/// as [kTileM][kWordsPerMmaRow] words, the B tile as [kTileN][kWordsPerMmaRow]
-/// words and the scale words as [kTileM + kTileN] (A rows, then B rows).
-/// Thread `tid` copies the 16-byte vector `stageVector(tid)` of row
-/// `stageRow(tid)` of both the A and the B tile, and scale word `tid`.
-template <typename Idx> Idx stageRow(Idx tid) { return tid / kVectorsPerRow; }
-template <typename Idx> Idx stageVector(Idx tid) {
-  return tid % kVectorsPerRow;
+/// A CTA tile: `m` x `n` outputs per 64-wide K step, computed by
+/// `warpsM` x `warpsN` warps, each owning a (m / warpsM) x (n / warpsN) warp
+/// tile of (warpTileM / 16) x (warpTileN / 8) MMAs per K step.
+struct TileShape {
+  int64_t m = 64, n = 64;
+  int64_t warpsM = 2, warpsN = 2;
+
+  constexpr int64_t warps() const { return warpsM * warpsN; }
+  constexpr int64_t threads() const { return warps() * kWarpSize; }
+  constexpr int64_t warpTileM() const { return m / warpsM; }
+  constexpr int64_t warpTileN() const { return n / warpsN; }
+  constexpr int64_t mmasM() const { return warpTileM() / kMmaM; }
+  constexpr int64_t mmasN() const { return warpTileN() / kMmaN; }
+  /// f32 accumulators per lane.
+  constexpr int64_t accumulators() const {
+    return mmasM() * mmasN() * kMmaCRegs;
+  }
+  /// 16-byte vectors of the A and B tiles and scale words of one K step.
+  constexpr int64_t aVectors() const { return m * kVectorsPerRow; }
+  constexpr int64_t bVectors() const { return n * kVectorsPerRow; }
+  constexpr int64_t scaleWords() const { return m + n; }
+  /// Shared-memory bytes of one pipeline stage.
+  constexpr int64_t stageBytes() const {
+    return (m + n) * kTileRowBytes + scaleWords() * 4;
+  }
+  constexpr bool operator==(const TileShape &o) const {
+    return m == o.m && n == o.n && warpsM == o.warpsM && warpsN == o.warpsN;
+  }
+};
+
+/// The tiles the kernel supports. 64 x 64: 4 warps of 32 x 32 outputs;
+/// 128 x 64 and 64 x 128: 8 warps of 32 x 32; 128 x 128: 8 warps (2 x 4) of
+/// 64 x 32 outputs.
+inline constexpr TileShape kTile64x64{64, 64, 2, 2};
+inline constexpr TileShape kTile128x64{128, 64, 4, 2};
+inline constexpr TileShape kTile64x128{64, 128, 2, 4};
+inline constexpr TileShape kTile128x128{128, 128, 2, 4};
+inline constexpr TileShape kTileShapes[] = {kTile64x64, kTile128x64,
+                                            kTile64x128, kTile128x128};
+
+/// The tile of an `m` x `n` tile size, if it is one of kTileShapes.
+inline const TileShape *findTileShape(int64_t m, int64_t n) {
+  for (const TileShape &t : kTileShapes)
+    if (t.m == m && t.n == n)
+      return &t;
+  return nullptr;
 }
-/// First shared-memory word of that vector within its row.
-template <typename Idx> Idx stageWord(Idx tid) {
-  return stageVector(tid) * (kVectorBytes / 4);
+
+/// Default tile selection for an M x N result (per batch element): each
+/// dimension gets a 128-wide tile when it is a multiple of 128 and at least
+/// kLargeTileMinDim, otherwise a 64-wide one. So 64 x 64 for small problems,
+/// 128 x 64 / 64 x 128 when one dimension is small, 128 x 128 for large ones.
+inline constexpr int64_t kLargeTileMinDim = 256;
+inline TileShape selectTileShape(int64_t m, int64_t n) {
+  int64_t tm = (m % 128 == 0 && m >= kLargeTileMinDim) ? 128 : 64;
+  int64_t tn = (n % 128 == 0 && n >= kLargeTileMinDim) ? 128 : 64;
+  return *findTileShape(tm, tn);
 }
-/// Row of the A (tid < kTileM) or B tile whose scale word thread `tid` copies.
-template <typename Idx> Idx stageScaleRow(Idx tid) { return tid % kTileM; }
 
 /// Warp coordinates within the CTA: warp w covers rows
-/// (w / kWarpsN) * kWarpTileM and columns (w % kWarpsN) * kWarpTileN.
-template <typename Idx> Idx warpRowBase(Idx warp) {
-  return (warp / kWarpsN) * kWarpTileM;
+/// (w / warpsN) * warpTileM and columns (w % warpsN) * warpTileN.
+template <typename Idx> Idx warpRowBase(Idx warp, const TileShape &t) {
+  return (warp / t.warpsN) * t.warpTileM();
 }
-template <typename Idx> Idx warpColBase(Idx warp) {
-  return (warp % kWarpsN) * kWarpTileN;
+template <typename Idx> Idx warpColBase(Idx warp, const TileShape &t) {
+  return (warp % t.warpsN) * t.warpTileN();
+}
+
+//===----------------------------------------------------------------------===//
+// Staging: a multi-stage cp.async pipeline
+//===----------------------------------------------------------------------===//
+
+/// Shared memory holds kStages copies (slots) of one K step: the A tile as
+/// [m][kWordsPerMmaRow] words, the B tile as [n][kWordsPerMmaRow] words and
+/// the scale words as [m + n] (A rows, then B rows).
+///
+/// The copies of K step kt go to slot `stageSlot(kt)`. Before the K loop the
+/// kernel issues steps 0 .. kStages - 2, one `cp.async` commit group per step
+/// (empty when the step does not exist). Iteration kt then
+///   1. waits until at most kWaitPendingGroups groups are pending (so the
+///      group of step kt has landed for this thread) and synchronizes the
+///      CTA (so every thread's copies of step kt are visible, and every
+///      warp has finished reading the slot of step kt - 1),
+///   2. issues the copies of step `prefetchStep(kt)` = kt + kStages - 1, if
+///      it exists, into the slot of step kt - 1, and commits a group,
+///   3. runs the MMAs of step kt from slot stageSlot(kt).
+/// The MMAs, and so the accumulation order, are those of a synchronous
+/// kernel.
+inline constexpr int64_t kStages = 3;
+inline constexpr int64_t kWaitPendingGroups = kStages - 2;
+template <typename Idx> Idx stageSlot(Idx kt) { return kt % kStages; }
+template <typename Idx> Idx prefetchStep(Idx kt) { return kt + (kStages - 1); }
+
+/// Copy jobs of one K step: the aVectors() 16-byte vectors of A, then the
+/// bVectors() of B, then the scaleWords() 4-byte scale words (A rows, then B
+/// rows). Thread `tid` takes job `tid + i * threads()` of each kind for
+/// i = 0, 1, ... while the job exists (`stageJob`).
+template <typename Idx> Idx stageJob(Idx tid, int64_t i, const TileShape &t) {
+  return tid + i * t.threads();
+}
+/// Copies of a kind per thread (the last one is guarded when `count` is not a
+/// multiple of the thread count).
+inline int64_t stageCopiesPerThread(int64_t count, const TileShape &t) {
+  return (count + t.threads() - 1) / t.threads();
+}
+/// Bank-conflict-free shared layout: word `word` (0..7) of tile row `row` is
+/// stored at word `swizzleWord(row, word)` = word XOR 4 * ((row / 4) % 2) of
+/// that row (written as (word + 4 * ((row / 4) % 2)) % 8, which is the same
+/// for word < 8). A row is 8 words, so rows r and r + 4 start on the same
+/// bank; the XOR moves the second to the other half of the 32 banks. The
+/// fragment reads (lanes of a quad group g = 0..7 reading word q, q + 4 or one
+/// common word of rows base + g) then touch 32 distinct banks, and each
+/// 16-byte vector stays contiguous and 16-byte aligned (it moves as a whole).
+template <typename Idx> Idx swizzleWord(Idx row, Idx word) {
+  return (word + ((row / 4) % 2) * 4) % kWordsPerMmaRow;
+}
+
+/// Row of the tile and first (unswizzled) shared-memory word of vector job
+/// `v`.
+template <typename Idx> Idx stageRow(Idx v) { return v / kVectorsPerRow; }
+template <typename Idx> Idx stageVector(Idx v) { return v % kVectorsPerRow; }
+template <typename Idx> Idx stageWord(Idx v) {
+  return stageVector(v) * kWordsPerVector;
 }
 
 //===----------------------------------------------------------------------===//
@@ -149,7 +234,7 @@ template <typename Idx> Idx warpColBase(Idx warp) {
 
 /// m16n8k16 shape of `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`.
 /// Its C/D fragment is the one of m16n8k64 (cFragRow / cFragCol), so the
-/// sm_90a kernel shares the CTA tile, the staging and the epilogue.
+/// sm_90a kernel shares the CTA tiles, the staging and the epilogue.
 inline constexpr int64_t kBf16MmaK = 16;
 /// Registers per lane (each holds two bf16, the lower k in the low half):
 /// A 4 x b32, B 2 x b32.

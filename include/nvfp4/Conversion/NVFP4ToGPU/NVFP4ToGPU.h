@@ -7,6 +7,8 @@
 #ifndef NVFP4_CONVERSION_NVFP4TOGPU_NVFP4TOGPU_H
 #define NVFP4_CONVERSION_NVFP4TOGPU_NVFP4TOGPU_H
 
+#include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
+
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -52,28 +54,42 @@ bool hasBlockScaledMma(GPUTarget target);
 /// Name of the gpu.module that receives the generated kernels.
 inline constexpr llvm::StringLiteral kNVFP4KernelModuleName = "nvfp4_kernels";
 
+/// Parses a matmul CTA tile `MxN` (64x64, 128x64, 64x128 or 128x128; see
+/// MmaLayout.h); std::nullopt for anything else.
+std::optional<::nvfp4::gpu::TileShape> parseMatmulTile(llvm::StringRef spec);
+
 /// Checks that `op` has a shape and element types the kernel of `target`
-/// supports; emits an error at the op's location and fails otherwise.
-LogicalResult checkMatmulSupported(MatmulOp op, GPUTarget target);
+/// supports, with the CTA tile `tile` (default: selectTileShape(M, N); only
+/// for sm_120a / sm_121a / sm_90a); emits an error at the op's location and
+/// fails otherwise.
+LogicalResult
+checkMatmulSupported(MatmulOp op, GPUTarget target,
+                     std::optional<::nvfp4::gpu::TileShape> tile = {});
 
 /// Adds the patterns lowering `nvfp4.matmul` to `gpu.launch_func` of a kernel
 /// generated into the module's `gpu.module @nvfp4_kernels`. Matmuls that fail
 /// `checkMatmulSupported` are left alone.
-void populateNVFP4ToGPUConversionPatterns(RewritePatternSet &patterns,
-                                          GPUTarget target);
+void populateNVFP4ToGPUConversionPatterns(
+    RewritePatternSet &patterns, GPUTarget target,
+    std::optional<::nvfp4::gpu::TileShape> tile = {});
 
 /// Checks that `op` can be lowered to the quantize kernels of `target` (a
-/// static, non-empty f32/bf16/f16 input whose blocks fit the grid); emits an
-/// error at the op's location and fails otherwise.
-LogicalResult checkQuantizeSupported(QuantizeOp op, GPUTarget target);
+/// static, non-empty f32/bf16/f16 input whose blocks fit the grid; with
+/// `hardwareSR`, a stochastic `op` needs a target with
+/// `cvt.rs.satfinite.e2m1x4.f32`); emits an error at the op's location and
+/// fails otherwise.
+LogicalResult checkQuantizeSupported(QuantizeOp op, GPUTarget target,
+                                     bool hardwareSR = false);
 
 /// Adds the pattern lowering `nvfp4.quantize` to launches of an amax
 /// reduction kernel (unless the op has an explicit `amax`) and a quantize
 /// kernel, generated into `gpu.module @nvfp4_kernels`, followed by
 /// `nvfp4.assemble` of the buffers they write. Ops that fail
-/// `checkQuantizeSupported` are left alone.
+/// `checkQuantizeSupported` are left alone. `hardwareSR` selects
+/// `cvt.rs.satfinite.e2m1x4.f32` for stochastic rounding (QuantizeKernel.cpp).
 void populateNVFP4QuantizeToGPUConversionPatterns(RewritePatternSet &patterns,
-                                                  GPUTarget target);
+                                                  GPUTarget target,
+                                                  bool hardwareSR = false);
 
 /// Returns the `gpu.module @nvfp4_kernels` of `module`, creating it (and
 /// marking `module` as a GPU container module) on first use.

@@ -101,6 +101,34 @@ template <typename Idx> Idx quantizePhiloxCounter(Idx block, int64_t offset) {
   return block + offset;
 }
 
+/// Hardware stochastic rounding (`hardware-sr`): the kernel converts
+/// elements 4w .. 4w+3 of its block with one
+/// `cvt.rs.satfinite.e2m1x4.f32 d, {a, b, e, f}, rbits`, passing
+/// {y[4w+3], y[4w+2], y[4w+1], y[4w]} so that d[3:0] holds element 4w and the
+/// 16-bit result is the two packed bytes of those elements. Bit offset of the
+/// random byte the instruction gives operand `operand` (0 = a, 1 = b, 2 = e,
+/// 3 = f) as the PTX ISA words it: "lower 8-bits from both 16-bits half of
+/// rbits are used for operands e, f and upper 8-bits from both 16-bits half
+/// of rbits are used for operands a, b", read in operand order (the upper
+/// half before the lower one): a <- rbits[31:24], b <- rbits[15:8],
+/// e <- rbits[23:16], f <- rbits[7:0]. The ISA's figure is the normative
+/// form; this reading is not yet confirmed on sm_100a / sm_103a silicon.
+constexpr int cvtRsE2M1x4RandomByteShift(int operand) {
+  constexpr int kShift[4] = {24, 8, 16, 0};
+  return kShift[operand & 3];
+}
+
+/// The `rbits` operand for elements 4w .. 4w+3 from word w of the block's
+/// Philox output (element 4w + i takes byte i of the word, as the software
+/// path): bytes 1 and 2 swap places so that, with the operand order above,
+/// element 4w + 1 (operand e) reads rbits[23:16] and element 4w + 2 (operand
+/// b) reads rbits[15:8]. `Word` needs `&`, `|`, `<<` and `>>` with an
+/// `int64_t` right-hand side (uint32_t or an IR builder).
+template <typename Word> Word cvtRsE2M1x4Rbits(Word w) {
+  return (w & int64_t(0xFF0000FF)) | ((w >> int64_t(8)) & int64_t(0xFF00)) |
+         ((w << int64_t(8)) & int64_t(0xFF0000));
+}
+
 } // namespace nvfp4::gpu
 
 #endif // NVFP4_CONVERSION_NVFP4TOGPU_QUANTIZELAYOUT_H

@@ -13,6 +13,9 @@
 #include "nvfp4/Dialect/NVFP4/Transforms/RecipeUtils.h"
 
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
 
 namespace mlir {
 namespace nvfp4 {
@@ -32,25 +35,47 @@ static BlockArgument findSeedArgument(func::FuncOp func) {
   return {};
 }
 
-void nvfp4::assignStochasticOffsets(func::FuncOp func, int64_t baseOffset) {
+/// The number of 1x16 blocks of `type` (its element count / 16, exact: the
+/// last dimension is a multiple of 16), or nothing if it overflows int64_t.
+static std::optional<int64_t> getNumBlocks(NVFP4TensorType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t blocks = shape.back() / kBlockSize;
+  for (int64_t dim : shape.drop_back())
+    if (llvm::MulOverflow(blocks, dim, blocks))
+      return std::nullopt;
+  return blocks;
+}
+
+LogicalResult nvfp4::assignStochasticOffsets(func::FuncOp func,
+                                             int64_t baseOffset) {
   BlockArgument seed = findSeedArgument(func);
   if (seed && !seed.getType().isInteger(64))
     seed = {};
   int64_t next = baseOffset;
-  auto assign = [&](auto op, NVFP4TensorType type) {
+  auto assign = [&](auto op, NVFP4TensorType type) -> WalkResult {
     if (op.getRounding() != Rounding::Stochastic)
-      return;
+      return WalkResult::advance();
+    std::optional<int64_t> blocks = getNumBlocks(type);
+    int64_t end;
+    if (!blocks || llvm::AddOverflow(next, *blocks, end)) {
+      op.emitError() << "nvfp4: the stochastic-rounding counters of " << type
+                     << " at offset " << next << " overflow int64_t";
+      return WalkResult::interrupt();
+    }
     op.setOffset(next);
-    next += llvm::divideCeil(type.getNumElements(), kBlockSize);
+    next = end;
     if (seed && !op.getSeed())
       op.getSeedMutable().assign(seed);
+    return WalkResult::advance();
   };
-  func.walk([&](Operation *op) {
+  WalkResult result = func.walk([&](Operation *op) {
     if (auto quantize = dyn_cast<QuantizeOp>(op))
-      assign(quantize, quantize.getType());
-    else if (auto rescale = dyn_cast<RescaleOp>(op))
-      assign(rescale, rescale.getType());
+      return assign(quantize, quantize.getType());
+    if (auto rescale = dyn_cast<RescaleOp>(op))
+      return assign(rescale, rescale.getType());
+    return WalkResult::advance();
   });
+  return failure(result.wasInterrupted());
 }
 
 /// Whether `quantize` quantizes a gradient: annotated so, or its input is
@@ -96,7 +121,8 @@ struct NVFP4AssignRoundingPass
           isGradientQuantize(quantize))
         quantize.setRounding(Rounding::Stochastic);
     });
-    assignStochasticOffsets(func, baseOffset);
+    if (failed(assignStochasticOffsets(func, baseOffset)))
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -160,7 +160,8 @@ struct NVFP4QuantizeContractionsPass
       op->setAttr(NVFP4Dialect::kPrecisionAttrName,
                   StringAttr::get(&getContext(), "high"));
     });
-    assignStochasticOffsets(func, /*baseOffset=*/0);
+    if (failed(assignStochasticOffsets(func, /*baseOffset=*/0)))
+      return signalPassFailure();
   }
 };
 

@@ -175,7 +175,10 @@ void NVFP4SelectPrecisionPass::selectInFunction(
   }
 
   Builder b(&getContext());
-  for (auto [index, op] : llvm::enumerate(ops)) {
+  for (auto [index, contraction] : llvm::enumerate(ops)) {
+    // A plain variable: lambdas below capture it (structured bindings are
+    // capturable only from C++20).
+    Operation *op = contraction;
     Decision d;
     d.function = func.getSymName().str();
     d.index = index;
@@ -195,7 +198,7 @@ void NVFP4SelectPrecisionPass::selectInFunction(
       d.m = lhs[lhs.size() - 2];
       d.k = lhs.back();
       d.n = rhs[rhs.size() - 2];
-      d.flops = 2 * d.batch * d.m * d.n * d.k;
+      d.flops = contractionFlops(d.batch, d.m, d.n, d.k);
       d.fp4 = true;
       d.reason = "already NVFP4";
       decisions.push_back(std::move(d));
@@ -304,9 +307,9 @@ NVFP4SelectPrecisionPass::writeReport(ArrayRef<Decision> decisions,
   }
   int64_t total = 0, fp4Flops = 0, fp4Count = 0;
   for (const Decision &d : decisions) {
-    total += d.flops;
+    total = addFlops(total, d.flops);
     if (d.fp4) {
-      fp4Flops += d.flops;
+      fp4Flops = addFlops(fp4Flops, d.flops);
       ++fp4Count;
     }
   }
@@ -356,9 +359,9 @@ void NVFP4SelectPrecisionPass::printSummary(ArrayRef<Decision> decisions) {
   llvm::raw_ostream &os = llvm::errs();
   int64_t total = 0, fp4Flops = 0, fp4Count = 0;
   for (const Decision &d : decisions) {
-    total += d.flops;
+    total = addFlops(total, d.flops);
     if (d.fp4) {
-      fp4Flops += d.flops;
+      fp4Flops = addFlops(fp4Flops, d.flops);
       ++fp4Count;
     }
   }

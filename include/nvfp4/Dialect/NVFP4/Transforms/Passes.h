@@ -52,8 +52,10 @@ void populateShareQuantizationsPatterns(RewritePatternSet &patterns);
 
 /// Gives every stochastic quantize/rescale in `func`, in IR order, a disjoint
 /// range of N/16 Philox counters starting at `baseOffset`, and the seed
-/// argument (`nvfp4.seed`) when the function has one.
-void assignStochasticOffsets(func::FuncOp func, int64_t baseOffset);
+/// argument (`nvfp4.seed`) when the function has one. Fails, with an error
+/// on the first quantize/rescale that does not fit, when the counters would
+/// overflow int64_t.
+LogicalResult assignStochasticOffsets(func::FuncOp func, int64_t baseOffset);
 
 /// Replaces every nvfp4.quantize by an identical dominating one.
 void shareIdenticalQuantizations(func::FuncOp func);

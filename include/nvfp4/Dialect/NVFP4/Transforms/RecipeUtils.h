@@ -17,13 +17,35 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <array>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 
 namespace mlir {
 namespace nvfp4 {
+
+/// 2 * B * M * N * K, saturated at INT64_MAX: static shapes can be large
+/// enough for the product to overflow int64_t.
+inline int64_t contractionFlops(int64_t batch, int64_t m, int64_t n,
+                                int64_t k) {
+  int64_t flops = 2;
+  for (int64_t factor : {batch, m, n, k})
+    if (llvm::MulOverflow(flops, factor, flops))
+      return std::numeric_limits<int64_t>::max();
+  return flops;
+}
+
+/// a + b for FLOP counts (both >= 0), saturated at INT64_MAX.
+inline int64_t addFlops(int64_t a, int64_t b) {
+  int64_t sum;
+  if (llvm::AddOverflow(a, b, sum))
+    return std::numeric_limits<int64_t>::max();
+  return sum;
+}
 
 /// A linalg contraction in a form the recipe rewrites: one M, N and K
 /// dimension, at most one batch dimension (outermost in every operand), a
@@ -40,8 +62,8 @@ struct ContractionInfo {
   Value lhs() const { return op.getDpsInputOperand(0)->get(); }
   Value rhs() const { return op.getDpsInputOperand(1)->get(); }
   Value init() const { return op.getDpsInitOperand(0)->get(); }
-  /// 2 * B * M * N * K.
-  int64_t flops() const { return 2 * batch * m * n * k; }
+  /// 2 * B * M * N * K, saturated (see contractionFlops).
+  int64_t flops() const { return contractionFlops(batch, m, n, k); }
 };
 
 /// Whether `op` is a linalg multiply-accumulate contraction with two inputs

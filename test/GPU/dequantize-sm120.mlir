@@ -1,0 +1,19 @@
+// nvfp4.dequantize on an NVIDIA GPU through
+// nvfp4-to-gpu-executable{target=sm_120a} and libnvfp4_cuda_runtime,
+// checked bit for bit against the reference library (the cases and their
+// CHECK lines are in Inputs/dequantize-cases.mlir; dequantize-on-cpu.mlir runs the same
+// cases on the CPU), once with the kernels as PTX (JIT-compiled by the
+// driver) and once as a cubin from ptxas. Needs a GPU of compute capability
+// 12.0 (RTX 50); lit reports it UNSUPPORTED elsewhere.
+//
+// REQUIRES: gpu, gpu-sm_120, nvfp4-cuda-runtime, ptxas
+// RUN: nvfp4-opt %S/Inputs/dequantize-cases.mlir \
+// RUN:   --nvfp4-to-gpu-executable="target=sm_120a" \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN: | FileCheck %S/Inputs/dequantize-cases.mlir
+// RUN: nvfp4-opt %S/Inputs/dequantize-cases.mlir \
+// RUN:   --nvfp4-to-gpu-executable="target=sm_120a format=bin cuda-path=%cuda_path" \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN: | FileCheck %S/Inputs/dequantize-cases.mlir

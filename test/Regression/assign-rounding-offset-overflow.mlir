@@ -1,0 +1,34 @@
+// RUN: nvfp4-opt %s --split-input-file --verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(nvfp4-assign-rounding{base-offset=9223372036854775000}))'
+
+// The stochastic-rounding counters (one per 16-element block, numbered from
+// base-offset) of a program must fit in int64_t; an overflow is an error, not
+// a wrapped (and reused) counter range. The block count of one tensor can
+// itself overflow.
+
+func.func @sum(%g: tensor<1024x16xf32>) -> !nvfp4.tensor<1024x16, 1x16> {
+  // expected-error @below {{stochastic-rounding counters of '!nvfp4.tensor<1024x16, 1x16>' at offset 9223372036854775000 overflow int64_t}}
+  %q = nvfp4.quantize %g rounding rs offset 0 : tensor<1024x16xf32> -> !nvfp4.tensor<1024x16, 1x16>
+  return %q : !nvfp4.tensor<1024x16, 1x16>
+}
+
+// -----
+
+func.func @product(%g: tensor<65536x4294967296x4294967296xf32>) -> !nvfp4.tensor<65536x4294967296x4294967296, 1x16> {
+  // expected-error @below {{stochastic-rounding counters of '!nvfp4.tensor<65536x4294967296x4294967296, 1x16>' at offset 9223372036854775000 overflow int64_t}}
+  %q = nvfp4.quantize %g rounding rs offset 0 : tensor<65536x4294967296x4294967296xf32> -> !nvfp4.tensor<65536x4294967296x4294967296, 1x16>
+  return %q : !nvfp4.tensor<65536x4294967296x4294967296, 1x16>
+}
+
+// -----
+
+// In range: the last counter is INT64_MAX. (The other cases fail: `not`.)
+// RUN: not nvfp4-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(nvfp4-assign-rounding{base-offset=9223372036854775000}))' \
+// RUN:   2>/dev/null | FileCheck %s
+// CHECK-LABEL: func.func @fits
+// CHECK: offset 9223372036854775000
+func.func @fits(%g: tensor<807x16xf32>) -> !nvfp4.tensor<807x16, 1x16> {
+  %q = nvfp4.quantize %g rounding rs offset 0 : tensor<807x16xf32> -> !nvfp4.tensor<807x16, 1x16>
+  return %q : !nvfp4.tensor<807x16, 1x16>
+}
