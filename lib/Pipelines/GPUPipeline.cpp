@@ -76,6 +76,8 @@ void mlir::nvfp4::buildNVFP4ToPTXPipeline(
   binaryOptions.compilationTarget = options.format;
   binaryOptions.toolkitPath = options.cudaPath;
   pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+  // 4. Same input, same output: drop the compile times recorded above.
+  pm.addPass(nvfp4::createStripGPUCompileTimes());
 }
 
 void mlir::nvfp4::registerNVFP4ToPTXPipeline() {

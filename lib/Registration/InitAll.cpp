@@ -21,8 +21,7 @@ void mlir::nvfp4::registerAllPasses() {
   registerNVFP4Passes();
   registerRecipePipeline();
   registerRecipeCLOptions();
-  registerConvertNVFP4ToGPU();
-  registerConvertNVFP4ToReference();
+  registerNVFP4ConversionPasses();
   registerNVFP4ToCPUPipeline();
   registerNVFP4ToPTXPipeline();
   registerNVFP4ToGPUExecutablePipeline();

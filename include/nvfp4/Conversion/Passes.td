@@ -88,6 +88,28 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
 // NVFP4ToReference
 //===----------------------------------------------------------------------===//
 
+def StripGPUCompileTimes : Pass<"nvfp4-strip-gpu-compile-times", "ModuleOp"> {
+  let summary = "Drop the compile-time measurements gpu-module-to-binary records";
+  let description = [{
+    Upstream `gpu-module-to-binary` records how long each compilation step
+    took in the properties of every `#gpu.object` it creates
+    (`LLVMIRToISATimeInMs`, `ISAToBinaryTimeInMs`). Those numbers change from
+    run to run, so the IR of two identical compilations differs. This pass
+    removes exactly those two entries (an object left without properties
+    gets none), making the output of `nvfp4-to-ptx` byte-identical across
+    runs. The objects themselves (PTX, cubin) are untouched.
+
+    Example:
+
+    ```mlir
+    // Before: #gpu.object<#nvvm.target<chip = "sm_120a">,
+    //           properties = {LLVMIRToISATimeInMs = 381 : i64}, "...">
+    // After:  #gpu.object<#nvvm.target<chip = "sm_120a">, "...">
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def ConvertNVFP4ToReference : Pass<"convert-nvfp4-to-reference", "ModuleOp"> {
   let summary = "Lower every nvfp4 op to linalg, vector, scf, tensor and arith, "
                 "bit-exact with the reference numerics";

@@ -28,6 +28,7 @@ class MatmulOp;
 class QuantizeOp;
 
 #define GEN_PASS_DECL_CONVERTNVFP4TOGPU
+#define GEN_PASS_DECL_STRIPGPUCOMPILETIMES
 #include "nvfp4/Conversion/Passes.h.inc"
 
 /// Architectures the NVFP4ToGPU lowering generates kernels for.
