@@ -21,6 +21,8 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
+#include "KernelIR.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -250,21 +252,11 @@ private:
 } // namespace
 
 Value KernelBuilder::globalBasePointer(Value memref) {
-  Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value addr64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), addr);
-  auto genericPtr = LLVM::LLVMPointerType::get(b.getContext());
-  auto globalPtr = LLVM::LLVMPointerType::get(
-      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Global));
-  Value ptr = LLVM::IntToPtrOp::create(b, loc, genericPtr, addr64);
-  return LLVM::AddrSpaceCastOp::create(b, loc, globalPtr, ptr);
+  return mlir::nvfp4::detail::createGlobalBasePointer(b, loc, memref);
 }
 
 Value KernelBuilder::byteAddress(Value base, IndexExpr byteOffset) {
-  Value offset =
-      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteOffset.v);
-  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                             ArrayRef<LLVM::GEPArg>{offset},
-                             LLVM::GEPNoWrapFlags::inbounds);
+  return mlir::nvfp4::detail::createByteAddress(b, loc, base, byteOffset.v);
 }
 
 SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {

@@ -1,0 +1,31 @@
+//===- KernelIR.h - IR helpers shared by the NVFP4 GPU kernels --*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Address arithmetic that every kernel emitter of the NVFP4ToGPU lowering
+// (matmul, quantize, dequantize / Hadamard) needs. Internal to the library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELIR_H
+#define NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELIR_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::nvfp4::detail {
+
+/// The aligned base address of `memref` as an LLVM pointer in the global
+/// address space. Kernels address packed E2M1 and E4M3 buffers by byte
+/// through it instead of indexing the memref (see docs/gpu.md, "Storage of
+/// E2M1 buffers").
+Value createGlobalBasePointer(OpBuilder &b, Location loc, Value memref);
+
+/// `base` advanced by `byteOffset` (an `index`) bytes, as an inbounds GEP.
+Value createByteAddress(OpBuilder &b, Location loc, Value base,
+                        Value byteOffset);
+
+} // namespace mlir::nvfp4::detail
+
+#endif // NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELIR_H
