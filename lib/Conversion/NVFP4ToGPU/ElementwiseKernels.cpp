@@ -407,22 +407,7 @@ gpu::GPUFuncOp ElementwiseEmitter::buildHadamardKernel(gpu::GPUModuleOp module,
   Value firstByte = arith::MulIOp::create(
       b, loc, block, index(layout::kElementwiseBlock * elemBytes));
   SmallVector<Value> v = loadBlock(globalBasePointer(input), firstByte);
-  // docs/numerics.md §5: sign flip, butterflies h = 1, 2, 4, 8, times 0.25.
-  for (int j = 0; j < 16; ++j)
-    if (c.signMask & (1u << j))
-      v[j] = arith::NegFOp::create(b, loc, v[j]);
-  for (int h = 1; h < 16; h <<= 1) {
-    for (int i = 0; i < 16; ++i) {
-      if (i & h)
-        continue;
-      Value x = v[i], y = v[i + h];
-      v[i] = arith::AddFOp::create(b, loc, x, y);
-      v[i + h] = arith::SubFOp::create(b, loc, x, y);
-    }
-  }
-  Value quarter = f32(0.25f);
-  for (int j = 0; j < 16; ++j)
-    v[j] = mulF(v[j], quarter);
+  mlir::nvfp4::detail::createHadamard16(b, loc, v, c.signMask);
   storeBlock(globalBasePointer(out), firstByte, v);
   return kernel;
 }

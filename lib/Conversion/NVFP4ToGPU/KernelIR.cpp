@@ -32,3 +32,24 @@ Value nvfp4::detail::createByteAddress(OpBuilder &b, Location loc, Value base,
                              ArrayRef<LLVM::GEPArg>{offset},
                              LLVM::GEPNoWrapFlags::inbounds);
 }
+
+void nvfp4::detail::createHadamard16(OpBuilder &b, Location loc,
+                                     MutableArrayRef<Value> v,
+                                     uint32_t negateMask) {
+  assert(v.size() == 16 && "the transform works on blocks of 16");
+  for (int j = 0; j < 16; ++j)
+    if (negateMask & (1u << j))
+      v[j] = arith::NegFOp::create(b, loc, v[j]);
+  for (int h = 1; h < 16; h <<= 1) {
+    for (int i = 0; i < 16; ++i) {
+      if (i & h)
+        continue;
+      Value x = v[i], y = v[i + h];
+      v[i] = arith::AddFOp::create(b, loc, x, y);
+      v[i + h] = arith::SubFOp::create(b, loc, x, y);
+    }
+  }
+  Value quarter = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.25f));
+  for (int j = 0; j < 16; ++j)
+    v[j] = arith::MulFOp::create(b, loc, v[j], quarter);
+}

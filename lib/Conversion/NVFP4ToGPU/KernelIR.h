@@ -14,6 +14,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <cstdint>
+
 namespace mlir::nvfp4::detail {
 
 /// The aligned base address of `memref` as an LLVM pointer in the global
@@ -25,6 +27,15 @@ Value createGlobalBasePointer(OpBuilder &b, Location loc, Value memref);
 /// `base` advanced by `byteOffset` (an `index`) bytes, as an inbounds GEP.
 Value createByteAddress(OpBuilder &b, Location loc, Value base,
                         Value byteOffset);
+
+/// Applies the 16-point random Hadamard transform to the f32 values `v` in
+/// place, in the exact operation order of the reference library
+/// (docs/numerics.md): negate element j when bit j of `negateMask` is set,
+/// butterflies (a + b, a - b) with strides 1, 2, 4, 8, then multiply by 0.25.
+/// Every kernel that transforms (quantize, Hadamard) emits it through here,
+/// so they cannot drift apart.
+void createHadamard16(OpBuilder &b, Location loc, MutableArrayRef<Value> v,
+                      uint32_t negateMask);
 
 } // namespace mlir::nvfp4::detail
 

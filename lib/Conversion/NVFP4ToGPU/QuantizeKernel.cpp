@@ -373,21 +373,7 @@ SmallVector<Value> QuantizeEmitter::loadBlock(Value inputPtr, Idx block) {
 }
 
 void QuantizeEmitter::hadamard(SmallVector<Value> &v) {
-  for (int j = 0; j < 16; ++j)
-    if (c.negate[j])
-      v[j] = arith::NegFOp::create(b, loc, v[j]);
-  for (int h = 1; h < 16; h <<= 1) {
-    for (int i = 0; i < 16; ++i) {
-      if (i & h)
-        continue;
-      Value x = v[i], y = v[i + h];
-      v[i] = arith::AddFOp::create(b, loc, x, y);
-      v[i + h] = arith::SubFOp::create(b, loc, x, y);
-    }
-  }
-  Value quarter = f32(0.25f);
-  for (int j = 0; j < 16; ++j)
-    v[j] = arith::MulFOp::create(b, loc, v[j], quarter);
+  mlir::nvfp4::detail::createHadamard16(b, loc, v, c.signMask());
 }
 
 Value QuantizeEmitter::absMaxAccumulate(Value acc, Value x) {
