@@ -7,8 +7,9 @@
 //
 //   recipe   nvfp4-recipe (remarks on, JSON report written to /dev/null)
 //   cpu      nvfp4-to-cpu, down to the LLVM dialect (nothing is executed)
-//   gpu      nvfp4-to-ptx for sm_120a, sm_121a and sm_90a, up to and not
-//            including gpu-module-to-binary (no NVPTX code generation)
+//   gpu      nvfp4-to-ptx for every GPU target (sm_100a, sm_103a, sm_110a,
+//            sm_120a, sm_121a, sm_90a), up to and not including
+//            gpu-module-to-binary (no NVPTX code generation)
 //
 // The CPU and GPU pipelines run on the recipe's output when the recipe
 // succeeded, else on the input. Diagnostics are captured, not printed.
@@ -22,8 +23,9 @@
 //    error diagnostic.
 //
 // Environment:
-//   NVFP4_FUZZ_PIPELINES  comma-separated subset of recipe,cpu,sm_120a,
-//                         sm_121a,sm_90a (default: all)
+//   NVFP4_FUZZ_PIPELINES  comma-separated subset of recipe,cpu,sm_100a,
+//                         sm_103a,sm_110a,sm_120a,sm_121a,sm_90a
+//                         (default: all)
 //   NVFP4_FUZZ_STRICT     1: silent pass failures are findings
 //   NVFP4_FUZZ_VERBOSE    1: print the captured diagnostics of every input
 //
@@ -203,7 +205,8 @@ void initialize() {
            nvfp4::buildNVFP4ToCPUPipeline(pm, {});
          }),
          true});
-  for (const char *target : {"sm_120a", "sm_121a", "sm_90a"}) {
+  for (const char *target :
+       {"sm_100a", "sm_103a", "sm_110a", "sm_120a", "sm_121a", "sm_90a"}) {
     if (!wanted(target))
       continue;
     globals->pipelines.push_back(

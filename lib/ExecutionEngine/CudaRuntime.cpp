@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // libnvfp4_cuda_runtime: the C functions that MLIR's `gpu-to-llvm` lowering
-// calls (`mgpuModuleLoad`, `mgpuLaunchKernel`, `mgpuMemAlloc`, ...),
-// implemented on the CUDA driver API. Programs lowered with the
-// `nvfp4-to-gpu-executable` pipeline run with
+// calls (`mgpuModuleLoad`, `mgpuLaunchKernel`, `mgpuMemAlloc`, ...) and those
+// the host code of the tcgen05 matmul calls (`nvfp4CudaTensorMapCreate2D`,
+// `nvfp4CudaMultiprocessorCount`, ...), implemented on the CUDA driver API.
+// Programs lowered with the `nvfp4-to-gpu-executable` pipeline run with
 //
 //   mlir-runner -e main -entry-point-result=void
 //     -shared-libs=libnvfp4_cuda_runtime.so,libmlir_c_runner_utils.so,...
@@ -27,6 +28,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/ExecutionEngine/CudaRuntime.h"
+
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
 
 #include <cuda.h>
 
@@ -519,4 +522,92 @@ extern "C" void mgpuSetDefaultDevice(int32_t device) {
   if (device < 0)
     failUsage("mgpuSetDefaultDevice", "negative device ordinal");
   defaultDevice() = device;
+}
+
+extern "C" int32_t nvfp4CudaMultiprocessorCount() {
+  const char *entry = "nvfp4CudaMultiprocessorCount";
+  makeContextCurrent(entry);
+  CUdevice device;
+  NVFP4_CU_CHECK(entry, cuCtxGetDevice(&device));
+  int count = 0;
+  NVFP4_CU_CHECK(entry,
+                 cuDeviceGetAttribute(
+                     &count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
+  if (count <= 0)
+    failUsage(entry, "the device reports no multiprocessor");
+  return count;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA tensor maps
+//===----------------------------------------------------------------------===//
+
+extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
+                                            uint64_t innerBytes,
+                                            uint64_t outerRows,
+                                            uint64_t rowStrideBytes,
+                                            uint32_t boxInnerBytes,
+                                            uint32_t boxOuterRows,
+                                            int32_t swizzle) {
+  namespace tc = nvfp4::gpu::tcgen05;
+  const char *entry = "nvfp4CudaTensorMapCreate2D";
+  if (!globalAddress)
+    failUsage(entry, "null global address");
+  tc::ByteTensorMap2D map;
+  map.globalAddress = static_cast<uint64_t>(
+      reinterpret_cast<uintptr_t>(globalAddress));
+  map.innerBytes = innerBytes;
+  map.outerRows = outerRows;
+  map.rowStrideBytes = rowStrideBytes;
+  map.boxInnerBytes = boxInnerBytes;
+  map.boxOuterRows = boxOuterRows;
+  map.swizzle = static_cast<tc::TensorMapSwizzle>(swizzle);
+  // The driver would answer CUDA_ERROR_INVALID_VALUE without saying which
+  // rule was broken. (L2 promotion 256B below: a box row is one 128-byte K
+  // tile, the next K tile of the same rows follows in memory.)
+  if (tc::TensorMapIssue issue = tc::checkByteTensorMap2D(map);
+      issue != tc::TensorMapIssue::None) {
+    std::fprintf(stderr,
+                 "nvfp4-cuda-runtime: %s: %s (address %p, %" PRIu64
+                 " x %" PRIu64 " bytes, row stride %" PRIu64
+                 ", box %" PRIu32 " x %" PRIu32 ", swizzle %" PRId32 ")\n",
+                 entry, tc::describeTensorMapIssue(issue), globalAddress,
+                 outerRows, innerBytes, rowStrideBytes, boxOuterRows,
+                 boxInnerBytes, swizzle);
+    std::exit(EXIT_FAILURE);
+  }
+  static_assert(sizeof(CUtensorMap) == tc::kTensorMapObjectBytes,
+                "CUtensorMap is a 128-byte object");
+  makeContextCurrent(entry);
+  CUtensorMap tensorMap;
+  const cuuint64_t globalDim[2] = {innerBytes, outerRows};
+  const cuuint64_t globalStrides[1] = {rowStrideBytes};
+  const cuuint32_t boxDim[2] = {boxInnerBytes, boxOuterRows};
+  const cuuint32_t elementStrides[2] = {1, 1};
+  NVFP4_CU_CHECK(entry,
+                 cuTensorMapEncodeTiled(
+                     &tensorMap, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2,
+                     globalAddress, globalDim, globalStrides, boxDim,
+                     elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                     static_cast<CUtensorMapSwizzle>(swizzle),
+                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  // Kernels read the map through a generic pointer to global memory; the
+  // allocation is at least 256-byte aligned, the map needs 64.
+  CUdeviceptr device = 0;
+  NVFP4_CU_CHECK(entry, cuMemAlloc(&device, sizeof(CUtensorMap)));
+  if (device % tc::kTensorMapObjectAlignment != 0)
+    failUsage(entry, "device allocation not 64-byte aligned");
+  NVFP4_CU_CHECK(entry, cuMemcpyHtoD(device, &tensorMap, sizeof(CUtensorMap)));
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(device));
+}
+
+extern "C" void nvfp4CudaTensorMapDestroy(void *tensorMap) {
+  const char *entry = "nvfp4CudaTensorMapDestroy";
+  if (!tensorMap)
+    return;
+  makeContextCurrent(entry);
+  // Kernels still queued on any stream may read the map.
+  NVFP4_CU_CHECK(entry, cuCtxSynchronize());
+  NVFP4_CU_CHECK(entry, cuMemFree(toDevicePtr(tensorMap)));
 }

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -53,8 +54,21 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // Math: LLVM intrinsics where LLVM has one; `clampf` expanded to arith;
+  // integer powers outlined as functions; what is left (erf, erfc, cbrt,
+  // asinh, acosh, atanh: exact GELU is `math.erf`) becomes calls to the C
+  // library (`erff`, ...; f16/bf16 through f32, vectors unrolled), which the
+  // host process provides. The libm conversion runs before the vector, arith
+  // and func conversions because it emits `vector.extract`/`insert`,
+  // `arith.extf`/`truncf` and `func.call`, and it fails on any math op no
+  // step lowers (`isinf`, `isnormal`) instead of leaving it in the output.
+  math::MathExpandOpsPassOptions mathExpandOptions;
+  mathExpandOptions.opMnemonics = {"clampf"};
+  pm.addPass(math::createMathExpandOpsPass(mathExpandOptions));
   pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

@@ -44,6 +44,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Conversion/Passes.h"
 
 using namespace mlir;
@@ -332,6 +333,9 @@ void mlir::nvfp4::buildNVFP4ToGPUExecutablePipeline(
   // 2. Packed byte buffers for the E2M1 / E4M3 kernel operands, then the
   //    rest of the program through the reference lowering (as nvfp4-to-cpu).
   pm.addPass(createGPUPackLaunchOperandsPass());
+  // The TMA tensor maps of tcgen05 launches describe the packed bytes (and
+  // no longer keep the E2M1 buffer alive).
+  pm.addPass(createTcgen05RetargetTensorMapsPass());
   pm.addPass(createConvertNVFP4ToReference());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
@@ -347,6 +351,8 @@ void mlir::nvfp4::buildNVFP4ToGPUExecutablePipeline(
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   pm.addPass(createGPUStageLaunchOperandsPass());
+  // The TMA tensor maps of tcgen05 launches describe the device copies.
+  pm.addPass(createTcgen05RetargetTensorMapsPass());
 
   // 4. Host code to the LLVM dialect; gpu-async-region puts the copies and
   //    launches on a stream, gpu-to-llvm turns them into mgpu* calls.
@@ -375,6 +381,7 @@ void mlir::nvfp4::buildNVFP4ToGPUExecutablePipeline(
 void mlir::nvfp4::registerNVFP4ToGPUExecutablePipeline() {
   PassRegistration<PackLaunchOperandsPass>();
   PassRegistration<StageLaunchOperandsPass>();
+  registerTcgen05RetargetTensorMapsPass();
   PassPipelineRegistration<NVFP4ToPTXPipelineOptions>(
       "nvfp4-to-gpu-executable",
       "Lower an nvfp4 program to the LLVM dialect for mlir-runner on an "

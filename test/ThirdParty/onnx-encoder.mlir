@@ -69,7 +69,7 @@
 
 // CPU-NOT: nvfp4.
 // CPU-LABEL: llvm.func @encoder
-// CPU-NOT: {{^ *(func|scf|linalg|tensor|memref|vector|arith|math|bufferization)\.}}
+// CPU-NOT: {{(^ *|= )(func|scf|linalg|tensor|memref|vector|arith|math|bufferization)\.}}
 
 // Three distinct GEMM shapes on each target.
 // PTX-COUNT-3: {{^}}3{{$}}

@@ -47,7 +47,7 @@
 
 // CPU-NOT: nvfp4.
 // CPU-LABEL: llvm.func @mlp
-// CPU-NOT: {{^ *(func|scf|linalg|tensor|memref|vector|arith|math|bufferization)\.}}
+// CPU-NOT: {{(^ *|= )(func|scf|linalg|tensor|memref|vector|arith|math|bufferization)\.}}
 
 // One GEMM kernel per FP4 matmul on each target.
 // PTX-COUNT-3: {{^}}2{{$}}

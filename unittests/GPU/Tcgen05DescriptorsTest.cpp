@@ -9,17 +9,22 @@
 // and models without a GPU how the kernel's shared-memory tiles and scale
 // atoms are read by tcgen05.mma and tcgen05.cp:
 //
-//  - the K-major 128-byte-swizzled tile the kernel writes, read back through
-//    the descriptor address generation of each K = 64 MMA, yields the
-//    operand in K order;
-//  - the scale atoms the kernel writes equal nvfp4::swizzleScales, and
-//    tcgen05.cp.32x128b.warpx4 of one atom (modelled from the ISA text)
+//  - the canonical K-major 128-byte-swizzled tile (sw128ChunkOffset), read
+//    back through the descriptor address generation of each K = 64 MMA,
+//    yields the operand in K order;
+//  - a TMA box loaded with CU_TENSOR_MAP_SWIZZLE_128B (modelled from the
+//    CUDA programming guide) is that same tile;
+//  - the scale atoms the producer warp writes equal nvfp4::swizzleScales,
+//    and tcgen05.cp.32x128b.warpx4 of one atom (modelled from the ISA text)
 //    places row m in lane m % 32 of all four sub-partitions, column m / 32,
-//    byte kb.
+//    byte kb;
+//  - the plan fits shared and tensor memory, and the epilogue warps own the
+//    accumulator rows as tcgen05.ld allows.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include <gtest/gtest.h>
@@ -27,6 +32,7 @@
 #include <array>
 #include <random>
 #include <set>
+#include <tuple>
 #include <vector>
 
 using namespace nvfp4::gpu::tcgen05;
@@ -125,6 +131,37 @@ TEST(Tcgen05SmemDesc, KernelConstants) {
             0x3FFFu);
 }
 
+TEST(Tcgen05SmemDesc, StageDescriptorPlusOffset) {
+  // The kernel encodes a stage's descriptor once and adds offset >> 4 for
+  // each operand slice and scale atom: the same as encoding the address of
+  // the slice, for every stage of every plan (shared addresses < 2^18).
+  for (int64_t n : {64, 128, 256}) {
+    TilePlan p = makeTilePlan(n);
+    for (uint64_t base : {0x0ull, 0x400ull, 0x1000ull})
+      for (int64_t stage = 0; stage < p.stages; ++stage) {
+        uint64_t stageAddr = base + stage * p.stageBytes;
+        std::vector<int64_t> offsets;
+        for (int64_t i = 0; i < kMmasPerKTile; ++i) {
+          offsets.push_back(p.aOffset + i * kMmaK / 2);
+          offsets.push_back(p.bOffset + i * kMmaK / 2);
+          for (int64_t a = 0; a <= p.bScaleAtoms; ++a)
+            offsets.push_back(p.aScaleOffset + (i * (1 + p.bScaleAtoms) + a) *
+                                                   kScaleAtomBytes);
+        }
+        for (auto [lbo, sbo, swizzle] :
+             {std::tuple(kSw128KMajorLbo, kSw128KMajorSbo, SmemSwizzle::B128),
+              std::tuple(kScaleCopyLbo, kScaleCopySbo, SmemSwizzle::None)})
+          for (int64_t offset : offsets) {
+            ASSERT_LT(stageAddr + offset, 1ull << 18);
+            EXPECT_EQ(encodeSmemDesc(stageAddr, lbo, sbo, swizzle) +
+                          smemDescBytes(offset),
+                      encodeSmemDesc(stageAddr + offset, lbo, sbo, swizzle))
+                << "N " << n << " stage " << stage << " offset " << offset;
+          }
+      }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor memory
 //===----------------------------------------------------------------------===//
@@ -147,24 +184,79 @@ TEST(Tcgen05Plan, TileChoiceAndBudgets) {
   for (int64_t n : {64, 128, 256}) {
     TilePlan p = makeTilePlan(n);
     EXPECT_TRUE(isValidMmaShapeCta1(kTileM, n));
+    EXPECT_GE(p.stages, kMinStages);
+    EXPECT_LE(p.stages, kMaxStages);
+    EXPECT_GE(p.accStages, 1);
+    EXPECT_LE(p.accStages, kMaxAccStages);
+    // Stages, operand tiles and TMA boxes start on 1024-byte swizzle atoms.
     EXPECT_EQ(p.stageBytes % kSwizzleAtomBytes, 0);
+    EXPECT_EQ(p.aOffset % kSwizzleAtomBytes, 0);
     EXPECT_EQ(p.bOffset % kSwizzleAtomBytes, 0);
     EXPECT_EQ(p.aScaleOffset % 16, 0);
     EXPECT_EQ(p.bScaleOffset % 16, 0);
-    EXPECT_EQ(p.barrierOffset % 8, 0);
-    EXPECT_LE(p.sharedBytes, 227 * 1024); // sm_100 per-block maximum
+    EXPECT_EQ(p.txBytes, (kTileM + n) * kTileRowBytes);
+    EXPECT_EQ(p.aScaleOffset, p.bOffset + n * kTileRowBytes);
+    EXPECT_LE(p.bScaleOffset + kMmasPerKTile * p.bScaleAtoms * kScaleAtomBytes,
+              p.stageBytes);
+    // Barriers: 8-byte aligned, after the stages, in order, then the slot.
+    EXPECT_EQ(p.fullBarrierOffset, p.stages * p.stageBytes);
+    EXPECT_EQ(p.fullBarrierOffset % kMbarrierBytes, 0);
+    EXPECT_EQ(p.emptyBarrierOffset, p.fullBarrierOffset + 8 * p.stages);
+    EXPECT_EQ(p.accFullBarrierOffset, p.emptyBarrierOffset + 8 * p.stages);
+    EXPECT_EQ(p.accEmptyBarrierOffset,
+              p.accFullBarrierOffset + 8 * p.accStages);
+    EXPECT_EQ(p.tmemSlotOffset, p.accEmptyBarrierOffset + 8 * p.accStages);
+    // The request covers the slot and the base alignment, and fits sm_100.
+    EXPECT_GE(p.sharedBytes, p.tmemSlotOffset + 4 + kSwizzleAtomBytes - 1);
+    EXPECT_LE(p.sharedBytes, kMaxDynamicSharedBytes);
+    // Tensor memory: the accumulators, then one scale slot per stage, all
+    // inside the allocation.
     EXPECT_LE(p.tmemColumns, kTmemColumns);
-    // Accumulator and scale columns do not overlap and fit the allocation.
-    EXPECT_GE(p.scaleColumn, p.accColumn + n);
+    EXPECT_EQ(p.accColumnOf(p.accStages - 1) + n, p.scaleColumn);
     EXPECT_EQ(p.bScaleColumnOf(0), p.aScaleColumnOf(kMmasPerKTile));
     EXPECT_EQ(p.bScaleColumnOf(kMmasPerKTile), p.scaleColumnsPerStage);
-    EXPECT_LE(p.scaleColumn + kStages * p.scaleColumnsPerStage, p.tmemColumns);
+    EXPECT_LE(p.scaleColumn + p.stages * p.scaleColumnsPerStage, p.tmemColumns);
     // The B scales of one MMA cover N rows: N / 32 columns (at least one atom).
     EXPECT_GE((p.bScaleColumnOf(1) - p.bScaleColumnOf(0)) * 32, n);
+    // Maximality: one more stage (or accumulator) would not fit.
+    if (p.stages < kMaxStages) {
+      EXPECT_TRUE(sharedBytesFor(n, p.stages + 1, kMaxAccStages) >
+                      kMaxDynamicSharedBytes ||
+                  n + (p.stages + 1) * p.scaleColumnsPerStage > kTmemColumns);
+    }
+    if (p.accStages < kMaxAccStages) {
+      EXPECT_GT((p.accStages + 1) * n + p.stages * p.scaleColumnsPerStage,
+                kTmemColumns);
+    }
   }
+  // The choices docs/tcgen05.md records.
+  EXPECT_EQ(makeTilePlan(256).stages, 4);
+  EXPECT_EQ(makeTilePlan(256).accStages, 1);
+  EXPECT_EQ(makeTilePlan(128).stages, 6);
+  EXPECT_EQ(makeTilePlan(128).accStages, 2);
+  EXPECT_EQ(makeTilePlan(64).stages, 6);
+  EXPECT_EQ(makeTilePlan(64).accStages, 2);
   EXPECT_EQ(makeTilePlan(256).tmemColumns, 512);
-  EXPECT_EQ(makeTilePlan(128).tmemColumns, 256);
-  EXPECT_EQ(makeTilePlan(64).tmemColumns, 128);
+  EXPECT_EQ(makeTilePlan(128).tmemColumns, 512);
+  EXPECT_EQ(makeTilePlan(64).tmemColumns, 512);
+}
+
+TEST(Tcgen05Plan, EpilogueWarpsCoverTheAccumulatorLanes) {
+  // tcgen05.ld restricts warp w to the lanes 32 (w % 4) .. + 31: the four
+  // epilogue warps together own every accumulator row exactly once.
+  std::set<int64_t> rows;
+  for (int64_t w = kFirstEpilogueWarp; w < kWarps; ++w) {
+    EXPECT_EQ(tmemLaneBaseOfWarp<int64_t>(w), 32 * (w % 4));
+    for (int64_t lane = 0; lane < 32; ++lane) {
+      int64_t row = epilogueRow<int64_t>(w, lane);
+      EXPECT_EQ(row / 32, w % 4) << "warp " << w << " lane " << lane;
+      EXPECT_TRUE(rows.insert(row).second);
+    }
+  }
+  EXPECT_EQ(int64_t(rows.size()), kTileM);
+  EXPECT_EQ(*rows.rbegin(), kTileM - 1);
+  EXPECT_EQ(kThreads, 32 * kWarps);
+  EXPECT_EQ(kWarps, 6);
 }
 
 //===----------------------------------------------------------------------===//
@@ -184,28 +276,24 @@ TEST(Tcgen05Layout, Sw128TileIsABijectionWithin1024ByteAtoms) {
   std::set<int64_t> seen;
   for (int64_t r = 0; r < 256; ++r)
     for (int64_t c = 0; c < 8; ++c) {
-      int64_t off = sw128ChunkOffset<int64_t>(r, c);
-      EXPECT_EQ(off, sw128ChunkOffsetInt(r, c));
+      int64_t off = sw128ChunkOffset(r, c);
       EXPECT_EQ(off % 16, 0);
       EXPECT_EQ(off / kSwizzleAtomBytes, r / 8); // stays in its atom
       EXPECT_TRUE(seen.insert(off).second);
     }
 }
 
-TEST(Tcgen05Layout, EachMmaReadsItsKSliceInOrder) {
-  // Fill a 128 x 128-byte tile the way the kernel does: chunk c of row r
-  // holds bytes (r, 16c .. 16c + 15) at sw128ChunkOffset(r, c).
-  const int64_t rows = 128;
-  const uint64_t base = 0x8400; // 1024-byte aligned stage base
-  std::vector<uint8_t> smem(base + rows * 128);
-  auto value = [](int64_t r, int64_t byte) {
-    return uint8_t((r * 131 + byte * 7 + 3) & 0xFF);
-  };
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < 8; ++c)
-      for (int64_t b = 0; b < 16; ++b)
-        smem[base + sw128ChunkOffsetInt(r, c) + b] = value(r, 16 * c + b);
-  // MMA i (K = 64 codes = 32 bytes) uses start = base + 32 i.
+/// Byte `byte` (0..127) of row `row` of one K tile of an operand.
+uint8_t tileByte(int64_t row, int64_t byte) {
+  return uint8_t((row * 131 + byte * 7 + 3) & 0xFF);
+}
+
+/// Replays, for each K = 64 MMA i of a K tile whose operand starts at
+/// shared-memory address `base`, the descriptor address generation (start
+/// address base + 32 i) and checks that it reads, for every row, the 32
+/// bytes (64 codes) 32 i .. 32 i + 31 of that row in order.
+void expectMmasReadTheKTile(const std::vector<uint8_t> &smem, uint64_t base,
+                            int64_t rows) {
   for (int64_t i = 0; i < kMmasPerKTile; ++i) {
     uint64_t start = base + i * (kMmaK / 2);
     uint64_t desc = encodeSmemDesc(start, kSw128KMajorLbo, kSw128KMajorSbo,
@@ -214,10 +302,108 @@ TEST(Tcgen05Layout, EachMmaReadsItsKSliceInOrder) {
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < 2; ++j)
         for (int64_t b = 0; b < 16; ++b)
-          ASSERT_EQ(smem[mmaOperandAddress(start, r, j) + b],
-                    value(r, 32 * i + 16 * j + b))
+          ASSERT_EQ(smem.at(mmaOperandAddress(start, r, j) + b),
+                    tileByte(r, 32 * i + 16 * j + b))
               << "mma " << i << " row " << r << " chunk " << j;
   }
+}
+
+TEST(Tcgen05Layout, EachMmaReadsItsKSliceInOrder) {
+  // The canonical layout: chunk c of row r holds bytes (r, 16c .. 16c + 15)
+  // at sw128ChunkOffset(r, c) of a 1024-byte aligned tile.
+  const int64_t rows = 128;
+  const uint64_t base = 0x8400;
+  std::vector<uint8_t> smem(base + rows * 128);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < 8; ++c)
+      for (int64_t b = 0; b < 16; ++b)
+        smem[base + sw128ChunkOffset(r, c) + b] = tileByte(r, 16 * c + b);
+  expectMmasReadTheKTile(smem, base, rows);
+}
+
+//===----------------------------------------------------------------------===//
+// TMA with CU_TENSOR_MAP_SWIZZLE_128B writes what the MMAs read
+//===----------------------------------------------------------------------===//
+
+/// Where TMA puts byte `offset` of a box in shared memory, as the CUDA
+/// programming guide defines it: the box is written densely (row r of an
+/// inner extent of 128 bytes at offset 128 r); with
+/// CU_TENSOR_MAP_SWIZZLE_128B, within each 1024-byte span the 16-byte chunk
+/// index (address bits [4,7)) is xor-ed with address bits [7,10). (The
+/// pattern is a function of the shared-memory address; the kernel's boxes
+/// start on 1024-byte boundaries, so it is also one of the offset.)
+uint64_t tmaBoxAddress(uint64_t boxAddress, uint64_t offset,
+                       TensorMapSwizzle swizzle) {
+  uint64_t address = boxAddress + offset;
+  if (swizzle == TensorMapSwizzle::None)
+    return address;
+  EXPECT_EQ(swizzle, TensorMapSwizzle::B128) << "not modelled";
+  uint64_t chunk = (address >> 4) & 0x7;
+  uint64_t row = (address >> 7) & 0x7;
+  return (address & ~uint64_t(0x70)) | ((chunk ^ row) << 4);
+}
+
+/// Loads the box of the K tile at byte `kByte`, rows `row0` ..
+/// `row0 + boxOuterRows - 1`, of the byte tensor `global` described by `map`
+/// into `smem` at `boxAddress`, the way TMA does.
+void tmaLoadBox(std::vector<uint8_t> &smem, uint64_t boxAddress,
+                const std::vector<uint8_t> &global, const ByteTensorMap2D &map,
+                int64_t kByte, int64_t row0) {
+  ASSERT_EQ(checkByteTensorMap2D(map), TensorMapIssue::None);
+  for (uint64_t r = 0; r < map.boxOuterRows; ++r)
+    for (uint64_t x = 0; x < map.boxInnerBytes; ++x)
+      smem.at(tmaBoxAddress(boxAddress, r * map.boxInnerBytes + x,
+                            map.swizzle)) =
+          global.at((row0 + r) * map.rowStrideBytes + kByte + x);
+}
+
+TEST(Tcgen05Layout, TmaSwizzle128BLandsInTheMmaLayout) {
+  // B of a batched 2 x 512 x 1024 operand (K / 2 = 512 bytes per row), tile
+  // rows 256 .. 511 of batch 1 (tile N = 256), K tile 2, in a stage.
+  const int64_t batch = 2, rows = 512, k = 1024, tileRows = 256;
+  const int64_t rowBytes = k / 2, kt = 2, row0 = 1 * rows + 256;
+  ByteTensorMap2D map = operandTensorMap(/*globalAddress=*/0x10000, batch,
+                                         rows, k, tileRows);
+  std::vector<uint8_t> global(batch * rows * rowBytes);
+  for (int64_t r = 0; r < batch * rows; ++r)
+    for (int64_t x = 0; x < rowBytes; ++x)
+      global[r * rowBytes + x] =
+          (x / kTileRowBytes == kt && r >= row0 && r < row0 + tileRows)
+              ? tileByte(r - row0, x % kTileRowBytes)
+              : uint8_t(0xEE);
+  const TilePlan plan = makeTilePlan(tileRows);
+  const uint64_t base = 3 * plan.stageBytes + plan.bOffset;
+  ASSERT_EQ(base % kSwizzleAtomBytes, 0u);
+  std::vector<uint8_t> smem(base + tileRows * 128, 0);
+  tmaLoadBox(smem, base, global, map, kt * kTileRowBytes, row0);
+  // The canonical layout byte for byte, and what each MMA reads.
+  for (int64_t r = 0; r < tileRows; ++r)
+    for (int64_t c = 0; c < 8; ++c)
+      for (int64_t b = 0; b < 16; ++b)
+        ASSERT_EQ(smem[base + sw128ChunkOffset(r, c) + b],
+                  tileByte(r, 16 * c + b));
+  expectMmasReadTheKTile(smem, base, tileRows);
+}
+
+TEST(Tcgen05Layout, UnswizzledTmaBoxIsNotTheMmaLayout) {
+  // The replay tells layouts apart: the same box without the swizzle does
+  // not give the MMAs their K slices.
+  const int64_t rows = 128, k = 256;
+  ByteTensorMap2D map = operandTensorMap(0x10000, 1, rows, k, rows);
+  map.swizzle = TensorMapSwizzle::None;
+  std::vector<uint8_t> global(rows * (k / 2));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t x = 0; x < k / 2; ++x)
+      global[r * (k / 2) + x] = tileByte(r, x);
+  const uint64_t base = 0x8400;
+  std::vector<uint8_t> smem(base + rows * 128, 0);
+  tmaLoadBox(smem, base, global, map, 0, 0);
+  int64_t mismatches = 0;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < 8; ++c)
+      mismatches += smem[mmaOperandAddress(base, r, c)] != tileByte(r, 16 * c);
+  // Only row 0 of each 8-row group (xor with 0) reads the right chunks.
+  EXPECT_EQ(mismatches, rows * 8 * 7 / 8);
 }
 
 //===----------------------------------------------------------------------===//
@@ -244,10 +430,31 @@ TEST(Tcgen05Layout, ScaleAtomsEqualSwizzleScales) {
           for (int64_t kb = 0; kb < 4; ++kb) {
             int64_t chunk = kt * kMmasPerKTile + i; // K/64 index
             int64_t atom = a * (cols / 4) + chunk;  // (rows/128, cols/4)
-            kernel[atom * kScaleAtomBytes + scaleAtomOffset<int64_t>(r, kb)] =
+            kernel[atom * kScaleAtomBytes + scaleAtomOffset(r, kb)] =
                 scales[(128 * a + r) * cols + 4 * chunk + kb];
           }
   EXPECT_EQ(kernel, reference);
+}
+
+TEST(Tcgen05Layout, ProducerLaneStoresFillTheScaleAtoms) {
+  // Lane l stores, for MMA i, words i of the rows l + 32 q (q = 0..3) of an
+  // atom as one 16-byte vector at byte 16 l: exactly the bytes
+  // scaleAtomOffset gives those rows, and all 32 lanes cover the atom.
+  for (int64_t atom = 0; atom < 2; ++atom) {
+    std::set<int64_t> bytes;
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t q = 0; q < kScaleRowsPerLane; ++q) {
+        int64_t row = scaleRowOfLane<int64_t>(lane, atom, q);
+        EXPECT_EQ(row / kScaleAtomRows, atom);
+        for (int64_t kb = 0; kb < kScaleAtomBlocks; ++kb) {
+          int64_t byte = scaleLaneStoreOffset<int64_t>(lane) + 4 * q + kb;
+          EXPECT_EQ(scaleAtomOffset(row % kScaleAtomRows, kb), byte)
+              << "lane " << lane << " q " << q << " kb " << kb;
+          EXPECT_TRUE(bytes.insert(byte).second);
+        }
+      }
+    EXPECT_EQ(int64_t(bytes.size()), kScaleAtomBytes);
+  }
 }
 
 /// tcgen05.cp.cta_group::1.32x128b.warpx4, modelled from the ISA: the source
@@ -278,7 +485,7 @@ TEST(Tcgen05Layout, ScaleCopyPlacesRowsAsTheMmaReadsThem) {
   for (int64_t r = 0; r < 128; ++r)
     for (int64_t kb = 0; kb < 4; ++kb) {
       scale[r][kb] = uint8_t(r * 4 + kb + 1);
-      smem[atomAddr + scaleAtomOffset<int64_t>(r, kb)] = scale[r][kb];
+      smem[atomAddr + scaleAtomOffset(r, kb)] = scale[r][kb];
     }
   Tmem tmem(kTmemLanes * kTmemColumns, std::array<uint8_t, 4>{0, 0, 0, 0});
   const int64_t base = 272;

@@ -57,6 +57,14 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     host reads the decode scale back and rebuilds the value with
     `nvfp4.assemble`, whose buffers a consuming matmul reads without copies.
 
+    With `report-fallbacks`, every op whose lowering takes a fallback gets a
+    remark saying what was chosen instead of what, and why: the sm_90a
+    matmul in bf16, E2M1 rounding in software (sm_90a), stochastic rounding
+    in software instead of `cvt.rs` (`hardware-sr` off, or a target without
+    the instruction), and `nvfp4.transpose` / `nvfp4.rescale`, which have no
+    GPU kernel and are left for the host. Off by default: the remarks would
+    repeat for every such op of a program (docs/hardening.md).
+
     Example: `nvfp4-opt --convert-nvfp4-to-gpu="target=sm_120a"`.
   }];
   let dependentDialects = [
@@ -81,6 +89,11 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
            "e2m1x4.f32 (sm_100a / sm_103a only; other targets reject it). "
            "Its random-bit assignment is assumed from the PTX ISA text and "
            "unverified on hardware (docs/gpu.md); off: software encoder">,
+    Option<"reportFallbacks", "report-fallbacks", "bool", /*default=*/"false",
+           "Emit a remark at every op lowered through a fallback (a "
+           "software path instead of a hardware instruction, bf16 instead "
+           "of FP4 tensor cores, the host instead of a kernel) saying what "
+           "and why">,
   ];
 }
 

@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The C ABI that MLIR 22's `gpu-to-llvm` lowering emits calls to, as
-// implemented by libnvfp4_cuda_runtime on the CUDA driver API. The types are
+// The C ABI that MLIR 22's `gpu-to-llvm` lowering emits calls to, and the
+// entry points the host code of the tcgen05 matmul calls, as implemented by
+// libnvfp4_cuda_runtime on the CUDA driver API. The types are
 // those of cuda.h (redeclared here so that including this header does not
 // need the toolkit); `intptr_t` launch dimensions match MLIR's `index`.
 //
@@ -116,6 +117,27 @@ void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
 
 /// Selects the device whose primary context the following calls use.
 void mgpuSetDefaultDevice(int32_t device);
+
+/// The number of streaming multiprocessors of the default device (the grid
+/// size of the persistent tcgen05 matmul kernel).
+int32_t nvfp4CudaMultiprocessorCount();
+
+/// Builds a rank-2 TMA tensor map of bytes (CU_TENSOR_MAP_DATA_TYPE_UINT8)
+/// over the device buffer at `globalAddress`: `outerRows` rows of
+/// `innerBytes` bytes, `rowStrideBytes` apart, read in boxes of
+/// `boxOuterRows` x `boxInnerBytes` with the shared-memory swizzle `swizzle`
+/// (a CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B). The parameters are
+/// checked first against the rules of cuTensorMapEncodeTiled
+/// (nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h); a broken rule is
+/// reported by name. Returns the map copied to device memory (64-byte
+/// aligned), for a kernel argument; free it with nvfp4CudaTensorMapDestroy.
+void *nvfp4CudaTensorMapCreate2D(void *globalAddress, uint64_t innerBytes,
+                                 uint64_t outerRows, uint64_t rowStrideBytes,
+                                 uint32_t boxInnerBytes, uint32_t boxOuterRows,
+                                 int32_t swizzle);
+/// Frees a tensor map of nvfp4CudaTensorMapCreate2D once the work queued on
+/// the context (the kernels that read it) has completed; null is ignored.
+void nvfp4CudaTensorMapDestroy(void *tensorMap);
 
 } // extern "C"
 

@@ -89,6 +89,13 @@ struct NVFP4ToPTXPipelineOptions
                      "kernel (64x64, 128x64, 64x128, 128x128); empty: chosen "
                      "per shape; see convert-nvfp4-to-gpu"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> reportFallbacks{
+      *this, "report-fallbacks",
+      llvm::cl::desc("Emit a remark at every op lowered through a fallback "
+                     "(software E2M1 or stochastic rounding, the sm_90a bf16 "
+                     "matmul, ops left for the host); see "
+                     "convert-nvfp4-to-gpu"),
+      llvm::cl::init(false)};
 };
 
 /// Returns the NVPTX feature string `nvfp4-to-ptx` uses for `target` when

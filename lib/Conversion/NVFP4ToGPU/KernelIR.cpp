@@ -7,6 +7,7 @@
 #include "KernelIR.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -52,4 +53,16 @@ void nvfp4::detail::createHadamard16(OpBuilder &b, Location loc,
   Value quarter = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.25f));
   for (int j = 0; j < 16; ++j)
     v[j] = arith::MulFOp::create(b, loc, v[j], quarter);
+}
+
+Value nvfp4::detail::createReadOnlyBuffer(OpBuilder &b, Location loc,
+                                          Value tensor) {
+  auto tensorType = cast<RankedTensorType>(tensor.getType());
+  auto memrefType =
+      MemRefType::get(tensorType.getShape(), tensorType.getElementType());
+  if (auto toTensor = tensor.getDefiningOp<bufferization::ToTensorOp>())
+    if (toTensor.getBuffer().getType() == memrefType)
+      return toTensor.getBuffer();
+  return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
+                                           /*read_only=*/true);
 }

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Address arithmetic that every kernel emitter of the NVFP4ToGPU lowering
-// (matmul, quantize, dequantize / Hadamard) needs. Internal to the library.
+// (matmul, quantize, dequantize / Hadamard) needs, and the host-side buffer
+// of a kernel operand. Internal to the library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +37,11 @@ Value createByteAddress(OpBuilder &b, Location loc, Value base,
 /// so they cannot drift apart.
 void createHadamard16(OpBuilder &b, Location loc, MutableArrayRef<Value> v,
                       uint32_t negateMask);
+
+/// The buffer holding `tensor` for a launch that only reads it: the buffer
+/// of a `bufferization.to_tensor` (e.g. an output of an earlier kernel) when
+/// its type matches, otherwise a read-only `bufferization.to_buffer`.
+Value createReadOnlyBuffer(OpBuilder &b, Location loc, Value tensor);
 
 } // namespace mlir::nvfp4::detail
 

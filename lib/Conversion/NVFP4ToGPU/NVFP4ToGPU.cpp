@@ -145,11 +145,25 @@ mlir::nvfp4::checkMatmulSupported(MatmulOp op, GPUTarget target,
   if (c.k % layout::kTileK != 0)
     return fail() << "K must be a multiple of " << layout::kTileK
                   << " (the K of one m16n8k64 MMA)";
+  constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
+  if (c.n / tileN > kMaxGridX)
+    return fail() << "N / " << tileN << " must not exceed " << kMaxGridX
+                  << " (grid x limit)";
   constexpr int64_t kMaxGridYZ = 65535;
   if (c.m / tileM > kMaxGridYZ || c.batch > kMaxGridYZ)
     return fail() << "M / " << tileM << " and the batch size must "
                   << "not exceed " << kMaxGridYZ << " (grid y and z limits)";
   return success();
+}
+
+void mlir::nvfp4::reportMatmulFallbacks(MatmulOp op, GPUTarget target) {
+  if (isTcgen05Target(target) || hasBlockScaledMma(target))
+    return;
+  op.emitRemark() << "nvfp4: fallback: bf16 MMAs (mma.sync m16n8k16, the "
+                     "operands dequantized to bf16 in registers, exactly) "
+                     "instead of the FP4 block-scaled MMA: sm_90a has no FP4 "
+                     "tensor cores; the accumulation order differs from the "
+                     "reference (docs/gpu.md)";
 }
 
 //===----------------------------------------------------------------------===//
@@ -707,8 +721,9 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
 // Patterns
 //===----------------------------------------------------------------------===//
 
-gpu::GPUModuleOp mlir::nvfp4::getOrCreateNVFP4KernelModule(RewriterBase &rewriter,
-                                                          ModuleOp module) {
+gpu::GPUModuleOp
+mlir::nvfp4::getOrCreateNVFP4KernelModule(RewriterBase &rewriter,
+                                          ModuleOp module) {
   if (auto existing =
           module.lookupSymbol<gpu::GPUModuleOp>(kNVFP4KernelModuleName))
     return existing;
@@ -721,20 +736,6 @@ gpu::GPUModuleOp mlir::nvfp4::getOrCreateNVFP4KernelModule(RewriterBase &rewrite
 }
 
 namespace {
-/// The buffer holding `tensor`: the buffer of a `bufferization.to_tensor`
-/// (e.g. an output of the quantize kernel) when its type matches, otherwise
-/// a read-only `bufferization.to_buffer`.
-Value readOnlyBuffer(PatternRewriter &rewriter, Location loc, Value tensor) {
-  auto tensorType = cast<RankedTensorType>(tensor.getType());
-  auto memrefType =
-      MemRefType::get(tensorType.getShape(), tensorType.getElementType());
-  if (auto toTensor = tensor.getDefiningOp<bufferization::ToTensorOp>())
-    if (toTensor.getBuffer().getType() == memrefType)
-      return toTensor.getBuffer();
-  return bufferization::ToBufferOp::create(rewriter, loc, memrefType, tensor,
-                                           /*read_only=*/true);
-}
-
 /// Lowers `nvfp4.matmul` to a launch of the block-scaled MMA kernel.
 struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
   MatmulOpLowering(MLIRContext *ctx, GPUTarget target,
@@ -772,8 +773,9 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
         scales = parts.getScales();
         decodeScale = parts.getDecodeScale();
       }
-      args.push_back(readOnlyBuffer(rewriter, loc, data));
-      args.push_back(readOnlyBuffer(rewriter, loc, scales));
+      for (Value tensor : {data, scales})
+        args.push_back(
+            mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, tensor));
       args.push_back(decodeScale);
     }
     RankedTensorType resultType = op.getResult().getType();
@@ -831,6 +833,37 @@ struct ConvertNVFP4ToGPUPass
     : public mlir::nvfp4::impl::ConvertNVFP4ToGPUBase<ConvertNVFP4ToGPUPass> {
   using Base::Base;
 
+  /// `report-fallbacks`: a remark at every op whose lowering takes a
+  /// fallback (docs/hardening.md lists them), in IR order.
+  void reportAllFallbacks(ModuleOp module, GPUTarget gpuTarget) {
+    module.walk([&](Operation *op) {
+      if (auto matmul = dyn_cast<MatmulOp>(op)) {
+        reportMatmulFallbacks(matmul, gpuTarget);
+      } else if (auto quantize = dyn_cast<QuantizeOp>(op)) {
+        reportQuantizeFallbacks(quantize, gpuTarget, hardwareSR);
+        // A quantized matmul result the tcgen05 epilogue does not quantize.
+        if (isTcgen05Target(gpuTarget) &&
+            quantize.getInput().getDefiningOp<MatmulOp>()) {
+          std::string blocker =
+              getTcgen05EpilogueFusionBlocker(quantize, gpuTarget);
+          if (!blocker.empty())
+            quantize.emitRemark()
+                << "nvfp4: fallback: the matmul result is stored and "
+                   "quantized by a separate kernel instead of in the tcgen05 "
+                   "epilogue: "
+                << blocker;
+        }
+      } else if (isa<TransposeOp, RescaleOp>(op)) {
+        op->emitRemark()
+            << "nvfp4: fallback: left for the host instead of a GPU kernel: "
+               "convert-nvfp4-to-gpu has no kernel for '"
+            << op->getName()
+            << "' (nvfp4-to-gpu-executable runs it on the CPU through the "
+               "reference lowering)";
+      }
+    });
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::optional<GPUTarget> gpuTarget = parseGPUTarget(target);
@@ -863,8 +896,7 @@ struct ConvertNVFP4ToGPUPass
       unsupported |= failed(checkMatmulSupported(op, *gpuTarget, matmulTile));
     });
     module.walk([&](QuantizeOp op) {
-      unsupported |=
-          failed(checkQuantizeSupported(op, *gpuTarget, hardwareSR));
+      unsupported |= failed(checkQuantizeSupported(op, *gpuTarget, hardwareSR));
     });
     module.walk([&](Operation *op) {
       if (auto dq = dyn_cast<DequantizeOp>(op))
@@ -874,6 +906,8 @@ struct ConvertNVFP4ToGPUPass
     });
     if (unsupported)
       return signalPassFailure();
+    if (reportFallbacks)
+      reportAllFallbacks(module, *gpuTarget);
 
     // Quantizations first, so that the matmuls consuming them find the
     // nvfp4.assemble of the quantize kernels' buffers.
@@ -892,15 +926,32 @@ struct ConvertNVFP4ToGPUPass
           << "convert-nvfp4-to-gpu: failed to lower every " << opName;
       return failure();
     };
-    SmallVector<Operation *> quantizes, matmuls;
-    module.walk([&](QuantizeOp op) { quantizes.push_back(op); });
-    module.walk([&](MatmulOp op) { matmuls.push_back(op); });
+    // Quantizations of a matmul result that the tcgen05 kernel's NVFP4
+    // epilogue computes are lowered with their matmul, after the other
+    // quantizations (their matmul's operands).
+    SmallVector<Operation *> quantizes, epilogueQuantizes, matmuls;
+    module.walk([&](QuantizeOp op) {
+      if (getTcgen05EpilogueFusionBlocker(op, *gpuTarget).empty())
+        epilogueQuantizes.push_back(op);
+      else
+        quantizes.push_back(op);
+    });
     RewritePatternSet quantizePatterns(&getContext());
     populateNVFP4QuantizeToGPUConversionPatterns(quantizePatterns, *gpuTarget,
                                                  hardwareSR);
     if (failed(lowerAll(quantizes, std::move(quantizePatterns),
                         QuantizeOp::getOperationName())))
       return signalPassFailure();
+    // Then the matmuls with an NVFP4 epilogue, in program order: the
+    // operands of each (quantizations, possibly by an earlier epilogue) are
+    // lowered before it.
+    for (Operation *op : epilogueQuantizes) {
+      RewritePatternSet epiloguePatterns(&getContext());
+      populateNVFP4ToTcgen05NVFP4EpiloguePatterns(epiloguePatterns, *gpuTarget);
+      if (failed(lowerAll({op}, std::move(epiloguePatterns),
+                          QuantizeOp::getOperationName())))
+        return signalPassFailure();
+    }
     // Dequantize and Hadamard kernels (ElementwiseKernels.cpp), after the
     // quantizations whose buffers a dequantize may read.
     SmallVector<Operation *> elementwise;
@@ -914,12 +965,28 @@ struct ConvertNVFP4ToGPUPass
     if (failed(lowerAll(elementwise, std::move(elementwisePatterns),
                         "nvfp4.dequantize / nvfp4.hadamard")))
       return signalPassFailure();
+    module.walk([&](MatmulOp op) { matmuls.push_back(op); });
     RewritePatternSet matmulPatterns(&getContext());
     populateNVFP4ToGPUConversionPatterns(matmulPatterns, *gpuTarget,
                                          matmulTile);
     if (failed(lowerAll(matmuls, std::move(matmulPatterns),
                         MatmulOp::getOperationName())))
       return signalPassFailure();
+
+    // The host values the lowerings left unused: an nvfp4.assemble whose
+    // buffers the kernels took directly, and its buffer views. Later host
+    // lowerings (the reference lowering of nvfp4-to-gpu-executable) reject
+    // E2M1 / E4M3 tensors, so none may remain without a use.
+    SmallVector<Operation *> hostViews;
+    module.walk([&](Operation *op) {
+      if (isa<AssembleOp, DisassembleOp, bufferization::ToTensorOp>(op) &&
+          !op->getParentOfType<gpu::GPUModuleOp>())
+        hostViews.push_back(op);
+    });
+    // Users before producers.
+    for (Operation *op : llvm::reverse(hostViews))
+      if (op->use_empty())
+        op->erase();
 
     // Fold the index arithmetic of the generated kernels and deduplicate
     // their constants.

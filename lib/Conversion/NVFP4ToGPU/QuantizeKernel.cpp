@@ -12,9 +12,10 @@
 //    maximum magnitude and writes it to one slot of a buffer of per-CTA
 //    partial maxima;
 //  * `nvfp4_quantize_*`: reduces those partials (or takes the explicit amax),
-//    derives S_enc and S_dec, and quantizes one 16-element block per thread:
-//    block amax (over the 16x16 tile by a half-warp butterfly for 2D
-//    scales), E4M3 block scale, reciprocal multiplier, E2M1 codes (RN by
+//    derives S_enc and S_dec, and quantizes one 16-element block per thread
+//    with BlockQuantizeEmitter (BlockQuantizeIR.h): block amax (over the
+//    16x16 tile by a half-warp butterfly for 2D scales), E4M3 block scale,
+//    reciprocal multiplier, E2M1 codes (RN by
 //    `cvt.rn.satfinite.e2m1x2.f32` on every target but sm_90a, in software
 //    there; SR from Philox4x32-10 bits in software, or on request
 //    (`hardware-sr`, sm_100a/sm_103a only) by `cvt.rs.satfinite.e2m1x4.f32`),
@@ -35,23 +36,24 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/QuantizeLayout.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
+#include "BlockQuantizeIR.h"
 #include "KernelIR.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/Format.h"
 
-#include <cfloat>
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::nvfp4;
+using mlir::nvfp4::detail::BlockQuantizeEmitter;
+using mlir::nvfp4::detail::BlockStochasticRounding;
+using mlir::nvfp4::detail::hasHardwareE2M1Convert;
+using mlir::nvfp4::detail::hasHardwareStochasticE2M1Convert;
 namespace layout = ::nvfp4::gpu;
 
 //===----------------------------------------------------------------------===//
@@ -151,20 +153,6 @@ struct QuantizeConfig {
 };
 } // namespace
 
-/// Whether `target` has `cvt.rn.satfinite.e2m1x2.f32` (PTX ISA: sm_100a,
-/// sm_110a (formerly sm_101a), sm_120a and the sm_100f / sm_110f / sm_120f
-/// families, hence sm_103a and sm_121a).
-static bool hasHardwareE2M1Convert(GPUTarget target) {
-  return target != GPUTarget::SM90a;
-}
-
-/// Whether `target` has `cvt.rs.satfinite.e2m1x4.f32` (PTX ISA: "`.rs`
-/// rounding mode is supported on following architectures: sm_100a,
-/// sm_103a").
-static bool hasHardwareStochasticE2M1Convert(GPUTarget target) {
-  return target == GPUTarget::SM100a || target == GPUTarget::SM103a;
-}
-
 static StringRef targetName(GPUTarget target) {
   switch (target) {
   case GPUTarget::SM120a:
@@ -211,6 +199,30 @@ LogicalResult mlir::nvfp4::checkQuantizeSupported(QuantizeOp op,
   return success();
 }
 
+void mlir::nvfp4::reportQuantizeFallbacks(QuantizeOp op, GPUTarget target,
+                                          bool hardwareSR) {
+  if (op.getRounding() == Rounding::Stochastic) {
+    if (hardwareSR)
+      return;
+    InFlightDiagnostic remark =
+        op.emitRemark()
+        << "nvfp4: fallback: stochastic rounding in software (Philox4x32-10 "
+           "random bits, integer rounding) instead of "
+           "cvt.rs.satfinite.e2m1x4.f32: ";
+    if (hasHardwareStochasticE2M1Convert(target))
+      remark << "hardware-sr is off (the instruction's random-bit assignment "
+                "is unverified on hardware, docs/gpu.md)";
+    else
+      remark << targetName(target)
+             << " does not have the instruction (sm_100a and sm_103a only)";
+    return;
+  }
+  if (!hasHardwareE2M1Convert(target))
+    op.emitRemark() << "nvfp4: fallback: E2M1 rounding in software instead "
+                       "of cvt.rn.satfinite.e2m1x2.f32: "
+                    << targetName(target) << " does not have the instruction";
+}
+
 //===----------------------------------------------------------------------===//
 // Device code
 //===----------------------------------------------------------------------===//
@@ -247,46 +259,25 @@ struct Idx {
   }
 };
 
-/// Emits the scalar device code of the quantize kernels. All f32 arithmetic
-/// is plain `arith` without fast-math flags: LLVM's NVPTX back end neither
-/// contracts it into FMAs nor relaxes the IEEE division (`div.rn.f32`).
+/// Emits the device code of the quantize kernels: memory accesses, the
+/// Hadamard transform and the reductions across threads. The per-block
+/// quantization is BlockQuantizeEmitter's.
 class QuantizeEmitter {
 public:
   QuantizeEmitter(OpBuilder &b, Location loc, const QuantizeConfig &config,
                   GPUTarget target)
-      : b(b), loc(loc), c(config), target(target) {}
+      : b(b), loc(loc), c(config), quantizer(b, loc, target) {}
 
   gpu::GPUFuncOp buildAmaxKernel(gpu::GPUModuleOp module, TypeRange argTypes);
   gpu::GPUFuncOp buildQuantizeKernel(gpu::GPUModuleOp module,
                                      TypeRange argTypes);
 
 private:
-  //===--- Constants and bits ---------------------------------------------===//
-  Value i32(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  }
   Value f32(float v) {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
   }
   Idx idx(Value v) { return {&b, loc, v}; }
   Idx idx(int64_t v) { return Idx{&b, loc, Value()}.cst(v); }
-  Value bits(Value f) {
-    return arith::BitcastOp::create(b, loc, b.getI32Type(), f);
-  }
-  Value toFloat(Value i) {
-    return arith::BitcastOp::create(b, loc, b.getF32Type(), i);
-  }
-  Value andI(Value x, int64_t m) {
-    return arith::AndIOp::create(b, loc, x, i32(m));
-  }
-  Value shrI(Value x, int64_t n) {
-    return arith::ShRUIOp::create(b, loc, x, i32(n));
-  }
-  Value shlI(Value x, int64_t n) {
-    return arith::ShLIOp::create(b, loc, x, i32(n));
-  }
-  Value addI(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
   Value select(Value cond, Value t, Value f) {
     return arith::SelectOp::create(b, loc, cond, t, f);
   }
@@ -296,12 +287,7 @@ private:
   Value cmpI(arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, p, x, y);
   }
-  /// 1 when `cond` holds, else 0, as i32.
-  Value bit(Value cond) {
-    return arith::ExtUIOp::create(b, loc, b.getI32Type(), cond);
-  }
 
-  //===--- Pieces of the quantization ---------------------------------------===//
   /// A global pointer to the first byte of `memref`.
   Value globalBasePointer(Value memref);
   Value byteAddress(Value base, Idx byteOffset);
@@ -310,36 +296,15 @@ private:
   /// applyHadamard on one group, in place: sign flip, butterflies h = 1, 2,
   /// 4, 8, times 0.25f.
   void hadamard(SmallVector<Value> &v);
-  /// max(acc, |x|), a NaN x keeping acc (the `fmaxf` rule of the reference).
-  Value absMaxAccumulate(Value acc, Value x);
   /// The maximum of `v` over the lanes of the xor-butterfly `offsets`.
   Value butterflyMax(Value v, ArrayRef<int32_t> offsets);
   /// The maximum of `v` (non-NaN) over the CTA; every thread receives it.
   Value ctaMax(Value v, Value smem, Idx lane, Idx warp);
-  /// The maximum magnitude of the (transformed) block.
-  Value blockAmax(ArrayRef<Value> v);
-  /// S_enc from the tensor amax (globalEncodeScale).
-  Value globalEncodeScale(Value amax);
-  /// RN_E4M3 satfinite of a non-negative or NaN f32, as an i32 code.
-  Value encodeE4M3(Value v);
-  /// The f32 value of the E4M3 code `code` (0 .. 0x7F): exact.
-  Value decodeE4M3(Value code);
-  /// RN_E2M1 of `y` as an i32 code (software).
-  Value encodeE2M1(Value y);
-  /// encodeE2M1Stochastic(y, rbits) as an i32 code; `rbits` in the low 8
-  /// bits of an i32.
-  Value encodeE2M1Stochastic(Value y, Value rbits);
-  /// Codes of y[4w .. 4w+3] by cvt.rs.satfinite.e2m1x4.f32 with the random
-  /// bytes of Philox word `word`, as an i32 holding the 16-bit result
-  /// (element 4w in bits 3:0).
-  Value convertE2M1x4Stochastic(ArrayRef<Value> y, Value word);
-  /// philox4x32(seed, counter) (both i64).
-  std::array<Value, 4> philox(Value seed, Value counter);
 
   OpBuilder &b;
   Location loc;
   const QuantizeConfig &c;
-  GPUTarget target;
+  BlockQuantizeEmitter quantizer;
 };
 } // namespace
 
@@ -376,11 +341,6 @@ void QuantizeEmitter::hadamard(SmallVector<Value> &v) {
   mlir::nvfp4::detail::createHadamard16(b, loc, v, c.signMask());
 }
 
-Value QuantizeEmitter::absMaxAccumulate(Value acc, Value x) {
-  Value a = toFloat(andI(bits(x), 0x7FFFFFFF));
-  return select(cmpF(arith::CmpFPredicate::OGT, a, acc), a, acc);
-}
-
 Value QuantizeEmitter::butterflyMax(Value v, ArrayRef<int32_t> offsets) {
   for (int32_t offset : offsets) {
     Value other = gpu::ShuffleOp::create(b, loc, v, offset, 32,
@@ -407,175 +367,6 @@ Value QuantizeEmitter::ctaMax(Value v, Value smem, Idx lane, Idx warp) {
     r = select(cmpF(arith::CmpFPredicate::OGT, x, r), x, r);
   }
   return r;
-}
-
-Value QuantizeEmitter::blockAmax(ArrayRef<Value> v) {
-  Value acc = f32(0.0f);
-  for (Value x : v)
-    acc = absMaxAccumulate(acc, x);
-  return acc;
-}
-
-Value QuantizeEmitter::globalEncodeScale(Value amax) {
-  Value s = arith::DivFOp::create(b, loc, f32(2688.0f), amax);
-  Value fltMax = f32(FLT_MAX);
-  s = select(cmpF(arith::CmpFPredicate::OGT, s, fltMax), fltMax, s);
-  Value zero = f32(0.0f);
-  Value useOne =
-      arith::OrIOp::create(b, loc, cmpF(arith::CmpFPredicate::OEQ, amax, zero),
-                           cmpF(arith::CmpFPredicate::OEQ, s, zero));
-  return select(useOne, f32(1.0f), s);
-}
-
-Value QuantizeEmitter::encodeE4M3(Value v) {
-  // docs/numerics.md §6: for v >= 2^-6 round the f32 bits at bit 20 to
-  // nearest even and rebias; below, fl(fl(v * 512) + 2^23) rounds the
-  // subnormal code (both f32 steps exact but the rounding). Saturate to
-  // 0x7E (448); NaN gives 0x7F.
-  Value u = bits(v);
-  Value normal = arith::SubIOp::create(
-      b, loc,
-      shrI(addI(addI(u, i32(0x7FFFF)), andI(shrI(u, 20), 1)), 20),
-      i32(120 << 3));
-  Value scaled = arith::MulFOp::create(b, loc, v, f32(512.0f));
-  Value rounded = arith::AddFOp::create(b, loc, scaled, f32(8388608.0f));
-  Value subnormal =
-      arith::SubIOp::create(b, loc, bits(rounded), i32(0x4B000000));
-  Value code = select(cmpI(arith::CmpIPredicate::uge, u, i32(0x3C800000)),
-                      normal, subnormal);
-  code = arith::MinUIOp::create(b, loc, code, i32(0x7E));
-  return select(cmpF(arith::CmpFPredicate::UNO, v, v), i32(0x7F), code);
-}
-
-Value QuantizeEmitter::decodeE4M3(Value code) {
-  // (-1)^0 * sig * 2^(max(e, 1) - 10), sig = m (e == 0) or 8 + m: an exact
-  // product of a small integer and a power of two built from its bits.
-  Value exponent = andI(shrI(code, 3), 0xF);
-  Value mantissa = andI(code, 0x7);
-  Value significand =
-      select(cmpI(arith::CmpIPredicate::ne, exponent, i32(0)),
-             orI(mantissa, i32(8)), mantissa);
-  Value clamped = arith::MaxUIOp::create(b, loc, exponent, i32(1));
-  Value pow2 = toFloat(shlI(addI(clamped, i32(127 - 10)), 23));
-  Value value = arith::MulFOp::create(
-      b, loc, arith::UIToFPOp::create(b, loc, b.getF32Type(), significand),
-      pow2);
-  return select(cmpI(arith::CmpIPredicate::eq, code, i32(0x7F)),
-                f32(std::numeric_limits<float>::quiet_NaN()), value);
-}
-
-Value QuantizeEmitter::encodeE2M1(Value y) {
-  // The number of rounding thresholds below |y| (ties to even: strict at
-  // .25, 1.25, 2.5, 5; inclusive at .75, 1.75, 3.5), the sign bit or-ed in;
-  // NaN gives 7.
-  Value u = bits(y);
-  Value a = toFloat(andI(u, 0x7FFFFFFF));
-  using P = arith::CmpFPredicate;
-  const std::pair<P, float> thresholds[] = {
-      {P::OGT, 0.25f}, {P::OGE, 0.75f}, {P::OGT, 1.25f}, {P::OGE, 1.75f},
-      {P::OGT, 2.5f},  {P::OGE, 3.5f},  {P::OGT, 5.0f}};
-  Value code = i32(0);
-  for (auto [pred, t] : thresholds)
-    code = addI(code, bit(cmpF(pred, a, f32(t))));
-  code = orI(code, andI(shrI(u, 28), 0x8));
-  return select(cmpF(P::UNO, y, y), i32(0x7), code);
-}
-
-Value QuantizeEmitter::encodeE2M1Stochastic(Value y, Value rbits) {
-  // docs/numerics.md §3/§6: t = the number of grid points (0.5, 1, 1.5, 2,
-  // 3, 4, 6) at or below |y|; top8 = the 8 most significant discarded bits
-  // (floor(|y| * 512) below 0.5, mantissa bits 22..15 on [0.5, 1), 21..14
-  // from 1 on); code = min(t + carry(top8 + rbits), 7), sign or-ed in; NaN
-  // gives 7.
-  using P = arith::CmpFPredicate;
-  Value u = bits(y);
-  Value absBits = andI(u, 0x7FFFFFFF);
-  Value a = toFloat(absBits);
-  Value t = i32(0);
-  for (float point : {0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f})
-    t = addI(t, bit(cmpF(P::OGE, a, f32(point))));
-  Value small = arith::FPToUIOp::create(
-      b, loc, b.getI32Type(), arith::MulFOp::create(b, loc, a, f32(512.0f)));
-  Value top8 = select(
-      cmpF(P::OLT, a, f32(0.5f)), small,
-      select(cmpF(P::OLT, a, f32(1.0f)), andI(shrI(absBits, 15), 0xFF),
-             andI(shrI(absBits, 14), 0xFF)));
-  Value carry = shrI(addI(top8, andI(rbits, 0xFF)), 8);
-  Value code = arith::MinUIOp::create(b, loc, addI(t, carry), i32(7));
-  code = orI(code, andI(shrI(u, 28), 0x8));
-  return select(cmpF(P::UNO, y, y), i32(0x7), code);
-}
-
-namespace {
-/// An i32 value with the bitwise operators cvtRsE2M1x4Rbits needs.
-struct Word {
-  OpBuilder *b;
-  Location loc;
-  Value v;
-
-  Value cst(int64_t c) const {
-    return arith::ConstantIntOp::create(*b, loc, b->getI32Type(),
-                                        static_cast<int32_t>(c));
-  }
-  friend Word operator&(Word x, int64_t c) {
-    return {x.b, x.loc, arith::AndIOp::create(*x.b, x.loc, x.v, x.cst(c))};
-  }
-  friend Word operator|(Word x, Word y) {
-    return {x.b, x.loc, arith::OrIOp::create(*x.b, x.loc, x.v, y.v)};
-  }
-  friend Word operator<<(Word x, int64_t c) {
-    return {x.b, x.loc, arith::ShLIOp::create(*x.b, x.loc, x.v, x.cst(c))};
-  }
-  friend Word operator>>(Word x, int64_t c) {
-    return {x.b, x.loc, arith::ShRUIOp::create(*x.b, x.loc, x.v, x.cst(c))};
-  }
-};
-} // namespace
-
-Value QuantizeEmitter::convertE2M1x4Stochastic(ArrayRef<Value> y,
-                                               Value word) {
-  Value rbits = layout::cvtRsE2M1x4Rbits(Word{&b, loc, word}).v;
-  // {a, b, e, f} = {y3, y2, y1, y0}: d[15:12] = y3 ... d[3:0] = y0.
-  auto vecType = VectorType::get({4}, b.getF32Type());
-  Value src = LLVM::PoisonOp::create(b, loc, vecType);
-  for (int64_t i = 0; i < 4; ++i) {
-    Value pos = LLVM::ConstantOp::create(b, loc, b.getI32Type(), i);
-    src = LLVM::InsertElementOp::create(b, loc, src, y[3 - i], pos);
-  }
-  Value cvt = NVVM::ConvertF32x4ToF4x4Op::create(
-      b, loc, b.getI16Type(), src, rbits, /*relu=*/false,
-      b.getType<Float4E2M1FNType>());
-  return arith::ExtUIOp::create(b, loc, b.getI32Type(), cvt);
-}
-
-std::array<Value, 4> QuantizeEmitter::philox(Value seed, Value counter) {
-  Type i32Type = b.getI32Type();
-  auto lo = [&](Value v) -> Value {
-    return arith::TruncIOp::create(b, loc, i32Type, v);
-  };
-  auto hi = [&](Value v) -> Value {
-    return arith::TruncIOp::create(
-        b, loc, i32Type,
-        arith::ShRUIOp::create(
-            b, loc, v,
-            arith::ConstantIntOp::create(b, loc, b.getI64Type(), 32)));
-  };
-  auto xorI = [&](Value x, Value y) -> Value {
-    return arith::XOrIOp::create(b, loc, x, y);
-  };
-  std::array<Value, 4> ctr = {lo(counter), hi(counter), i32(0), i32(0)};
-  Value k0 = lo(seed), k1 = hi(seed);
-  for (int round = 0; round < 10; ++round) {
-    if (round > 0) {
-      k0 = addI(k0, i32(0x9E3779B9));
-      k1 = addI(k1, i32(0xBB67AE85));
-    }
-    auto p0 = arith::MulUIExtendedOp::create(b, loc, i32(0xD2511F53), ctr[0]);
-    auto p1 = arith::MulUIExtendedOp::create(b, loc, i32(0xCD9E8D57), ctr[2]);
-    ctr = {xorI(xorI(p1.getHigh(), ctr[1]), k0), p1.getLow(),
-           xorI(xorI(p0.getHigh(), ctr[3]), k1), p0.getLow()};
-  }
-  return ctr;
 }
 
 /// Creates a kernel with `argTypes` and one workgroup buffer of kQuantizeWarps
@@ -625,7 +416,7 @@ gpu::GPUFuncOp QuantizeEmitter::buildAmaxKernel(gpu::GPUModuleOp module,
       hadamard(v);
     Value acc = loop.getRegionIterArgs()[0];
     for (Value x : v)
-      acc = absMaxAccumulate(acc, x);
+      acc = quantizer.absMaxAccumulate(acc, x);
     scf::YieldOp::create(b, loc, acc);
   }
   Value ctaAmax = ctaMax(loop.getResult(0), smem, tid % 32, tid / 32);
@@ -651,7 +442,6 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   Value decode = entry.getArgument(4);
   Value seed = c.stochastic ? entry.getArgument(5) : Value();
   Value smem = kernel.getWorkgroupAttributions()[0];
-  Type i32Type = b.getI32Type();
 
   Idx tid = idx(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Idx cta = idx(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
@@ -677,10 +467,9 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
     amax = ctaMax(loop.getResult(0), smem, tid % 32, tid / 32);
   }
 
-  // S_enc, S_dec = 1 / S_enc, S_enc * fl(1/6) (docs/numerics.md §6 4.-6.).
-  Value sEnc = globalEncodeScale(amax);
-  Value sDec = arith::DivFOp::create(b, loc, f32(1.0f), sEnc);
-  Value sEncOver6 = arith::MulFOp::create(b, loc, sEnc, f32(1.0f / 6.0f));
+  // S_enc and S_dec (docs/numerics.md §6 4.-5.); thread 0 stores S_dec.
+  Value sEnc = quantizer.globalEncodeScale(amax);
+  Value sDec = quantizer.globalDecodeScale(amax);
   {
     Value isFirst = cmpI(arith::CmpIPredicate::eq, gid.v, idx(0).v);
     auto ifOp = scf::IfOp::create(b, loc, isFirst, /*withElse=*/false);
@@ -710,75 +499,31 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   if (c.hadamard)
     hadamard(v);
 
-  // Block scale and multiplier.
-  Value bamax = blockAmax(v);
+  // The block scale from the amax of the block (1x16) or of the tile
+  // (16x16: the maximum over the half warp), then the codes.
+  Value bamax = quantizer.blockAmax(v);
   if (c.blockRows == 16)
     bamax = butterflyMax(bamax, {1, 2, 4, 8});
-  Value fltMax = f32(FLT_MAX);
-  Value scaled = arith::MulFOp::create(b, loc, bamax, sEncOver6);
-  scaled = select(cmpF(arith::CmpFPredicate::OGT, scaled, fltMax), fltMax,
-                  scaled);
-  Value scaleCode = encodeE4M3(scaled);
-  Value m = arith::DivFOp::create(
-      b, loc, f32(1.0f),
-      arith::MulFOp::create(b, loc, decodeE4M3(scaleCode), sDec));
-  m = select(cmpF(arith::CmpFPredicate::OGT, m, fltMax), fltMax, m);
-
-  // Codes, packed two per byte (even element in the low nibble).
-  SmallVector<Value> y;
-  for (Value x : v)
-    y.push_back(arith::MulFOp::create(b, loc, x, m));
-  std::array<Value, 4> rbits;
+  std::optional<BlockStochasticRounding> stochastic;
   if (c.stochastic) {
     Value counter = arith::IndexCastUIOp::create(
         b, loc, b.getI64Type(),
         layout::quantizePhiloxCounter(block, static_cast<int64_t>(c.offset))
             .v);
-    rbits = philox(seed, counter);
+    stochastic = BlockStochasticRounding{seed, counter, c.hardwareSR};
   }
-  Type i64Type = b.getI64Type();
-  Value packed = arith::ConstantIntOp::create(b, loc, i64Type, 0);
-  for (int64_t k = 0; k < 8; ++k) {
-    Value byte;
-    if (c.hardwareSR) {
-      // One conversion per Philox word yields bytes k and k+1 (k even).
-      if (k % 2 == 1)
-        continue;
-      byte = convertE2M1x4Stochastic(ArrayRef<Value>(y).slice(2 * k, 4),
-                                     rbits[k / 2]);
-    } else if (c.stochastic) {
-      auto rbit = [&](int64_t j) {
-        return shrI(rbits[j / 4], 8 * (j % 4));
-      };
-      Value lowCode = encodeE2M1Stochastic(y[2 * k], rbit(2 * k));
-      Value highCode = encodeE2M1Stochastic(y[2 * k + 1], rbit(2 * k + 1));
-      byte = orI(lowCode, shlI(highCode, 4));
-    } else if (hasHardwareE2M1Convert(target)) {
-      // cvt.rn.satfinite.e2m1x2.f32 puts `a` in the high nibble.
-      Value cvt = NVVM::ConvertF32x2ToF4x2Op::create(
-          b, loc, b.getI8Type(), y[2 * k + 1], y[2 * k], /*relu=*/false,
-          b.getType<Float4E2M1FNType>());
-      byte = arith::ExtUIOp::create(b, loc, i32Type, cvt);
-    } else {
-      byte = orI(encodeE2M1(y[2 * k]), shlI(encodeE2M1(y[2 * k + 1]), 4));
-    }
-    Value wide = arith::ExtUIOp::create(b, loc, i64Type, byte);
-    if (k > 0)
-      wide = arith::ShLIOp::create(
-          b, loc, wide, arith::ConstantIntOp::create(b, loc, i64Type, 8 * k));
-    packed = arith::OrIOp::create(b, loc, packed, wide);
-  }
+  BlockQuantizeEmitter::Block quantized =
+      quantizer.quantizeBlock(v, sEnc, bamax, stochastic);
 
   auto storeIf = scf::IfOp::create(b, loc, valid, /*withElse=*/false);
   b.setInsertionPointToStart(storeIf.thenBlock());
   LLVM::StoreOp::create(
-      b, loc, packed,
+      b, loc, quantized.packed,
       byteAddress(globalBasePointer(data), layout::quantizeDataByte(block)),
       8);
   auto storeScale = [&]() {
-    Value byte = arith::TruncIOp::create(b, loc, b.getI8Type(), scaleCode);
     LLVM::StoreOp::create(
-        b, loc, byte,
+        b, loc, quantized.scale,
         byteAddress(globalBasePointer(scales),
                     layout::quantizeScaleIndex(gid, c.blockRows)),
         1);

@@ -5,21 +5,23 @@
 //===----------------------------------------------------------------------===//
 //
 // Lowers `nvfp4.matmul` for sm_100a / sm_103a / sm_110a to a launch of a
-// 1-CTA kernel built on
+// persistent, warp-specialized 1-CTA kernel built on
 // `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`:
 //
 //  - CTA tile 128 x N x 256 (N = 256, 128 or 64, the largest dividing the
-//    output width), 128 threads, two shared-memory stages;
-//  - every thread copies its share of the A / B K tile from global memory
-//    into the canonical K-major 128-byte-swizzled layout, and its rows' E4M3
-//    scales into 128x4 atoms;
-//  - thread 0 copies the atoms to tensor memory with
-//    tcgen05.cp.32x128b.warpx4, issues the 4 MMAs of the K tile with
-//    compiler-built shared-memory and instruction descriptors, and commits
-//    them to the stage's mbarrier; the other stage is refilled meanwhile;
-//  - the epilogue reads the accumulator with tcgen05.ld.32x32b.x16 (warp w
-//    owns lanes 32w..32w+31 = rows), multiplies by the product of the decode
-//    scales, adds `acc` and stores f32 or bf16.
+//    output width); the grid is min(#tiles, #SMs) CTAs, each computing the
+//    tiles blockIdx.x, blockIdx.x + gridDim.x, ... (Tcgen05Pipeline.h);
+//  - 192 threads: warp 0 loads the A and B tiles of each K tile with TMA
+//    (`cp.async.bulk.tensor`, 128-byte swizzle, tensor maps built by the
+//    host through libnvfp4_cuda_runtime) and the E4M3 scales with its 32
+//    lanes into 128x4 atoms; one thread of warp 1 copies the atoms to tensor
+//    memory (tcgen05.cp.32x128b.warpx4) and issues the 4 MMAs of the K tile
+//    with compiler-built descriptors; warps 2..5 read the accumulator with
+//    tcgen05.ld.32x32b.x16, multiply by the product of the decode scales,
+//    add `acc` and store f32 or bf16;
+//  - up to 6 shared-memory stages between producer and MMA (full / empty
+//    mbarriers) and, when tensor memory allows, two accumulators between MMA
+//    and epilogue (accFull / accEmpty mbarriers).
 //
 // docs/tcgen05.md describes the design and its ptxas figures.
 //
@@ -28,7 +30,13 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Pipeline.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+
+#include "BlockQuantizeIR.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
+#include "KernelIR.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -39,9 +47,12 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::nvfp4;
 namespace tc = ::nvfp4::gpu::tcgen05;
+using mlir::nvfp4::detail::BlockQuantizeEmitter;
 
 bool mlir::nvfp4::isTcgen05Target(GPUTarget target) {
   return target == GPUTarget::SM100a || target == GPUTarget::SM103a ||
@@ -56,9 +67,15 @@ struct Tcgen05Config {
   int64_t lhsBlockRows = 1, rhsBlockRows = 1;
   Type resultElementType;
   bool hasAcc = false;
+  /// The epilogue quantizes the result to NVFP4 (1x16 blocks, round to
+  /// nearest, the tensor scale of a given amax) instead of storing it.
+  bool nvfp4Output = false;
+  /// The target (the NVFP4 epilogue uses its E2M1 conversion).
+  GPUTarget target = GPUTarget::SM100a;
   tc::TilePlan plan;
 
-  static Tcgen05Config get(MatmulOp op) {
+  static Tcgen05Config get(MatmulOp op, GPUTarget target,
+                           bool nvfp4Output = false) {
     auto lhs = cast<NVFP4TensorType>(op.getLhs().getType());
     auto rhs = cast<NVFP4TensorType>(op.getRhs().getType());
     ArrayRef<int64_t> lhsShape = lhs.getShape(), rhsShape = rhs.getShape();
@@ -72,8 +89,24 @@ struct Tcgen05Config {
     c.rhsBlockRows = rhs.getBlock().getRows();
     c.resultElementType = op.getResult().getType().getElementType();
     c.hasAcc = static_cast<bool>(op.getAcc());
+    c.nvfp4Output = nvfp4Output;
+    c.target = target;
     c.plan = tc::makeTilePlan(tc::chooseTileN(c.n));
     return c;
+  }
+
+  int64_t batches() const { return std::max<int64_t>(batch, 1); }
+  int64_t nTiles() const { return n / plan.tileN; }
+  int64_t mTiles() const { return m / tc::kTileM; }
+  int64_t numTiles() const { return nTiles() * mTiles() * batches(); }
+  int64_t kTiles() const { return k / tc::kTileK; }
+
+  /// The tensor maps of the A and B data at device address `address`.
+  tc::ByteTensorMap2D lhsTensorMap(uint64_t address) const {
+    return tc::operandTensorMap(address, batches(), m, k, tc::kTileM);
+  }
+  tc::ByteTensorMap2D rhsTensorMap(uint64_t address) const {
+    return tc::operandTensorMap(address, batches(), n, k, plan.tileN);
   }
 
   /// e.g. `nvfp4_tcgen05_matmul_m128n256k1024_t256_1x16_16x16_f32`.
@@ -88,6 +121,8 @@ struct Tcgen05Config {
        << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";
+    if (nvfp4Output)
+      os << "_nvfp4";
     return name;
   }
 };
@@ -98,7 +133,7 @@ LogicalResult mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op,
   if (!isTcgen05Target(target))
     return op.emitOpError() << "the tcgen05 kernel needs sm_100a, sm_103a or "
                                "sm_110a";
-  Tcgen05Config c = Tcgen05Config::get(op);
+  Tcgen05Config c = Tcgen05Config::get(op, target);
   auto fail = [&]() {
     return op.emitOpError()
            << "is not supported by the tcgen05 kernel: M = " << c.m
@@ -114,11 +149,49 @@ LogicalResult mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op,
   if (c.k % tc::kTileK != 0)
     return fail() << "K must be a multiple of " << tc::kTileK
                   << " (the K tile: one 128-byte swizzle row of E2M1 codes)";
-  constexpr int64_t kMaxGridYZ = 65535;
-  if (c.m / tc::kTileM > kMaxGridYZ || c.batch > kMaxGridYZ)
-    return fail() << "M / " << tc::kTileM << " and the batch size must "
-                  << "not exceed " << kMaxGridYZ << " (grid y and z limits)";
+  if (!tc::tensorMapRowsFitCoordinates(c.batches(), std::max(c.m, c.n)))
+    return fail() << "the batch size times M and times N must be below 2^31 "
+                     "(TMA coordinates are signed 32-bit)";
+  // Any 16-byte aligned device address stands for the buffers here; the
+  // runtime checks the actual ones.
+  for (const tc::ByteTensorMap2D &map :
+       {c.lhsTensorMap(tc::kTensorMapAddressAlignment),
+        c.rhsTensorMap(tc::kTensorMapAddressAlignment)})
+    if (tc::TensorMapIssue issue = tc::checkByteTensorMap2D(map);
+        issue != tc::TensorMapIssue::None)
+      return fail() << "no TMA tensor map describes the operands: "
+                    << tc::describeTensorMapIssue(issue);
+  if (!tc::pipelineStepsFit32Bits(c.numTiles(), c.kTiles(), c.plan.stages))
+    return fail() << "the output tiles times the K tiles must be below 2^31 "
+                     "(the pipeline counters are 32-bit)";
   return success();
+}
+
+std::string mlir::nvfp4::getTcgen05EpilogueFusionBlocker(QuantizeOp op,
+                                                         GPUTarget target) {
+  if (!isTcgen05Target(target))
+    return "the NVFP4 epilogue is a feature of the tcgen05 kernel (sm_100a, "
+           "sm_103a, sm_110a)";
+  auto matmul = op.getInput().getDefiningOp<MatmulOp>();
+  if (!matmul)
+    return "the input is not the result of an nvfp4.matmul";
+  if (!matmul->hasOneUse())
+    return "the matmul result has other uses, so it is stored anyway";
+  if (!op.getAmax())
+    return "without an amax operand the tensor scale depends on the whole "
+           "result, which no CTA sees";
+  if (op.getRounding() == Rounding::Stochastic)
+    return "stochastic rounding is not implemented in the epilogue";
+  if (op.getHadamard())
+    return "the Hadamard transform is not implemented in the epilogue";
+  if (cast<NVFP4TensorType>(op.getResult().getType()).getBlock().getRows() != 1)
+    return "16x16 blocks span the rows of 16 epilogue threads; only 1x16 "
+           "blocks are quantized in the epilogue";
+  ScopedDiagnosticHandler silence(op.getContext(),
+                                  [](Diagnostic &) { return success(); });
+  if (failed(checkTcgen05MatmulSupported(matmul, target)))
+    return "the tcgen05 kernel does not take the matmul";
+  return "";
 }
 
 //===----------------------------------------------------------------------===//
@@ -127,7 +200,8 @@ LogicalResult mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op,
 
 namespace {
 /// An i32 value with operators that emit `arith` operations, so that the
-/// templates of Tcgen05Descriptors.h generate IR.
+/// templates of Tcgen05Descriptors.h and Tcgen05Pipeline.h generate IR.
+/// Operands are non-negative: division and remainder are unsigned.
 struct IdxI32 {
   OpBuilder *b;
   Location loc;
@@ -139,25 +213,58 @@ struct IdxI32 {
   friend IdxI32 operator+(IdxI32 x, IdxI32 y) {
     return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, y.v)};
   }
-  friend IdxI32 operator^(IdxI32 x, IdxI32 y) {
-    return {x.b, x.loc, arith::XOrIOp::create(*x.b, x.loc, x.v, y.v)};
+  friend IdxI32 operator-(IdxI32 x, IdxI32 y) {
+    return {x.b, x.loc, arith::SubIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+  friend IdxI32 operator*(IdxI32 x, IdxI32 y) {
+    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+  friend IdxI32 operator/(IdxI32 x, IdxI32 y) {
+    return {x.b, x.loc, arith::DivUIOp::create(*x.b, x.loc, x.v, y.v)};
   }
   friend IdxI32 operator+(IdxI32 x, int64_t c) {
     return c == 0 ? x : x + x.cst(c);
   }
   friend IdxI32 operator*(IdxI32 x, int64_t c) {
-    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+    return c == 1 ? x : x * x.cst(c);
   }
   friend IdxI32 operator/(IdxI32 x, int64_t c) {
-    return {x.b, x.loc, arith::DivUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+    return c == 1 ? x : x / x.cst(c);
   }
   friend IdxI32 operator%(IdxI32 x, int64_t c) {
+    if (c == 1)
+      return x.cst(0);
     return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
   }
 };
 
 /// Name of the dynamic shared-memory symbol of the tcgen05 kernels.
 constexpr llvm::StringLiteral kSmemSymbol = "__nvfp4_tcgen05_smem";
+
+/// libnvfp4_cuda_runtime entry points the host code calls
+/// (include/nvfp4/ExecutionEngine/CudaRuntime.h).
+constexpr llvm::StringLiteral kTensorMapCreateFn = "nvfp4CudaTensorMapCreate2D";
+constexpr llvm::StringLiteral kTensorMapDestroyFn = "nvfp4CudaTensorMapDestroy";
+constexpr llvm::StringLiteral kMultiprocessorCountFn =
+    "nvfp4CudaMultiprocessorCount";
+
+/// Kernel arguments (then `acc` if any, then the result: one buffer, or with
+/// the NVFP4 epilogue the amax, the data and the scales buffers). Each
+/// tensor map directly follows the data buffer it describes: the kernel reads
+/// the data only through the tensor map, but the buffer stays an operand of the
+/// launch so that the host staging of nvfp4-to-gpu-executable moves it to the
+/// device, and nvfp4-tcgen05-retarget-tensor-maps finds the buffer of each map.
+enum KernelArg : unsigned {
+  kArgLhsData,
+  kArgLhsTensorMap,
+  kArgLhsScales,
+  kArgLhsDecode,
+  kArgRhsData,
+  kArgRhsTensorMap,
+  kArgRhsScales,
+  kArgRhsDecode,
+  kArgAccOrResult,
+};
 
 class Tcgen05KernelBuilder {
 public:
@@ -171,7 +278,8 @@ private:
   IdxI32 idx(Value v) { return {&b, loc, v}; }
 
   // Integer helpers. Index arithmetic is done in i32 (shared-memory
-  // addresses, tensor-memory addresses) or i64 (global byte offsets).
+  // addresses, tensor-memory addresses, tile and pipeline counters) or i64
+  // (global byte offsets).
   Value i32(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
   }
@@ -191,9 +299,6 @@ private:
                   : arith::DivUIOp::create(b, loc, x, cst(x.getType(), v))
                         .getResult();
   }
-  Value remC(Value x, int64_t v) {
-    return arith::RemUIOp::create(b, loc, x, cst(x.getType(), v));
-  }
   Value cst(Type t, int64_t v) {
     return arith::ConstantIntOp::create(b, loc, t, v);
   }
@@ -204,9 +309,12 @@ private:
     return arith::CmpIOp::create(b, loc, pred, x, y);
   }
 
-  /// Global pointer to the first byte of a memref argument.
-  Value globalBase(Value memref);
-  /// `base + offset` (i64 bytes) as a pointer of base's type.
+  /// The global pointer to the first byte of a memref argument.
+  Value globalBase(Value memref) {
+    return mlir::nvfp4::detail::createGlobalBasePointer(b, loc, memref);
+  }
+  /// `base` advanced by `offset` (i32 or i64) bytes, as a pointer of base's
+  /// type.
   Value gep(Value base, Value offset) {
     return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                                ArrayRef<LLVM::GEPArg>{offset},
@@ -216,14 +324,19 @@ private:
   Value smemPtr(Value offset) { return gep(smemBase, offset); }
   /// The shared-window address of byte `offset` (i32) of the aligned base.
   Value smemAddr(Value offset) { return add(smemBaseAddr, offset); }
+  /// The mbarrier `index` (i32) of the array at byte `offset`.
+  Value barrier(int64_t offset, Value index) {
+    return smemPtr(add(i32(offset), mulC(index, tc::kMbarrierBytes)));
+  }
   /// A descriptor: `constant | ((address >> 4) & 0x3FFF)`.
   Value smemDesc(uint64_t constant, Value address);
-  /// A tensor-memory pointer `tmemBase + column (+ lane << 16)`.
+  /// A tensor-memory pointer to the address `address` (lane << 16 | column).
   Value tmemPtr(Value address) {
     return LLVM::IntToPtrOp::create(
         b, loc,
         LLVM::LLVMPointerType::get(
-            b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Tensor)),
+            b.getContext(),
+            static_cast<unsigned>(NVVM::NVVMMemorySpace::Tensor)),
         address);
   }
 
@@ -234,16 +347,48 @@ private:
     b.setInsertionPointToStart(&op.getThenRegion().front());
     then();
   }
+  /// Emits `body(iv)` in `scf.for iv = lower to upper` (i32 bounds).
+  void forRange(Value lower, Value upper, function_ref<void(Value)> body) {
+    auto loop = scf::ForOp::create(b, loc, lower, upper, i32(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    body(loop.getInductionVar());
+  }
+  /// Emits `body(local, coord)` for each tile of this CTA: local index
+  /// `local` (0, 1, ...), coordinates `coord`.
+  void forEachTile(function_ref<void(Value, tc::TileCoord<IdxI32>)> body);
 
-  /// Copies K tile `kt` (i32) of A, B and their scales into stage `stage`.
-  void emitLoadStage(Value kt, Value stage);
-  /// Thread 0: copies the scales of `stage` to tensor memory, issues the MMAs
-  /// of K tile `kt` and commits them to the stage's mbarrier.
-  void emitIssue(Value kt, Value stage);
-  /// All threads: waits for the commit of K tile `kt` (on stage kt % 2).
-  void emitWait(Value kt);
-  /// Reads the accumulator and stores the result tile.
+  /// Spins until phase parity `parity` (i32) of the mbarrier `bar` completed.
+  void emitWait(Value bar, Value parity);
+
+  /// Warp 0: fills the stages, then waits until the MMAs of the last
+  /// `stages` K tiles committed (no tcgen05.commit arrives at the barriers
+  /// of an exited CTA).
+  void emitProducer();
+  /// Warp 0: the E4M3 scales of K tile `kt` of the tile at `coord` into the
+  /// scale atoms of the stage at byte `stageOff`.
+  void emitScaleStores(Value kt, Value stageOff,
+                       const tc::TileCoord<IdxI32> &coord);
+  /// The elected thread of warp 1: per tile, waits for a free accumulator,
+  /// issues copies, MMAs and commits.
+  void emitMmaIssuer();
+  /// Warp 1: scale copies and MMAs of K tile `kt` of stage `stage` into the
+  /// accumulator at tensor-memory column `accColumn`.
+  void emitIssueKTile(Value kt, Value stage, Value accColumn);
+  /// Warps 2..5: per tile, read the accumulator and store the result.
   void emitEpilogue();
+  /// The 16 f32 values of `acc` at output row `row` (flattened over the
+  /// batch) and columns `col`..`col + 15`.
+  SmallVector<Value> emitLoadAccChunk(Value row, Value col);
+  /// Stores the 16 final f32 values `values` of output row `row` (flattened
+  /// over the batch), columns `col`..`col + 15`, in the result type, or as
+  /// one NVFP4 block with the NVFP4 epilogue.
+  void emitStoreChunk(ArrayRef<Value> values, Value row, Value col);
+  /// The NVFP4 epilogue: quantizes the 16 values (rounded to the matmul's
+  /// result type first, as the separate quantization would read them) as
+  /// one 1x16 block and stores its 8 data bytes and its E4M3 scale in the
+  /// compact layout of the NVFP4 tensor.
+  void emitStoreNVFP4Block(ArrayRef<Value> values, Value row, Value col);
 
   OpBuilder &b;
   Location loc;
@@ -251,24 +396,14 @@ private:
   const tc::TilePlan &p;
 
   // Values of the kernel body.
-  Value tid, warp, tileM, tileN, batch;
-  Value lhsData, lhsScales, rhsData, rhsScales, accPtr, outPtr;
+  Value tid, warp, laneId, cta, gridSize, numLocalTiles;
+  Value lhsTensorMap, lhsScales, rhsTensorMap, rhsScales, accPtr, outPtr;
   Value lhsDecode, rhsDecode;
+  // The NVFP4 epilogue: the output's scales and its global encode scale.
+  Value outAmax, outScalesPtr, outEncodeScale;
   Value smemBase, smemBaseAddr, tmemBase;
 };
 } // namespace
-
-Value Tcgen05KernelBuilder::globalBase(Value memref) {
-  Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value addr64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), addr);
-  Value ptr = LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr64);
-  return LLVM::AddrSpaceCastOp::create(
-      b, loc,
-      LLVM::LLVMPointerType::get(
-          b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Global)),
-      ptr);
-}
 
 Value Tcgen05KernelBuilder::smemDesc(uint64_t constant, Value address) {
   Value field = arith::AndIOp::create(
@@ -278,211 +413,342 @@ Value Tcgen05KernelBuilder::smemDesc(uint64_t constant, Value address) {
                               i64(static_cast<int64_t>(constant)));
 }
 
-void Tcgen05KernelBuilder::emitLoadStage(Value kt, Value stage) {
-  Type i32T = b.getI32Type();
-  auto vecType = VectorType::get({4}, i32T);
-  Value stageOff = mulC(stage, p.stageBytes);
-  Value kByte = ext64(mulC(kt, tc::kTileRowBytes));
-  const int64_t rowBytes = c.k / 2, scaleRowBytes = c.k / 16;
-  Value batch64 = ext64(batch);
-
-  // A and B: 16-byte chunks; chunk id = tid + 128 j, row id / 8, chunk id % 8,
-  // so eight consecutive threads read one 128-byte row segment.
-  auto copyTile = [&](Value base, int64_t rows, int64_t totalRows,
-                      Value tileRow0, int64_t smemOffset) {
-    Value rowBase64 =
-        add(mulC(batch64, totalRows * rowBytes),
-            mulC(ext64(tileRow0), rowBytes));
-    for (int64_t j = 0; j < rows * 8 / tc::kThreads; ++j) {
-      Value id = addC(tid, j * tc::kThreads);
-      Value row = divC(id, 8), chunk = remC(id, 8);
-      Value src = add(add(rowBase64, mulC(ext64(row), rowBytes)),
-                      add(kByte, mulC(ext64(chunk), tc::kSwizzleChunkBytes)));
-      Value v = LLVM::LoadOp::create(b, loc, vecType, gep(base, src), 16);
-      Value dst = add(add(stageOff, i32(smemOffset)),
-                      tc::sw128ChunkOffset(idx(row), idx(chunk)).v);
-      LLVM::StoreOp::create(b, loc, v, smemPtr(dst), 16);
-    }
-  };
-  copyTile(lhsData, tc::kTileM, c.m, mulC(tileM, tc::kTileM), p.aOffset);
-  copyTile(rhsData, p.tileN, c.n, mulC(tileN, p.tileN), p.bOffset);
-
-  // Scales: the 16 bytes of one row for this K tile (4 MMAs x 4 K blocks),
-  // written as one 32-bit word into each MMA's 128x4 atom.
-  Value kScaleByte = ext64(mulC(kt, tc::kTileK / 16));
-  // `srcRow` is the tile row read, `dstRow` the atom row written (they
-  // differ only for the zero padding of a 64-row B tile).
-  auto copyScales = [&](Value base, int64_t totalRows, int64_t blockRows,
-                        Value tileRow0, Value srcRow, Value dstRow,
-                        int64_t atom, int64_t atomsPerMma, int64_t smemOffset,
-                        Value valid) {
-    int64_t scaleRows = totalRows / blockRows;
-    Value scaleRow = divC(add(tileRow0, srcRow), blockRows);
-    Value src = add(add(mulC(batch64, scaleRows * scaleRowBytes),
-                        mulC(ext64(scaleRow), scaleRowBytes)),
-                    kScaleByte);
-    Value v = LLVM::LoadOp::create(b, loc, vecType, gep(base, src), 16);
-    Value atomOff =
-        tc::scaleAtomOffset(idx(remC(dstRow, tc::kScaleAtomRows)), 0).v;
-    for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
-      Value word = LLVM::ExtractElementOp::create(b, loc, v, i32(i));
-      if (valid)
-        word = arith::SelectOp::create(b, loc, valid, word, i32(0));
-      Value dst = add(add(stageOff, i32(smemOffset + (i * atomsPerMma + atom) *
-                                                         tc::kScaleAtomBytes)),
-                      atomOff);
-      LLVM::StoreOp::create(b, loc, word, smemPtr(dst), 4);
-    }
-  };
-  copyScales(lhsScales, c.m, c.lhsBlockRows, mulC(tileM, tc::kTileM), tid, tid,
-             0, 1, p.aScaleOffset, Value());
-  for (int64_t a = 0; a < p.bScaleAtoms; ++a) {
-    Value row = addC(tid, a * tc::kThreads), srcRow = row;
-    Value valid;
-    if ((a + 1) * tc::kScaleAtomRows > p.tileN) {
-      // N = 64: rows 64..127 of the atom are zero padding; their threads
-      // read a valid row and store zero.
-      valid = cmp(arith::CmpIPredicate::ult, row, i32(p.tileN));
-      srcRow = remC(row, p.tileN);
-    }
-    copyScales(rhsScales, c.n, c.rhsBlockRows, mulC(tileN, p.tileN), srcRow,
-               row, a, p.bScaleAtoms, p.bScaleOffset, valid);
-  }
-}
-
-void Tcgen05KernelBuilder::emitIssue(Value kt, Value stage) {
-  MLIRContext *ctx = b.getContext();
-  Value isIssuer = cmp(arith::CmpIPredicate::eq, tid, i32(0));
-  ifThen(isIssuer, [&] {
-    NVVM::Tcgen05FenceOp::create(b, loc,
-                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    Value stageOff = mulC(stage, p.stageBytes);
-    Value scaleCol =
-        add(addC(tmemBase, p.scaleColumn), mulC(stage, p.scaleColumnsPerStage));
-    const uint64_t cpConst = tc::encodeSmemDesc(
-        0, tc::kScaleCopyLbo, tc::kScaleCopySbo, tc::SmemSwizzle::None);
-    const uint64_t opConst =
-        tc::encodeSmemDesc(0, tc::kSw128KMajorLbo, tc::kSw128KMajorSbo,
-                           tc::SmemSwizzle::B128);
-    auto copyAtom = [&](int64_t smemOffset, int64_t column) {
-      Value desc = smemDesc(cpConst, smemAddr(addC(stageOff, smemOffset)));
-      NVVM::Tcgen05CpOp::create(
-          b, loc, NVVM::Tcgen05CpShape::SHAPE_32x128b,
-          NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05CpMulticast::WARPX4,
-          /*srcFormat=*/nullptr, tmemPtr(addC(scaleCol, column)), desc);
-    };
-    for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
-      copyAtom(p.aScaleOffset + i * tc::kScaleAtomBytes, p.aScaleColumnOf(i));
-      for (int64_t a = 0; a < p.bScaleAtoms; ++a)
-        copyAtom(p.bScaleOffset + (i * p.bScaleAtoms + a) * tc::kScaleAtomBytes,
-                 p.bScaleColumnOf(i) + a * tc::kScaleAtomTmemColumns);
-    }
-    const uint32_t idesc = tc::encodeMxf4Nvf4InstrDesc(
-        tc::kTileM, p.tileN, tc::ScaleFormat::UE4M3);
-    Value idescV = i32(static_cast<int32_t>(idesc));
-    Value notFirst = cmp(arith::CmpIPredicate::ne, kt, i32(0));
-    Value always = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-    for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
-      // MMA i reads the 32-byte K slice i of each 128-byte swizzled row.
-      int64_t kOff = i * (tc::kMmaK / 2);
-      Value aDesc =
-          smemDesc(opConst, smemAddr(addC(stageOff, p.aOffset + kOff)));
-      Value bDesc =
-          smemDesc(opConst, smemAddr(addC(stageOff, p.bOffset + kOff)));
-      NVVM::Tcgen05MMABlockScaleOp::create(
-          b, loc, NVVM::MMABlockScaleKind::MXF4NVF4, NVVM::CTAGroupKind::CTA_1,
-          NVVM::Tcgen05MMABlockScale::BLOCK16,
-          NVVM::Tcgen05MMACollectorOp::DISCARD,
-          tmemPtr(addC(tmemBase, p.accColumn)), aDesc, bDesc, idescV,
-          i == 0 ? notFirst : always,
-          tmemPtr(addC(scaleCol, p.aScaleColumnOf(i))),
-          tmemPtr(addC(scaleCol, p.bScaleColumnOf(i))));
-    }
-    Value bar = smemPtr(add(i32(p.barrierOffset), mulC(stage, 8)));
-    NVVM::Tcgen05CommitOp::create(b, loc, bar, /*multicastMask=*/Value(),
-                                  NVVM::CTAGroupKind::CTA_1);
-    (void)ctx;
+void Tcgen05KernelBuilder::forEachTile(
+    function_ref<void(Value, tc::TileCoord<IdxI32>)> body) {
+  forRange(i32(0), numLocalTiles, [&](Value local) {
+    IdxI32 tile = tc::tileOfCta(idx(cta), idx(gridSize), idx(local));
+    body(local, tc::tileCoord(tile, c.nTiles(), c.mTiles()));
   });
 }
 
-void Tcgen05KernelBuilder::emitWait(Value kt) {
-  Value stage = remC(kt, tc::kStages);
-  Value parity = remC(divC(kt, tc::kStages), 2);
-  Value bar = smemPtr(add(i32(p.barrierOffset), mulC(stage, 8)));
-  // Spin on mbarrier.try_wait.parity (which suspends the thread for a
-  // system-defined time per attempt).
+void Tcgen05KernelBuilder::emitWait(Value bar, Value parity) {
+  // mbarrier.try_wait.parity suspends the thread for a system-defined time
+  // per attempt; retry until the phase completed.
   auto spin = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
-  {
-    OpBuilder::InsertionGuard guard(b);
-    Block *before = b.createBlock(&spin.getBefore());
-    (void)before;
-    Value done = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), bar,
-                                                 parity, /*ticks=*/Value());
-    Value pending = arith::XOrIOp::create(
-        b, loc, done, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-    scf::ConditionOp::create(b, loc, pending, ValueRange());
-    b.createBlock(&spin.getAfter());
-    scf::YieldOp::create(b, loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.createBlock(&spin.getBefore());
+  Value done = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), bar,
+                                               parity, /*ticks=*/Value());
+  Value pending = arith::XOrIOp::create(
+      b, loc, done, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  scf::ConditionOp::create(b, loc, pending, ValueRange());
+  b.createBlock(&spin.getAfter());
+  scf::YieldOp::create(b, loc);
+}
+
+void Tcgen05KernelBuilder::emitProducer() {
+  MLIRContext *ctx = b.getContext();
+  auto clusterPtrType = LLVM::LLVMPointerType::get(
+      ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  const int64_t kTiles = c.kTiles();
+  Value leader = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+  forEachTile([&](Value local, tc::TileCoord<IdxI32> coord) {
+    // Rows of the 2-D [batch * rows, K / 2] byte views.
+    Value lhsRow = (coord.batch * c.m + coord.m * tc::kTileM).v;
+    Value rhsRow = (coord.batch * c.n + coord.n * p.tileN).v;
+    forRange(i32(0), i32(kTiles), [&](Value kt) {
+      IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
+      Value stage = tc::slotOf(step, p.stages).v;
+      emitWait(barrier(p.emptyBarrierOffset, stage),
+               tc::producerParity(step, p.stages).v);
+      Value stageOff = mulC(stage, p.stageBytes);
+      Value full = barrier(p.fullBarrierOffset, stage);
+      ifThen(leader, [&] {
+        NVVM::MBarrierExpectTxOp::create(b, loc, full, i32(p.txBytes));
+        Value kByte = mulC(kt, tc::kTileRowBytes);
+        auto load = [&](Value tensorMap, int64_t offset, Value row) {
+          Value dst = LLVM::AddrSpaceCastOp::create(
+              b, loc, clusterPtrType, smemPtr(addC(stageOff, offset)));
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              b, loc, dst, tensorMap, ValueRange{kByte, row}, full,
+              /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+              /*l2CacheHint=*/Value(),
+              NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
+              b.getBoolAttr(false), /*group=*/nullptr, /*predicate=*/Value());
+        };
+        load(lhsTensorMap, p.aOffset, lhsRow);
+        load(rhsTensorMap, p.bOffset, rhsRow);
+      });
+      emitScaleStores(kt, stageOff, coord);
+      // Make the generic-proxy scale stores visible to tcgen05.cp, then
+      // arrive (one of the kFullBarrierArrivals the full barrier expects).
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      NVVM::MBarrierArriveOp::create(b, loc, TypeRange(), full,
+                                     /*count=*/Value());
+    });
+  });
+  // Drain: wait for the release of the last `stages` steps, as if producing
+  // `stages` more.
+  Value steps = mulC(numLocalTiles, kTiles);
+  forRange(steps, addC(steps, p.stages), [&](Value stepValue) {
+    IdxI32 step = idx(stepValue);
+    emitWait(barrier(p.emptyBarrierOffset, tc::slotOf(step, p.stages).v),
+             tc::producerParity(step, p.stages).v);
+  });
+}
+
+void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
+                                           const tc::TileCoord<IdxI32> &coord) {
+  auto vecType = VectorType::get({4}, b.getI32Type());
+  const int64_t scaleRowBytes = c.k / 16;
+  Value kScaleByte = ext64(mulC(kt, tc::kTileK / 16));
+  Value batch64 = ext64(coord.batch.v);
+  // The 16 scale bytes of K tile kt (one 32-bit word per MMA) of tile row
+  // `row`.
+  auto loadRow = [&](Value base, int64_t rows, int64_t blockRows,
+                     Value tileRow0, Value row) -> Value {
+    Value scaleRow = divC(add(tileRow0, row), blockRows);
+    Value src = add(add(mulC(batch64, rows / blockRows * scaleRowBytes),
+                        mulC(ext64(scaleRow), scaleRowBytes)),
+                    kScaleByte);
+    return LLVM::LoadOp::create(b, loc, vecType, gep(base, src), 16);
+  };
+  // Word i of the four rows (null: zero padding) into the atom of MMA i.
+  Value laneOff = tc::scaleLaneStoreOffset(idx(laneId)).v;
+  auto storeAtoms = [&](ArrayRef<Value> rows, int64_t firstAtomOffset,
+                        int64_t atomStride) {
+    for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
+      Value vec = LLVM::PoisonOp::create(b, loc, vecType);
+      for (auto [q, row] : llvm::enumerate(rows)) {
+        Value word = row ? LLVM::ExtractElementOp::create(b, loc, row, i32(i))
+                               .getResult()
+                         : i32(0);
+        vec = LLVM::InsertElementOp::create(b, loc, vec, word,
+                                            i32(static_cast<int64_t>(q)));
+      }
+      Value dst =
+          add(addC(stageOff, firstAtomOffset + i * atomStride), laneOff);
+      LLVM::StoreOp::create(b, loc, vec, smemPtr(dst), 16);
+    }
+  };
+  auto storeOperand = [&](Value base, int64_t rows, int64_t blockRows,
+                          Value tileRow0, int64_t tileRows, int64_t atoms,
+                          int64_t offset) {
+    for (int64_t atom = 0; atom < atoms; ++atom) {
+      SmallVector<Value, tc::kScaleRowsPerLane> words;
+      for (int64_t q = 0; q < tc::kScaleRowsPerLane; ++q) {
+        // Rows past the tile (N = 64: half of the atom) are padding the
+        // MMA does not read; they are written as zeros.
+        bool inTile = tc::scaleRowOfLane<int64_t>(0, atom, q) < tileRows;
+        words.push_back(
+            inTile ? loadRow(base, rows, blockRows, tileRow0,
+                             tc::scaleRowOfLane(idx(laneId), atom, q).v)
+                   : Value());
+      }
+      storeAtoms(words, offset + atom * tc::kScaleAtomBytes,
+                 atoms * tc::kScaleAtomBytes);
+    }
+  };
+  storeOperand(lhsScales, c.m, c.lhsBlockRows, (coord.m * tc::kTileM).v,
+               tc::kTileM, 1, p.aScaleOffset);
+  storeOperand(rhsScales, c.n, c.rhsBlockRows, (coord.n * p.tileN).v, p.tileN,
+               p.bScaleAtoms, p.bScaleOffset);
+}
+
+void Tcgen05KernelBuilder::emitMmaIssuer() {
+  const int64_t kTiles = c.kTiles();
+  forEachTile([&](Value local, tc::TileCoord<IdxI32>) {
+    // Wait until the epilogue drained this accumulator's previous tile.
+    Value acc = tc::slotOf(idx(local), p.accStages).v;
+    emitWait(barrier(p.accEmptyBarrierOffset, acc),
+             tc::producerParity(idx(local), p.accStages).v);
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value accColumn = add(tmemBase, mulC(acc, p.tileN));
+    forRange(i32(0), i32(kTiles), [&](Value kt) {
+      IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
+      Value stage = tc::slotOf(step, p.stages).v;
+      emitWait(barrier(p.fullBarrierOffset, stage),
+               tc::consumerParity(step, p.stages).v);
+      NVVM::Tcgen05FenceOp::create(b, loc,
+                                   NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+      emitIssueKTile(kt, stage, accColumn);
+      // Release the stage once these MMAs (and every earlier one) complete.
+      NVVM::Tcgen05CommitOp::create(
+          b, loc, barrier(p.emptyBarrierOffset, stage),
+          /*multicastMask=*/Value(), NVVM::CTAGroupKind::CTA_1);
+    });
+    // The accumulator is complete once the tile's last MMAs complete.
+    NVVM::Tcgen05CommitOp::create(b, loc, barrier(p.accFullBarrierOffset, acc),
+                                  /*multicastMask=*/Value(),
+                                  NVVM::CTAGroupKind::CTA_1);
+  });
+}
+
+void Tcgen05KernelBuilder::emitIssueKTile(Value kt, Value stage,
+                                          Value accColumn) {
+  Value stageOff = mulC(stage, p.stageBytes);
+  Value scaleCol =
+      add(addC(tmemBase, p.scaleColumn), mulC(stage, p.scaleColumnsPerStage));
+  const uint64_t cpConst = tc::encodeSmemDesc(
+      0, tc::kScaleCopyLbo, tc::kScaleCopySbo, tc::SmemSwizzle::None);
+  const uint64_t opConst = tc::encodeSmemDesc(
+      0, tc::kSw128KMajorLbo, tc::kSw128KMajorSbo, tc::SmemSwizzle::B128);
+  // The descriptors of the stage base; an operand or atom at byte `offset`
+  // of the stage adds offset >> 4 to the start-address field (no carry out
+  // of the field: every shared-memory address is below 2^18).
+  Value stageAddr = smemAddr(stageOff);
+  Value cpStageDesc = smemDesc(cpConst, stageAddr);
+  Value opStageDesc = smemDesc(opConst, stageAddr);
+  auto descAt = [&](Value stageDesc, int64_t offset) {
+    return addC(stageDesc, tc::smemDescBytes(offset));
+  };
+  auto copyAtom = [&](int64_t smemOffset, int64_t column) {
+    Value desc = descAt(cpStageDesc, smemOffset);
+    NVVM::Tcgen05CpOp::create(
+        b, loc, NVVM::Tcgen05CpShape::SHAPE_32x128b, NVVM::CTAGroupKind::CTA_1,
+        NVVM::Tcgen05CpMulticast::WARPX4,
+        /*srcFormat=*/nullptr, tmemPtr(addC(scaleCol, column)), desc);
+  };
+  for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
+    copyAtom(p.aScaleOffset + i * tc::kScaleAtomBytes, p.aScaleColumnOf(i));
+    for (int64_t a = 0; a < p.bScaleAtoms; ++a)
+      copyAtom(p.bScaleOffset + (i * p.bScaleAtoms + a) * tc::kScaleAtomBytes,
+               p.bScaleColumnOf(i) + a * tc::kScaleAtomTmemColumns);
+  }
+  const uint32_t idesc =
+      tc::encodeMxf4Nvf4InstrDesc(tc::kTileM, p.tileN, tc::ScaleFormat::UE4M3);
+  Value idescV = i32(static_cast<int32_t>(idesc));
+  // The first MMA of a tile overwrites the accumulator.
+  Value notFirst = cmp(arith::CmpIPredicate::ne, kt, i32(0));
+  Value always = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
+    // MMA i reads the 32-byte K slice i of each 128-byte swizzled row.
+    int64_t kOff = i * (tc::kMmaK / 2);
+    Value aDesc = descAt(opStageDesc, p.aOffset + kOff);
+    Value bDesc = descAt(opStageDesc, p.bOffset + kOff);
+    NVVM::Tcgen05MMABlockScaleOp::create(
+        b, loc, NVVM::MMABlockScaleKind::MXF4NVF4, NVVM::CTAGroupKind::CTA_1,
+        NVVM::Tcgen05MMABlockScale::BLOCK16,
+        NVVM::Tcgen05MMACollectorOp::DISCARD, tmemPtr(accColumn), aDesc, bDesc,
+        idescV, i == 0 ? notFirst : always,
+        tmemPtr(addC(scaleCol, p.aScaleColumnOf(i))),
+        tmemPtr(addC(scaleCol, p.bScaleColumnOf(i))));
+  }
+}
+
+SmallVector<Value> Tcgen05KernelBuilder::emitLoadAccChunk(Value row,
+                                                          Value col) {
+  Type f32 = b.getF32Type(), resultType = c.resultElementType;
+  const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
+  constexpr int64_t kVec = 4;
+  auto f32Vec = VectorType::get({kVec}, f32);
+  auto accVec = VectorType::get({kVec}, resultType);
+  Value elem0 = add(mulC(ext64(row), c.n), ext64(col));
+  SmallVector<Value> values;
+  for (int64_t v = 0; v < tc::kEpilogueColumns / kVec; ++v) {
+    Value byteOff = mulC(addC(elem0, v * kVec), eltBytes);
+    Value vec = LLVM::LoadOp::create(b, loc, accVec, gep(accPtr, byteOff),
+                                     kVec * eltBytes);
+    if (resultType != f32)
+      vec = arith::ExtFOp::create(b, loc, f32Vec, vec);
+    for (int64_t e = 0; e < kVec; ++e)
+      values.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32(e)));
+  }
+  return values;
+}
+
+void Tcgen05KernelBuilder::emitStoreNVFP4Block(ArrayRef<Value> values,
+                                               Value row, Value col) {
+  Type f32 = b.getF32Type(), resultType = c.resultElementType;
+  SmallVector<Value> rounded;
+  for (Value v : values) {
+    if (resultType != f32) {
+      Value narrow = arith::TruncFOp::create(b, loc, resultType, v);
+      v = arith::ExtFOp::create(b, loc, f32, narrow);
+    }
+    rounded.push_back(v);
+  }
+  BlockQuantizeEmitter::Block block =
+      BlockQuantizeEmitter(b, loc, c.target)
+          .quantizeBlock(rounded, outEncodeScale);
+  // Data: two codes per byte, so the block of columns col..col+15 is the 8
+  // bytes at (row * N + col) / 2 (8-byte aligned: N and col are multiples
+  // of 16). Scales: one byte per block, row-major [rows, N / 16].
+  Value dataByte = add(mulC(ext64(row), c.n / 2), ext64(divC(col, 2)));
+  LLVM::StoreOp::create(b, loc, block.packed, gep(outPtr, dataByte), 8);
+  Value scaleByte = add(mulC(ext64(row), c.n / mlir::nvfp4::kBlockSize),
+                        ext64(divC(col, mlir::nvfp4::kBlockSize)));
+  LLVM::StoreOp::create(b, loc, block.scale, gep(outScalesPtr, scaleByte), 1);
+}
+
+void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
+                                          Value col) {
+  if (c.nvfp4Output)
+    return emitStoreNVFP4Block(values, row, col);
+  Type f32 = b.getF32Type(), resultType = c.resultElementType;
+  const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
+  constexpr int64_t kVec = 4;
+  auto f32Vec = VectorType::get({kVec}, f32);
+  auto outVec = VectorType::get({kVec}, resultType);
+  Value elem0 = add(mulC(ext64(row), c.n), ext64(col));
+  for (int64_t v = 0; v < tc::kEpilogueColumns / kVec; ++v) {
+    Value out = LLVM::PoisonOp::create(b, loc, f32Vec);
+    for (int64_t e = 0; e < kVec; ++e)
+      out = LLVM::InsertElementOp::create(b, loc, out, values[v * kVec + e],
+                                          i32(e));
+    if (resultType != f32)
+      out = arith::TruncFOp::create(b, loc, outVec, out);
+    Value byteOff = mulC(addC(elem0, v * kVec), eltBytes);
+    LLVM::StoreOp::create(b, loc, out, gep(outPtr, byteOff), kVec * eltBytes);
   }
 }
 
 void Tcgen05KernelBuilder::emitEpilogue() {
   Type f32 = b.getF32Type(), i32T = b.getI32Type();
-  Type resultType = c.resultElementType;
-  const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
   Value alpha = arith::MulFOp::create(b, loc, lhsDecode, rhsDecode);
-  // Warp w reads lanes 32w..32w+31: thread tid owns output row tid.
-  Value laneField =
-      arith::ShLIOp::create(b, loc, mulC(warp, 32), i32(16));
-  Value rowTmem = add(add(tmemBase, laneField), i32(p.accColumn));
-  Value row = add(mulC(tileM, tc::kTileM), tid);
-  Value rowElems = add(mulC(ext64(batch), c.m * c.n), mulC(ext64(row), c.n));
-  Value col0 = mulC(tileN, p.tileN);
-
-  auto loop = scf::ForOp::create(b, loc, i32(0),
-                                 i32(p.tileN / tc::kEpilogueColumns), i32(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value chunk = loop.getInductionVar();
-  Value colOff = mulC(chunk, tc::kEpilogueColumns);
-  auto ldType = VectorType::get({tc::kEpilogueColumns}, i32T);
-  Value raw = NVVM::Tcgen05LdOp::create(
-      b, loc, ldType, /*pack=*/false, NVVM::Tcgen05LdStShape::SHAPE_32X32B,
-      tmemPtr(add(rowTmem, colOff)), /*offset=*/Value());
-  NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
-  Value elem0 = add(rowElems, ext64(add(col0, colOff)));
-  constexpr int64_t kVec = 4;
-  auto f32Vec = VectorType::get({kVec}, f32);
-  auto outVec = VectorType::get({kVec}, resultType);
-  for (int64_t v = 0; v < tc::kEpilogueColumns / kVec; ++v) {
-    Value byteOff = mulC(addC(elem0, v * kVec), eltBytes);
-    Value accVec;
-    if (accPtr) {
-      accVec = LLVM::LoadOp::create(b, loc, outVec, gep(accPtr, byteOff),
-                                    kVec * eltBytes);
-      if (resultType != f32)
-        accVec = arith::ExtFOp::create(b, loc, f32Vec, accVec);
-    }
-    Value out = LLVM::PoisonOp::create(b, loc, f32Vec);
-    for (int64_t e = 0; e < kVec; ++e) {
-      Value bits =
-          LLVM::ExtractElementOp::create(b, loc, raw, i32(v * kVec + e));
-      Value x = arith::MulFOp::create(
-          b, loc, arith::BitcastOp::create(b, loc, f32, bits), alpha);
-      if (accVec)
-        x = arith::AddFOp::create(
-            b, loc, x, LLVM::ExtractElementOp::create(b, loc, accVec, i32(e)));
-      out = LLVM::InsertElementOp::create(b, loc, out, x, i32(e));
-    }
-    if (resultType != f32)
-      out = arith::TruncFOp::create(b, loc, outVec, out);
-    LLVM::StoreOp::create(b, loc, out, gep(outPtr, byteOff), kVec * eltBytes);
-  }
+  // This thread's accumulator row and the lane field of its tcgen05.ld
+  // addresses.
+  Value rowInTile = tc::epilogueRow(idx(warp), idx(laneId)).v;
+  Value laneField = arith::ShLIOp::create(
+      b, loc, tc::tmemLaneBaseOfWarp(idx(warp)).v, i32(16));
+  if (c.nvfp4Output)
+    outEncodeScale =
+        BlockQuantizeEmitter(b, loc, c.target).globalEncodeScale(outAmax);
+  forEachTile([&](Value local, tc::TileCoord<IdxI32> coord) {
+    Value acc = tc::slotOf(idx(local), p.accStages).v;
+    emitWait(barrier(p.accFullBarrierOffset, acc),
+             tc::consumerParity(idx(local), p.accStages).v);
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value rowTmem = add(add(tmemBase, laneField), mulC(acc, p.tileN));
+    Value row = add((coord.batch * c.m + coord.m * tc::kTileM).v, rowInTile);
+    Value col0 = (coord.n * p.tileN).v;
+    forRange(i32(0), i32(p.tileN / tc::kEpilogueColumns), [&](Value chunk) {
+      Value colOff = mulC(chunk, tc::kEpilogueColumns);
+      auto ldType = VectorType::get({tc::kEpilogueColumns}, i32T);
+      Value raw = NVVM::Tcgen05LdOp::create(
+          b, loc, ldType, /*pack=*/false, NVVM::Tcgen05LdStShape::SHAPE_32X32B,
+          tmemPtr(add(rowTmem, colOff)), /*offset=*/Value());
+      NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
+      Value col = add(col0, colOff);
+      SmallVector<Value> values;
+      for (int64_t e = 0; e < tc::kEpilogueColumns; ++e) {
+        Value bits = LLVM::ExtractElementOp::create(b, loc, raw, i32(e));
+        values.push_back(arith::MulFOp::create(
+            b, loc, arith::BitcastOp::create(b, loc, f32, bits), alpha));
+      }
+      if (accPtr) {
+        SmallVector<Value> accValues = emitLoadAccChunk(row, col);
+        for (auto [value, accValue] : llvm::zip_equal(values, accValues))
+          value = arith::AddFOp::create(b, loc, value, accValue);
+      }
+      emitStoreChunk(values, row, col);
+    });
+    // This thread's reads of the accumulator are done: let the MMA thread
+    // reuse it.
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    NVVM::MBarrierArriveOp::create(b, loc, TypeRange(),
+                                   barrier(p.accEmptyBarrierOffset, acc),
+                                   /*count=*/Value());
+  });
 }
 
 gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
-                                           StringRef name,
-                                           TypeRange argTypes) {
+                                           StringRef name, TypeRange argTypes) {
   MLIRContext *ctx = b.getContext();
   Type i32T = b.getI32Type();
   auto smemPtrType = LLVM::LLVMPointerType::get(
@@ -492,63 +758,82 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   b.setInsertionPointToStart(module.getBody());
   if (!module.lookupSymbol(kSmemSymbol)) {
     // Dynamic shared memory: `.extern .shared .align 1024 .b8 sym[]`.
-    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                           /*isConstant=*/false, LLVM::Linkage::External,
-                           kSmemSymbol, /*value=*/Attribute(),
-                           /*alignment=*/tc::kSwizzleAtomBytes,
-                           static_cast<unsigned>(
-                               NVVM::NVVMMemorySpace::Shared));
+    LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+        /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol,
+        /*value=*/Attribute(),
+        /*alignment=*/tc::kSwizzleAtomBytes,
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   }
   b.setInsertionPointToEnd(module.getBody());
-  auto kernel = gpu::GPUFuncOp::create(b, loc, name,
-                                       b.getFunctionType(argTypes, {}));
+  auto kernel =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(tc::kThreads), 1, 1}));
+  // One CTA per SM (it allocates all 512 tensor-memory columns and most of
+  // the shared memory): `.minnctapersm 1` tells ptxas so, which otherwise
+  // caps the registers for an occupancy the kernel cannot have and spills.
+  kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(1));
   Block &entry = kernel.front();
   b.setInsertionPointToStart(&entry);
 
-  // Arguments: lhs data, lhs scales, lhs decode scale, rhs data, rhs scales,
-  // rhs decode scale, [acc], result.
-  lhsData = globalBase(entry.getArgument(0));
-  lhsScales = globalBase(entry.getArgument(1));
-  lhsDecode = entry.getArgument(2);
-  rhsData = globalBase(entry.getArgument(3));
-  rhsScales = globalBase(entry.getArgument(4));
-  rhsDecode = entry.getArgument(5);
-  accPtr = c.hasAcc ? globalBase(entry.getArgument(6)) : Value();
-  outPtr = globalBase(entry.getArgument(argTypes.size() - 1));
+  // The A and B data arguments are read through their tensor maps.
+  lhsTensorMap = entry.getArgument(kArgLhsTensorMap);
+  lhsScales = globalBase(entry.getArgument(kArgLhsScales));
+  lhsDecode = entry.getArgument(kArgLhsDecode);
+  rhsTensorMap = entry.getArgument(kArgRhsTensorMap);
+  rhsScales = globalBase(entry.getArgument(kArgRhsScales));
+  rhsDecode = entry.getArgument(kArgRhsDecode);
+  accPtr = c.hasAcc ? globalBase(entry.getArgument(kArgAccOrResult)) : Value();
+  if (c.nvfp4Output) {
+    outAmax = entry.getArgument(argTypes.size() - 3);
+    outPtr = globalBase(entry.getArgument(argTypes.size() - 2));
+    outScalesPtr = globalBase(entry.getArgument(argTypes.size() - 1));
+  } else {
+    outPtr = globalBase(entry.getArgument(argTypes.size() - 1));
+  }
 
   auto toI32 = [&](Value index) {
     return arith::IndexCastUIOp::create(b, loc, i32T, index).getResult();
   };
   tid = toI32(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  tileN = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  tileM = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
-  batch = c.batch ? toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z))
-                  : i32(0);
+  cta = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  gridSize = toI32(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
   warp = divC(tid, 32);
+  laneId = arith::RemUIOp::create(b, loc, tid, i32(32));
+  numLocalTiles = tc::tilesOfCta(idx(cta), idx(gridSize), c.numTiles()).v;
 
   // The dynamic shared memory, its base rounded up to 1024 bytes (the
-  // 128-byte swizzle atoms and descriptor base offset 0 need it).
+  // 128-byte swizzle atoms, TMA's swizzle and descriptor base offset 0 need
+  // it).
   Value raw = LLVM::AddressOfOp::create(b, loc, smemPtrType, kSmemSymbol);
   Value rawAddr = LLVM::PtrToIntOp::create(b, loc, i32T, raw);
-  smemBaseAddr = arith::AndIOp::create(
-      b, loc, addC(rawAddr, tc::kSwizzleAtomBytes - 1),
-      i32(~(tc::kSwizzleAtomBytes - 1)));
+  smemBaseAddr =
+      arith::AndIOp::create(b, loc, addC(rawAddr, tc::kSwizzleAtomBytes - 1),
+                            i32(~(tc::kSwizzleAtomBytes - 1)));
   smemBase = gep(raw, arith::SubIOp::create(b, loc, smemBaseAddr, rawAddr));
 
-  // Setup: mbarriers (thread 0) and the tensor-memory allocation (warp 0).
+  // Setup: the mbarriers (thread 0) and the tensor-memory allocation (warp
+  // 1, which also frees it).
   Value slot = smemPtr(i32(p.tmemSlotOffset));
   ifThen(cmp(arith::CmpIPredicate::eq, tid, i32(0)), [&] {
-    for (int64_t s = 0; s < tc::kStages; ++s)
-      NVVM::MBarrierInitOp::create(b, loc, smemPtr(i32(p.barrierOffset + 8 * s)),
-                                   i32(1), /*predicate=*/Value());
+    auto init = [&](int64_t offset, int64_t count, int64_t arrivals) {
+      for (int64_t i = 0; i < count; ++i)
+        NVVM::MBarrierInitOp::create(
+            b, loc, smemPtr(i32(offset + i * tc::kMbarrierBytes)),
+            i32(arrivals), /*predicate=*/Value());
+    };
+    init(p.fullBarrierOffset, p.stages, tc::kFullBarrierArrivals);
+    init(p.emptyBarrierOffset, p.stages, tc::kEmptyBarrierArrivals);
+    init(p.accFullBarrierOffset, p.accStages, tc::kAccFullBarrierArrivals);
+    init(p.accEmptyBarrierOffset, p.accStages, tc::kAccEmptyBarrierArrivals);
     NVVM::FenceMbarrierInitOp::create(b, loc);
   });
   Value nCols = i32(p.tmemColumns);
-  Value isWarp0 = cmp(arith::CmpIPredicate::eq, warp, i32(0));
-  ifThen(isWarp0, [&] {
+  Value isMmaWarp = cmp(arith::CmpIPredicate::eq, warp, i32(tc::kMmaWarp));
+  ifThen(isMmaWarp, [&] {
     NVVM::Tcgen05AllocOp::create(b, loc, slot, nCols);
     NVVM::Tcgen05RelinquishAllocPermitOp::create(b, loc);
   });
@@ -559,40 +844,22 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
                                NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   tmemBase = LLVM::LoadOp::create(b, loc, i32T, slot, 4);
 
-  // Main loop: stage kt % 2 holds K tile kt.
-  const int64_t kTiles = c.k / tc::kTileK;
-  emitLoadStage(i32(0), i32(0));
-  auto loop = scf::ForOp::create(b, loc, i32(0), i32(kTiles), i32(1));
-  {
-    OpBuilder::InsertionGuard loopGuard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kt = loop.getInductionVar();
-    Value stage = remC(kt, tc::kStages);
-    // Make the generic-proxy shared-memory writes visible to tcgen05.
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-    gpu::BarrierOp::create(b, loc);
-    emitIssue(kt, stage);
-    // Refill the other stage with K tile kt + 1 once the MMAs of kt - 1,
-    // which read it, have completed.
-    Value next = addC(kt, 1);
-    ifThen(cmp(arith::CmpIPredicate::ult, next, i32(kTiles)), [&] {
-      ifThen(cmp(arith::CmpIPredicate::ne, kt, i32(0)),
-             [&] { emitWait(addC(kt, -1)); });
-      emitLoadStage(next, remC(next, tc::kStages));
-    });
-  }
-  // The last commit covers every MMA.
-  emitWait(i32(kTiles - 1));
-  NVVM::Tcgen05FenceOp::create(b, loc,
-                               NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-  emitEpilogue();
+  // The roles.
+  ifThen(cmp(arith::CmpIPredicate::eq, warp, i32(tc::kProducerWarp)),
+         [&] { emitProducer(); });
+  ifThen(isMmaWarp, [&] {
+    Value elected = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+    ifThen(elected, [&] { emitMmaIssuer(); });
+  });
+  ifThen(cmp(arith::CmpIPredicate::uge, warp, i32(tc::kFirstEpilogueWarp)),
+         [&] { emitEpilogue(); });
 
+  // Teardown: every tcgen05.ld has completed (tcgen05.wait::ld) before the
+  // barrier; warp 1 frees the tensor memory.
   NVVM::Tcgen05FenceOp::create(b, loc,
                                NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
   gpu::BarrierOp::create(b, loc);
-  ifThen(isWarp0, [&] {
+  ifThen(isMmaWarp, [&] {
     NVVM::Tcgen05FenceOp::create(b, loc,
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     NVVM::Tcgen05DeallocOp::create(b, loc, tmemPtr(tmemBase), nCols);
@@ -602,10 +869,177 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
 }
 
 //===----------------------------------------------------------------------===//
-// Pattern
+// Host code
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Declares the runtime function `name` in `module` unless it is declared.
+void declareRuntimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
+                            LLVM::LLVMFunctionType type) {
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+}
+
+/// The aligned base address of `memref` as a generic LLVM pointer.
+Value hostAddressOf(OpBuilder &b, Location loc, Value memref) {
+  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), index);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), i64);
+}
+
+/// `nvfp4CudaTensorMapCreate2D(address of data, map parameters)`.
+Value createTensorMap(OpBuilder &b, Location loc, Value data,
+                      const tc::ByteTensorMap2D &map) {
+  auto i64 = [&](uint64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                        static_cast<int64_t>(v));
+  };
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  };
+  SmallVector<Value> operands{hostAddressOf(b, loc, data),
+                              i64(map.innerBytes),
+                              i64(map.outerRows),
+                              i64(map.rowStrideBytes),
+                              i32(static_cast<int64_t>(map.boxInnerBytes)),
+                              i32(static_cast<int64_t>(map.boxOuterRows)),
+                              i32(static_cast<int32_t>(map.swizzle))};
+  return LLVM::CallOp::create(b, loc,
+                              LLVM::LLVMPointerType::get(b.getContext()),
+                              kTensorMapCreateFn, operands)
+      .getResult();
+}
+
+/// Emits the host code of a tcgen05 matmul: tensor maps, buffers, the
+/// launch of the (shared) kernel of `config`. Returns the buffers the kernel
+/// writes: the result, or with the NVFP4 epilogue (`outputAmax` set) the
+/// data and the scales of the NVFP4 result.
+SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
+                                     const Tcgen05Config &config,
+                                     Value outputAmax,
+                                     NVFP4TensorType outputType) {
+  auto module = op->getParentOfType<ModuleOp>();
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  auto i32Type = rewriter.getI32Type(), i64Type = rewriter.getI64Type();
+  declareRuntimeFunction(
+      rewriter, module, kTensorMapCreateFn,
+      LLVM::LLVMFunctionType::get(ptrType, {ptrType, i64Type, i64Type, i64Type,
+                                            i32Type, i32Type, i32Type}));
+  declareRuntimeFunction(
+      rewriter, module, kTensorMapDestroyFn,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrType}));
+  declareRuntimeFunction(rewriter, module, kMultiprocessorCountFn,
+                         LLVM::LLVMFunctionType::get(i32Type, {}));
+
+  // Host side: the components as buffers (KernelArg order), a tensor map
+  // after each data buffer. An operand built by nvfp4.assemble (a lowered
+  // quantization) passes its components through.
+  SmallVector<Value> args, tensorMaps;
+  for (auto [operand, isLhs] :
+       {std::pair(op.getLhs(), true), std::pair(op.getRhs(), false)}) {
+    Value data, scales, decodeScale;
+    if (auto assemble = operand.getDefiningOp<AssembleOp>()) {
+      data = assemble.getData();
+      scales = assemble.getScales();
+      decodeScale = assemble.getDecodeScale();
+    } else {
+      auto parts = DisassembleOp::create(rewriter, loc, operand);
+      data = parts.getData();
+      scales = parts.getScales();
+      decodeScale = parts.getDecodeScale();
+    }
+    for (Value tensor : {data, scales}) {
+      args.push_back(
+          mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, tensor));
+      if (tensor != data)
+        continue;
+      // The address is the buffer's as the launch receives it here;
+      // pipelines that replace launch operands (nvfp4-to-gpu-executable)
+      // rebind it with nvfp4-tcgen05-retarget-tensor-maps.
+      tc::ByteTensorMap2D map =
+          isLhs ? config.lhsTensorMap(0) : config.rhsTensorMap(0);
+      tensorMaps.push_back(createTensorMap(rewriter, loc, args.back(), map));
+      args.push_back(tensorMaps.back());
+    }
+    args.push_back(decodeScale);
+  }
+  RankedTensorType resultType = op.getResult().getType();
+  auto memrefOf = [](RankedTensorType type) {
+    return MemRefType::get(type.getShape(), type.getElementType());
+  };
+  if (Value acc = op.getAcc())
+    args.push_back(bufferization::ToBufferOp::create(
+        rewriter, loc, memrefOf(resultType), acc, /*read_only=*/true));
+  SmallVector<Value> outputs;
+  if (outputAmax) {
+    args.push_back(outputAmax);
+    for (RankedTensorType type :
+         {outputType.getDataType(), outputType.getScalesType()})
+      outputs.push_back(memref::AllocOp::create(
+          rewriter, loc, memrefOf(type), rewriter.getI64IntegerAttr(16)));
+  } else {
+    outputs.push_back(
+        memref::AllocOp::create(rewriter, loc, memrefOf(resultType)));
+  }
+  llvm::append_range(args, outputs);
+
+  // Device side: the kernel, shared by identical matmuls.
+  auto kernelModule =
+      module.lookupSymbol<gpu::GPUModuleOp>(kNVFP4KernelModuleName);
+  if (!kernelModule) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToEnd(module.getBody());
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    rewriter.getUnitAttr());
+    kernelModule = gpu::GPUModuleOp::create(rewriter, module.getLoc(),
+                                            kNVFP4KernelModuleName);
+  }
+  std::string name = config.kernelName();
+  auto kernel = kernelModule.lookupSymbol<gpu::GPUFuncOp>(name);
+  if (!kernel)
+    kernel = Tcgen05KernelBuilder(rewriter, loc, config)
+                 .build(kernelModule, name, ValueRange(args).getTypes());
+
+  // Persistent grid: one CTA per SM, at most one per tile.
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value sms = LLVM::CallOp::create(rewriter, loc, i32Type,
+                                   kMultiprocessorCountFn, ValueRange())
+                  .getResult();
+  Value ctas = arith::MinUIOp::create(
+      rewriter, loc, sms,
+      arith::ConstantIntOp::create(rewriter, loc, i32Type, config.numTiles()));
+  Value gridX = arith::IndexCastUIOp::create(rewriter, loc,
+                                             rewriter.getIndexType(), ctas);
+  gpu::KernelDim3 grid{gridX, cst(1), cst(1)};
+  gpu::KernelDim3 block{cst(tc::kThreads), cst(1), cst(1)};
+  Value smemBytes = arith::ConstantIntOp::create(rewriter, loc, i32Type,
+                                                 config.plan.sharedBytes);
+  gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block, smemBytes,
+                            args);
+  // The host code reaches this point after the kernel completed (a
+  // synchronous launch, or gpu-async-region's wait before a host call).
+  for (Value map : tensorMaps)
+    LLVM::CallOp::create(rewriter, loc, TypeRange(), kTensorMapDestroyFn,
+                         ValueRange{map});
+  return outputs;
+}
+
+/// Whether the tcgen05 kernel takes `op` on `target` (diagnostics are the
+/// pass's business: the patterns only decline).
+bool isTcgen05Supported(MatmulOp op, GPUTarget target) {
+  ScopedDiagnosticHandler silence(op.getContext(),
+                                  [](Diagnostic &) { return success(); });
+  return succeeded(checkTcgen05MatmulSupported(op, target));
+}
+
 /// Lowers `nvfp4.matmul` to a launch of the tcgen05 kernel.
 struct Tcgen05MatmulLowering : public OpRewritePattern<MatmulOp> {
   Tcgen05MatmulLowering(MLIRContext *ctx, GPUTarget target)
@@ -613,76 +1047,130 @@ struct Tcgen05MatmulLowering : public OpRewritePattern<MatmulOp> {
 
   LogicalResult matchAndRewrite(MatmulOp op,
                                 PatternRewriter &rewriter) const override {
-    auto module = op->getParentOfType<ModuleOp>();
-    if (!module)
+    if (!op->getParentOfType<ModuleOp>())
       return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    {
-      // Diagnostics are the pass's business; here only decline.
-      ScopedDiagnosticHandler silence(op.getContext(),
-                                      [](Diagnostic &) { return success(); });
-      if (failed(checkTcgen05MatmulSupported(op, target)))
-        return rewriter.notifyMatchFailure(op, "unsupported shape or target");
-    }
-    Tcgen05Config config = Tcgen05Config::get(op);
-    Location loc = op.getLoc();
-
-    // Host side: the components as buffers.
-    SmallVector<Value> args;
-    for (Value operand : {op.getLhs(), op.getRhs()}) {
-      auto parts = DisassembleOp::create(rewriter, loc, operand);
-      for (Value tensor : {parts.getData(), parts.getScales()}) {
-        auto tensorType = cast<RankedTensorType>(tensor.getType());
-        auto memrefType =
-            MemRefType::get(tensorType.getShape(), tensorType.getElementType());
-        args.push_back(bufferization::ToBufferOp::create(
-            rewriter, loc, memrefType, tensor, /*read_only=*/true));
-      }
-      args.push_back(parts.getDecodeScale());
-    }
-    RankedTensorType resultType = op.getResult().getType();
-    auto resultMemRef =
-        MemRefType::get(resultType.getShape(), resultType.getElementType());
-    if (Value acc = op.getAcc())
-      args.push_back(bufferization::ToBufferOp::create(
-          rewriter, loc, resultMemRef, acc, /*read_only=*/true));
-    Value out = memref::AllocOp::create(rewriter, loc, resultMemRef);
-    args.push_back(out);
-
-    // Device side: the kernel, shared by identical matmuls.
-    auto kernelModule =
-        module.lookupSymbol<gpu::GPUModuleOp>(kNVFP4KernelModuleName);
-    if (!kernelModule) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToEnd(module.getBody());
-      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                      rewriter.getUnitAttr());
-      kernelModule =
-          gpu::GPUModuleOp::create(rewriter, module.getLoc(),
-                                   kNVFP4KernelModuleName);
-    }
-    std::string name = config.kernelName();
-    auto kernel = kernelModule.lookupSymbol<gpu::GPUFuncOp>(name);
-    if (!kernel)
-      kernel = Tcgen05KernelBuilder(rewriter, loc, config)
-                   .build(kernelModule, name, ValueRange(args).getTypes());
-
-    auto cst = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(rewriter, loc, v);
-    };
-    gpu::KernelDim3 grid{cst(config.n / config.plan.tileN),
-                         cst(config.m / tc::kTileM),
-                         cst(std::max<int64_t>(config.batch, 1))};
-    gpu::KernelDim3 block{cst(tc::kThreads), cst(1), cst(1)};
-    Value smemBytes = arith::ConstantIntOp::create(
-        rewriter, loc, rewriter.getI32Type(), config.plan.sharedBytes);
-    gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block, smemBytes,
-                              args);
+    if (!isTcgen05Supported(op, target))
+      return rewriter.notifyMatchFailure(op, "unsupported shape or target");
+    Tcgen05Config config = Tcgen05Config::get(op, target);
+    SmallVector<Value> outputs = emitTcgen05Launch(
+        rewriter, op, config, /*outputAmax=*/Value(), NVFP4TensorType());
     rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
-        op, resultType, out, /*restrict=*/true, /*writable=*/true);
+        op, op.getResult().getType(), outputs.front(), /*restrict=*/true,
+        /*writable=*/true);
     return success();
   }
 
   GPUTarget target;
+};
+
+/// Lowers `nvfp4.quantize(nvfp4.matmul)` to one launch of the tcgen05 kernel
+/// with the NVFP4 epilogue (getTcgen05EpilogueFusionBlocker says when).
+struct Tcgen05QuantizedMatmulLowering : public OpRewritePattern<QuantizeOp> {
+  Tcgen05QuantizedMatmulLowering(MLIRContext *ctx, GPUTarget target)
+      : OpRewritePattern(ctx), target(target) {}
+
+  LogicalResult matchAndRewrite(QuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->getParentOfType<ModuleOp>())
+      return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
+    if (!getTcgen05EpilogueFusionBlocker(op, target).empty())
+      return rewriter.notifyMatchFailure(op, "not an epilogue quantization");
+    auto matmul = op.getInput().getDefiningOp<MatmulOp>();
+    auto resultType = cast<NVFP4TensorType>(op.getResult().getType());
+    Tcgen05Config config =
+        Tcgen05Config::get(matmul, target, /*nvfp4Output=*/true);
+    SmallVector<Value> outputs =
+        emitTcgen05Launch(rewriter, matmul, config, op.getAmax(), resultType);
+    Location loc = op.getLoc();
+    Value data = bufferization::ToTensorOp::create(
+        rewriter, loc, resultType.getDataType(), outputs[0], /*restrict=*/true,
+        /*writable=*/true);
+    Value scales = bufferization::ToTensorOp::create(
+        rewriter, loc, resultType.getScalesType(), outputs[1],
+        /*restrict=*/true, /*writable=*/true);
+    // S_dec of the result, on the host with the formula of the quantize
+    // kernels (IEEE f32 division on both sides).
+    Value decodeScale = BlockQuantizeEmitter(rewriter, loc, target)
+                            .globalDecodeScale(op.getAmax());
+    rewriter.replaceOpWithNewOp<AssembleOp>(op, resultType, data, scales,
+                                            decodeScale);
+    rewriter.eraseOp(matmul);
+    return success();
+  }
+
+  GPUTarget target;
+};
+
+//===----------------------------------------------------------------------===//
+// Tensor maps of staged launches
+//===----------------------------------------------------------------------===//
+
+/// Builds each tensor map of a host launch from the buffer the launch passes
+/// right before it: moves the `nvfp4CudaTensorMapCreate2D` call to just
+/// before the launch, replaces its address operand by the address of that
+/// launch operand, and erases the previous address computation (down to the
+/// `bufferization.to_buffer` the lowering created for it) once unused.
+/// nvfp4-to-gpu-executable runs it after each pass that replaces launch
+/// operands: after the packing of the E2M1 operands (so that nothing keeps
+/// the unpacked buffer, which the reference lowering rejects) and after the
+/// device staging (so that the maps describe the device copies).
+struct Tcgen05RetargetTensorMapsPass
+    : public PassWrapper<Tcgen05RetargetTensorMapsPass,
+                         OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Tcgen05RetargetTensorMapsPass)
+
+  StringRef getArgument() const final {
+    return "nvfp4-tcgen05-retarget-tensor-maps";
+  }
+  StringRef getDescription() const final {
+    return "Build the TMA tensor maps of the tcgen05 kernel launches from the "
+           "launch operands they describe (after device staging)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, bufferization::BufferizationDialect,
+                    LLVM::LLVMDialect, memref::MemRefDialect>();
+  }
+
+  LogicalResult retarget(gpu::LaunchFuncOp launch) {
+    SmallVector<Value> operands(launch.getKernelOperands());
+    for (auto [index, operand] : llvm::enumerate(operands)) {
+      auto call = operand.getDefiningOp<LLVM::CallOp>();
+      if (!call || call.getCallee() != kTensorMapCreateFn)
+        continue;
+      if (index == 0 || !isa<MemRefType>(operands[index - 1].getType()))
+        return launch.emitOpError()
+               << "kernel operand #" << index
+               << " is a tensor map that does not follow a memref";
+      OpBuilder b(launch);
+      call->moveBefore(launch);
+      b.setInsertionPoint(call);
+      Value oldAddress = call.getOperand(0);
+      call->setOperand(0,
+                       hostAddressOf(b, launch.getLoc(), operands[index - 1]));
+      // The previous address computation, if nothing else uses it.
+      Operation *dead = oldAddress.getDefiningOp();
+      while (dead && dead->use_empty() &&
+             isa<LLVM::IntToPtrOp, arith::IndexCastUIOp,
+                 memref::ExtractAlignedPointerAsIndexOp,
+                 bufferization::ToBufferOp>(dead)) {
+        Operation *next = dead->getOperand(0).getDefiningOp();
+        dead->erase();
+        dead = next;
+      }
+    }
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<gpu::LaunchFuncOp> launches;
+    getOperation().walk([&](gpu::LaunchFuncOp op) {
+      if (!op->getParentOfType<gpu::GPUModuleOp>())
+        launches.push_back(op);
+    });
+    for (gpu::LaunchFuncOp launch : launches)
+      if (failed(retarget(launch)))
+        return signalPassFailure();
+  }
 };
 } // namespace
 
@@ -691,14 +1179,26 @@ void mlir::nvfp4::populateNVFP4ToTcgen05Patterns(RewritePatternSet &patterns,
   patterns.add<Tcgen05MatmulLowering>(patterns.getContext(), target);
 }
 
+void mlir::nvfp4::populateNVFP4ToTcgen05NVFP4EpiloguePatterns(
+    RewritePatternSet &patterns, GPUTarget target) {
+  patterns.add<Tcgen05QuantizedMatmulLowering>(patterns.getContext(), target);
+}
+
+std::unique_ptr<Pass> mlir::nvfp4::createTcgen05RetargetTensorMapsPass() {
+  return std::make_unique<Tcgen05RetargetTensorMapsPass>();
+}
+
+void mlir::nvfp4::registerTcgen05RetargetTensorMapsPass() {
+  PassRegistration<Tcgen05RetargetTensorMapsPass>();
+}
+
 //===----------------------------------------------------------------------===//
 // Target attachment
 //===----------------------------------------------------------------------===//
 
 namespace {
 struct AttachTcgen05NVVMTargetPass
-    : public PassWrapper<AttachTcgen05NVVMTargetPass,
-                         OperationPass<ModuleOp>> {
+    : public PassWrapper<AttachTcgen05NVVMTargetPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AttachTcgen05NVVMTargetPass)
 
   AttachTcgen05NVVMTargetPass(StringRef chip, StringRef features,
@@ -732,10 +1232,8 @@ struct AttachTcgen05NVVMTargetPass
 };
 } // namespace
 
-std::unique_ptr<Pass>
-mlir::nvfp4::createAttachTcgen05NVVMTargetPass(StringRef chip,
-                                               StringRef features,
-                                               unsigned optLevel) {
+std::unique_ptr<Pass> mlir::nvfp4::createAttachTcgen05NVVMTargetPass(
+    StringRef chip, StringRef features, unsigned optLevel) {
   return std::make_unique<AttachTcgen05NVVMTargetPass>(chip, features,
                                                        optLevel);
 }

@@ -39,15 +39,20 @@ func.func @act(%x: tensor<64x256xf32>) -> !nvfp4.tensor<64x256, 1x16> {
 // CHECK:           gpu.barrier
 // CHECK:           gpu.return
 
-// Quantize, 1x16 RN: 2688 / amax, 1 / S_enc, S_enc * fl(1/6), the E4M3
+// Quantize, 1x16 RN: S_enc = 2688 / amax, S_dec = 1 / S_enc (stored by
+// thread 0), then the block (BlockQuantizeIR.h): S_enc * fl(1/6), the E4M3
 // scale, 1 / (scale * S_dec), 16 products, 8 packed bytes in one i64 store
-// and one scale byte.
+// and one scale byte. (The kernel derives S_enc twice, for S_dec and for
+// the block, and the block 1 / S_enc again; LLVM merges the copies.)
 // CHECK:         gpu.func @nvfp4_quantize_64x256_1x16_f32_rn(
-// CHECK:           arith.divf %cst{{.*}}, %{{.*}} : f32
-// CHECK:           %[[SDEC:.*]] = arith.divf %cst{{.*}}, %{{.*}} : f32
+// CHECK-DAG:       %[[SIXTH:.*]] = arith.constant 0.166666672 : f32
+// CHECK-DAG:       %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:       %[[C2688:.*]] = arith.constant 2.688000e+03 : f32
+// CHECK:           arith.divf %[[C2688]], %{{.*}} : f32
+// CHECK:           %[[SDEC:.*]] = arith.divf %[[ONE]], %{{.*}} : f32
 // CHECK:           memref.store %[[SDEC]], %{{.*}}[%c0] : memref<1xf32>
-// CHECK:           arith.mulf %{{.*}}, %cst{{.*}} : f32
-// CHECK:           arith.divf
+// CHECK:           arith.mulf %{{.*}}, %[[SIXTH]] : f32
+// CHECK:           arith.divf %[[ONE]]
 // CVT-COUNT-8:     nvvm.convert.f32x2.to.f4x2 %{{.*}}, %{{.*}} : i8(f4E2M1FN)
 // SOFT-NOT:        nvvm.convert.f32x2.to.f4x2
 // CHECK:           llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr<1>

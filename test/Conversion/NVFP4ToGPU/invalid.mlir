@@ -28,3 +28,15 @@ func.func @k_not_mma_multiple(%a: !nvfp4.tensor<64x96, 1x16>,
   return %c : tensor<64x64xf32>
 }
 
+
+// -----
+
+// The grid is (N / tileN, M / tileM, batch): N / 128 = 2^31 CTAs exceed the
+// grid's x limit.
+func.func @n_exceeds_grid_x(%a: !nvfp4.tensor<64x64, 1x16>,
+                            %b: !nvfp4.tensor<274877906944x64, 1x16>) -> tensor<64x274877906944xf32> {
+  // expected-error @below {{N / 128 must not exceed 2147483647 (grid x limit)}}
+  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<64x64, 1x16>,
+         !nvfp4.tensor<274877906944x64, 1x16> -> tensor<64x274877906944xf32>
+  return %c : tensor<64x274877906944xf32>
+}

@@ -1,53 +1,156 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file | FileCheck %s
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_110a" --split-input-file | FileCheck %s
 
-// The tcgen05 kernel: host launch with dynamic shared memory, tensor-memory
-// allocation, scale copies, block-scaled MMAs with compiler-built
-// descriptors, mbarrier commit/wait, tcgen05.ld epilogue.
+// The tcgen05 kernel. Host: a TMA tensor map of each operand's data from
+// libnvfp4_cuda_runtime, passed right after that buffer and destroyed after
+// the launch; a persistent grid of min(#tiles, #SMs) CTAs of 192 threads.
+// Device: mbarrier setup and tensor-memory allocation, then three roles:
+// warp 0 loads the stages (TMA for A and B, its lanes for the scales), one
+// elected thread of warp 1 issues the scale copies, the block-scaled MMAs
+// with compiler-built descriptors and the commits, warps 2..5 read the
+// accumulator with tcgen05.ld and store it.
 
+// CHECK-DAG:   llvm.func @nvfp4CudaMultiprocessorCount() -> i32
+// CHECK-DAG:   llvm.func @nvfp4CudaTensorMapDestroy(!llvm.ptr)
+// CHECK-DAG:   llvm.func @nvfp4CudaTensorMapCreate2D(!llvm.ptr, i64, i64, i64, i32, i32, i32) -> !llvm.ptr
 // CHECK-LABEL: func.func @f32_n256(
+// The A data as a [256, 512] byte tensor read in 128 x 128-byte boxes with
+// the 128-byte swizzle (3); B as [512, 512] in 256 x 128-byte boxes.
+// CHECK:         %[[A:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<256x1024xf4E2M1FN> to memref<256x1024xf4E2M1FN>
+// CHECK:         %[[AADDR:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK:         %[[AADDR64:.*]] = arith.index_castui %[[AADDR]] : index to i64
+// CHECK:         %[[APTR:.*]] = llvm.inttoptr %[[AADDR64]] : i64 to !llvm.ptr
+// CHECK:         %[[AMAP:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(%[[APTR]], %c512_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         %[[B:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<512x1024xf4E2M1FN> to memref<512x1024xf4E2M1FN>
+// CHECK:         %[[BMAP:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c512_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c256_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// 2 x 2 tiles of 128 x 256.
+// CHECK:         %[[SMS:.*]] = llvm.call @nvfp4CudaMultiprocessorCount() : () -> i32
+// CHECK:         %[[CTAS:.*]] = arith.minui %[[SMS]], %c4_i32 : i32
+// CHECK:         %[[GRID:.*]] = arith.index_castui %[[CTAS]] : i32 to index
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32
-// CHECK-SAME:      blocks in (%c2, %c2{{.*}}, %c1) threads in (%c128,
-// CHECK-SAME:      dynamic_shared_memory_size %c111640_i32
+// CHECK-SAME:      blocks in (%[[GRID]], %c1{{.*}}, %c1{{.*}}) threads in (%c192,
+// CHECK-SAME:      dynamic_shared_memory_size %c222296_i32
+// CHECK-SAME:      args(%[[A]] : memref<256x1024xf4E2M1FN>, %[[AMAP]] : !llvm.ptr, %{{.*}} : memref<256x64xf8E4M3FN>, %{{.*}} : f32, %[[B]] : memref<512x1024xf4E2M1FN>, %[[BMAP]] : !llvm.ptr, %{{.*}} : memref<32x64xf8E4M3FN>, %{{.*}} : f32, %{{.*}} : memref<256x512xf32>)
+// CHECK-NEXT:    llvm.call @nvfp4CudaTensorMapDestroy(%[[AMAP]])
+// CHECK-NEXT:    llvm.call @nvfp4CudaTensorMapDestroy(%[[BMAP]])
 // CHECK:       gpu.module @nvfp4_kernels
 // CHECK:         llvm.mlir.global external @__nvfp4_tcgen05_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-// CHECK:         gpu.func @nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32(
-// CHECK-SAME:      known_block_size = array<i32: 128, 1, 1>
+// CHECK:         gpu.func @nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32(%{{.*}}: memref<256x1024xf4E2M1FN>, %[[TMA:.*]]: !llvm.ptr, %{{.*}}: memref<256x64xf8E4M3FN>, %{{.*}}: f32, %{{.*}}: memref<512x1024xf4E2M1FN>, %[[TMB:.*]]: !llvm.ptr,
+// CHECK-SAME:      known_block_size = array<i32: 192, 1, 1>, nvvm.minctasm = 1 : i32
 // The K-major 128-byte-swizzle operand descriptor (SBO 1024, version 1,
 // swizzle 2), the instruction descriptor of M = 128, N = 256 (0x08400480) and
 // the scale-copy descriptor (no swizzle, SBO 128).
 // CHECK-DAG:       %[[OPDESC:.*]] = arith.constant 4611756662049538048 : i64
 // CHECK-DAG:       %[[IDESC:.*]] = arith.constant 138413184 : i32
 // CHECK-DAG:       %[[CPDESC:.*]] = arith.constant 70403103981568 : i64
-// CHECK:           nvvm.mbarrier.init
-// CHECK:           nvvm.mbarrier.init
-// CHECK:           nvvm.fence.mbarrier.init
-// CHECK:           nvvm.tcgen05.alloc %{{.*}}, %c512_i32 : !llvm.ptr<3>, i32
-// CHECK:           nvvm.tcgen05.relinquish_alloc_permit
-// CHECK:           scf.for
-// CHECK:             nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK:             gpu.barrier
-// CHECK:             scf.if
-// CHECK:               nvvm.tcgen05.fence <after>
-// CHECK:               arith.ori %{{.*}}, %[[CPDESC]] : i64
-// CHECK-COUNT-12:      nvvm.tcgen05.cp %{{.*}}, %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
-// CHECK:               arith.ori %{{.*}}, %[[OPDESC]] : i64
-// CHECK-COUNT-4:       nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]], %{{.*}}, %{{.*}}, %{{.*}} {blockScale = #nvvm.tcgen05_mma_block_scale<block16>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4nvf4>}
-// CHECK-NOT:           nvvm.tcgen05.mma
-// CHECK:               nvvm.tcgen05.commit
-// CHECK:             scf.if
-// CHECK:               scf.while
-// CHECK:                 nvvm.mbarrier.try_wait
-// CHECK:           scf.while
-// CHECK:             nvvm.mbarrier.try_wait
-// CHECK:           nvvm.tcgen05.fence <after>
-// CHECK:           scf.for
-// CHECK:             nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>
-// CHECK:             nvvm.tcgen05.wait <load>
-// CHECK-COUNT-4:     llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK:           %[[TID:.*]] = arith.index_castui %thread_id_x : index to i32
+// CHECK:           %[[CTA:.*]] = arith.index_castui %block_id_x : index to i32
+// CHECK:           %[[NCTA:.*]] = arith.index_castui %grid_dim_x : index to i32
+// CHECK:           %[[WARP:.*]] = arith.divui %[[TID]], %c32_i32 : i32
+// This CTA's tiles: (gridDim + 3 - blockIdx) / gridDim of 4.
+// CHECK:           %[[T0:.*]] = arith.addi %[[NCTA]], %c3_i32 : i32
+// CHECK:           %[[T1:.*]] = arith.subi %[[T0]], %[[CTA]] : i32
+// CHECK:           %[[NLOCAL:.*]] = arith.divui %[[T1]], %[[NCTA]] : i32
+// 4 stages: full[4] (32 producer lanes), empty[4] and accFull[1] (one
+// tcgen05.commit), accEmpty[1] (128 epilogue threads).
+// CHECK-COUNT-4:     nvvm.mbarrier.init %{{.*}}, %c32_i32
+// CHECK-COUNT-5:     nvvm.mbarrier.init %{{.*}}, %c1_i32
+// CHECK:             nvvm.mbarrier.init %{{.*}}, %c128_i32
+// CHECK-NOT:         nvvm.mbarrier.init
+// CHECK:             nvvm.fence.mbarrier.init
+// CHECK:           %[[ISMMA:.*]] = arith.cmpi eq, %[[WARP]], %c1_i32 : i32
+// CHECK-NEXT:      scf.if %[[ISMMA]] {
+// CHECK-NEXT:        nvvm.tcgen05.alloc %{{.*}}, %c512_i32 : !llvm.ptr<3>, i32
+// CHECK-NEXT:        nvvm.tcgen05.relinquish_alloc_permit
 // CHECK:           nvvm.tcgen05.fence <before>
-// CHECK:           gpu.barrier
-// CHECK:           nvvm.tcgen05.dealloc %{{.*}}, %c512_i32 : !llvm.ptr<6>, i32
+// CHECK-NEXT:      gpu.barrier
+// CHECK-NEXT:      nvvm.tcgen05.fence <after>
+//
+// Warp 0, the producer: per tile and K tile, wait empty[s]; the elected lane
+// expects 49152 bytes and issues the two TMA loads; every lane loads its 4 A
+// and 8 B scale rows, stores them into the 4 A and 8 B atoms, fences and
+// arrives on full[s]. Then it drains the empty barriers.
+// CHECK:           %[[ISPRODUCER:.*]] = arith.cmpi eq, %[[WARP]], %c0_i32 : i32
+// CHECK-NEXT:      scf.if %[[ISPRODUCER]] {
+// CHECK-NEXT:        %[[LEADER:.*]] = nvvm.elect.sync -> i1
+// CHECK-NEXT:        scf.for %[[LOCAL:.*]] = %c0_i32 to %[[NLOCAL]] step %c1_i32 : i32 {
+// CHECK:               scf.for %{{.*}} = %c0_i32 to %c4_i32 step %c1_i32 : i32 {
+// CHECK:                 scf.while
+// CHECK-NEXT:              nvvm.mbarrier.try_wait
+// CHECK:                 scf.if %[[LEADER]] {
+// CHECK-NEXT:              nvvm.mbarrier.expect_tx %[[FULL:.*]], %c49152_i32 : !llvm.ptr<3>, i32
+// CHECK:                   nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMA]], %[[FULL]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK:                   nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TMB]], %[[FULL]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK-NEXT:            }
+// CHECK-COUNT-4:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-COUNT-4:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK-COUNT-4:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-COUNT-4:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK-COUNT-4:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-COUNT-4:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK-NEXT:            nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:            nvvm.mbarrier.arrive %[[FULL]] : !llvm.ptr<3>
+// CHECK:             scf.for
+// CHECK:               scf.while
+// CHECK-NEXT:            nvvm.mbarrier.try_wait
+//
+// Warp 1, the MMA issuer (one elected thread): per tile, wait accEmpty;
+// per K tile, wait full[s], copy the 12 scale atoms, issue the 4 MMAs and
+// commit to empty[s]; after the tile, commit to accFull.
+// CHECK:           scf.if %[[ISMMA]] {
+// CHECK-NEXT:        %[[ELECTED:.*]] = nvvm.elect.sync -> i1
+// CHECK-NEXT:        scf.if %[[ELECTED]] {
+// CHECK-NEXT:          scf.for %{{.*}} = %c0_i32 to %[[NLOCAL]] step %c1_i32 : i32 {
+// CHECK:                 scf.while
+// CHECK-NEXT:              nvvm.mbarrier.try_wait
+// CHECK:                 nvvm.tcgen05.fence <after>
+// CHECK:                 scf.for %{{.*}} = %c0_i32 to %c4_i32 step %c1_i32 : i32 {
+// CHECK:                   scf.while
+// CHECK-NEXT:                nvvm.mbarrier.try_wait
+// CHECK:                   nvvm.tcgen05.fence <after>
+// The stage's two descriptors are encoded once; an atom or K slice adds its
+// byte offset >> 4 (A scales at 49152: 3072; B at 16384: 1024; the K slice
+// of MMA i at 32 i: 2 i).
+// CHECK:                   %[[CPSTAGE:.*]] = arith.ori %{{.*}}, %[[CPDESC]] : i64
+// CHECK:                   %[[OPSTAGE:.*]] = arith.ori %{{.*}}, %[[OPDESC]] : i64
+// CHECK-NEXT:              arith.addi %[[CPSTAGE]], %c3072_i64 : i64
+// CHECK-COUNT-12:          nvvm.tcgen05.cp %{{.*}}, %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
+// CHECK:                   %[[B0:.*]] = arith.addi %[[OPSTAGE]], %c1024_i64 : i64
+// CHECK:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %[[OPSTAGE]], %[[B0]], %[[IDESC]], %{{.*}}, %{{.*}}, %{{.*}} {blockScale = #nvvm.tcgen05_mma_block_scale<block16>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4nvf4>}
+// CHECK-NEXT:              %[[A1:.*]] = arith.addi %[[OPSTAGE]], %c2_i64 : i64
+// CHECK-NEXT:              %[[B1:.*]] = arith.addi %[[OPSTAGE]], %c1026_i64 : i64
+// CHECK:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %[[A1]], %[[B1]], %[[IDESC]], %true,
+// CHECK-COUNT-2:           nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]], %true,
+// CHECK-NOT:               nvvm.tcgen05.mma
+// The empty barriers start at byte 221216 (after 4 stages of 55296 bytes
+// and 4 full barriers), accFull at 221248.
+// CHECK:                   %[[EMPTYOFF:.*]] = arith.addi %{{.*}}, %c221216_i32 : i32
+// CHECK-NEXT:              %[[EMPTY:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[EMPTYOFF]]]
+// CHECK-NEXT:              nvvm.tcgen05.commit %[[EMPTY]] : !llvm.ptr<3>
+// CHECK-NEXT:            }
+// CHECK-NEXT:            %[[ACCFULL:.*]] = llvm.getelementptr inbounds %{{.*}}[221248]
+// CHECK-NEXT:            nvvm.tcgen05.commit %[[ACCFULL]] : !llvm.ptr<3>
+//
+// Warps 2..5, the epilogue: per tile, wait accFull; per 16 columns,
+// tcgen05.ld, scale, store; then arrive on accEmpty.
+// CHECK:           %[[ISEPILOGUE:.*]] = arith.cmpi uge, %[[WARP]], %c2_i32 : i32
+// CHECK-NEXT:      scf.if %[[ISEPILOGUE]] {
+// CHECK:             scf.for %{{.*}} = %c0_i32 to %[[NLOCAL]] step %c1_i32 : i32 {
+// CHECK:               scf.while
+// CHECK-NEXT:            nvvm.mbarrier.try_wait
+// CHECK:               nvvm.tcgen05.fence <after>
+// CHECK:               scf.for %{{.*}} = %c0_i32 to %c16_i32 step %c1_i32 : i32 {
+// CHECK:                 nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>
+// CHECK-NEXT:            nvvm.tcgen05.wait <load>
+// CHECK-COUNT-4:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK:               nvvm.tcgen05.fence <before>
+// CHECK-NEXT:          %[[ACCEMPTY:.*]] = llvm.getelementptr inbounds %{{.*}}[221256]
+// CHECK-NEXT:          nvvm.mbarrier.arrive %[[ACCEMPTY]] : !llvm.ptr<3>
+// CHECK:           nvvm.tcgen05.fence <before>
+// CHECK-NEXT:      gpu.barrier
+// CHECK-NEXT:      scf.if %[[ISMMA]] {
+// CHECK-NEXT:        nvvm.tcgen05.fence <after>
+// CHECK:             nvvm.tcgen05.dealloc %{{.*}}, %c512_i32 : !llvm.ptr<6>, i32
 func.func @f32_n256(%a: !nvfp4.tensor<256x1024, 1x16>,
                     %b: !nvfp4.tensor<512x1024, 16x16>) -> tensor<256x512xf32> {
   %c = nvfp4.matmul %a, %b : !nvfp4.tensor<256x1024, 1x16>,
@@ -57,16 +160,26 @@ func.func @f32_n256(%a: !nvfp4.tensor<256x1024, 1x16>,
 
 // -----
 
-// N = 384 takes the 128-wide tile: 8 scale copies (4 A + 4 B atoms) and 4
-// MMAs per K tile, N = 128 in the instruction descriptor (0x08200480), 256
-// tensor-memory columns; bf16 accumulator loaded and the result stored as bf16.
+// N = 384 takes the 128-wide tile: 6 stages and two accumulators (2 x 128
+// columns next to 6 x 32 scale columns), 8 scale copies (4 A + 4 B atoms)
+// and 4 MMAs per K tile, N = 128 in the instruction descriptor (0x08200480);
+// the batch is part of the rows of the tensor maps (2 x 384 rows of B); a
+// bf16 accumulator is loaded and the result stored as bf16.
 // CHECK-LABEL: func.func @batched_bf16_acc_n128(
+// CHECK:         llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c768_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         arith.minui %{{.*}}, %c6_i32 : i32
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc
-// CHECK-SAME:      blocks in (%c3, %c1, %c2)
-// CHECK-SAME:      dynamic_shared_memory_size %c74776_i32
+// CHECK-SAME:      dynamic_shared_memory_size %c222344_i32
 // CHECK:         gpu.func @nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc(
 // CHECK-DAG:       %[[IDESC:.*]] = arith.constant 136316032 : i32
-// CHECK:           nvvm.tcgen05.alloc %{{.*}}, %c256_i32
+// CHECK-COUNT-6:     nvvm.mbarrier.init %{{.*}}, %c32_i32
+// CHECK-COUNT-8:     nvvm.mbarrier.init %{{.*}}, %c1_i32
+// CHECK-COUNT-2:     nvvm.mbarrier.init %{{.*}}, %c128_i32
+// CHECK-NOT:         nvvm.mbarrier.init
+// CHECK:             nvvm.tcgen05.alloc %{{.*}}, %c512_i32
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK:           scf.for
 // CHECK-COUNT-8:       nvvm.tcgen05.cp
 // CHECK-COUNT-4:       nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]],
@@ -75,7 +188,7 @@ func.func @f32_n256(%a: !nvfp4.tensor<256x1024, 1x16>,
 // CHECK:             llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xbf16>
 // CHECK:             arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
 // CHECK:             llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
-// CHECK:           nvvm.tcgen05.dealloc %{{.*}}, %c256_i32
+// CHECK:           nvvm.tcgen05.dealloc %{{.*}}, %c512_i32
 func.func @batched_bf16_acc_n128(%a: !nvfp4.tensor<2x128x512, 1x16>,
                                  %b: !nvfp4.tensor<2x384x512, 16x16>,
                                  %acc: tensor<2x128x384xbf16>) -> tensor<2x128x384xbf16> {
@@ -87,16 +200,19 @@ func.func @batched_bf16_acc_n128(%a: !nvfp4.tensor<2x128x512, 1x16>,
 
 // -----
 
-// N = 192 takes the 64-wide tile (0x08100480, 128 columns); the B scale atom
-// is half padding, zeroed by a select.
+// N = 192 takes the 64-wide tile (0x08100480, B boxes of 64 rows); rows 64..
+// 127 of the B scale atom are zero padding the producer stores as zeros.
 // CHECK-LABEL: func.func @f32_n64(
+// CHECK:         llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c128_i64{{(_[0-9]+)?}}, %c192_i64{{(_[0-9]+)?}}, %c128_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c64_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         arith.minui %{{.*}}, %c3_i32{{(_[0-9]+)?}} : i32
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32
-// CHECK-SAME:      blocks in (%c3, %c1, %c1
-// CHECK-SAME:      dynamic_shared_memory_size %c58392_i32
+// CHECK-SAME:      dynamic_shared_memory_size %c173192_i32
 // CHECK:         gpu.func @nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32(
 // CHECK-DAG:       %[[IDESC:.*]] = arith.constant 135267456 : i32
-// CHECK:           nvvm.tcgen05.alloc %{{.*}}, %c128_i32
-// CHECK:           arith.select
+// CHECK:           nvvm.tcgen05.alloc %{{.*}}, %c512_i32
+// CHECK:           nvvm.mbarrier.expect_tx %{{.*}}, %c24576_i32
+// CHECK-COUNT-2:   llvm.insertelement %c0_i32, %{{.*}}[%c2_i32 : i32] : vector<4xi32>
+// CHECK:           nvvm.mbarrier.arrive
 // CHECK:           scf.for
 // CHECK-COUNT-8:       nvvm.tcgen05.cp
 // CHECK-COUNT-4:       nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]],
@@ -105,4 +221,28 @@ func.func @f32_n64(%a: !nvfp4.tensor<128x256, 16x16>,
   %c = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 16x16>,
          !nvfp4.tensor<192x256, 1x16> -> tensor<128x192xf32>
   return %c : tensor<128x192xf32>
+}
+
+// -----
+
+// Two identical matmuls share the kernel and the runtime declarations; each
+// launch has its own tensor maps.
+// CHECK-LABEL: func.func @shared_kernel(
+// CHECK:         %[[M0:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(
+// CHECK:         %[[M1:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(
+// CHECK:         gpu.launch_func @nvfp4_kernels::@[[KERNEL:nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_1x16_f32]] {{.*}} args(%{{.*}}, %[[M0]] : !llvm.ptr, {{.*}}, %[[M1]] : !llvm.ptr,
+// CHECK:         %[[M2:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(
+// CHECK:         %[[M3:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(
+// CHECK:         gpu.launch_func @nvfp4_kernels::@[[KERNEL]] {{.*}} args(%{{.*}}, %[[M2]] : !llvm.ptr, {{.*}}, %[[M3]] : !llvm.ptr,
+// CHECK:         gpu.func @[[KERNEL]](
+// CHECK-NOT:     gpu.func
+// CHECK-NOT:     llvm.func @nvfp4Cuda
+func.func @shared_kernel(%a: !nvfp4.tensor<128x256, 1x16>,
+                         %b: !nvfp4.tensor<128x256, 1x16>)
+    -> (tensor<128x128xf32>, tensor<128x128xf32>) {
+  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>,
+         !nvfp4.tensor<128x256, 1x16> -> tensor<128x128xf32>
+  %d = nvfp4.matmul %b, %a : !nvfp4.tensor<128x256, 1x16>,
+         !nvfp4.tensor<128x256, 1x16> -> tensor<128x128xf32>
+  return %c, %d : tensor<128x128xf32>, tensor<128x128xf32>
 }

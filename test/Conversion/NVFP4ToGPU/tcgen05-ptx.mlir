@@ -23,15 +23,43 @@
 // PTX:         .extern .shared .align 1024 .b8 __nvfp4_tcgen05_smem[];
 
 // The kernels appear in reverse order of creation.
+
+// N = 64: 6 stages (6 full barriers for the 32 producer lanes, 6 empty + 2
+// accFull for tcgen05.commit, 2 accEmpty for the 128 epilogue threads),
+// 24576 TMA bytes per stage, 8 scale copies and 4 MMAs per K tile.
 // PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32(
-// PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
+// PTX:         .maxntid 192, 1, 1
+// PTX-NEXT:    .minnctapersm 1
+// PTX:         mov.b32 [[LANES:%r[0-9]+]], 32;
+// PTX-COUNT-6: mbarrier.init.shared.b64 [{{.*}}], [[LANES]];
+// PTX-NEXT:    mov.b32 [[ONE:%r[0-9]+]], 1;
+// PTX-COUNT-8: mbarrier.init.shared.b64 [{{.*}}], [[ONE]];
+// PTX-NEXT:    mov.b32 [[THREADS:%r[0-9]+]], 128;
+// PTX-COUNT-2: mbarrier.init.shared.b64 [{{.*}}], [[THREADS]];
+// PTX-NEXT:    fence.mbarrier_init.release.cluster;
+// PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{.*}}], {{%r[0-9]+}};
+// PTX:         mov.b32 {{%r[0-9]+}}, 24576;
+// PTX-NEXT:    mbarrier.expect_tx.relaxed.cta.shared.b64
+// PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {{[{]}}{{%r[0-9]+}}, {{%r[0-9]+}}}], [{{%rd[0-9]+}}];
 // PTX-COUNT-8: tcgen05.cp.cta_group::1.32x128b.warpx4
 // PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
 // PTX-NOT:     tcgen05.mma
+// PTX:         tcgen05.commit
 // PTX:         tcgen05.dealloc.cta_group::1.sync.aligned.b32
 
+// N = 128 (batched, bf16 with an accumulator input): 6 stages, 2
+// accumulators.
 // PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc(
+// PTX:         .maxntid 192, 1, 1
+// PTX-NEXT:    .minnctapersm 1
+// PTX:         mov.b32 [[LANES:%r[0-9]+]], 32;
+// PTX-COUNT-6: mbarrier.init.shared.b64 [{{.*}}], [[LANES]];
+// PTX-NEXT:    mov.b32 [[ONE:%r[0-9]+]], 1;
+// PTX-COUNT-8: mbarrier.init.shared.b64 [{{.*}}], [[ONE]];
+// PTX-NEXT:    mov.b32 [[THREADS:%r[0-9]+]], 128;
+// PTX-COUNT-2: mbarrier.init.shared.b64 [{{.*}}], [[THREADS]];
 // PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
+// PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX-COUNT-8: tcgen05.cp.cta_group::1.32x128b.warpx4
 // PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
 // PTX-NOT:     tcgen05.mma
@@ -40,24 +68,52 @@
 // PTX:         cvt.rn.bf16x2.f32
 // PTX:         tcgen05.dealloc.cta_group::1.sync.aligned.b32
 
+// N = 256: 4 stages, one accumulator. The whole kernel in order: setup,
+// the producer (scale rows, fence, arrival; its wait, expect_tx and TMA
+// loads; the drain), the MMA issuer, the epilogue, the teardown.
 // PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32(
-// PTX:         mbarrier.init.shared.b64
-// PTX:         mbarrier.init.shared.b64
+// PTX:         .maxntid 192, 1, 1
+// PTX-NEXT:    .minnctapersm 1
+// PTX:         mov.b32 [[LANES:%r[0-9]+]], 32;
+// PTX-COUNT-4: mbarrier.init.shared.b64 [{{.*}}], [[LANES]];
+// PTX-NEXT:    mov.b32 [[ONE:%r[0-9]+]], 1;
+// PTX-COUNT-5: mbarrier.init.shared.b64 [{{.*}}], [[ONE]];
+// PTX-NEXT:    mov.b32 [[THREADS:%r[0-9]+]], 128;
+// PTX-NEXT:    mbarrier.init.shared.b64 [{{.*}}], [[THREADS]];
+// PTX-NEXT:    fence.mbarrier_init.release.cluster;
 // PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
 // PTX:         tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+// PTX:         tcgen05.fence::before_thread_sync;
+// PTX-NEXT:    bar.sync 0;
+// PTX-NEXT:    tcgen05.fence::after_thread_sync;
+// PTX:         elect.sync
+// PTX-COUNT-12: ld.global.v4.b32
 // PTX:         fence.proxy.async.shared::cta;
-// PTX:         bar.sync 0;
+// PTX-NEXT:    mbarrier.arrive.shared.b64
+// PTX:         mbarrier.try_wait.parity.shared.b64
+// PTX:         mov.b32 {{%r[0-9]+}}, 49152;
+// PTX-NEXT:    mbarrier.expect_tx.relaxed.cta.shared.b64
+// PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX:         mbarrier.try_wait.parity.shared.b64
+// PTX:         elect.sync
+// PTX:         mbarrier.try_wait.parity.shared.b64
+// PTX:         tcgen05.fence::after_thread_sync;
+// PTX:         mbarrier.try_wait.parity.shared.b64
 // PTX:         tcgen05.fence::after_thread_sync;
 // PTX-COUNT-12: tcgen05.cp.cta_group::1.32x128b.warpx4 [{{.*}}], {{.*}};
 // PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16.collector::a::discard [{{.*}}], {{.*}}, {{.*}}, {{.*}}, [{{.*}}], [{{.*}}], {{.*}};
 // PTX-NOT:     tcgen05.mma
 // PTX:         tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+// PTX:         tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
 // PTX:         mbarrier.try_wait.parity.shared.b64
-// PTX:         mbarrier.try_wait.parity.shared.b64
+// PTX:         tcgen05.fence::after_thread_sync;
 // PTX:         tcgen05.ld.sync.aligned.32x32b.x16.b32
 // PTX:         tcgen05.wait::ld.sync.aligned;
-// PTX:         st.global.v2.b64
+// PTX-COUNT-4: st.global.v2.b64
 // PTX:         tcgen05.fence::before_thread_sync;
+// PTX-NEXT:    mbarrier.arrive.shared.b64
+// PTX:         tcgen05.fence::before_thread_sync;
+// PTX-NEXT:    bar.sync 0;
 // PTX:         tcgen05.dealloc.cta_group::1.sync.aligned.b32
 // PTX:         ret;
 

@@ -67,6 +67,11 @@ LogicalResult
 checkMatmulSupported(MatmulOp op, GPUTarget target,
                      std::optional<::nvfp4::gpu::TileShape> tile = {});
 
+/// Emits a remark at `op` when its kernel on `target` does not use the FP4
+/// tensor cores (sm_90a: bf16 MMAs on exactly dequantized operands), saying
+/// so and why; nothing otherwise. For `report-fallbacks`.
+void reportMatmulFallbacks(MatmulOp op, GPUTarget target);
+
 /// Adds the patterns lowering `nvfp4.matmul` to `gpu.launch_func` of a kernel
 /// generated into the module's `gpu.module @nvfp4_kernels`. Matmuls that fail
 /// `checkMatmulSupported` are left alone.
@@ -81,6 +86,14 @@ void populateNVFP4ToGPUConversionPatterns(
 /// fails otherwise.
 LogicalResult checkQuantizeSupported(QuantizeOp op, GPUTarget target,
                                      bool hardwareSR = false);
+
+/// Emits a remark at `op` for each software path its quantize kernel on
+/// `target` takes instead of a hardware instruction (E2M1 rounding without
+/// `cvt.rn.satfinite.e2m1x2.f32`, stochastic rounding without
+/// `cvt.rs.satfinite.e2m1x4.f32`), saying which and why; nothing when the
+/// kernel converts in hardware. For `report-fallbacks`.
+void reportQuantizeFallbacks(QuantizeOp op, GPUTarget target,
+                             bool hardwareSR = false);
 
 /// Adds the pattern lowering `nvfp4.quantize` to launches of an amax
 /// reduction kernel (unless the op has an explicit `amax`) and a quantize

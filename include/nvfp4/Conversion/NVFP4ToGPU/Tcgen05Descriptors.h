@@ -15,7 +15,8 @@
 //  - the canonical K-major 128-byte-swizzled shared-memory layout of the A and
 //    B tiles, the 128x4 scale atom, and the tensor-memory placement of the
 //    scale factors,
-//  - the CTA tile, shared-memory and tensor-memory plan of the kernel.
+//  - the CTA tile, warp roles, shared-memory and tensor-memory plan of the
+//    kernel.
 //
 // Everything is constexpr and free of MLIR so that the lowering
 // (Tcgen05Matmul.cpp) and the unit tests (Tcgen05DescriptorsTest.cpp) share
@@ -175,14 +176,9 @@ inline constexpr int64_t kSw128KMajorSbo = kSwizzleAtomBytes;
 inline constexpr int64_t kSw128KMajorLbo = 16;
 
 /// Byte offset within a tile (whose start is 1024-byte aligned) of the
-/// 16-byte chunk `chunk` (0..7) of row `row`.
-template <typename Idx> Idx sw128ChunkOffset(Idx row, Idx chunk) {
-  return (row / kSwizzleAtomRows) * kSwizzleAtomBytes +
-         (row % kSwizzleAtomRows) * kSwizzleBytes +
-         ((chunk % 8) ^ (row % kSwizzleAtomRows)) * kSwizzleChunkBytes;
-}
-/// The same with plain integers (the xor needs an integer operand).
-constexpr int64_t sw128ChunkOffsetInt(int64_t row, int64_t chunk) {
+/// 16-byte chunk `chunk` (0..7) of row `row`: where TMA with the 128-byte
+/// swizzle puts it (Tcgen05TensorMap.h) and where the MMAs read it.
+constexpr int64_t sw128ChunkOffset(int64_t row, int64_t chunk) {
   return (row / kSwizzleAtomRows) * kSwizzleAtomBytes +
          (row % kSwizzleAtomRows) * kSwizzleBytes +
          ((chunk % 8) ^ (row % kSwizzleAtomRows)) * kSwizzleChunkBytes;
@@ -204,7 +200,7 @@ constexpr uint64_t applySw128(uint64_t address) {
 inline constexpr int64_t kScaleAtomRows = 128;
 inline constexpr int64_t kScaleAtomBlocks = 4;
 inline constexpr int64_t kScaleAtomBytes = kScaleAtomRows * kScaleAtomBlocks;
-template <typename Idx> Idx scaleAtomOffset(Idx row, int64_t kb) {
+constexpr int64_t scaleAtomOffset(int64_t row, int64_t kb) {
   return (row % 32) * 16 + (row / 32) % 4 * 4 + kb;
 }
 /// Tensor-memory columns one atom occupies after
@@ -227,7 +223,25 @@ constexpr ScaleTmemCoord scaleTmemCoord(int64_t row, int64_t kb) {
 }
 
 //===----------------------------------------------------------------------===//
-// The CTA tile of the kernel
+// Scale rows of the producer warp
+//===----------------------------------------------------------------------===//
+
+/// The producer warp writes the scale atoms of a stage: lane `lane` loads the
+/// 16 scale bytes (one 32-bit word per MMA of the K tile) of the rows
+/// `128 atom + lane + 32 q`, q = 0..3, and stores, for MMA `i`, the words i
+/// of these four rows as one 16-byte vector at byte `16 lane` of the atom:
+/// by scaleAtomOffset, row `lane + 32 q`, K block kb sits at byte
+/// `16 lane + 4 q + kb`.
+inline constexpr int64_t kScaleRowsPerLane = kScaleAtomRows / 32;
+template <typename Idx> Idx scaleRowOfLane(Idx lane, int64_t atom, int64_t q) {
+  return lane + (atom * kScaleAtomRows + q * 32);
+}
+template <typename Idx> Idx scaleLaneStoreOffset(Idx lane) {
+  return lane * (kScaleRowsPerLane * 4);
+}
+
+//===----------------------------------------------------------------------===//
+// The CTA tile and the warp roles of the kernel
 //===----------------------------------------------------------------------===//
 
 /// 1-CTA tile: 128 x N outputs, 256-wide K tiles (4 MMAs of K = 64).
@@ -236,12 +250,47 @@ inline constexpr int64_t kTileK = 256;
 inline constexpr int64_t kMmaK = 64;
 inline constexpr int64_t kMmasPerKTile = kTileK / kMmaK;
 inline constexpr int64_t kTileRowBytes = kTileK / 2;
-inline constexpr int64_t kThreads = 128;
-inline constexpr int64_t kWarps = kThreads / 32;
-inline constexpr int64_t kStages = 2;
+static_assert(kTileRowBytes == kSwizzleBytes, "a K tile is one swizzle row");
+
+/// Warp roles: warp 0 loads the stages (TMA for A and B, its 32 lanes for
+/// the scales), one elected thread of warp 1 issues the tcgen05 copies, MMAs
+/// and commits (warp 1 also owns the tensor-memory allocation), warps 2..5
+/// drain the accumulator.
+inline constexpr int64_t kProducerWarp = 0;
+inline constexpr int64_t kMmaWarp = 1;
+inline constexpr int64_t kFirstEpilogueWarp = 2;
+inline constexpr int64_t kEpilogueWarps = 4;
+inline constexpr int64_t kEpilogueThreads = 32 * kEpilogueWarps;
+inline constexpr int64_t kWarps = kFirstEpilogueWarp + kEpilogueWarps;
+inline constexpr int64_t kThreads = 32 * kWarps;
+static_assert(kEpilogueThreads == kTmemLanes,
+              "one epilogue thread per accumulator row");
+
+/// tcgen05.ld / tcgen05.st restrict warp `w` of a warpgroup-aligned CTA to
+/// the tensor-memory lanes 32 (w % 4) .. 32 (w % 4) + 31. An epilogue
+/// thread owns the accumulator row (= lane) `32 (w % 4) + lane id`.
+template <typename Idx> Idx tmemLaneBaseOfWarp(Idx warp) {
+  return warp % 4 * 32;
+}
+template <typename Idx> Idx epilogueRow(Idx warp, Idx laneId) {
+  return tmemLaneBaseOfWarp(warp) + laneId;
+}
+
 /// Accumulator columns read by one tcgen05.ld.32x32b.x16.
 inline constexpr int64_t kEpilogueColumns = 16;
-static_assert(kTileRowBytes == kSwizzleBytes, "a K tile is one swizzle row");
+
+/// Shared-memory stages: as many as fit the per-block dynamic shared memory
+/// of sm_100 (227 KiB), at most kMaxStages (docs/tcgen05.md, "Stages": six
+/// K tiles in flight are about one global-memory latency of MMA work for
+/// the 128-wide tile; N = 256 fits only four).
+inline constexpr int64_t kMaxStages = 6;
+inline constexpr int64_t kMinStages = 2;
+inline constexpr int64_t kMaxDynamicSharedBytes = 227 * 1024;
+/// Accumulator buffers in tensor memory: two when they fit, so that the
+/// epilogue of one tile overlaps the main loop of the next.
+inline constexpr int64_t kMaxAccStages = 2;
+/// Bytes of one mbarrier object.
+inline constexpr int64_t kMbarrierBytes = 8;
 
 /// The N of the CTA tile for an output of `n` columns: the largest of 256,
 /// 128, 64 dividing n; 0 if none does.
@@ -257,22 +306,33 @@ struct TilePlan {
   int64_t tileN = 0;
   /// 128x4 scale atoms of B per MMA (B rows padded to 128).
   int64_t bScaleAtoms = 0;
-  /// Byte offsets within one stage (the stage base is 1024-byte aligned).
+  /// Shared-memory stages and tensor-memory accumulator buffers.
+  int64_t stages = 0, accStages = 0;
+  /// Byte offsets within one stage (the stage base is 1024-byte aligned):
+  /// the A and B tiles (written by TMA), then the scale atoms (written by
+  /// the producer warp's lanes).
   int64_t aOffset = 0, bOffset = 0, aScaleOffset = 0, bScaleOffset = 0;
   int64_t stageBytes = 0;
-  /// Byte offsets after the stages: one mbarrier per stage, then the 32-bit
+  /// Bytes the two TMA loads of a stage deliver (the full barrier's
+  /// transaction count).
+  int64_t txBytes = 0;
+  /// Byte offsets after the stages: the mbarriers full[stages],
+  /// empty[stages], accFull[accStages], accEmpty[accStages], then the 32-bit
   /// slot tcgen05.alloc writes the tensor-memory address to.
-  int64_t barrierOffset = 0, tmemSlotOffset = 0;
+  int64_t fullBarrierOffset = 0, emptyBarrierOffset = 0;
+  int64_t accFullBarrierOffset = 0, accEmptyBarrierOffset = 0;
+  int64_t tmemSlotOffset = 0;
   /// Dynamic shared memory to request (plus slack to align the base).
   int64_t sharedBytes = 0;
-  /// Tensor-memory columns: the accumulator at 0, then per stage the A
-  /// scales (one atom per MMA) and the B scales (bScaleAtoms atoms per MMA).
-  /// The scales are double-buffered like the shared-memory stages: the
-  /// tcgen05.cp of K tile kt + 1 must not overwrite columns the MMAs of K
-  /// tile kt still read.
-  int64_t accColumn = 0, scaleColumn = 0, scaleColumnsPerStage = 0;
+  /// Tensor-memory columns: accumulator buffer `a` at `a * tileN`, then per
+  /// stage the A scales (one atom per MMA) and the B scales (bScaleAtoms
+  /// atoms per MMA). Each stage has its own scale columns: the tcgen05.cp of
+  /// a stage is issued only after the MMAs that read the stage's previous
+  /// scales have committed (the stage went through its empty barrier).
+  int64_t scaleColumn = 0, scaleColumnsPerStage = 0;
   int64_t tmemColumns = 0;
 
+  int64_t accColumnOf(int64_t accStage) const { return accStage * tileN; }
   /// Columns (relative to scaleColumn + stage * scaleColumnsPerStage) of the
   /// A / B scales of MMA `mma` of a K tile.
   int64_t aScaleColumnOf(int64_t mma) const {
@@ -284,27 +344,64 @@ struct TilePlan {
   }
 };
 
+/// Bytes of one stage for a tile of width `tileN`, rounded up to 1024 (every
+/// stage starts on a swizzle atom).
+constexpr int64_t stageBytesFor(int64_t tileN) {
+  int64_t bScaleAtoms = (tileN + kScaleAtomRows - 1) / kScaleAtomRows;
+  int64_t bytes = (kTileM + tileN) * kTileRowBytes +
+                  kMmasPerKTile * (1 + bScaleAtoms) * kScaleAtomBytes;
+  return (bytes + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes *
+         kSwizzleAtomBytes;
+}
+
+/// Shared memory the kernel requests with `stages` stages and `accStages`
+/// accumulator buffers: the stages, the barriers, the tensor-memory slot,
+/// and 1024 bytes of slack to round the base up to a swizzle atom.
+constexpr int64_t sharedBytesFor(int64_t tileN, int64_t stages,
+                                 int64_t accStages) {
+  return stages * stageBytesFor(tileN) +
+         (2 * stages + 2 * accStages) * kMbarrierBytes + kMbarrierBytes +
+         kSwizzleAtomBytes;
+}
+
+/// Returns the plan of the tile of width `tileN` (64, 128 or 256).
 constexpr TilePlan makeTilePlan(int64_t tileN) {
   TilePlan p;
   p.tileN = tileN;
   p.bScaleAtoms = (tileN + kScaleAtomRows - 1) / kScaleAtomRows;
+  p.scaleColumnsPerStage =
+      kMmasPerKTile * (1 + p.bScaleAtoms) * kScaleAtomTmemColumns;
+  // The deepest pipeline that fits shared memory, then two accumulators if
+  // they fit tensor memory next to the stages' scale columns.
+  p.stages = kMaxStages;
+  while (p.stages > kMinStages &&
+         (sharedBytesFor(tileN, p.stages, kMaxAccStages) >
+              kMaxDynamicSharedBytes ||
+          tileN + p.stages * p.scaleColumnsPerStage > kTmemColumns))
+    --p.stages;
+  p.accStages = kMaxAccStages;
+  while (p.accStages > 1 &&
+         p.accStages * tileN + p.stages * p.scaleColumnsPerStage > kTmemColumns)
+    --p.accStages;
+
   p.aOffset = 0;
   p.bOffset = kTileM * kTileRowBytes;
   p.aScaleOffset = p.bOffset + tileN * kTileRowBytes;
   p.bScaleOffset = p.aScaleOffset + kMmasPerKTile * kScaleAtomBytes;
-  int64_t end = p.bScaleOffset + kMmasPerKTile * p.bScaleAtoms * kScaleAtomBytes;
-  // Keep every stage 1024-byte aligned (the swizzle atoms need it).
-  p.stageBytes = (end + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes *
-                 kSwizzleAtomBytes;
-  p.barrierOffset = kStages * p.stageBytes;
-  p.tmemSlotOffset = p.barrierOffset + 8 * kStages;
-  p.sharedBytes = p.tmemSlotOffset + 8 + kSwizzleAtomBytes;
-  p.accColumn = 0;
-  p.scaleColumn = tileN;
-  p.scaleColumnsPerStage =
-      kMmasPerKTile * (1 + p.bScaleAtoms) * kScaleAtomTmemColumns;
+  p.stageBytes = stageBytesFor(tileN);
+  p.txBytes = (kTileM + tileN) * kTileRowBytes;
+
+  p.fullBarrierOffset = p.stages * p.stageBytes;
+  p.emptyBarrierOffset = p.fullBarrierOffset + p.stages * kMbarrierBytes;
+  p.accFullBarrierOffset = p.emptyBarrierOffset + p.stages * kMbarrierBytes;
+  p.accEmptyBarrierOffset =
+      p.accFullBarrierOffset + p.accStages * kMbarrierBytes;
+  p.tmemSlotOffset = p.accEmptyBarrierOffset + p.accStages * kMbarrierBytes;
+  p.sharedBytes = sharedBytesFor(tileN, p.stages, p.accStages);
+
+  p.scaleColumn = p.accStages * tileN;
   p.tmemColumns =
-      tmemAllocColumns(p.scaleColumn + kStages * p.scaleColumnsPerStage);
+      tmemAllocColumns(p.scaleColumn + p.stages * p.scaleColumnsPerStage);
   return p;
 }
 

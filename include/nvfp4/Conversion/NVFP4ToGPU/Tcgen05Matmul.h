@@ -4,11 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The sm_100a / sm_103a / sm_110a lowering of `nvfp4.matmul`: a 1-CTA kernel
-// on `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16` with the
-// accumulator and the scale factors in tensor memory. docs/tcgen05.md
-// describes the design; the descriptor and layout mathematics live in
-// Tcgen05Descriptors.h.
+// The sm_100a / sm_103a / sm_110a lowering of `nvfp4.matmul`: a persistent,
+// warp-specialized 1-CTA kernel on
+// `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16` with TMA
+// loads, an mbarrier pipeline, and the accumulator and the scale factors in
+// tensor memory. docs/tcgen05.md describes the design; the descriptor and
+// layout mathematics live in Tcgen05Descriptors.h, the schedule in
+// Tcgen05Pipeline.h, the tensor maps in Tcgen05TensorMap.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,11 +22,13 @@
 #include "mlir/Pass/Pass.h"
 
 #include <memory>
+#include <string>
 
 namespace mlir {
 class RewritePatternSet;
 namespace nvfp4 {
 class MatmulOp;
+class QuantizeOp;
 
 /// Whether `target` has the 5th-generation tensor core (tcgen05): sm_100a,
 /// sm_103a, sm_110a.
@@ -36,9 +40,35 @@ LogicalResult checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target);
 
 /// Adds the pattern lowering `nvfp4.matmul` to a `gpu.launch_func` of the
 /// tcgen05 kernel (generated into `gpu.module @nvfp4_kernels`). Matmuls that
-/// fail checkTcgen05MatmulSupported are left alone.
+/// fail checkTcgen05MatmulSupported are left alone. The host code around the
+/// launch asks libnvfp4_cuda_runtime for the SM count (the persistent grid)
+/// and for a TMA tensor map of each operand's data buffer, which it passes
+/// to the kernel right after that buffer and destroys after the launch.
 void populateNVFP4ToTcgen05Patterns(RewritePatternSet &patterns,
                                     GPUTarget target);
+
+/// Why `op` cannot be computed by the epilogue of the tcgen05 kernel of the
+/// matmul producing its input (the NVFP4 epilogue), or an empty string when
+/// it can: the input is the single use of an `nvfp4.matmul` the kernel
+/// takes on `target`, and `op` has 1x16 blocks, round-to-nearest, no
+/// Hadamard transform and an `amax` operand (the tensor scale must be known
+/// before the result exists).
+std::string getTcgen05EpilogueFusionBlocker(QuantizeOp op, GPUTarget target);
+
+/// Adds the pattern lowering such an `nvfp4.quantize` and its matmul to one
+/// launch of the tcgen05 kernel whose epilogue quantizes each 1x16 block of
+/// the accumulator and writes the NVFP4 data and compact E4M3 scales; the
+/// result's decode scale is computed on the host from `amax`. The result is
+/// bit-identical to the matmul's kernel followed by the quantize kernel.
+void populateNVFP4ToTcgen05NVFP4EpiloguePatterns(RewritePatternSet &patterns,
+                                                 GPUTarget target);
+
+/// `nvfp4-tcgen05-retarget-tensor-maps`: makes each tensor map of a host
+/// launch describe the launch operand right before it, as it is now, and
+/// builds it right before the launch. Run after passes that replace launch
+/// operands (packing, device staging: nvfp4-to-gpu-executable).
+std::unique_ptr<Pass> createTcgen05RetargetTensorMapsPass();
+void registerTcgen05RetargetTensorMapsPass();
 
 /// Attaches `#nvvm.target<O = optLevel, chip = chip, features = features>` to
 /// every gpu.module without targets, like `nvvm-attach-target`, but with the

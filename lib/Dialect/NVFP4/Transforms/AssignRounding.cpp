@@ -27,12 +27,19 @@ namespace nvfp4 {
 using namespace mlir;
 using namespace mlir::nvfp4;
 
-/// The argument of `func` annotated `nvfp4.seed`, if any.
-static BlockArgument findSeedArgument(func::FuncOp func) {
-  for (BlockArgument arg : func.getArguments())
-    if (func.getArgAttr(arg.getArgNumber(), kSeedAttrName))
-      return arg;
-  return {};
+/// The argument of `func` annotated `nvfp4.seed` (null if there is none);
+/// fails with an error at the argument when it is not an i64.
+static FailureOr<BlockArgument> findSeedArgument(func::FuncOp func) {
+  for (BlockArgument arg : func.getArguments()) {
+    if (!func.getArgAttr(arg.getArgNumber(), kSeedAttrName))
+      continue;
+    if (!arg.getType().isInteger(64))
+      return emitError(arg.getLoc())
+             << "nvfp4: the argument annotated '" << kSeedAttrName
+             << "' must be an i64, got " << arg.getType();
+    return arg;
+  }
+  return BlockArgument();
 }
 
 /// The number of 1x16 blocks of `type` (its element count / 16, exact: the
@@ -48,9 +55,10 @@ static std::optional<int64_t> getNumBlocks(NVFP4TensorType type) {
 
 LogicalResult nvfp4::assignStochasticOffsets(func::FuncOp func,
                                              int64_t baseOffset) {
-  BlockArgument seed = findSeedArgument(func);
-  if (seed && !seed.getType().isInteger(64))
-    seed = {};
+  FailureOr<BlockArgument> seedArg = findSeedArgument(func);
+  if (failed(seedArg))
+    return failure();
+  BlockArgument seed = *seedArg;
   int64_t next = baseOffset;
   auto assign = [&](auto op, NVFP4TensorType type) -> WalkResult {
     if (op.getRounding() != Rounding::Stochastic)
@@ -103,15 +111,9 @@ struct NVFP4AssignRoundingPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    for (BlockArgument arg : func.getArguments()) {
-      if (func.getArgAttr(arg.getArgNumber(), kSeedAttrName) &&
-          !arg.getType().isInteger(64)) {
-        emitError(arg.getLoc())
-            << "nvfp4: the argument annotated '" << kSeedAttrName
-            << "' must be an i64, got " << arg.getType();
-        return signalPassFailure();
-      }
-    }
+    // Before any rounding changes: assignStochasticOffsets checks it again.
+    if (failed(findSeedArgument(func)))
+      return signalPassFailure();
     if (baseOffset < 0) {
       func.emitError() << "nvfp4: base-offset must be non-negative";
       return signalPassFailure();

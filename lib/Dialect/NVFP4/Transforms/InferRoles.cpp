@@ -35,8 +35,12 @@ namespace {
 /// What the pass knows about one contraction.
 struct Contraction {
   ContractionInfo info;
-  /// Operands with transposes looked through.
+  /// Operands with transposes and token-flattening reshapes looked through
+  /// (`stripViews`); a B operand broadcast over the batch is its matrix
+  /// (`getBatchBroadcastSource`, then `stripTransposes`).
   Value lhs, rhs;
+  /// The B operand is a matrix broadcast over the batch.
+  bool rhsBroadcast = false;
   /// The lhs as stored is contracted over its leading (token) dimension.
   bool lhsContractsLeading = false;
   /// Index of the weight operand, -1 if none.
@@ -134,8 +138,12 @@ void NVFP4InferRolesPass::runOnOperation() {
     Contraction c;
     c.info = *info;
     bool lhsSwapped = false;
-    c.lhs = stripTransposes(info->lhs(), &lhsSwapped);
-    c.rhs = stripTransposes(info->rhs());
+    c.lhs = stripViews(info->lhs(), &lhsSwapped);
+    c.rhs = stripViews(info->rhs());
+    if (Value matrix = getBatchBroadcastSource(info->rhs())) {
+      c.rhs = stripTransposes(matrix);
+      c.rhsBroadcast = true;
+    }
     c.lhsContractsLeading = info->lhsKOuter != lhsSwapped;
     c.role = getRole(op);
     c.layer = getLayer(op);
@@ -168,13 +176,16 @@ void NVFP4InferRolesPass::runOnOperation() {
       if (c.kinds[i] == TensorKind::Weight)
         weights.insert(c.operand(i));
   // Weights: unannotated arguments used as the B operand of a non-batched
-  // contraction whose A operand is not contracted over its token dimension.
+  // contraction, or broadcast over the batch as the B operand of a batched
+  // one, whose A operand is not contracted over its token dimension.
   for (Contraction &c : cs) {
-    if (c.info.batched || c.lhsContractsLeading)
+    if ((c.info.batched && !c.rhsBroadcast) || c.lhsContractsLeading)
       continue;
+    // A matrix argument: a flattened higher-rank argument is data.
     auto arg = dyn_cast<BlockArgument>(c.rhs);
-    if (arg && arg.getOwner() == &entry && !annotatedArgs.contains(arg) &&
-        !isNamedGradient(arg))
+    auto type = arg ? dyn_cast<RankedTensorType>(arg.getType()) : nullptr;
+    if (arg && arg.getOwner() == &entry && type && type.getRank() == 2 &&
+        !annotatedArgs.contains(arg) && !isNamedGradient(arg))
       weights.insert(arg);
   }
 

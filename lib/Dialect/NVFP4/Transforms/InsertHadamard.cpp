@@ -46,7 +46,16 @@ struct NVFP4InsertHadamardPass
       for (OpOperand *operand : {&matmul.getLhsMutable(),
                                  &matmul.getRhsMutable()}) {
         auto quantize = operand->get().getDefiningOp<QuantizeOp>();
-        if (!quantize || quantize.getHadamard() ||
+        if (!quantize) {
+          // Nothing here can take the transform: a fallback, reported.
+          matmul.emitRemark()
+              << "nvfp4: fallback: wgrad operand #"
+              << operand->getOperandNumber()
+              << " does not get the Hadamard transform: it is not produced "
+                 "by nvfp4.quantize (transform its input before quantizing)";
+          continue;
+        }
+        if (quantize.getHadamard() ||
             quantize.getInput().getDefiningOp<HadamardOp>())
           continue;
         if (!onlyFeedsWgrad(quantize)) {

@@ -35,7 +35,7 @@ void nvfp4::buildRecipePipeline(OpPassManager &pm,
   select.quantizeAttention = options.quantizeAttention;
   select.quantizeEmbeddings = options.quantizeEmbeddings;
   select.quantizeHead = options.quantizeHead;
-  select.gpuTiles = options.gpuTiles;
+  select.gpuTarget = options.gpuTarget;
   select.disable2D = options.disable2D;
   select.remarks = options.remarks;
   select.reportFile = options.report;

@@ -17,6 +17,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir {
 namespace nvfp4 {
@@ -40,6 +41,41 @@ static std::array<TensorKind, 2> getKindsOrDefault(Operation *op) {
   return {TensorKind::Activation, TensorKind::Weight};
 }
 
+/// Whether operand `i` of `op` is a weight quantized with 16x16 blocks.
+static bool is2DWeight(Operation *op, int i,
+                       const QuantizeContractionsOptions &options) {
+  return getKindsOrDefault(op)[i] == TensorKind::Weight &&
+         getRole(op) != "wgrad" && !options.disable2D;
+}
+
+/// The contraction `op` as the rewrite sees it; fails with the reason when
+/// the rewrite cannot express it (the wording of nvfp4-select-precision's
+/// hardware rules).
+static FailureOr<ContractionInfo>
+analyzeRewritable(linalg::LinalgOp op,
+                  const QuantizeContractionsOptions &options,
+                  std::string &reason) {
+  FailureOr<ContractionInfo> info = analyzeContraction(op, reason);
+  if (failed(info)) {
+    reason = "unsupported: " + reason;
+    return failure();
+  }
+  if (info->k % kBlockSize != 0) {
+    reason = llvm::formatv("K={0} is not a multiple of 16", info->k);
+    return failure();
+  }
+  for (int i = 0; i < 2; ++i) {
+    int64_t other = i == 0 ? info->m : info->n;
+    if (is2DWeight(op, i, options) && other % kBlockSize != 0) {
+      reason = llvm::formatv("16x16 weight needs {0}={1} to be a multiple "
+                             "of 16",
+                             i == 0 ? "M" : "N", other);
+      return failure();
+    }
+  }
+  return info;
+}
+
 /// Whether `init` is a linalg.fill of (positive or negative) zero.
 static bool isZeroFill(Value init) {
   auto fill = init.getDefiningOp<linalg::FillOp>();
@@ -61,20 +97,92 @@ struct QuantizeContraction
     if (getPrecision(op) != "fp4")
       return rewriter.notifyMatchFailure(op, "not selected for NVFP4");
     std::string reason;
-    FailureOr<ContractionInfo> info = analyzeContraction(op, reason);
+    FailureOr<ContractionInfo> info = analyzeRewritable(op, options, reason);
     if (failed(info))
       return rewriter.notifyMatchFailure(op, reason);
-    if (info->k % kBlockSize != 0)
-      return rewriter.notifyMatchFailure(op, "K is not a multiple of 16");
+    Value matrix =
+        info->batched && getKindsOrDefault(op)[1] == TensorKind::Weight
+            ? getBatchBroadcastSource(info->rhs())
+            : Value();
+    rewriter.replaceOp(
+        op, matrix ? rewriteBroadcastWeight(op, *info, matrix, rewriter)
+                   : rewrite(op, *info, rewriter));
+    return success();
+  }
+
+private:
+  /// A batched contraction whose B operand is the weight `matrix` broadcast
+  /// over the batch, as one GEMM of the [B*M, K] activation (flattened with
+  /// tensor.collapse_shape, after a high-precision transpose if it is stored
+  /// [B, K, M]) by the matrix, so that the weight is quantized once; the
+  /// [B*M, N] result is expanded back to [B, M, N].
+  Value rewriteBroadcastWeight(linalg::LinalgOp op, const ContractionInfo &info,
+                               Value matrix, PatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    const int64_t rows = info.batch * info.m;
+    SmallVector<ReassociationIndices> flatten = {{0, 1}, {2}};
+    Value lhs = info.lhs();
+    if (info.lhsKOuter) {
+      Type element = cast<RankedTensorType>(lhs.getType()).getElementType();
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, ArrayRef<int64_t>{info.batch, info.m, info.k},
+          element);
+      lhs = linalg::TransposeOp::create(rewriter, loc, lhs, empty,
+                                        ArrayRef<int64_t>{0, 2, 1})
+                ->getResult(0);
+    }
+    lhs = tensor::CollapseShapeOp::create(rewriter, loc, lhs, flatten);
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    auto flatType =
+        RankedTensorType::get({rows, info.n}, resultType.getElementType());
+    Value init = info.init();
+    if (isZeroFill(init)) {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, flatType.getShape(),
+                                            flatType.getElementType());
+      init = linalg::FillOp::create(
+                 rewriter, loc,
+                 init.getDefiningOp<linalg::FillOp>().getInputs()[0], empty)
+                 .getResult(0);
+    } else {
+      init = tensor::CollapseShapeOp::create(rewriter, loc, init, flatten);
+    }
+    auto matmul =
+        linalg::MatmulOp::create(rewriter, loc, TypeRange{flatType},
+                                 ValueRange{lhs, matrix}, ValueRange{init});
+    AffineExpr m, n, k;
+    bindDims(ctx, m, n, k);
+    matmul.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
+        {AffineMap::get(3, 0, {m, k}, ctx),
+         AffineMap::get(3, 0,
+                        info.rhsKOuter ? ArrayRef<AffineExpr>{k, n}
+                                       : ArrayRef<AffineExpr>{n, k},
+                        ctx),
+         AffineMap::get(3, 0, {m, n}, ctx)}));
+    for (StringRef name :
+         {NVFP4Dialect::kRoleAttrName, NVFP4Dialect::kKindAttrName,
+          NVFP4Dialect::kLayerAttrName, NVFP4Dialect::kPrecisionAttrName})
+      if (Attribute attr = op->getAttr(name))
+        matmul->setAttr(name, attr);
+    // The flattened GEMM has the same K, N and operand kinds, so it passes
+    // the checks the batched one passed.
+    std::string reason;
+    FailureOr<ContractionInfo> flatInfo =
+        analyzeRewritable(matmul, options, reason);
+    assert(succeeded(flatInfo) && "flattened contraction not rewritable");
+    Value result = rewrite(matmul, *flatInfo, rewriter);
+    rewriter.eraseOp(matmul);
+    return tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
+                                         flatten);
+  }
+
+  /// The nvfp4.quantize ops and the nvfp4.matmul computing `op`; returns the
+  /// matmul's result.
+  Value rewrite(linalg::LinalgOp op, const ContractionInfo &info,
+                PatternRewriter &rewriter) const {
     std::array<TensorKind, 2> kinds = getKindsOrDefault(op);
     bool wgrad = getRole(op) == "wgrad";
-    auto is2D = [&](int i) {
-      return kinds[i] == TensorKind::Weight && !wgrad && !options.disable2D;
-    };
-    if ((is2D(0) && info->m % kBlockSize != 0) ||
-        (is2D(1) && info->n % kBlockSize != 0))
-      return rewriter.notifyMatchFailure(
-          op, "16x16 weight dimensions are not multiples of 16");
+    auto is2D = [&](int i) { return is2DWeight(op, i, options); };
 
     Location loc = op.getLoc();
     auto prepare = [&](int i, Value value, bool kOuter) -> Value {
@@ -116,20 +224,18 @@ struct QuantizeContraction
       }
       return result;
     };
-    Value lhs = prepare(0, info->lhs(), info->lhsKOuter);
-    Value rhs = prepare(1, info->rhs(), info->rhsKOuter);
-    Value acc = isZeroFill(info->init()) ? Value() : info->init();
+    Value lhs = prepare(0, info.lhs(), info.lhsKOuter);
+    Value rhs = prepare(1, info.rhs(), info.rhsKOuter);
+    Value acc = isZeroFill(info.init()) ? Value() : info.init();
     auto matmul = MatmulOp::create(rewriter, loc, op->getResult(0).getType(),
                                    lhs, rhs, acc);
     for (StringRef name :
          {NVFP4Dialect::kRoleAttrName, NVFP4Dialect::kLayerAttrName})
       if (Attribute attr = op->getAttr(name))
         matmul->setAttr(name, attr);
-    rewriter.replaceOp(op, matmul.getResult());
-    return success();
+    return matmul.getResult();
   }
 
-private:
   QuantizeContractionsOptions options;
 };
 
@@ -150,13 +256,19 @@ struct NVFP4QuantizeContractionsPass
     config.enableFolding(false);
     if (failed(applyPatternsGreedily(func, std::move(patterns), config)))
       return signalPassFailure();
-    // What the patterns could not rewrite stays in high precision.
+    // What the patterns could not rewrite stays in high precision. The op
+    // was selected for NVFP4 (by nvfp4-select-precision or an annotation),
+    // so this is a warning rather than a remark.
     func.walk([&](linalg::LinalgOp op) {
       if (getPrecision(op) != "fp4")
         return;
-      op->emitWarning() << "nvfp4: selected for NVFP4 but not rewritten "
-                           "(unsupported form or shape); kept in high "
-                           "precision";
+      // The pattern declines exactly the ops analyzeRewritable rejects,
+      // which sets `reason`.
+      std::string reason = "the rewrite did not apply";
+      (void)analyzeRewritable(op, options, reason);
+      op->emitWarning() << "nvfp4: fallback: selected for NVFP4 but kept in "
+                           "high precision: "
+                        << reason;
       op->setAttr(NVFP4Dialect::kPrecisionAttrName,
                   StringAttr::get(&getContext(), "high"));
     });

@@ -9,6 +9,7 @@
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -66,6 +67,12 @@ nvfp4::analyzeContraction(linalg::LinalgOp op, std::string &reason) {
     reason = "dynamic shape";
     return failure();
   }
+  // NVFP4 tensors have positive dimensions; an empty contraction has nothing
+  // to quantize.
+  if (llvm::is_contained(ranges, 0)) {
+    reason = "empty (a dimension of size 0)";
+    return failure();
+  }
   ContractionInfo info;
   info.op = op;
   info.batched = !dims->batch.empty();
@@ -116,23 +123,136 @@ nvfp4::analyzeContraction(linalg::LinalgOp op, std::string &reason) {
   return info;
 }
 
-Value nvfp4::stripTransposes(Value value, bool *swapped) {
-  while (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
+namespace {
+/// A transpose: `result dim i` is `input dim source[i]`.
+struct Transpose {
+  Value input;
+  SmallVector<int64_t> source;
+};
+} // namespace
+
+/// `op` as a transpose: a `linalg.transpose`, or a `linalg.generic` on
+/// tensors that only copies its input through a permuted indexing map (what
+/// IREE's StableHLO input conversion emits for `stablehlo.transpose`).
+static std::optional<Transpose> asTranspose(Operation *op) {
+  if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(op)) {
     ArrayRef<int64_t> perm = transpose.getPermutation();
-    size_t rank = perm.size();
-    if (rank < 2)
+    return Transpose{transpose.getInput(),
+                     SmallVector<int64_t>(perm.begin(), perm.end())};
+  }
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      !linalg::isaTransposeOpInterface(generic))
+    return std::nullopt;
+  // Read the permutation off the maps: input dim j is indexed by loop dim
+  // inputMap(j), which is result dim inputMap(j) (identity output map).
+  AffineMap inputMap =
+      generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
+  AffineMap outputMap =
+      generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
+  if (!outputMap.isIdentity() || !inputMap.isPermutation())
+    return std::nullopt;
+  SmallVector<int64_t> source(inputMap.getNumResults());
+  for (auto [j, expr] : llvm::enumerate(inputMap.getResults()))
+    source[cast<AffineDimExpr>(expr).getPosition()] = j;
+  return Transpose{generic.getDpsInputOperand(0)->get(), std::move(source)};
+}
+
+/// Whether `source` swaps the two innermost dimensions and keeps the others.
+static bool isInnerSwap(ArrayRef<int64_t> source) {
+  size_t rank = source.size();
+  if (rank < 2)
+    return false;
+  bool innerSwap = source[rank - 1] == static_cast<int64_t>(rank - 2) &&
+                   source[rank - 2] == static_cast<int64_t>(rank - 1);
+  for (size_t i = 0; i + 2 < rank; ++i)
+    innerSwap &= source[i] == static_cast<int64_t>(i);
+  return innerSwap;
+}
+
+Value nvfp4::stripTransposes(Value value, bool *swapped) {
+  while (std::optional<Transpose> t = asTranspose(value.getDefiningOp())) {
+    if (!isInnerSwap(t->source))
       break;
-    bool innerSwap = perm[rank - 1] == static_cast<int64_t>(rank - 2) &&
-                     perm[rank - 2] == static_cast<int64_t>(rank - 1);
-    for (size_t i = 0; i + 2 < rank; ++i)
-      innerSwap &= perm[i] == static_cast<int64_t>(i);
-    if (!innerSwap)
-      break;
-    value = transpose.getInput();
+    value = t->input;
     if (swapped)
       *swapped = !*swapped;
   }
   return value;
+}
+
+/// Whether `collapse` maps a tensor of rank >= 3 to rank 2 by merging
+/// dimensions `[0 .. rank-2]` and keeping `rank-1` (`lastKept`), or by
+/// keeping `0` and merging `[1 .. rank-1]` (otherwise).
+static bool isTwoGroupCollapse(tensor::CollapseShapeOp collapse,
+                               bool lastKept) {
+  int64_t rank = collapse.getSrcType().getRank();
+  SmallVector<ReassociationIndices> groups =
+      collapse.getReassociationIndices();
+  if (rank < 3 || groups.size() != 2)
+    return false;
+  int64_t split = lastKept ? rank - 1 : 1;
+  // Reassociation groups are contiguous and ordered (verifier), so the size
+  // of the first group determines both.
+  return static_cast<int64_t>(groups[0].size()) == split;
+}
+
+Value nvfp4::stripViews(Value value, bool *swapped) {
+  value = stripTransposes(value, swapped);
+  auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse)
+    return value;
+  // [b, t, h] -> [b*t, h]: the token dimensions merged.
+  if (isTwoGroupCollapse(collapse, /*lastKept=*/true))
+    return collapse.getSrc();
+  // [b, t, h] -> [h, b, t] -> [h, b*t]: the transpose of the above.
+  if (isTwoGroupCollapse(collapse, /*lastKept=*/false)) {
+    std::optional<Transpose> t =
+        asTranspose(collapse.getSrc().getDefiningOp());
+    if (!t)
+      return value;
+    int64_t rank = t->source.size();
+    bool rotation = t->source[0] == rank - 1;
+    for (int64_t i = 1; i < rank; ++i)
+      rotation &= t->source[i] == i - 1;
+    if (!rotation)
+      return value;
+    if (swapped)
+      *swapped = !*swapped;
+    return t->input;
+  }
+  return value;
+}
+
+Value nvfp4::getBatchBroadcastSource(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getRank() != 3)
+    return {};
+  Operation *def = value.getDefiningOp();
+  Value source;
+  if (auto broadcast = dyn_cast_or_null<linalg::BroadcastOp>(def)) {
+    if (broadcast.getDimensions() != ArrayRef<int64_t>{0})
+      return {};
+    source = broadcast.getInput();
+  } else if (auto generic = dyn_cast_or_null<linalg::GenericOp>(def)) {
+    std::optional<SmallVector<int64_t>> dims =
+        linalg::isaBroadcastOpInterface(generic);
+    if (!dims || *dims != ArrayRef<int64_t>{0})
+      return {};
+    // The input is read as stored, (b, r, c) -> (r, c): not transposed.
+    MLIRContext *ctx = value.getContext();
+    AffineMap inputMap = AffineMap::get(
+        3, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
+    if (generic.getIndexingMapsArray()[0] != inputMap)
+      return {};
+    source = generic.getDpsInputOperand(0)->get();
+  } else {
+    return {};
+  }
+  auto sourceType = dyn_cast<RankedTensorType>(source.getType());
+  if (!sourceType || sourceType.getRank() != 2)
+    return {};
+  return source;
 }
 
 StringRef nvfp4::stringifyTensorKind(TensorKind kind) {

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -80,18 +81,89 @@ struct Decision {
   std::string reason;
 };
 
+/// The GEMM kernel the GPU lowering uses for a target.
+enum class GpuGemmKernel {
+  /// sm_120a, sm_121a (block-scaled `mma.sync`), sm_90a (bf16 `mma.sync`):
+  /// checkMatmulSupported in NVFP4ToGPU.cpp.
+  MmaSync,
+  /// sm_100a, sm_103a, sm_110a: checkTcgen05MatmulSupported in
+  /// Tcgen05Matmul.cpp.
+  Tcgen05,
+};
+
 struct NVFP4SelectPrecisionPass
     : public nvfp4::impl::NVFP4SelectPrecisionBase<NVFP4SelectPrecisionPass> {
   using Base::Base;
   void runOnOperation() override;
 
 private:
+  /// The kernel of `gpu-target`; none without the option.
+  std::optional<GpuGemmKernel> gpuKernel;
+
+  std::string getGpuShapeIssue(int64_t batch, int64_t m, int64_t n,
+                               int64_t k) const;
   void selectInFunction(func::FuncOp func, std::vector<Decision> &decisions);
   LogicalResult writeReport(ArrayRef<Decision> decisions, StringRef path);
   void printSummary(ArrayRef<Decision> decisions);
 };
 
 } // namespace
+
+static std::optional<GpuGemmKernel> parseGpuTarget(StringRef target) {
+  return llvm::StringSwitch<std::optional<GpuGemmKernel>>(target)
+      .Cases({"sm_120a", "sm_121a", "sm_90a"}, GpuGemmKernel::MmaSync)
+      .Cases({"sm_100a", "sm_103a", "sm_110a"}, GpuGemmKernel::Tcgen05)
+      .Default(std::nullopt);
+}
+
+/// Why the GEMM kernel of `gpu-target` would refuse the NVFP4 matmul of a
+/// [B x] M x N x K contraction; empty if it takes it. The kernels pad
+/// nothing. These are the shape checks of the lowerings (for the `mma.sync`
+/// kernel with its default CTA tile, selectTileShape); operand sizes beyond
+/// 2^31 rows or 2^31 pipeline steps are left to the lowering.
+/// test/ThirdParty/gpu-target-shapes.mlir lowers what this lets through.
+std::string NVFP4SelectPrecisionPass::getGpuShapeIssue(int64_t batch, int64_t m,
+                                                       int64_t n,
+                                                       int64_t k) const {
+  auto notMultiple = [&](StringRef dim, int64_t value, int64_t multiple,
+                         StringRef what) -> std::string {
+    return llvm::formatv("{0}={1} is not a multiple of {2} ({3}; the {4} "
+                         "GEMM kernel of gpu-target={5} pads nothing)",
+                         dim, value, multiple, what,
+                         *gpuKernel == GpuGemmKernel::Tcgen05 ? "tcgen05"
+                                                              : "mma.sync",
+                         gpuTarget.getValue());
+  };
+  if (*gpuKernel == GpuGemmKernel::Tcgen05) {
+    // tcgen05.mma.cta_group::1 has M = 128; the CTA tile is 128 x N with N
+    // in {256, 128, 64}; the K tile is one 128-byte swizzle row of codes.
+    if (m % 128 != 0)
+      return notMultiple("M", m, 128, "the M of tcgen05.mma");
+    if (n % 64 != 0)
+      return notMultiple("N", n, 64, "the CTA tile");
+    if (k % 256 != 0)
+      return notMultiple("K", k, 256, "the K tile");
+    return "";
+  }
+  // The CTA tile (selectTileShape in MmaLayout.h) is 64 or 128 wide in M
+  // and N, 128 only where the dimension is a multiple of 128; one MMA takes
+  // K = 64.
+  if (m % 64 != 0)
+    return notMultiple("M", m, 64, "the CTA tile");
+  if (n % 64 != 0)
+    return notMultiple("N", n, 64, "the CTA tile");
+  if (k % 64 != 0)
+    return notMultiple("K", k, 64, "the K of one MMA");
+  int64_t tileM = (m % 128 == 0 && m >= 256) ? 128 : 64;
+  constexpr int64_t kMaxGridYZ = 65535;
+  if (m / tileM > kMaxGridYZ || batch > kMaxGridYZ)
+    return llvm::formatv("M / {0} = {1} or the batch size {2} exceeds {3} "
+                         "(grid limits of the mma.sync GEMM kernel, "
+                         "gpu-target={4})",
+                         tileM, m / tileM, batch, kMaxGridYZ,
+                         gpuTarget.getValue());
+  return "";
+}
 
 /// Whether the region of `op` compares values (a one-hot encoding).
 static bool isOneHot(Value value) {
@@ -106,14 +178,64 @@ static bool isOneHot(Value value) {
   return compares;
 }
 
+/// Whether `value` holds fewer than `rank` dimensions of data: a tensor of
+/// lower rank, or one broadcast from such a tensor (`linalg.broadcast` or
+/// its `linalg.generic` form, which is how JAX/IREE materialize a bias).
+static bool isBroadcastOperand(Value value, int64_t rank) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getRank() < rank)
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (isa_and_nonnull<linalg::BroadcastOp>(def))
+    return true;
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
+  if (!generic || !linalg::isaBroadcastOpInterface(generic))
+    return false;
+  auto source = dyn_cast<RankedTensorType>(
+      generic.getDpsInputOperand(0)->get().getType());
+  return source && source.getRank() < rank;
+}
+
+/// Whether `user` adds a bias (or scales) elementwise: a linalg op with
+/// only parallel loops and one result whose inputs other than `value` are
+/// broadcast along the rows or scalars. A full-rank second operand (a
+/// residual) does not count.
+static bool isBroadcastElementwise(Operation *user, Value value) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+  if (!linalgOp || isLinalgContraction(user) ||
+      linalgOp.getNumLoops() != linalgOp.getNumParallelLoops() ||
+      user->getNumResults() != 1)
+    return false;
+  auto resultType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+  if (!resultType)
+    return false;
+  for (OpOperand *input : linalgOp.getDpsInputOperands())
+    if (input->get() != value &&
+        !isBroadcastOperand(input->get(), resultType.getRank()))
+      return false;
+  return true;
+}
+
 /// Whether a result of `op` feeds a reduction (softmax, cross-entropy over
-/// its columns): a non-contraction linalg op with a reduction loop.
+/// its columns): a non-contraction linalg op with a reduction loop, directly
+/// or after a bias add (ONNX `Gemm` with a bias, a classifier's logits).
 static bool feedsReduction(Operation *op) {
-  for (Operation *user : op->getUsers()) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-    if (linalgOp && !isLinalgContraction(user) &&
-        linalgOp.getNumReductionLoops() > 0)
-      return true;
+  SmallVector<Value> worklist(op->getResults().begin(),
+                              op->getResults().end());
+  // At most a couple of bias/scale steps: the head's own epilogue.
+  for (int step = 0; step < 3 && !worklist.empty(); ++step) {
+    SmallVector<Value> next;
+    for (Value value : worklist) {
+      for (Operation *user : value.getUsers()) {
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+        if (linalgOp && !isLinalgContraction(user) &&
+            linalgOp.getNumReductionLoops() > 0)
+          return true;
+        if (isBroadcastElementwise(user, value))
+          next.push_back(user->getResult(0));
+      }
+    }
+    worklist = std::move(next);
   }
   return false;
 }
@@ -266,10 +388,17 @@ void NVFP4SelectPrecisionPass::selectInFunction(
                                 "of 16",
                                 weightIndex == 0 ? "M" : "N", other)};
       }
-      if (gpuTiles && (d.m % 128 != 0 || d.n % 8 != 0))
-        return {false, llvm::formatv("M={0}, N={1} do not fit the 128xN "
-                                     "tcgen05 tiles (gpu-tiles)",
-                                     d.m, d.n)};
+      if (gpuKernel) {
+        // A weight broadcast over the batch becomes one [B*M, K] GEMM
+        // (nvfp4-quantize-contractions).
+        bool flattened = info->batched && weightIndex == 1 &&
+                         getBatchBroadcastSource(info->rhs());
+        std::string issue =
+            flattened ? getGpuShapeIssue(1, d.batch * d.m, d.n, d.k)
+                      : getGpuShapeIssue(d.batch, d.m, d.n, d.k);
+        if (!issue.empty())
+          return {false, issue};
+      }
       if (d.m < minM)
         return {false, llvm::formatv("M={0} below min-m={1}", d.m, minM)};
       if (d.n < minN)
@@ -384,6 +513,16 @@ void NVFP4SelectPrecisionPass::printSummary(ArrayRef<Decision> decisions) {
 }
 
 void NVFP4SelectPrecisionPass::runOnOperation() {
+  if (!gpuTarget.empty()) {
+    gpuKernel = parseGpuTarget(gpuTarget);
+    if (!gpuKernel) {
+      getOperation().emitError()
+          << "nvfp4-select-precision: unknown gpu-target '" << gpuTarget
+          << "' (supported: sm_100a, sm_103a, sm_110a, sm_120a, sm_121a, "
+             "sm_90a)";
+      return signalPassFailure();
+    }
+  }
   std::vector<Decision> decisions;
   getOperation().walk(
       [&](func::FuncOp func) { selectInFunction(func, decisions); });

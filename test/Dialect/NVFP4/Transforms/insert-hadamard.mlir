@@ -1,4 +1,4 @@
-// RUN: nvfp4-opt %s --split-input-file \
+// RUN: nvfp4-opt %s --split-input-file --verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(nvfp4-insert-hadamard))' | FileCheck %s
 
 // Both operands of a wgrad matmul get the transform; fprop/dgrad operands
@@ -43,7 +43,8 @@ func.func @shared(%x: tensor<32x64xf32>, %y: tensor<16x64xf32>) -> (tensor<32x16
 // -----
 
 // Left alone: a transform already present (attribute or nvfp4.hadamard op),
-// operands not produced by a quantize, matmuls without the wgrad role.
+// operands not produced by a quantize, matmuls without the wgrad role. A
+// wgrad operand the pass cannot transform is a fallback: a remark says so.
 
 // CHECK-LABEL: func @leave_alone
 // CHECK: %[[T:.*]] = nvfp4.hadamard
@@ -57,6 +58,7 @@ func.func @leave_alone(%x: tensor<32x64xf32>, %b: !nvfp4.tensor<16x64, 1x16>, %y
     -> (tensor<32x16xf32>, tensor<32x16xf32>) {
   %t = nvfp4.hadamard %x : tensor<32x64xf32>
   %q = nvfp4.quantize %t : tensor<32x64xf32> -> !nvfp4.tensor<32x64, 1x16>
+  // expected-remark @below {{nvfp4: fallback: wgrad operand #1 does not get the Hadamard transform: it is not produced by nvfp4.quantize (transform its input before quantizing)}}
   %0 = nvfp4.matmul %q, %b {nvfp4.role = "wgrad"} : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<16x64, 1x16> -> tensor<32x16xf32>
   %r = nvfp4.quantize %y : tensor<16x64xf32> -> !nvfp4.tensor<16x64, 1x16>
   %1 = nvfp4.matmul %q, %r : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<16x64, 1x16> -> tensor<32x16xf32>

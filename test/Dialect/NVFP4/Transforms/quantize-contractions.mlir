@@ -134,7 +134,8 @@ func.func @batched(%a: tensor<2x16x64xf32>, %b: tensor<2x64x32xf32>, %c: tensor<
 
 // Left alone: contractions not selected (or kept high), non-contractions,
 // already-quantized IR. A selected contraction the rewrite cannot express
-// gets a warning and is kept in high precision.
+// gets a warning saying why and is kept in high precision
+// (quantize-contractions-fallback.mlir has the other reasons).
 
 // CHECK-LABEL: func @leave_alone
 // CHECK: linalg.matmul {{.*}}nvfp4.precision = "high"
@@ -158,7 +159,7 @@ func.func @leave_alone(%x: tensor<32x64xbf16>, %w: tensor<48x64xbf16>, %c: tenso
   %e = tensor.empty() : tensor<32x64xbf16>
   %2 = linalg.add ins(%x, %x : tensor<32x64xbf16>, tensor<32x64xbf16>) outs(%e : tensor<32x64xbf16>) -> tensor<32x64xbf16>
   %3 = nvfp4.matmul %qa, %qb : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<48x64, 16x16> -> tensor<32x48xf32>
-  // expected-warning @below {{nvfp4: selected for NVFP4 but not rewritten (unsupported form or shape); kept in high precision}}
+  // expected-warning @below {{nvfp4: fallback: selected for NVFP4 but kept in high precision: K=24 is not a multiple of 16}}
   %4 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x24, %w24 : tensor<32x24xbf16>, tensor<48x24xbf16>)
          outs(%c : tensor<32x48xf32>) {nvfp4.precision = "fp4", nvfp4.role = "fprop"} -> tensor<32x48xf32>
   return %0, %1, %2, %3, %4 : tensor<32x48xf32>, tensor<32x48xf32>, tensor<32x64xbf16>, tensor<32x48xf32>, tensor<32x48xf32>

@@ -7,7 +7,7 @@
 // RUN: nvfp4-opt %s --nvfp4-select-precision="min-n=128 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINN
 // RUN: nvfp4-opt %s --nvfp4-select-precision="min-k=128 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINK
 // RUN: nvfp4-opt %s --nvfp4-select-precision="min-flops=1000000 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOPS
-// RUN: nvfp4-opt %s --nvfp4-select-precision="gpu-tiles remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: nvfp4-opt %s --nvfp4-select-precision="gpu-target=sm_120a remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: nvfp4-opt %s --nvfp4-select-precision="disable-2d-quantization remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO2D
 // RUN: nvfp4-opt %s --nvfp4-select-precision="summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: nvfp4-opt %s --nvfp4-report=%t.cl.json --nvfp4-select-precision="keep-first=1 keep-last=1" -o /dev/null
@@ -43,7 +43,7 @@ func.func @select(%x: tensor<32x64xbf16>, %w: tensor<64x64xbf16>,
   // IR-SAME: nvfp4.precision = "high"
   // REMARK: remark: nvfp4: high: layer 0 within keep-first=1
   // OPTS: remark: nvfp4: high: M=32 below min-m=64
-  // GPU: remark: nvfp4: high: M=32, N=64 do not fit the 128xN tcgen05 tiles (gpu-tiles)
+  // GPU: remark: nvfp4: high: M=32 is not a multiple of 64 (the CTA tile; the mma.sync GEMM kernel of gpu-target=sm_120a pads nothing)
   %0 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 0 : i64} -> tensor<32x64xf32>
   // IR: linalg.matmul

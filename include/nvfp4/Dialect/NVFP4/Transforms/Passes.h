@@ -54,7 +54,8 @@ void populateShareQuantizationsPatterns(RewritePatternSet &patterns);
 /// range of N/16 Philox counters starting at `baseOffset`, and the seed
 /// argument (`nvfp4.seed`) when the function has one. Fails, with an error
 /// on the first quantize/rescale that does not fit, when the counters would
-/// overflow int64_t.
+/// overflow int64_t, and with an error at the argument annotated
+/// `nvfp4.seed` when it is not an i64.
 LogicalResult assignStochasticOffsets(func::FuncOp func, int64_t baseOffset);
 
 /// Replaces every nvfp4.quantize by an identical dominating one.
@@ -100,10 +101,12 @@ struct RecipePipelineOptions
   PassOptions::Option<bool> quantizeHead{
       *this, "quantize-head", llvm::cl::desc("Allow the LM head in NVFP4"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> gpuTiles{
-      *this, "gpu-tiles",
-      llvm::cl::desc("Also require M % 128 == 0 and N % 8 == 0"),
-      llvm::cl::init(false)};
+  PassOptions::Option<std::string> gpuTarget{
+      *this, "gpu-target",
+      llvm::cl::desc("Keep high what the GEMM kernel of this GPU target "
+                     "refuses (sm_100a, sm_103a, sm_110a, sm_120a, sm_121a, "
+                     "sm_90a)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> disableRHT{
       *this, "disable-rht",
       llvm::cl::desc("No Hadamard transform on wgrad operands"),

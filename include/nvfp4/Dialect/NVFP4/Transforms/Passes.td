@@ -34,8 +34,10 @@ def NVFP4InferRoles : Pass<"nvfp4-infer-roles", "func::FuncOp"> {
 
     - weights: function arguments used, directly or through
       `linalg.transpose`, as the right-hand ("B") operand of a non-batched
-      contraction whose left operand is not contracted over its leading
-      (token) dimension;
+      contraction, or broadcast over the batch (`linalg.broadcast` or a
+      `linalg.generic` copy of a matrix) as the B operand of a batched one,
+      whose left operand is not contracted over its leading (token)
+      dimension;
     - a contraction with a weight operand is `dgrad` when its other operand
       is computed from a gradient argument or when it depends on another
       contraction with the same weight (the forward one), `fprop` otherwise;
@@ -83,8 +85,11 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
        and the dgrad/wgrad of that weight;
     6. the first `keep-first` and the last `keep-last` layers;
     7. hardware rules: K a multiple of 16, a 16x16-scaled weight needs both
-       dimensions multiples of 16; with `gpu-tiles`, M a multiple of 128 and
-       N a multiple of 8 (tcgen05 on sm_100);
+       dimensions multiples of 16; with `gpu-target=<sm_..>`, the shapes the
+       GEMM kernel of that target takes (it pads nothing): on sm_120a,
+       sm_121a and sm_90a (`mma.sync`) M, N and K multiples of 64; on
+       sm_100a, sm_103a and sm_110a (tcgen05) M a multiple of 128, N of 64
+       and K of 256;
     8. sizes below `min-m`, `min-n`, `min-k` or `min-flops`.
 
     Everything else becomes `fp4`. With `remarks`, every decision is also a
@@ -116,8 +121,9 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
            "Allow embedding contractions in NVFP4">,
     Option<"quantizeHead", "quantize-head", "bool", "false",
            "Allow the LM head in NVFP4">,
-    Option<"gpuTiles", "gpu-tiles", "bool", "false",
-           "Also require M % 128 == 0 and N % 8 == 0 (tcgen05 tiles)">,
+    Option<"gpuTarget", "gpu-target", "std::string", "\"\"",
+           "Keep high what the GEMM kernel of this GPU target (sm_100a, "
+           "sm_103a, sm_110a, sm_120a, sm_121a, sm_90a) refuses">,
     Option<"disable2D", "disable-2d-quantization", "bool", "false",
            "Weights use 1x16 blocks (no 16x16 shape rule)">,
     Option<"remarks", "remarks", "bool", "false",
@@ -143,8 +149,16 @@ def NVFP4QuantizeContractions
     as stored and transposed exactly with `nvfp4.transpose`, any other
     operand is transposed in high precision with `linalg.transpose`. The init
     of the linalg op becomes the accumulator unless it is a `linalg.fill` of
-    zero; the result element type is kept. Stochastic quantizes get disjoint
-    Philox counter ranges as `nvfp4-assign-rounding` gives them.
+    zero; the result element type is kept. A batched contraction whose B
+    operand is a weight broadcast over the batch becomes one GEMM of the
+    flattened [B*M, K] activation (`tensor.collapse_shape`) by the weight,
+    which is quantized once, and the result is expanded back to [B, M, N].
+    Stochastic quantizes get disjoint
+    Philox counter ranges as `nvfp4-assign-rounding` gives them. A
+    contraction marked `fp4` that the rewrite cannot express (an unsupported
+    form, K not a multiple of 16, a 16x16 weight whose other dimension is
+    not) stays in high precision, marked `"high"`, with a warning saying
+    why.
   }];
   let options = [
     Option<"disableRHT", "disable-rht", "bool", "false",
@@ -167,7 +181,8 @@ def NVFP4InsertHadamard : Pass<"nvfp4-insert-hadamard", "func::FuncOp"> {
     (`hadamard` with the default sign vector). A quantize that also feeds
     other matmuls is duplicated so those keep their operand unchanged.
     Quantizes that already have a transform, and operands not produced by a
-    quantize (e.g. through `nvfp4.transpose`) are left alone.
+    quantize (e.g. through `nvfp4.transpose`) are left alone; the latter get
+    a remark, since the wgrad then runs without the transform.
   }];
 }
 

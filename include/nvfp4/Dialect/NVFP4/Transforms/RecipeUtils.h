@@ -75,9 +75,28 @@ bool isLinalgContraction(Operation *op);
 FailureOr<ContractionInfo> analyzeContraction(linalg::LinalgOp op,
                                               std::string &reason);
 
-/// Looks through `linalg.transpose` ops that swap the two innermost
-/// dimensions; `swapped` toggles once per transpose.
+/// Looks through transposes that swap the two innermost dimensions:
+/// `linalg.transpose`, and `linalg.generic` ops that only copy their input
+/// through such a permutation; `swapped` toggles once per transpose.
 Value stripTransposes(Value value, bool *swapped = nullptr);
+
+/// What a contraction operand is a view of, for role inference:
+/// `stripTransposes`, then at most one `tensor.collapse_shape` that merges
+/// the leading (batch and token) dimensions of a tensor, `[b, t, h] ->
+/// [b*t, h]`, or that merges them after moving the last dimension to the
+/// front, `[b, t, h] -> [h, b, t] -> [h, b*t]` (the transpose of the former;
+/// `swapped` toggles). Frontends flatten batched activations and gradients
+/// that way for linear layers and their weight gradients (IREE's StableHLO
+/// input conversion does). The result may have a higher rank than `value`.
+Value stripViews(Value value, bool *swapped = nullptr);
+
+/// The matrix that `value`, a [B, R, C] tensor, repeats over its leading
+/// (batch) dimension: the rank-2 input of a `linalg.broadcast` with
+/// `dimensions = [0]`, or of a `linalg.generic` that only copies it that way
+/// (torch-mlir lowers a MatMul of a [B, M, K] activation by a [K, N] weight
+/// to a `linalg.batch_matmul` whose B operand is such a broadcast of the
+/// weight). Null otherwise.
+Value getBatchBroadcastSource(Value value);
 
 /// The kind of an operand tensor.
 enum class TensorKind { Unknown, Weight, Activation, Gradient };

@@ -1,0 +1,52 @@
+// Published third-party model: torch.nn.Linear(10, 8) on a 4x10 input as
+// exported to ONNX by PyTorch (`torch.onnx.export`, PyTorch 0.3), shipped in
+// the `onnx` PyPI package's backend test data
+// (backend/test/data/pytorch-converted/test_Linear/model.onnx), imported as
+// published by IREE's ONNX importer and lowered by torch-mlir's
+// torch-to-linalg pipeline (utils/third-party/gen_onnx_published.py; onnx
+// 1.23.2, iree-base-compiler 3.13.0). Its weight and bias are ONNX
+// initializers, so they arrive as dense constants: Gemm(x, W, b, transB = 1)
+// is a linalg.transpose of the constant weight, linalg.matmul and a bias
+// add.
+//
+// RUN: nvfp4-opt %S/Inputs/onnx-pytorch-linear.mlir \
+// RUN:   --nvfp4-recipe="summary report=%t.json remarks" -o %t.recipe.mlir 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SUMMARY
+// RUN: FileCheck %s --check-prefix=REPORT < %t.json
+// RUN: nvfp4-opt %t.recipe.mlir --nvfp4-to-cpu | FileCheck %s --check-prefix=CPU
+// RUN: for target in sm_120a sm_90a sm_100a; do \
+// RUN:   nvfp4-opt %t.recipe.mlir --nvfp4-to-ptx="target=$target"; done \
+// RUN: | FileCheck %s --check-prefix=PTX
+//
+// Were the weight an argument (as in training IR), K = 10 would still keep
+// it in high precision: E2M1 blocks are 16 wide.
+// RUN: sed -e 's/%arg0: tensor<4x10xf32>/%arg0: tensor<4x10xf32>, %w: tensor<8x10xf32>/' \
+// RUN:     -e 's/ins(%cst_0 : tensor<8x10xf32>)/ins(%w : tensor<8x10xf32>)/' \
+// RUN:     %S/Inputs/onnx-pytorch-linear.mlir \
+// RUN: | nvfp4-opt --nvfp4-recipe="summary" -o /dev/null 2>&1 \
+// RUN: | FileCheck %s --check-prefix=ARG
+
+// The recipe only recognises function arguments as weights: the constant is
+// a second activation, the GEMM stays in high precision.
+// SUMMARY: remark: nvfp4: high: contraction of two activations
+// SUMMARY: nvfp4 recipe: 0 of 1 contractions in NVFP4, 0.00% of 6.400E+02 FLOPs
+// SUMMARY: torch-jit-export 0 fprop - 1x4x8x10 high contraction of two activations
+
+// REPORT: "op": "linalg.matmul",
+// REPORT-NEXT: "role": "fprop",
+// REPORT: "kinds": "activation,activation",
+
+// CPU-NOT: nvfp4.
+// CPU: llvm.func @"torch-jit-export"
+// CPU-NOT: {{(^ *|= )(func|scf|linalg|tensor|memref|vector|arith|math|bufferization)\.}}
+
+// Nothing to offload: the GPU pipeline leaves the function as it is.
+// PTX-NOT: gpu.
+// PTX: linalg.matmul
+// PTX-NOT: gpu.
+// PTX: linalg.matmul
+// PTX-NOT: gpu.
+// PTX: linalg.matmul
+// PTX-NOT: gpu.
+
+// ARG: torch-jit-export 0 fprop 0 1x4x8x10 high K=10 is not a multiple of 16

@@ -1,0 +1,90 @@
+// Published third-party model: AlexNet (BVLC) of the ONNX model zoo, as
+// shipped in the `onnx` PyPI package's backend test data
+// (backend/test/data/light/light_bvlc_alexnet.onnx: the architecture, with
+// every weight a ConstantOfShape fill), lowered to linalg on tensors by
+// IREE's ONNX importer and torch-mlir's torch-to-linalg pipeline
+// (utils/third-party/gen_onnx_published.py; onnx 1.23.2, iree-base-compiler
+// 3.13.0). Opset 9 is upgraded to 17 and the weight fills become function
+// arguments before the import. Batch 1, 3x224x224: five convolutions
+// (grouped ones as linalg.conv_2d_ngchw_gfchw), LRN, max pooling, and three
+// fully-connected layers (ONNX Gemm with transB = 1: linalg.transpose of the
+// [out, in] weight, then linalg.matmul) ending in softmax.
+//
+// RUN: nvfp4-opt %S/Inputs/onnx-zoo-alexnet.mlir --nvfp4-recipe="summary report=%t.json" \
+// RUN:   -o %t.recipe.mlir 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: FileCheck %s --check-prefix=REPORT < %t.json
+// RUN: FileCheck %s --check-prefix=RECIPE < %t.recipe.mlir
+// RUN: nvfp4-opt %S/Inputs/onnx-zoo-alexnet.mlir \
+// RUN:   --nvfp4-recipe="keep-first=1 keep-last=1 summary" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=KEEP
+// RUN: nvfp4-opt %t.recipe.mlir --nvfp4-to-cpu | FileCheck %s --check-prefix=CPU
+//
+// The GPU GEMM kernels do not pad M: a batch of one image (M = 1) is refused
+// on every target.
+// RUN: for target in sm_120a sm_90a sm_100a; do \
+// RUN:   not nvfp4-opt %t.recipe.mlir --nvfp4-to-ptx="target=$target" -o /dev/null 2>&1; \
+// RUN: done | FileCheck %s --check-prefix=GPU
+//
+// The recipe's gpu-target option anticipates that: every GEMM stays in high
+// precision and the GPU pipeline has nothing to offload.
+// RUN: for target in sm_120a sm_90a sm_100a; do \
+// RUN:   nvfp4-opt %S/Inputs/onnx-zoo-alexnet.mlir \
+// RUN:     --nvfp4-recipe="gpu-target=$target summary" -o %t.$target.mlir 2>&1; \
+// RUN: done | FileCheck %s --check-prefix=TILES
+// RUN: for target in sm_120a sm_90a sm_100a; do \
+// RUN:   nvfp4-opt %t.$target.mlir --nvfp4-to-ptx="target=$target"; done \
+// RUN: | FileCheck %s --check-prefix=TILES-PTX
+
+// fc6 and fc7 (separate layers: they do not share their input) are FP4;
+// fc8, whose result (after its bias) feeds the softmax, is the head.
+// SUMMARY: nvfp4 recipe: 2 of 3 contractions in NVFP4, 93.01% of 1.172E+08 FLOPs
+// SUMMARY: bvlc_alexnet 0 fprop 0 1x1x4096x9216 fp4 fprop of layer 0
+// SUMMARY: bvlc_alexnet 1 fprop 1 1x1x4096x4096 fp4 fprop of layer 1
+// SUMMARY: bvlc_alexnet 2 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)
+
+// Only the three matmuls are contractions to the recipe (convolutions and
+// pooling are not).
+// REPORT-COUNT-3: "op": "linalg.matmul",
+// REPORT-NOT: "op":
+// REPORT: "summary":
+
+// The [out, in] weights are K-major as stored: quantized 16x16 and used
+// directly, the transposes the importer wrote are looked through.
+// RECIPE-LABEL: func.func @bvlc_alexnet
+// RECIPE: linalg.conv_2d_nchw_fchw
+// RECIPE: %[[W6:.*]] = nvfp4.quantize %arg12 {nvfp4.kind = "weight"} : tensor<4096x9216xf32> -> !nvfp4.tensor<4096x9216, 16x16>
+// RECIPE: nvfp4.matmul %{{.*}}, %[[W6]] {nvfp4.layer = 0 : i64, nvfp4.role = "fprop"} : !nvfp4.tensor<1x9216, 1x16>, !nvfp4.tensor<4096x9216, 16x16> -> tensor<1x4096xf32>
+// RECIPE: %[[W7:.*]] = nvfp4.quantize %arg14 {nvfp4.kind = "weight"}
+// RECIPE: nvfp4.matmul %{{.*}}, %[[W7]] {nvfp4.layer = 1 : i64, nvfp4.role = "fprop"}
+// RECIPE: linalg.matmul {nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64, nvfp4.precision = "high", nvfp4.role = "fprop"}
+
+// KEEP: nvfp4 recipe: 1 of 3 contractions in NVFP4
+// KEEP: bvlc_alexnet 0 fprop 0 1x1x4096x9216 high layer 0 within keep-first=1
+// KEEP: bvlc_alexnet 1 fprop 1 1x1x4096x4096 fp4 fprop of layer 1
+// KEEP: bvlc_alexnet 2 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)
+
+// CPU-NOT: nvfp4.
+// CPU-LABEL: llvm.func @bvlc_alexnet
+// CPU-NOT: {{(^ *|= )(func|scf|linalg|tensor|memref|vector|arith|math|bufferization)\.}}
+
+// GPU-COUNT-3: error: 'nvfp4.matmul' op is not supported by the {{.*}}kernel: M = 1, N = 4096, K = 9216; M must be a multiple of
+
+// TILES: nvfp4 recipe: 0 of 3 contractions in NVFP4
+// TILES: bvlc_alexnet 0 fprop 0 1x1x4096x9216 high M=1 is not a multiple of 64 (the CTA tile; the mma.sync GEMM kernel of gpu-target=sm_120a pads nothing)
+// TILES: bvlc_alexnet 1 fprop 1 1x1x4096x4096 high M=1 is not a multiple of 64 (the CTA tile; the mma.sync GEMM kernel of gpu-target=sm_120a pads nothing)
+// TILES: bvlc_alexnet 2 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)
+// TILES: nvfp4 recipe: 0 of 3 contractions in NVFP4
+// TILES: bvlc_alexnet 0 fprop 0 1x1x4096x9216 high M=1 is not a multiple of 64 (the CTA tile; the mma.sync GEMM kernel of gpu-target=sm_90a pads nothing)
+// TILES: bvlc_alexnet 1 fprop 1 1x1x4096x4096 high M=1 is not a multiple of 64 (the CTA tile; the mma.sync GEMM kernel of gpu-target=sm_90a pads nothing)
+// TILES: bvlc_alexnet 2 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)
+// TILES: nvfp4 recipe: 0 of 3 contractions in NVFP4
+// TILES: bvlc_alexnet 0 fprop 0 1x1x4096x9216 high M=1 is not a multiple of 128 (the M of tcgen05.mma; the tcgen05 GEMM kernel of gpu-target=sm_100a pads nothing)
+// TILES: bvlc_alexnet 1 fprop 1 1x1x4096x4096 high M=1 is not a multiple of 128 (the M of tcgen05.mma; the tcgen05 GEMM kernel of gpu-target=sm_100a pads nothing)
+// TILES: bvlc_alexnet 2 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)
+// TILES-PTX-NOT: gpu.
+// TILES-PTX: func.func @bvlc_alexnet
+// TILES-PTX-NOT: gpu.
+// TILES-PTX: func.func @bvlc_alexnet
+// TILES-PTX-NOT: gpu.
+// TILES-PTX: func.func @bvlc_alexnet
+// TILES-PTX-NOT: gpu.
