@@ -82,6 +82,8 @@ void mlir::nvfp4::buildNVFP4ToPTXPipeline(
 }
 
 void mlir::nvfp4::registerNVFP4ToPTXPipeline() {
+  // The pipeline's own pass, so that it prints and parses as text.
+  registerAttachTcgen05NVVMTargetPass();
   PassPipelineRegistration<NVFP4ToPTXPipelineOptions>(
       "nvfp4-to-ptx",
       "Lower nvfp4.matmul to GPU kernels and compile them to PTX (or a "

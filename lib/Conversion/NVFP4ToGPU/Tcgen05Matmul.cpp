@@ -1201,9 +1201,15 @@ struct AttachTcgen05NVVMTargetPass
     : public PassWrapper<AttachTcgen05NVVMTargetPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AttachTcgen05NVVMTargetPass)
 
+  AttachTcgen05NVVMTargetPass() = default;
+  AttachTcgen05NVVMTargetPass(const AttachTcgen05NVVMTargetPass &other)
+      : PassWrapper(other) {}
   AttachTcgen05NVVMTargetPass(StringRef chip, StringRef features,
-                              unsigned optLevel)
-      : chip(chip.str()), features(features.str()), optLevel(optLevel) {}
+                              unsigned optLevel) {
+    this->chip = chip.str();
+    this->features = features.str();
+    this->optLevel = optLevel;
+  }
 
   StringRef getArgument() const final {
     return "nvfp4-attach-tcgen05-nvvm-target";
@@ -1227,10 +1233,22 @@ struct AttachTcgen05NVVMTargetPass
     });
   }
 
-  std::string chip, features;
-  unsigned optLevel;
+  // Options, so that the pass prints and parses as part of a textual
+  // pipeline (nvfp4-to-ptx's, for example).
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip, e.g. sm_103a"),
+                           llvm::cl::init("sm_100a")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX features, e.g. +ptx88"),
+                               llvm::cl::init("+ptx88")};
+  Option<unsigned> optLevel{*this, "O", llvm::cl::desc("Optimization level"),
+                            llvm::cl::init(2)};
 };
 } // namespace
+
+void mlir::nvfp4::registerAttachTcgen05NVVMTargetPass() {
+  PassRegistration<AttachTcgen05NVVMTargetPass>();
+}
 
 std::unique_ptr<Pass> mlir::nvfp4::createAttachTcgen05NVVMTargetPass(
     StringRef chip, StringRef features, unsigned optLevel) {

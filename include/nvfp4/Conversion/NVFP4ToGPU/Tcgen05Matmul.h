@@ -80,6 +80,7 @@ void registerTcgen05RetargetTensorMapsPass();
 std::unique_ptr<Pass> createAttachTcgen05NVVMTargetPass(StringRef chip,
                                                         StringRef features,
                                                         unsigned optLevel);
+void registerAttachTcgen05NVVMTargetPass();
 
 } // namespace nvfp4
 } // namespace mlir
