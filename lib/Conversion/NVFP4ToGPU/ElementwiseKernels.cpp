@@ -72,8 +72,8 @@ struct ElementwiseConfig {
   }
   /// e.g. `nvfp4_dequantize_128x64_16x16_bf16`.
   std::string dequantizeKernelName() const {
-    return "nvfp4_dequantize_" + shapeName() + "_" +
-           std::to_string(blockRows) + "x16_" + elementTypeName();
+    return "nvfp4_dequantize_" + shapeName() + "_" + std::to_string(blockRows) +
+           "x16_" + elementTypeName();
   }
   /// e.g. `nvfp4_hadamard_64x32_f32_sd7e8` (bit j of the hex mask set for a
   /// negative sign j).
@@ -127,9 +127,9 @@ LogicalResult checkElementwise(Operation *op, const ElementwiseConfig &c) {
                                 "dimension must be a multiple of 16";
   constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
   if (layout::elementwiseNumCtas(c.numElements) > kMaxGridX)
-    return op->emitOpError() << "is not supported by the GPU kernel: "
-                             << c.numElements << " elements need more than "
-                             << kMaxGridX << " CTAs";
+    return op->emitOpError()
+           << "is not supported by the GPU kernel: " << c.numElements
+           << " elements need more than " << kMaxGridX << " CTAs";
   return success();
 }
 } // namespace
@@ -240,8 +240,8 @@ gpu::GPUFuncOp ElementwiseEmitter::createKernel(gpu::GPUModuleOp module,
                                                 StringRef name,
                                                 TypeRange argTypes) {
   b.setInsertionPointToEnd(module.getBody());
-  auto kernel = gpu::GPUFuncOp::create(b, loc, name,
-                                       b.getFunctionType(argTypes, {}));
+  auto kernel =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(layout::kElementwiseThreads), 1, 1}));
@@ -278,12 +278,11 @@ Value ElementwiseEmitter::decodeE4M3(Value code) {
   Value m = andI(code, 0x7);
   Value eIsZero =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, e, i32(0));
-  Value sig = arith::SelectOp::create(
-      b, loc, eIsZero, m, arith::OrIOp::create(b, loc, m, i32(8)));
+  Value sig = arith::SelectOp::create(b, loc, eIsZero, m,
+                                      arith::OrIOp::create(b, loc, m, i32(8)));
   Value eClamped = arith::MaxUIOp::create(b, loc, e, i32(1));
-  Value pow2 = toFloat(shlI(arith::AddIOp::create(b, loc, eClamped,
-                                                  i32(127 - 10)),
-                            23));
+  Value pow2 =
+      toFloat(shlI(arith::AddIOp::create(b, loc, eClamped, i32(127 - 10)), 23));
   Value magnitude =
       mulF(arith::UIToFPOp::create(b, loc, b.getF32Type(), sig), pow2);
   Value sign = shlI(andI(code, 0x80), 24);
@@ -291,8 +290,7 @@ Value ElementwiseEmitter::decodeE4M3(Value code) {
   Value isNaN = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       andI(code, 0x7F), i32(0x7F));
   return arith::SelectOp::create(
-      b, loc, isNaN,
-      f32(std::numeric_limits<float>::quiet_NaN()), value);
+      b, loc, isNaN, f32(std::numeric_limits<float>::quiet_NaN()), value);
 }
 
 Value ElementwiseEmitter::decodeE2M1(Value code) {
@@ -365,17 +363,17 @@ ElementwiseEmitter::buildDequantizeKernel(gpu::GPUModuleOp module,
   // The block's 16 codes: 8 bytes at byte 8 * block, even element in the
   // low nibble.
   Value dataByte = arith::MulIOp::create(b, loc, block, index(8));
-  Value codes = LLVM::LoadOp::create(
-      b, loc, b.getI64Type(), byteAddress(globalBasePointer(data), dataByte),
-      8);
-  Value scaleIndex = layout::dequantizeScaleIndex(
-      IndexValue{&b, loc, block}, c.cols, c.blockRows)
+  Value codes =
+      LLVM::LoadOp::create(b, loc, b.getI64Type(),
+                           byteAddress(globalBasePointer(data), dataByte), 8);
+  Value scaleIndex = layout::dequantizeScaleIndex(IndexValue{&b, loc, block},
+                                                  c.cols, c.blockRows)
                          .v;
   Value scaleByte = LLVM::LoadOp::create(
-      b, loc, b.getI8Type(),
-      byteAddress(globalBasePointer(scales), scaleIndex), 1);
-  Value scale = decodeE4M3(
-      arith::ExtUIOp::create(b, loc, b.getI32Type(), scaleByte));
+      b, loc, b.getI8Type(), byteAddress(globalBasePointer(scales), scaleIndex),
+      1);
+  Value scale =
+      decodeE4M3(arith::ExtUIOp::create(b, loc, b.getI32Type(), scaleByte));
 
   SmallVector<Value> y;
   for (int64_t j = 0; j < layout::kElementwiseBlock; ++j) {
@@ -417,20 +415,6 @@ gpu::GPUFuncOp ElementwiseEmitter::buildHadamardKernel(gpu::GPUModuleOp module,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// The buffer holding `tensor`: the buffer of a `bufferization.to_tensor`
-/// (e.g. an output of the quantize kernel) when its type matches, otherwise
-/// a read-only `bufferization.to_buffer`.
-Value readOnlyBuffer(PatternRewriter &rewriter, Location loc, Value tensor) {
-  auto tensorType = cast<RankedTensorType>(tensor.getType());
-  auto memrefType =
-      MemRefType::get(tensorType.getShape(), tensorType.getElementType());
-  if (auto toTensor = tensor.getDefiningOp<bufferization::ToTensorOp>())
-    if (toTensor.getBuffer().getType() == memrefType)
-      return toTensor.getBuffer();
-  return bufferization::ToBufferOp::create(rewriter, loc, memrefType, tensor,
-                                           /*read_only=*/true);
-}
-
 /// Launches `kernel` over the blocks of `c` and replaces `op` by the tensor
 /// of `out`.
 void launchAndReplace(PatternRewriter &rewriter, Operation *op,
@@ -478,42 +462,23 @@ struct DequantizeOpLowering : public OpRewritePattern<DequantizeOp> {
     }
     ElementwiseConfig config = ElementwiseConfig::get(op);
     Location loc = op.getLoc();
-    Value data, scales, decodeScale;
-    auto assemble = op.getInput().getDefiningOp<AssembleOp>();
-    if (assemble) {
-      data = assemble.getData();
-      scales = assemble.getScales();
-      decodeScale = assemble.getDecodeScale();
-    } else {
-      auto parts = DisassembleOp::create(rewriter, loc, op.getInput());
-      data = parts.getData();
-      scales = parts.getScales();
-      decodeScale = parts.getDecodeScale();
-    }
+    auto [data, scales, decodeScale] =
+        mlir::nvfp4::detail::getNVFP4Components(rewriter, loc, op.getInput());
     Value out = allocResult(rewriter, loc, op.getResult().getType());
-    SmallVector<Value> args = {readOnlyBuffer(rewriter, loc, data),
-                               readOnlyBuffer(rewriter, loc, scales),
-                               decodeScale, out};
+    SmallVector<Value> args = {
+        mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, data),
+        mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, scales),
+        decodeScale, out};
     gpu::GPUModuleOp kernelModule =
         getOrCreateNVFP4KernelModule(rewriter, module);
     auto kernel = kernelModule.lookupSymbol<gpu::GPUFuncOp>(
         config.dequantizeKernelName());
     if (!kernel)
-      kernel = ElementwiseEmitter(rewriter, loc, config)
-                   .buildDequantizeKernel(kernelModule,
-                                          ValueRange(args).getTypes());
+      kernel =
+          ElementwiseEmitter(rewriter, loc, config)
+              .buildDequantizeKernel(kernelModule, ValueRange(args).getTypes());
     launchAndReplace(rewriter, op, kernel, config, args, out);
-    // An assembly (and the tensors of the kernel buffers under it) that only
-    // fed this dequantize is dead now: erase it, so that no host code is
-    // left to read the packed E2M1 buffer.
-    if (assemble && assemble->use_empty()) {
-      SmallVector<Value> parts = {assemble.getData(), assemble.getScales()};
-      rewriter.eraseOp(assemble);
-      for (Value part : parts)
-        if (auto toTensor = part.getDefiningOp<bufferization::ToTensorOp>())
-          if (toTensor->use_empty())
-            rewriter.eraseOp(toTensor);
-    }
+    // An assembly left without a use is erased by the pass.
     return success();
   }
 
@@ -539,16 +504,17 @@ struct HadamardOpLowering : public OpRewritePattern<HadamardOp> {
     ElementwiseConfig config = ElementwiseConfig::get(op);
     Location loc = op.getLoc();
     Value out = allocResult(rewriter, loc, op.getType());
-    SmallVector<Value> args = {readOnlyBuffer(rewriter, loc, op.getInput()),
-                               out};
+    SmallVector<Value> args = {
+        mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, op.getInput()),
+        out};
     gpu::GPUModuleOp kernelModule =
         getOrCreateNVFP4KernelModule(rewriter, module);
-    auto kernel = kernelModule.lookupSymbol<gpu::GPUFuncOp>(
-        config.hadamardKernelName());
+    auto kernel =
+        kernelModule.lookupSymbol<gpu::GPUFuncOp>(config.hadamardKernelName());
     if (!kernel)
-      kernel = ElementwiseEmitter(rewriter, loc, config)
-                   .buildHadamardKernel(kernelModule,
-                                        ValueRange(args).getTypes());
+      kernel =
+          ElementwiseEmitter(rewriter, loc, config)
+              .buildHadamardKernel(kernelModule, ValueRange(args).getTypes());
     launchAndReplace(rewriter, op, kernel, config, args, out);
     return success();
   }

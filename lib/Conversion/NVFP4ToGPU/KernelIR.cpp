@@ -6,6 +6,8 @@
 
 #include "KernelIR.h"
 
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -65,4 +67,13 @@ Value nvfp4::detail::createReadOnlyBuffer(OpBuilder &b, Location loc,
       return toTensor.getBuffer();
   return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
                                            /*read_only=*/true);
+}
+
+nvfp4::detail::NVFP4Components
+nvfp4::detail::getNVFP4Components(OpBuilder &b, Location loc, Value value) {
+  if (auto assemble = value.getDefiningOp<AssembleOp>())
+    return {assemble.getData(), assemble.getScales(),
+            assemble.getDecodeScale()};
+  auto parts = DisassembleOp::create(b, loc, value);
+  return {parts.getData(), parts.getScales(), parts.getDecodeScale()};
 }

@@ -38,6 +38,18 @@ Value createByteAddress(OpBuilder &b, Location loc, Value base,
 void createHadamard16(OpBuilder &b, Location loc, MutableArrayRef<Value> v,
                       uint32_t negateMask);
 
+/// The components of an NVFP4 value as a launch passes them.
+struct NVFP4Components {
+  Value data, scales, decodeScale;
+};
+
+/// The data, scales and decode scale of the NVFP4 value `value`: the
+/// operands of the `nvfp4.assemble` that built it (a lowered quantization:
+/// its kernel buffers pass through, no copy), else the results of a new
+/// `nvfp4.disassemble`. convert-nvfp4-to-gpu erases the assemblies left
+/// without a use.
+NVFP4Components getNVFP4Components(OpBuilder &b, Location loc, Value value);
+
 /// The buffer holding `tensor` for a launch that only reads it: the buffer
 /// of a `bufferization.to_tensor` (e.g. an output of an earlier kernel) when
 /// its type matches, otherwise a read-only `bufferization.to_buffer`.

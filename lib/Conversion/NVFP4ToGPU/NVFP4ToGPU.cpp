@@ -762,17 +762,8 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     // disassembly and no copy.
     SmallVector<Value> args;
     for (Value operand : {op.getLhs(), op.getRhs()}) {
-      Value data, scales, decodeScale;
-      if (auto assemble = operand.getDefiningOp<AssembleOp>()) {
-        data = assemble.getData();
-        scales = assemble.getScales();
-        decodeScale = assemble.getDecodeScale();
-      } else {
-        auto parts = DisassembleOp::create(rewriter, loc, operand);
-        data = parts.getData();
-        scales = parts.getScales();
-        decodeScale = parts.getDecodeScale();
-      }
+      auto [data, scales, decodeScale] =
+          mlir::nvfp4::detail::getNVFP4Components(rewriter, loc, operand);
       for (Value tensor : {data, scales})
         args.push_back(
             mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, tensor));

@@ -943,17 +943,8 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   SmallVector<Value> args, tensorMaps;
   for (auto [operand, isLhs] :
        {std::pair(op.getLhs(), true), std::pair(op.getRhs(), false)}) {
-    Value data, scales, decodeScale;
-    if (auto assemble = operand.getDefiningOp<AssembleOp>()) {
-      data = assemble.getData();
-      scales = assemble.getScales();
-      decodeScale = assemble.getDecodeScale();
-    } else {
-      auto parts = DisassembleOp::create(rewriter, loc, operand);
-      data = parts.getData();
-      scales = parts.getScales();
-      decodeScale = parts.getDecodeScale();
-    }
+    auto [data, scales, decodeScale] =
+        mlir::nvfp4::detail::getNVFP4Components(rewriter, loc, operand);
     for (Value tensor : {data, scales}) {
       args.push_back(
           mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, tensor));
