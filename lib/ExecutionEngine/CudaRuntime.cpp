@@ -31,6 +31,8 @@
 
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
 
+#include "TensorMapCache.h"
+
 #include <cuda.h>
 
 #include <cinttypes>
@@ -542,6 +544,63 @@ extern "C" int32_t nvfp4CudaMultiprocessorCount() {
 // TMA tensor maps
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Released tensor maps kept for reuse (docs/gpu-runtime.md): enough for
+/// every operand of the GEMMs of a training step of a large transformer
+/// whose buffers keep their addresses from step to step.
+constexpr size_t kIdleTensorMaps = 1024;
+
+/// Encodes the map of `key` and copies it to device memory.
+uint64_t buildDeviceTensorMap(const nvfp4::runtime::TensorMapKey &key) {
+  const char *entry = "nvfp4CudaTensorMapCreate2D";
+  static_assert(sizeof(CUtensorMap) ==
+                    nvfp4::gpu::tcgen05::kTensorMapObjectBytes,
+                "CUtensorMap is a 128-byte object");
+  CUtensorMap tensorMap;
+  const cuuint64_t globalDim[2] = {key.innerBytes, key.outerRows};
+  const cuuint64_t globalStrides[1] = {key.rowStrideBytes};
+  const cuuint32_t boxDim[2] = {key.boxInnerBytes, key.boxOuterRows};
+  const cuuint32_t elementStrides[2] = {1, 1};
+  NVFP4_CU_CHECK(entry, cuTensorMapEncodeTiled(
+                            &tensorMap, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2,
+                            reinterpret_cast<void *>(
+                                static_cast<uintptr_t>(key.globalAddress)),
+                            globalDim, globalStrides, boxDim, elementStrides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            static_cast<CUtensorMapSwizzle>(key.swizzle),
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  // Kernels read the map through a generic pointer to global memory; the
+  // allocation is at least 256-byte aligned, the map needs 64.
+  CUdeviceptr device = 0;
+  NVFP4_CU_CHECK(entry, cuMemAlloc(&device, sizeof(CUtensorMap)));
+  if (device % nvfp4::gpu::tcgen05::kTensorMapObjectAlignment != 0)
+    failUsage(entry, "device allocation not 64-byte aligned");
+  NVFP4_CU_CHECK(entry, cuMemcpyHtoD(device, &tensorMap, sizeof(CUtensorMap)));
+  return static_cast<uint64_t>(device);
+}
+
+/// Frees a device copy evicted from the cache.
+void freeDeviceTensorMap(uint64_t device) {
+  const char *entry = "nvfp4CudaTensorMapDestroy";
+  // Kernels still queued on any stream may read the map.
+  NVFP4_CU_CHECK(entry, cuCtxSynchronize());
+  NVFP4_CU_CHECK(entry, cuMemFree(static_cast<CUdeviceptr>(device)));
+}
+
+/// The tensor maps of the process's context.
+struct TensorMapTable {
+  std::mutex mutex;
+  nvfp4::runtime::TensorMapCache cache{buildDeviceTensorMap,
+                                       freeDeviceTensorMap, kIdleTensorMaps};
+};
+
+TensorMapTable &tensorMapTable() {
+  static TensorMapTable table;
+  return table;
+}
+} // namespace
+
 extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
                                             uint64_t innerBytes,
                                             uint64_t outerRows,
@@ -576,30 +635,19 @@ extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
                  boxInnerBytes, swizzle);
     std::exit(EXIT_FAILURE);
   }
-  static_assert(sizeof(CUtensorMap) == tc::kTensorMapObjectBytes,
-                "CUtensorMap is a 128-byte object");
   makeContextCurrent(entry);
-  CUtensorMap tensorMap;
-  const cuuint64_t globalDim[2] = {innerBytes, outerRows};
-  const cuuint64_t globalStrides[1] = {rowStrideBytes};
-  const cuuint32_t boxDim[2] = {boxInnerBytes, boxOuterRows};
-  const cuuint32_t elementStrides[2] = {1, 1};
-  NVFP4_CU_CHECK(entry,
-                 cuTensorMapEncodeTiled(
-                     &tensorMap, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2,
-                     globalAddress, globalDim, globalStrides, boxDim,
-                     elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                     static_cast<CUtensorMapSwizzle>(swizzle),
-                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
-  // Kernels read the map through a generic pointer to global memory; the
-  // allocation is at least 256-byte aligned, the map needs 64.
-  CUdeviceptr device = 0;
-  NVFP4_CU_CHECK(entry, cuMemAlloc(&device, sizeof(CUtensorMap)));
-  if (device % tc::kTensorMapObjectAlignment != 0)
-    failUsage(entry, "device allocation not 64-byte aligned");
-  NVFP4_CU_CHECK(entry, cuMemcpyHtoD(device, &tensorMap, sizeof(CUtensorMap)));
-  return reinterpret_cast<void *>(static_cast<uintptr_t>(device));
+  nvfp4::runtime::TensorMapKey key;
+  key.globalAddress = map.globalAddress;
+  key.innerBytes = innerBytes;
+  key.outerRows = outerRows;
+  key.rowStrideBytes = rowStrideBytes;
+  key.boxInnerBytes = boxInnerBytes;
+  key.boxOuterRows = boxOuterRows;
+  key.swizzle = swizzle;
+  TensorMapTable &table = tensorMapTable();
+  std::lock_guard<std::mutex> lock(table.mutex);
+  return reinterpret_cast<void *>(
+      static_cast<uintptr_t>(table.cache.acquire(key)));
 }
 
 extern "C" void nvfp4CudaTensorMapDestroy(void *tensorMap) {
@@ -607,7 +655,10 @@ extern "C" void nvfp4CudaTensorMapDestroy(void *tensorMap) {
   if (!tensorMap)
     return;
   makeContextCurrent(entry);
-  // Kernels still queued on any stream may read the map.
-  NVFP4_CU_CHECK(entry, cuCtxSynchronize());
-  NVFP4_CU_CHECK(entry, cuMemFree(toDevicePtr(tensorMap)));
+  TensorMapTable &table = tensorMapTable();
+  std::lock_guard<std::mutex> lock(table.mutex);
+  if (!table.cache.release(
+          static_cast<uint64_t>(reinterpret_cast<uintptr_t>(tensorMap))))
+    failUsage(entry, "not a tensor map of nvfp4CudaTensorMapCreate2D, or "
+                     "already destroyed");
 }

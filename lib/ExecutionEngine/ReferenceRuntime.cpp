@@ -359,6 +359,26 @@ int64_t _mlir_ciface_nvfp4RtCheckHadamard(UnrankedMemRefType<float> *x,
   return mismatches;
 }
 
+/// Checks `amax` == max |x| over the non-NaN elements of `x` (+0 when there
+/// are none) bit for bit. The expected value is computed here with
+/// std::fabs and std::isnan, independently of the reference library and of
+/// the lowerings.
+int64_t _mlir_ciface_nvfp4RtCheckAmax(UnrankedMemRefType<float> *x,
+                                      float amax) {
+  Flat<float> fx = flatten(x);
+  float expected = 0.0f;
+  for (float v : fx.values)
+    if (!std::isnan(v))
+      expected = std::max(expected, std::fabs(v));
+  int64_t mismatches = bitsOf(amax) == bitsOf(expected) ? 0 : 1;
+  if (mismatches)
+    std::printf("  amax: got %a, expected %a\n", amax, expected);
+  std::printf("amax [%s]: mismatches %" PRId64 " (of 1)\n",
+              shapeString(fx.shape).c_str(), mismatches);
+  std::fflush(stdout);
+  return mismatches;
+}
+
 /// Checks that (outData, outScales) is nvfp4::transpose2D of the 16x16
 /// tensor (inData, inScales), batch by batch.
 int64_t

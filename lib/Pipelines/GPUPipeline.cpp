@@ -49,6 +49,7 @@ void mlir::nvfp4::buildNVFP4ToPTXPipeline(
   gpuOptions.target = options.target;
   gpuOptions.hardwareSR = options.hardwareSR;
   gpuOptions.tile = options.tile;
+  gpuOptions.tcgen05CtaPair = options.tcgen05CtaPair;
   gpuOptions.reportFallbacks = options.reportFallbacks;
   pm.addPass(createConvertNVFP4ToGPU(gpuOptions));
 

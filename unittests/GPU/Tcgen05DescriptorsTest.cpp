@@ -14,7 +14,8 @@
 //    yields the operand in K order;
 //  - a TMA box loaded with CU_TENSOR_MAP_SWIZZLE_128B (modelled from the
 //    CUDA programming guide) is that same tile;
-//  - the scale atoms the producer warp writes equal nvfp4::swizzleScales,
+//  - the scale atoms the producer warp writes, and the global atoms layout
+//    its bulk copies read (scaleAtomsOffset), equal nvfp4::swizzleScales,
 //    and tcgen05.cp.32x128b.warpx4 of one atom (modelled from the ISA text)
 //    places row m in lane m % 32 of all four sub-partitions, column m / 32,
 //    byte kb;
@@ -454,6 +455,95 @@ TEST(Tcgen05Layout, ProducerLaneStoresFillTheScaleAtoms) {
         }
       }
     EXPECT_EQ(int64_t(bytes.size()), kScaleAtomBytes);
+  }
+}
+
+TEST(Tcgen05Layout, GlobalScaleAtomsAreSwizzleScales) {
+  // scaleAtomsOffset places entry (r, c) of a [rows, cols] compact scale
+  // matrix where nvfp4::swizzleScales (the reference library) puts it, for
+  // several shapes (one and several row blocks and K-block groups).
+  std::mt19937 rng(11);
+  for (auto [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{
+           {128, 4}, {128, 16}, {256, 32}, {384, 8}, {512, 64}}) {
+    ASSERT_TRUE(hasWholeScaleAtoms(rows, cols));
+    std::vector<uint8_t> scales(rows * cols);
+    for (auto &s : scales)
+      s = uint8_t(rng());
+    std::vector<uint8_t> reference =
+        nvfp4::swizzleScales(scales.data(), rows, cols);
+    ASSERT_EQ(int64_t(reference.size()), rows * cols);
+    std::vector<uint8_t> atoms(rows * cols, 0);
+    std::set<int64_t> offsets;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) {
+        int64_t offset = scaleAtomsOffset<int64_t>(r, c, cols);
+        ASSERT_LT(offset, rows * cols);
+        EXPECT_TRUE(offsets.insert(offset).second);
+        atoms[offset] = scales[r * cols + c];
+        // The atom of the entry, and the entry within it.
+        EXPECT_EQ(offset, scaleAtomsAtomOffset<int64_t>(r, c, cols) +
+                              scaleAtomOffset(r % kScaleAtomRows,
+                                              c % kScaleAtomBlocks));
+      }
+    EXPECT_EQ(atoms, reference) << rows << " x " << cols;
+  }
+  EXPECT_FALSE(hasWholeScaleAtoms(64, 16));
+  EXPECT_FALSE(hasWholeScaleAtoms(128, 2));
+}
+
+TEST(Tcgen05Layout, ScaleAtomBulkCopiesFillTheStageAtoms) {
+  // With scales in the global atoms layout, the producer copies, per K tile
+  // and 128-row block, the kScaleAtomKTileBytes at scaleAtomsAtomOffset(first
+  // row of the block, first K block of the tile) to the stage's atoms of the
+  // block (aScaleAtomOffsetOf(0) / bScaleAtomOffsetOf(0, block)). Replays the
+  // copies and checks that each atom the MMA thread's tcgen05.cp reads holds
+  // the scales of its rows and MMA, and the bulk-copy rules (16-byte aligned
+  // source and destination, a multiple of 16 bytes).
+  const int64_t k = 768, cols = k / 16;
+  for (int64_t n : {128, 256}) {
+    TilePlan p = makeTilePlan(n);
+    const int64_t rows = 2 * n;
+    std::vector<int32_t> global(rows * cols);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        global[scaleAtomsOffset<int64_t>(r, c, cols)] = int32_t(r * cols + c);
+    for (auto [isLhs, blocks] : std::vector<std::pair<bool, int64_t>>{
+             {true, 1}, {false, p.bScaleAtoms}})
+      for (int64_t tileRow0 : {int64_t(0), n})
+        for (int64_t kt = 0; kt < k / kTileK; ++kt) {
+          std::vector<int32_t> stage(p.stageBytes, -1);
+          for (int64_t rb = 0; rb < blocks; ++rb) {
+            int64_t src = scaleAtomsAtomOffset<int64_t>(
+                tileRow0 + rb * kScaleAtomRows, kt * kTileK / 16, cols);
+            int64_t dst =
+                isLhs ? p.aScaleAtomOffsetOf(0) : p.bScaleAtomOffsetOf(0, rb);
+            EXPECT_EQ(src % 16, 0);
+            EXPECT_EQ(dst % 16, 0);
+            EXPECT_EQ(kScaleAtomKTileBytes % 16, 0);
+            for (int64_t byte = 0; byte < kScaleAtomKTileBytes; ++byte)
+              stage[dst + byte] = global[src + byte];
+          }
+          for (int64_t i = 0; i < kMmasPerKTile; ++i)
+            for (int64_t rb = 0; rb < blocks; ++rb)
+              for (int64_t r = 0; r < kScaleAtomRows; ++r)
+                for (int64_t kb = 0; kb < kScaleAtomBlocks; ++kb) {
+                  int64_t atom = isLhs ? p.aScaleAtomOffsetOf(i)
+                                       : p.bScaleAtomOffsetOf(i, rb);
+                  int64_t row = tileRow0 + rb * kScaleAtomRows + r;
+                  int64_t c = kt * kTileK / 16 + i * kScaleAtomBlocks + kb;
+                  ASSERT_EQ(stage[atom + scaleAtomOffset(r, kb)],
+                            int32_t(row * cols + c))
+                      << "N " << n << " lhs " << isLhs << " kt " << kt
+                      << " MMA " << i << " block " << rb;
+                }
+        }
+    // The full barrier's transaction bytes: the TMA loads plus the copies.
+    EXPECT_EQ(p.scaleCopyBytes(false, false), 0);
+    EXPECT_EQ(p.scaleCopyBytes(true, false), kScaleAtomKTileBytes);
+    EXPECT_EQ(p.scaleCopyBytes(true, true),
+              (1 + p.bScaleAtoms) * kScaleAtomKTileBytes);
+    // mbarrier transaction counts are limited to 2^20 - 1.
+    EXPECT_LT(p.txBytes + p.scaleCopyBytes(true, true), 1 << 20);
   }
 }
 

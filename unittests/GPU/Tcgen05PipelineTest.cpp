@@ -6,31 +6,55 @@
 //
 // Simulates the warp-specialized tcgen05 kernel's roles on a model of the
 // mbarriers, with the schedule formulas of Tcgen05Pipeline.h that the
-// lowering emits and the barrier arrival counts it initializes:
+// lowering emits and the barrier arrival counts and transaction bytes of the
+// TilePlan it initializes. A simulation covers one cluster: one CTA for the
+// 1-CTA kernel, kPairCtas CTAs for the CTA pair (cta_group::2), whose
+// leader (kPairLeaderRank) holds the full and accEmpty barriers that count
+// both CTAs and issues every MMA.
 //
-//  - 32 producer lanes: wait empty[s]; lane 0 adds the TMA bytes to full[s]
-//    (expect_tx) and issues the two TMA loads, which land later in any
-//    order (complete_tx); every lane writes its scales and arrives on
-//    full[s]; at the end every lane waits for the release of the last
-//    stages;
-//  - the MMA thread: per tile, wait accEmpty[a]; per K tile, wait full[s],
-//    issue the copies and MMAs and a tcgen05.commit to empty[s]; after the
-//    tile, a commit to accFull[a]. The copies and MMAs execute later, in
-//    issue order; a commit arrives at some point after everything issued
-//    before it executed (commits are not ordered among themselves);
-//  - 128 epilogue threads: per tile, wait accFull[a], read the accumulator,
-//    arrive on accEmpty[a].
+// Per CTA:
+//
+//  - 32 producer lanes: wait for the CTA's own empty[s]; lane 0 adds the
+//    CTA's TMA bytes to the leader's full[s] (expect_tx) and issues the A and
+//    B loads into the CTA's stage, which land later in any order and
+//    complete their bytes on the leader's full[s]; every lane writes its
+//    scales and arrives on the leader's full[s]; at the end every lane waits
+//    for the release of the last stages on its own empty barriers;
+//  - 128 epilogue threads: per tile, wait for the CTA's own accFull[a], read
+//    the CTA's accumulator, arrive on the leader's accEmpty[a];
+//
+// and in the leader, the MMA thread: per tile, wait accEmpty[a]; per K tile,
+// wait full[s], issue the copies and MMAs (which read the stage of every CTA
+// and write the accumulator of every CTA) and a tcgen05.commit to empty[s];
+// after the tile, a commit to accFull[a]. The copies and MMAs execute later,
+// in issue order; a commit is multicast to the barrier at the same offset in
+// each CTA of kPairMulticastMask (the 1-CTA kernel: its own), and each copy
+// arrives at some point after everything issued before the commit executed
+// (commits and their copies are not ordered among themselves).
+//
+// An mbarrier operation of a thread on its own CTA's barrier takes effect at
+// once; on the peer's (through a `mapa` address) it travels and takes effect
+// later, in the thread's issue order. Every thread first passes the setup
+// barrier (thread 0 initializes the CTA's mbarriers before it) and ends with
+// the teardown barrier, whose arrival releases the thread's remote
+// operations: bar.sync for the 1-CTA kernel, the cluster barrier for the
+// pair. A CTA exits when its threads passed the teardown barrier.
 //
 // An mbarrier phase completes when its pending arrivals and its transaction
 // count are both zero; try_wait.parity(p) succeeds when the current phase's
 // parity differs from p. A random scheduler interleaves the threads and the
-// asynchronous units, each kind at a speed drawn per run; each run checks that
-// nothing deadlocks, that no stage is written (by TMA or by scale stores)
-// before the MMAs of its previous fill executed, that the MMAs read complete
-// stages, that no accumulator is overwritten before every epilogue thread read
-// it, that every tile is computed exactly once, and that nothing is in flight
-// when the CTA exits. Deliberately broken protocols check that the model
-// notices.
+// asynchronous units (TMA, MMA, commit, remote operations), each kind at a
+// speed drawn per CTA and run, so that some runs starve one CTA or kind and
+// race another. Each run checks that nothing deadlocks; that no stage is
+// written (by TMA or by scale stores) before the MMAs of its previous fill
+// executed; that the MMA thread passes full[s] only when every CTA's stage
+// holds the step's data, and the MMAs read complete stages; that no
+// accumulator is read before the tile's last MMA executed nor overwritten
+// before every epilogue thread of its CTA read it; that no mbarrier is
+// signalled before its CTA initialized it; that no CTA exits while anything
+// may still reach its shared or tensor memory; and that every tile is stored
+// exactly once by each CTA of the cluster the schedule gives it. Deliberately
+// broken protocols check that the model notices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,12 +62,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
-#include <functional>
 #include <map>
+#include <optional>
 #include <random>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -92,100 +116,285 @@ enum class Fault {
   MmaSkipsAccEmptyWait,
   /// The producer waits on empty[s] with the consumer's parity.
   ProducerUsesConsumerParity,
+  // CTA pairs.
+  /// The commits signal the leader's barriers only (no multicast).
+  CommitNotMulticast,
+  /// The full barriers count one CTA's producer lanes.
+  FullCountsOneCta,
+  /// The accEmpty barriers count one CTA's epilogue threads.
+  AccEmptyCountsOneCta,
+  /// Each CTA's producer expects the TMA bytes of both CTAs.
+  ExpectTxOfBothCtas,
+  /// The peer's TMA loads complete on its own full barrier (the 1-CTA form
+  /// of the load).
+  PeerLoadsSignalOwnBarrier,
+  /// The peer's epilogue threads arrive on their own accEmpty barrier.
+  PeerEpilogueArrivesLocally,
+  /// bar.sync instead of the cluster barrier after the initialization.
+  NoSetupClusterBarrier,
+  /// bar.sync instead of the cluster barrier before the exit.
+  NoTeardownClusterBarrier,
 };
 
 struct Config {
-  int64_t kTiles, numTiles, grid, stages, accStages;
+  int64_t kTiles, numTiles;
+  /// The grid in clusters (the 1-CTA kernel: in CTAs).
+  int64_t clusters;
+  int64_t stages, accStages;
+  /// The CTA-pair kernel instead of the 1-CTA kernel.
+  bool ctaPair = false;
+  /// The tile width whose TilePlan gives the barrier counts and TMA bytes.
+  int64_t tileN = 128;
   Fault fault = Fault::None;
 };
 
-/// One CTA of the kernel, simulated to completion.
-class CtaModel {
+/// A set of thread keys (0 .. keys - 1) with constant-time insertion,
+/// removal and access by position.
+class KeySet {
 public:
-  CtaModel(const Config &c, int64_t cta, uint64_t seed)
-      : c(c), cta(cta), rng(seed),
-        localTiles(tilesOfCta<int64_t>(cta, c.grid, c.numTiles)) {
-    for (int64_t s = 0; s < c.stages; ++s) {
-      full.emplace_back(kFullBarrierArrivals);
-      empty.emplace_back(kEmptyBarrierArrivals);
+  explicit KeySet(int64_t keys = 0) : position(keys, -1) {}
+  bool contains(int64_t key) const { return position[key] >= 0; }
+  void insert(int64_t key) {
+    if (contains(key))
+      return;
+    position[key] = items.size();
+    items.push_back(key);
+  }
+  void erase(int64_t key) {
+    if (!contains(key))
+      return;
+    int64_t moved = items.back();
+    items[position[key]] = moved;
+    position[moved] = position[key];
+    items.pop_back();
+    position[key] = -1;
+  }
+  size_t size() const { return items.size(); }
+  bool empty() const { return items.empty(); }
+  int64_t operator[](size_t i) const { return items[i]; }
+  std::vector<int64_t>::const_iterator begin() const { return items.begin(); }
+  std::vector<int64_t>::const_iterator end() const { return items.end(); }
+
+private:
+  std::vector<int64_t> items, position;
+};
+
+/// One cluster of the kernel, simulated to completion.
+class ClusterModel {
+public:
+  ClusterModel(const Config &c, int64_t cluster, uint64_t seed)
+      : c(c), plan(makeTilePlan(c.tileN, c.ctaPair)), cluster(cluster),
+        numCtas(c.ctaPair ? kPairCtas : 1),
+        leader(c.ctaPair ? kPairLeaderRank : 0), rng(seed),
+        localTiles(tilesOfCta<int64_t>(cluster, c.clusters, c.numTiles)) {
+    const int64_t fullArrivals = c.fault == Fault::FullCountsOneCta
+                                     ? kFullBarrierArrivals
+                                     : plan.fullBarrierArrivals;
+    const int64_t accEmptyArrivals = c.fault == Fault::AccEmptyCountsOneCta
+                                         ? kAccEmptyBarrierArrivals
+                                         : plan.accEmptyBarrierArrivals;
+    ctas.resize(numCtas);
+    for (int64_t rank = 0; rank < numCtas; ++rank) {
+      Cta &cta = ctas[rank];
+      // Every CTA initializes the same barriers.
+      cta.barriers[Full].assign(c.stages, MBarrier(fullArrivals));
+      cta.barriers[Empty].assign(c.stages, MBarrier(kEmptyBarrierArrivals));
+      cta.barriers[AccFull].assign(c.accStages,
+                                   MBarrier(kAccFullBarrierArrivals));
+      cta.barriers[AccEmpty].assign(c.accStages, MBarrier(accEmptyArrivals));
+      for (int64_t array = 0; array < kBarrierArrays; ++array)
+        cta.waiters[array].resize(cta.barriers[array].size());
+      cta.lanes.resize(kFullBarrierArrivals);
+      cta.epilogue.resize(kEpilogueThreads);
+      cta.threads =
+          kFullBarrierArrivals + kEpilogueThreads + (rank == leader ? 1 : 0);
+      cta.lastExecutedStep.assign(c.stages, -1);
+      cta.acc.resize(c.accStages);
     }
-    for (int64_t a = 0; a < c.accStages; ++a) {
-      accFull.emplace_back(kAccFullBarrierArrivals);
-      accEmpty.emplace_back(kAccEmptyBarrierArrivals);
-    }
-    lanes.resize(kFullBarrierArrivals);
-    epilogue.resize(kAccEmptyBarrierArrivals);
-    lastExecutedStep.assign(c.stages, -1);
-    acc.resize(c.accStages);
     std::uniform_real_distribution<double> logSpeed(-8, 8);
-    for (double &v : speed)
-      v = std::exp(logSpeed(rng));
+    for (auto &ctaSpeeds : speed)
+      for (double &v : ctaSpeeds)
+        v = std::exp(logSpeed(rng));
+
+    const int64_t keys = numCtas * kThreadKeysPerCta;
+    for (int64_t rank = 0; rank < numCtas; ++rank) {
+      for (KeySet &ready : readyThreads[rank])
+        ready = KeySet(keys);
+      sending[rank] = KeySet(keys);
+    }
+    remoteOps.resize(keys);
+    // Every thread starts before the setup barrier (the pair's peer has no
+    // MMA thread).
+    for (int64_t key = 0; key < keys; ++key) {
+      ThreadRef t = threadOf(key);
+      if (t.role != Role::MmaIssuer || t.cta == leader)
+        schedule(key);
+    }
   }
 
-  /// Runs until every thread exited; returns the first violation, or "".
+  /// Runs until every CTA exited; returns the first violation, or "".
   std::string run() {
-    for (int64_t steps = 0; error.empty(); ++steps) {
-      if (allExited()) {
-        // Shared memory is gone: nothing may still arrive or land there.
-        if (!mmaQueue.empty() || !commits.empty() || !tmaInFlight.empty())
-          fail("asynchronous operations in flight when the CTA exits");
-        break;
-      }
-      std::vector<Action> actions = runnable();
-      if (actions.empty()) {
-        fail("deadlock");
-        break;
-      }
+    for (int64_t steps = 0; error.empty() && exitedCtas < numCtas; ++steps) {
       if (steps > 50'000'000) {
         fail("no termination");
         break;
       }
-      double total = 0;
-      for (const Action &a : actions)
-        total += a.weight;
-      double x = std::uniform_real_distribution<double>(0, total)(rng);
-      size_t chosen = 0;
-      while (chosen + 1 < actions.size() && x >= actions[chosen].weight)
-        x -= actions[chosen++].weight;
-      actions[chosen].run();
+      if (!takeStep()) {
+        fail("deadlock");
+        break;
+      }
     }
     return error;
   }
 
-  /// The tiles the epilogue stored, in order.
-  const std::vector<int64_t> &storedTiles() const { return stored; }
+  /// The tiles the epilogue of CTA `rank` stored, in order.
+  const std::vector<int64_t> &storedTiles(int64_t rank) const {
+    return ctas[rank].stored;
+  }
 
 private:
+  //===--------------------------------------------------------------------===//
+  // Barriers and remote operations
+  //===--------------------------------------------------------------------===//
+
+  /// The mbarrier arrays of a CTA's shared memory.
+  enum BarrierArray { Full, Empty, AccFull, AccEmpty, kBarrierArrays };
+  /// Mbarrier `index` of array `array` of CTA `cta`.
+  struct BarrierRef {
+    int64_t cta;
+    BarrierArray array;
+    int64_t index;
+  };
+  enum class BarrierOp { Arrive, ExpectTx, CompleteTx };
+  /// An mbarrier operation on the peer CTA's barrier, travelling.
+  struct RemoteOp {
+    BarrierRef barrier;
+    BarrierOp op;
+    int64_t bytes;
+  };
+
+  /// Applies `op` to `ref` now.
+  void applyBarrierOp(const BarrierRef &ref, BarrierOp op, int64_t bytes,
+                      const char *who) {
+    Cta &target = ctas[ref.cta];
+    if (!target.initialized || target.exited) {
+      std::ostringstream os;
+      os << who << " reaches cta " << ref.cta << " "
+         << (target.exited ? "after it exited"
+                           : "before it initialized its mbarriers");
+      fail(os.str());
+      return;
+    }
+    MBarrier &barrier = target.barriers[ref.array][ref.index];
+    const int64_t phase = barrier.phase;
+    switch (op) {
+    case BarrierOp::Arrive:
+      if (!barrier.arrive())
+        fail(std::string("unexpected arrival of ") + who);
+      break;
+    case BarrierOp::ExpectTx:
+      barrier.expectTx(bytes);
+      break;
+    case BarrierOp::CompleteTx:
+      barrier.completeTx(bytes);
+      break;
+    }
+    // A completed phase flips the parity every waiter waits on.
+    if (barrier.phase != phase)
+      wake(target.waiters[ref.array][ref.index]);
+  }
+
   //===--------------------------------------------------------------------===//
   // Threads
   //===--------------------------------------------------------------------===//
 
+  /// Where a thread is in the kernel: before the setup barrier, waiting in
+  /// it, in its role, before the teardown barrier, waiting in it, exited.
+  enum class Part { Setup, WaitSetup, Role, Teardown, WaitTeardown, Exited };
+  enum class Role { ProducerLane, MmaIssuer, EpilogueThread };
+  struct ThreadRef {
+    int64_t cta;
+    Role role;
+    int64_t id;
+  };
+
   struct Lane {
-    enum {
-      WaitEmpty,
-      Issue,
-      WriteScales,
-      Arrive,
-      Drain,
-      Exited
-    } pc = WaitEmpty;
+    Part part = Part::Setup;
+    enum { WaitEmpty, Issue, WriteScales, Arrive, Drain } pc = WaitEmpty;
     int64_t local = 0, kt = 0, drain = 0;
   };
   struct MmaThread {
-    enum { WaitAccEmpty, WaitFull, Issue, Exited } pc = WaitAccEmpty;
+    Part part = Part::Setup;
+    enum { WaitAccEmpty, WaitFull, Issue } pc = WaitAccEmpty;
     int64_t local = 0, kt = 0;
-  } mma;
+  };
   struct EpilogueThread {
-    enum { WaitAccFull, Read, Arrive, Exited } pc = WaitAccFull;
+    Part part = Part::Setup;
+    enum { WaitAccFull, Read, Arrive } pc = WaitAccFull;
     int64_t local = 0;
+  };
+  /// The elected producer lane, which issues the TMA loads (thread 0 of the
+  /// CTA, which also initializes the mbarriers).
+  static constexpr int64_t kElectedLane = 0;
+
+  /// The accumulator buffer of a CTA: the tile it holds, the K tiles
+  /// accumulated, the epilogue threads that read it.
+  struct Accumulator {
+    int64_t local = -1, kTilesDone = 0, reads = 0;
+  };
+
+  /// One CTA: its shared-memory barriers and stages, its tensor-memory
+  /// accumulators, its threads.
+  struct Cta {
+    std::vector<MBarrier> barriers[kBarrierArrays];
+    /// Per mbarrier, the threads parked on it; the threads parked on the
+    /// setup and teardown barriers.
+    std::vector<std::vector<int64_t>> waiters[kBarrierArrays];
+    std::vector<int64_t> setupWaiters, teardownWaiters;
+    bool initialized = false, exited = false;
+    std::vector<Lane> lanes;
+    std::vector<EpilogueThread> epilogue;
+    /// Modelled threads, and how many arrived at the setup / teardown
+    /// barrier and exited.
+    int64_t threads = 0, setupArrivals = 0, teardownArrivals = 0,
+            exitedThreads = 0;
+    /// Per step: TMA loads landed in, scale stores to this CTA's stage.
+    std::map<int64_t, int64_t> tmaLanded, scaleWrites;
+    /// Per stage: the step of the last MMA that read it.
+    std::vector<int64_t> lastExecutedStep;
+    std::vector<Accumulator> acc;
+    std::vector<int64_t> stored;
   };
 
   int64_t step(int64_t local, int64_t kt) const {
     return kStep<int64_t>(local, kt, c.kTiles);
   }
   int64_t stageOf(int64_t s) const { return slotOf<int64_t>(s, c.stages); }
+  int64_t accOf(int64_t local) const {
+    return slotOf<int64_t>(local, c.accStages);
+  }
   int64_t tileOf(int64_t local) const {
-    return tileOfCta<int64_t>(cta, c.grid, local);
+    return tileOfCta<int64_t>(cluster, c.clusters, local);
+  }
+
+  /// Threads are numbered per CTA: the producer lanes, the MMA thread, the
+  /// epilogue threads.
+  static constexpr int64_t kMmaThreadKey = kFullBarrierArrivals;
+  static constexpr int64_t kThreadKeysPerCta =
+      kFullBarrierArrivals + 1 + kEpilogueThreads;
+  static int64_t keyOf(const ThreadRef &t) {
+    int64_t first = t.role == Role::ProducerLane ? 0
+                    : t.role == Role::MmaIssuer  ? kMmaThreadKey
+                                                 : kMmaThreadKey + 1;
+    return t.cta * kThreadKeysPerCta + first + t.id;
+  }
+  static ThreadRef threadOf(int64_t key) {
+    int64_t cta = key / kThreadKeysPerCta, k = key % kThreadKeysPerCta;
+    if (k < kMmaThreadKey)
+      return {cta, Role::ProducerLane, k};
+    if (k == kMmaThreadKey)
+      return {cta, Role::MmaIssuer, 0};
+    return {cta, Role::EpilogueThread, k - kMmaThreadKey - 1};
   }
 
   void fail(const std::string &what) {
@@ -193,214 +402,432 @@ private:
       error = what;
   }
 
-  /// Checks that step `it` may write stage `stage`: the MMAs of the previous
-  /// fill (step it - stages) executed, and no issued MMA still reads it.
-  void checkStageWritable(int64_t it, int64_t stage, const char *who) {
+  /// Thread `t` applies `op` to `ref`: at once on its own CTA's barrier;
+  /// on the peer's, after its earlier remote operations.
+  void barrierOp(const ThreadRef &t, const BarrierRef &ref, BarrierOp op,
+                 int64_t bytes, const char *who) {
+    if (ref.cta == t.cta) {
+      applyBarrierOp(ref, op, bytes, who);
+    } else {
+      remoteOps[keyOf(t)].push_back({ref, op, bytes});
+      sending[t.cta].insert(keyOf(t));
+    }
+  }
+
+  /// Checks that step `it` may write stage `stage` of CTA `rank`: the MMAs
+  /// of the previous fill (step it - stages) executed, and no issued MMA
+  /// still reads it.
+  void checkStageWritable(int64_t rank, int64_t it, int64_t stage,
+                          const char *who) {
     int64_t previous = it - c.stages;
-    if (lastExecutedStep[stage] != (previous < 0 ? -1 : previous) ||
+    if (ctas[rank].lastExecutedStep[stage] != (previous < 0 ? -1 : previous) ||
         pendingReads.count(stage)) {
       std::ostringstream os;
-      os << who << " writes stage " << stage << " for step " << it
-         << " before the MMAs of step " << previous << " executed";
+      os << who << " of cta " << rank << " writes stage " << stage
+         << " for step " << it << " before the MMAs of step " << previous
+         << " executed";
       fail(os.str());
     }
   }
 
-  void laneAction(int64_t id) {
-    Lane &l = lanes[id];
+  /// Whether stage `stage` of every CTA holds exactly the data of step `it`.
+  bool stagesHoldStep(int64_t it) const {
+    auto count = [](const std::map<int64_t, int64_t> &m, int64_t key) {
+      auto found = m.find(key);
+      return found == m.end() ? int64_t(0) : found->second;
+    };
+    for (const Cta &cta : ctas) {
+      if (count(cta.tmaLanded, it) != 2 ||
+          count(cta.scaleWrites, it) != kFullBarrierArrivals ||
+          count(cta.tmaLanded, it + c.stages) != 0 ||
+          count(cta.scaleWrites, it + c.stages) != 0)
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether the setup (or teardown) barrier lets a thread of CTA `rank`
+  /// through: the cluster barrier waits for the threads of every CTA,
+  /// bar.sync for those of the CTA.
+  bool barrierPassed(int64_t rank, bool setup) const {
+    bool clusterWide =
+        c.ctaPair && c.fault != (setup ? Fault::NoSetupClusterBarrier
+                                       : Fault::NoTeardownClusterBarrier);
+    auto arrived = [&](const Cta &cta) {
+      return (setup ? cta.setupArrivals : cta.teardownArrivals) == cta.threads;
+    };
+    if (!clusterWide)
+      return arrived(ctas[rank]);
+    for (const Cta &cta : ctas)
+      if (!arrived(cta))
+        return false;
+    return true;
+  }
+
+  Part &partOf(const ThreadRef &t) {
+    switch (t.role) {
+    case Role::ProducerLane:
+      return ctas[t.cta].lanes[t.id].part;
+    case Role::MmaIssuer:
+      return mma.part;
+    case Role::EpilogueThread:
+      return ctas[t.cta].epilogue[t.id].part;
+    }
+    return mma.part;
+  }
+
+  /// Makes thread `key` ready, or parks it on what it waits for: an
+  /// mbarrier phase, the setup or teardown barrier, or the delivery of its
+  /// remote operations (barrier.cluster.arrive.release performs them
+  /// first). A parked thread is examined again when that changes.
+  void schedule(int64_t key) {
+    ThreadRef t = threadOf(key);
+    Cta &cta = ctas[t.cta];
+    std::vector<int64_t> *waiters = nullptr;
+    switch (partOf(t)) {
+    case Part::Setup:
+      break;
+    case Part::WaitSetup:
+      if (!barrierPassed(t.cta, /*setup=*/true))
+        waiters = &cta.setupWaiters;
+      break;
+    case Part::Role:
+      if (std::optional<BarrierRef> on = roleWait(t))
+        waiters = &ctas[on->cta].waiters[on->array][on->index];
+      break;
+    case Part::Teardown:
+      if (!remoteOps[key].empty())
+        waiters = &drainWaiters[key];
+      break;
+    case Part::WaitTeardown:
+      if (!barrierPassed(t.cta, /*setup=*/false))
+        waiters = &cta.teardownWaiters;
+      break;
+    case Part::Exited:
+      setReady(key, false);
+      return;
+    }
+    setReady(key, !waiters);
+    if (waiters)
+      waiters->push_back(key);
+  }
+
+  /// Examines the threads parked on `waiters` again.
+  void wake(std::vector<int64_t> &waiters) {
+    std::vector<int64_t> woken;
+    woken.swap(waiters);
+    for (int64_t key : woken)
+      schedule(key);
+  }
+
+  /// Wakes the threads parked on the setup (or teardown) barrier of the
+  /// CTAs it now lets through.
+  void wakeBarrierWaiters(bool setup) {
+    for (int64_t rank = 0; rank < numCtas; ++rank)
+      if (barrierPassed(rank, setup))
+        wake(setup ? ctas[rank].setupWaiters : ctas[rank].teardownWaiters);
+  }
+
+  void threadAction(const ThreadRef &t) {
+    Part &part = partOf(t);
+    Cta &cta = ctas[t.cta];
+    switch (part) {
+    case Part::Setup:
+      // Thread 0 initializes the CTA's mbarriers before the barrier.
+      if (t.role == Role::ProducerLane && t.id == kElectedLane)
+        cta.initialized = true;
+      ++cta.setupArrivals;
+      part = Part::WaitSetup;
+      wakeBarrierWaiters(/*setup=*/true);
+      return;
+    case Part::WaitSetup:
+      part = Part::Role;
+      return;
+    case Part::Role:
+      return roleAction(t);
+    case Part::Teardown:
+      ++cta.teardownArrivals;
+      part = Part::WaitTeardown;
+      wakeBarrierWaiters(/*setup=*/false);
+      return;
+    case Part::WaitTeardown:
+      part = Part::Exited;
+      if (++cta.exitedThreads == cta.threads)
+        exitCta(t.cta);
+      return;
+    case Part::Exited:
+      return;
+    }
+  }
+
+  /// The mbarrier thread `t` waits on in its role, if it cannot proceed.
+  std::optional<BarrierRef> roleWait(const ThreadRef &t) const {
+    switch (t.role) {
+    case Role::ProducerLane:
+      return laneWait(t.cta, ctas[t.cta].lanes[t.id]);
+    case Role::MmaIssuer:
+      return mmaWait();
+    case Role::EpilogueThread:
+      return epilogueWait(t.cta, ctas[t.cta].epilogue[t.id]);
+    }
+    return std::nullopt;
+  }
+
+  /// `barrier` if try_wait.parity(`parity`) fails on it.
+  std::optional<BarrierRef> waitUnlessComplete(const BarrierRef &barrier,
+                                               int64_t parity) const {
+    if (ctas[barrier.cta].barriers[barrier.array][barrier.index].tryWaitParity(
+            parity))
+      return std::nullopt;
+    return barrier;
+  }
+
+  void roleAction(const ThreadRef &t) {
+    switch (t.role) {
+    case Role::ProducerLane:
+      return laneAction(t);
+    case Role::MmaIssuer:
+      return mmaAction();
+    case Role::EpilogueThread:
+      return epilogueAction(t);
+    }
+  }
+
+  void laneAction(const ThreadRef &t) {
+    Lane &l = ctas[t.cta].lanes[t.id];
     int64_t it = step(l.local, l.kt), s = stageOf(it);
+    // The full barrier that counts the cluster's loads and lanes.
+    BarrierRef full{leader, Full, s};
     switch (l.pc) {
     case Lane::WaitEmpty:
-      l.pc = id == 0 ? Lane::Issue : Lane::WriteScales;
+      l.pc = t.id == kElectedLane ? Lane::Issue : Lane::WriteScales;
       return;
-    case Lane::Issue:
-      full[s].expectTx(kTxBytes);
-      tmaInFlight.push_back({it, kTxBytes / 2});
-      tmaInFlight.push_back({it, kTxBytes / 2});
+    case Lane::Issue: {
+      // This CTA's bytes first, then its A and B loads (boxes of 128 and
+      // bRowsPerCta rows of one K tile).
+      barrierOp(t, full, BarrierOp::ExpectTx,
+                c.fault == Fault::ExpectTxOfBothCtas ? plan.txBytes
+                                                     : plan.txBytesPerCta,
+                "an expect_tx");
+      BarrierRef loadBarrier = full;
+      if (c.fault == Fault::PeerLoadsSignalOwnBarrier)
+        loadBarrier.cta = t.cta;
+      tmaInFlight.push_back({t.cta, it, kTileM * kTileRowBytes, loadBarrier});
+      tmaInFlight.push_back(
+          {t.cta, it, plan.bRowsPerCta * kTileRowBytes, loadBarrier});
       l.pc = Lane::WriteScales;
       return;
+    }
     case Lane::WriteScales:
-      checkStageWritable(it, s, "a scale store");
-      ++scaleWrites[it];
+      checkStageWritable(t.cta, it, s, "a scale store");
+      ++ctas[t.cta].scaleWrites[it];
       l.pc = Lane::Arrive;
       return;
     case Lane::Arrive:
-      if (!full[s].arrive())
-        fail("unexpected arrival on full");
+      barrierOp(t, full, BarrierOp::Arrive, 0, "a producer lane on full");
       if (++l.kt == c.kTiles) {
         l.kt = 0;
         ++l.local;
       }
-      l.pc = l.local < localTiles ? Lane::WaitEmpty : Lane::Drain;
-      if (l.pc == Lane::Drain && c.fault == Fault::NoProducerDrain)
-        l.pc = Lane::Exited;
+      if (l.local < localTiles)
+        l.pc = Lane::WaitEmpty;
+      else if (c.fault == Fault::NoProducerDrain)
+        l.part = Part::Teardown;
+      else
+        l.pc = Lane::Drain;
       return;
     case Lane::Drain:
       if (++l.drain == c.stages)
-        l.pc = Lane::Exited;
-      return;
-    case Lane::Exited:
+        l.part = Part::Teardown;
       return;
     }
   }
 
-  /// Whether lane `id` is blocked on a barrier.
-  bool laneBlocked(const Lane &l) const {
+  /// A lane of CTA `rank` waits on its CTA's empty barrier.
+  std::optional<BarrierRef> laneWait(int64_t rank, const Lane &l) const {
     if (l.pc == Lane::WaitEmpty) {
       if (c.fault == Fault::ProducerSkipsEmptyWait)
-        return false;
+        return std::nullopt;
       int64_t it = step(l.local, l.kt);
       int64_t parity = c.fault == Fault::ProducerUsesConsumerParity
                            ? consumerParity<int64_t>(it, c.stages)
                            : producerParity<int64_t>(it, c.stages);
-      return !empty[stageOf(it)].tryWaitParity(parity);
+      return waitUnlessComplete({rank, Empty, stageOf(it)}, parity);
     }
     if (l.pc == Lane::Drain) {
       int64_t it = localTiles * c.kTiles + l.drain;
-      return !empty[stageOf(it)].tryWaitParity(
-          producerParity<int64_t>(it, c.stages));
+      return waitUnlessComplete({rank, Empty, stageOf(it)},
+                                producerParity<int64_t>(it, c.stages));
     }
-    return false;
+    return std::nullopt;
+  }
+
+  /// The MMA thread's tcgen05.commit to barrier `index` of `array`: one
+  /// arrival on that barrier of each CTA of the multicast mask (the 1-CTA
+  /// kernel: its own), once the MMAs issued so far executed.
+  void commit(BarrierArray array, int64_t index) {
+    uint16_t mask = uint16_t(1) << leader;
+    if (c.ctaPair && c.fault != Fault::CommitNotMulticast)
+      mask = kPairMulticastMask;
+    for (int64_t rank = 0; rank < 16; ++rank) {
+      if (!(mask >> rank & 1))
+        continue;
+      if (rank >= numCtas) {
+        fail("a commit is multicast to a CTA outside the cluster");
+        return;
+      }
+      commits.push_back({{rank, array, index}, issuedMmas});
+    }
   }
 
   void mmaAction() {
-    int64_t a = slotOf<int64_t>(mma.local, c.accStages);
+    int64_t a = accOf(mma.local);
     switch (mma.pc) {
     case MmaThread::WaitAccEmpty:
       mma.pc = MmaThread::WaitFull;
       return;
-    case MmaThread::WaitFull: {
-      // The stage holds all of this step's data.
-      int64_t it = step(mma.local, mma.kt);
-      if (tmaLanded[it] != 2 || scaleWrites[it] != kFullBarrierArrivals)
-        fail("the MMA thread passed full[s] before the stage was complete");
+    case MmaThread::WaitFull:
+      if (!stagesHoldStep(step(mma.local, mma.kt)))
+        fail("the MMA thread passed full[s] before the stages were complete");
       mma.pc = MmaThread::Issue;
       return;
-    }
     case MmaThread::Issue: {
       int64_t it = step(mma.local, mma.kt), s = stageOf(it);
       mmaQueue.push_back({it, a, mma.local, mma.kt});
       ++pendingReads[s];
       ++issuedMmas;
-      commits.push_back({&empty[s], issuedMmas});
+      commit(Empty, s);
       if (++mma.kt == c.kTiles) {
-        commits.push_back({&accFull[a], issuedMmas});
+        commit(AccFull, a);
         mma.kt = 0;
         ++mma.local;
-        mma.pc = mma.local < localTiles ? MmaThread::WaitAccEmpty
-                                        : MmaThread::Exited;
+        if (mma.local == localTiles)
+          mma.part = Part::Teardown;
+        else
+          mma.pc = MmaThread::WaitAccEmpty;
       } else {
         mma.pc = MmaThread::WaitFull;
       }
       return;
     }
-    case MmaThread::Exited:
-      return;
     }
   }
 
-  bool mmaBlocked() const {
-    int64_t a = slotOf<int64_t>(mma.local, c.accStages);
-    if (mma.pc == MmaThread::WaitAccEmpty)
-      return c.fault != Fault::MmaSkipsAccEmptyWait &&
-             !accEmpty[a].tryWaitParity(
-                 producerParity<int64_t>(mma.local, c.accStages));
+  /// The MMA thread waits on the leader's accEmpty and full barriers.
+  std::optional<BarrierRef> mmaWait() const {
+    if (mma.pc == MmaThread::WaitAccEmpty) {
+      if (c.fault == Fault::MmaSkipsAccEmptyWait)
+        return std::nullopt;
+      return waitUnlessComplete(
+          {leader, AccEmpty, accOf(mma.local)},
+          producerParity<int64_t>(mma.local, c.accStages));
+    }
     if (mma.pc == MmaThread::WaitFull) {
       int64_t it = step(mma.local, mma.kt);
-      return !full[stageOf(it)].tryWaitParity(
-          consumerParity<int64_t>(it, c.stages));
+      return waitUnlessComplete({leader, Full, stageOf(it)},
+                                consumerParity<int64_t>(it, c.stages));
     }
-    return false;
+    return std::nullopt;
   }
 
-  void epilogueAction(int64_t id) {
-    EpilogueThread &e = epilogue[id];
-    int64_t a = slotOf<int64_t>(e.local, c.accStages);
+  void epilogueAction(const ThreadRef &t) {
+    Cta &cta = ctas[t.cta];
+    EpilogueThread &e = cta.epilogue[t.id];
+    int64_t a = accOf(e.local);
     switch (e.pc) {
     case EpilogueThread::WaitAccFull:
       e.pc = EpilogueThread::Read;
       return;
     case EpilogueThread::Read: {
-      Accumulator &buffer = acc[a];
+      Accumulator &buffer = cta.acc[a];
       if (buffer.local != e.local || buffer.kTilesDone != c.kTiles)
-        fail("the epilogue read an incomplete accumulator");
+        fail("the epilogue of cta " + std::to_string(t.cta) +
+             " read an incomplete accumulator");
       ++buffer.reads;
-      if (id == 0)
-        stored.push_back(tileOf(e.local));
+      if (t.id == 0)
+        cta.stored.push_back(tileOf(e.local));
       e.pc = EpilogueThread::Arrive;
       return;
     }
-    case EpilogueThread::Arrive:
-      if (!accEmpty[a].arrive())
-        fail("unexpected arrival on accEmpty");
-      ++e.local;
-      e.pc = e.local < localTiles ? EpilogueThread::WaitAccFull
-                                  : EpilogueThread::Exited;
+    case EpilogueThread::Arrive: {
+      BarrierRef accEmpty{leader, AccEmpty, a};
+      if (c.fault == Fault::PeerEpilogueArrivesLocally)
+        accEmpty.cta = t.cta;
+      barrierOp(t, accEmpty, BarrierOp::Arrive, 0,
+                "an epilogue thread on accEmpty");
+      if (++e.local == localTiles)
+        e.part = Part::Teardown;
+      else
+        e.pc = EpilogueThread::WaitAccFull;
       return;
-    case EpilogueThread::Exited:
-      return;
+    }
     }
   }
 
-  bool epilogueBlocked(const EpilogueThread &e) const {
+  /// An epilogue thread of CTA `rank` waits on its CTA's accFull barrier.
+  std::optional<BarrierRef> epilogueWait(int64_t rank,
+                                         const EpilogueThread &e) const {
     if (e.pc != EpilogueThread::WaitAccFull)
-      return false;
-    int64_t a = slotOf<int64_t>(e.local, c.accStages);
-    return !accFull[a].tryWaitParity(
-        consumerParity<int64_t>(e.local, c.accStages));
+      return std::nullopt;
+    return waitUnlessComplete({rank, AccFull, accOf(e.local)},
+                              consumerParity<int64_t>(e.local, c.accStages));
   }
 
   //===--------------------------------------------------------------------===//
   // Asynchronous units
   //===--------------------------------------------------------------------===//
 
+  /// A TMA load into the stage of CTA `cta`, completing its bytes on
+  /// `barrier`.
   struct TmaLoad {
-    int64_t step, bytes;
+    int64_t cta, step, bytes;
+    BarrierRef barrier;
   };
   /// The scale copies and MMAs of one K tile.
   struct MmaOp {
     int64_t step, accStage, local, kt;
   };
-  /// A tcgen05.commit: arrives on `barrier` once the first `mmas` MMA ops
-  /// executed.
+  /// One arrival of a tcgen05.commit: on `barrier`, once the first `mmas`
+  /// MMA ops executed.
   struct Commit {
-    MBarrier *barrier;
+    BarrierRef barrier;
     int64_t mmas;
-  };
-  struct Accumulator {
-    int64_t local = -1, kTilesDone = 0, reads = 0;
   };
 
   void landTma(size_t index) {
     TmaLoad load = tmaInFlight[index];
     tmaInFlight.erase(tmaInFlight.begin() + index);
-    int64_t s = stageOf(load.step);
-    checkStageWritable(load.step, s, "a TMA load");
-    ++tmaLanded[load.step];
-    full[s].completeTx(load.bytes);
+    checkStageWritable(load.cta, load.step, stageOf(load.step), "a TMA load");
+    ++ctas[load.cta].tmaLanded[load.step];
+    applyBarrierOp(load.barrier, BarrierOp::CompleteTx, load.bytes,
+                   "a TMA load's complete_tx");
   }
 
   void executeMma() {
     MmaOp op = mmaQueue.front();
     mmaQueue.pop_front();
     int64_t s = stageOf(op.step);
-    if (tmaLanded[op.step] != 2 ||
-        scaleWrites[op.step] != kFullBarrierArrivals ||
-        tmaLanded[op.step + c.stages] != 0 ||
-        scaleWrites[op.step + c.stages] != 0)
+    if (!stagesHoldStep(op.step))
       fail("an MMA read a stage that does not hold its step");
-    Accumulator &buffer = acc[op.accStage];
-    if (op.kt == 0) {
-      // Overwrites the accumulator: every epilogue thread must have read the
-      // previous tile in it.
-      if (buffer.local >= 0 && buffer.reads != kAccEmptyBarrierArrivals)
-        fail("an MMA overwrote an accumulator the epilogue had not read");
-      buffer = {op.local, 0, 0};
-    } else if (buffer.local != op.local || buffer.kTilesDone != op.kt) {
-      fail("an MMA accumulated into the wrong tile");
+    for (int64_t rank = 0; rank < numCtas; ++rank) {
+      Cta &cta = ctas[rank];
+      if (cta.exited)
+        fail("an MMA accesses cta " + std::to_string(rank) +
+             " after it exited");
+      Accumulator &buffer = cta.acc[op.accStage];
+      if (op.kt == 0) {
+        // Overwrites the accumulator: every epilogue thread of the CTA must
+        // have read the previous tile in it.
+        if (buffer.local >= 0 && buffer.reads != kEpilogueThreads)
+          fail("an MMA overwrote an accumulator of cta " +
+               std::to_string(rank) + " the epilogue had not read");
+        buffer = {op.local, 0, 0};
+      } else if (buffer.local != op.local || buffer.kTilesDone != op.kt) {
+        fail("an MMA accumulated into the wrong tile");
+      }
+      ++buffer.kTilesDone;
+      cta.lastExecutedStep[s] = op.step;
     }
-    ++buffer.kTilesDone;
-    lastExecutedStep[s] = op.step;
     if (--pendingReads[s] == 0)
       pendingReads.erase(s);
     ++executedMmas;
@@ -409,162 +836,336 @@ private:
   void fireCommit(size_t index) {
     Commit commit = commits[index];
     commits.erase(commits.begin() + index);
-    if (!commit.barrier->arrive())
-      fail("unexpected arrival of a tcgen05.commit");
+    applyBarrierOp(commit.barrier, BarrierOp::Arrive, 0, "a tcgen05.commit");
+  }
+
+  void deliverRemoteOp(int64_t sender) {
+    std::deque<RemoteOp> &ops = remoteOps[sender];
+    RemoteOp op = ops.front();
+    ops.pop_front();
+    applyBarrierOp(op.barrier, op.op, op.bytes, "a remote mbarrier operation");
+    if (ops.empty()) {
+      sending[threadOf(sender).cta].erase(sender);
+      wake(drainWaiters[sender]);
+    }
+  }
+
+  /// CTA `rank` exits: nothing may still land in its shared memory, arrive
+  /// on its barriers or access its tensor memory.
+  void exitCta(int64_t rank) {
+    bool inFlight = !mmaQueue.empty();
+    for (const TmaLoad &load : tmaInFlight)
+      inFlight |= load.cta == rank || load.barrier.cta == rank;
+    for (const Commit &commit : commits)
+      inFlight |= commit.barrier.cta == rank;
+    for (const KeySet &senders : sending)
+      for (int64_t sender : senders)
+        for (const RemoteOp &op : remoteOps[sender])
+          inFlight |= op.barrier.cta == rank;
+    if (inFlight)
+      fail("asynchronous operations on cta " + std::to_string(rank) +
+           " in flight when it exits");
+    ctas[rank].exited = true;
+    ++exitedCtas;
   }
 
   //===--------------------------------------------------------------------===//
   // Scheduler
   //===--------------------------------------------------------------------===//
 
-  /// A step one thread or asynchronous unit can take, and how likely the
-  /// scheduler picks it.
-  struct Action {
-    double weight;
-    std::function<void()> run;
-  };
-  /// Kinds of actors; each run draws a speed per kind over a wide range, so
-  /// that some runs starve one kind and race another.
+  /// Kinds of actors; each run draws a speed per CTA and kind over a wide
+  /// range, so that some runs starve one kind or CTA and race another.
   enum Actor {
-    ProducerLane,
-    MmaIssue,
-    EpilogueLane,
+    ProducerLaneActor,
+    MmaIssueActor,
+    EpilogueActor,
     TmaUnit,
     MmaUnit,
     CommitUnit,
+    RemoteUnit,
     kActors
   };
+  static Actor actorOf(Role role) {
+    switch (role) {
+    case Role::ProducerLane:
+      return ProducerLaneActor;
+    case Role::MmaIssuer:
+      return MmaIssueActor;
+    case Role::EpilogueThread:
+      return EpilogueActor;
+    }
+    return kActors;
+  }
 
-  std::vector<Action> runnable() {
-    std::vector<Action> actions;
-    for (int64_t id = 0; id < int64_t(lanes.size()); ++id)
-      if (lanes[id].pc != Lane::Exited && !laneBlocked(lanes[id]))
-        actions.push_back(
-            {speed[ProducerLane], [this, id] { laneAction(id); }});
-    if (mma.pc != MmaThread::Exited && !mmaBlocked())
-      actions.push_back({speed[MmaIssue], [this] { mmaAction(); }});
-    for (int64_t id = 0; id < int64_t(epilogue.size()); ++id)
-      if (epilogue[id].pc != EpilogueThread::Exited &&
-          !epilogueBlocked(epilogue[id]))
-        actions.push_back(
-            {speed[EpilogueLane], [this, id] { epilogueAction(id); }});
+  /// A pending operation of an asynchronous unit and how likely the
+  /// scheduler picks it.
+  struct AsyncAction {
+    double weight;
+    Actor unit;
+    int64_t index;
+  };
+
+  KeySet &readyOf(int64_t key) {
+    ThreadRef t = threadOf(key);
+    return readyThreads[t.cta][static_cast<int64_t>(t.role)];
+  }
+  /// Thread `key` enters or leaves the ready threads of its CTA and role.
+  void setReady(int64_t key, bool ready) {
+    if (ready)
+      readyOf(key).insert(key);
+    else
+      readyOf(key).erase(key);
+  }
+
+  /// Picks one of the ready threads and the asynchronous units' pending
+  /// operations, each with the speed of its kind and CTA as weight, and
+  /// performs it; returns false when nothing can proceed.
+  bool takeStep() {
+    asyncActions.clear();
     for (size_t i = 0; i < tmaInFlight.size(); ++i)
-      actions.push_back({speed[TmaUnit], [this, i] { landTma(i); }});
+      asyncActions.push_back(
+          {speed[tmaInFlight[i].cta][TmaUnit], TmaUnit, int64_t(i)});
     if (!mmaQueue.empty())
-      actions.push_back({speed[MmaUnit], [this] { executeMma(); }});
+      asyncActions.push_back({speed[leader][MmaUnit], MmaUnit, 0});
     for (size_t i = 0; i < commits.size(); ++i)
       if (commits[i].mmas <= executedMmas)
-        actions.push_back({speed[CommitUnit], [this, i] { fireCommit(i); }});
-    return actions;
-  }
+        asyncActions.push_back({speed[commits[i].barrier.cta][CommitUnit],
+                                CommitUnit, int64_t(i)});
+    // The remote operations of one CTA's threads: one group, each thread's
+    // first operation equally likely.
+    for (int64_t rank = 0; rank < numCtas; ++rank)
+      if (!sending[rank].empty())
+        asyncActions.push_back(
+            {speed[rank][RemoteUnit] * sending[rank].size(), RemoteUnit, rank});
 
-  bool allExited() const {
-    for (const Lane &l : lanes)
-      if (l.pc != Lane::Exited)
-        return false;
-    for (const EpilogueThread &e : epilogue)
-      if (e.pc != EpilogueThread::Exited)
-        return false;
-    return mma.pc == MmaThread::Exited;
-  }
+    double threadWeight = 0, asyncWeight = 0;
+    for (int64_t rank = 0; rank < numCtas; ++rank)
+      for (Role role :
+           {Role::ProducerLane, Role::MmaIssuer, Role::EpilogueThread})
+        threadWeight += speed[rank][actorOf(role)] *
+                        readyThreads[rank][static_cast<int64_t>(role)].size();
+    for (const AsyncAction &a : asyncActions)
+      asyncWeight += a.weight;
+    if (threadWeight == 0 && asyncActions.empty())
+      return false;
 
-  /// The bytes of the two TMA loads of a stage (any even count serves).
-  static constexpr int64_t kTxBytes = 2 * 1024;
+    double x = std::uniform_real_distribution<double>(0, threadWeight +
+                                                             asyncWeight)(rng);
+    if (x < threadWeight || asyncActions.empty()) {
+      // The bucket x falls in (the last non-empty one if rounding leaves x
+      // past the end), then a thread of it.
+      int64_t key = -1;
+      bool found = false;
+      for (int64_t rank = 0; rank < numCtas && !found; ++rank)
+        for (Role role :
+             {Role::ProducerLane, Role::MmaIssuer, Role::EpilogueThread}) {
+          const KeySet &bucket = readyThreads[rank][static_cast<int64_t>(role)];
+          if (bucket.empty())
+            continue;
+          double each = speed[rank][actorOf(role)];
+          key = bucket[std::min<size_t>(x / each, bucket.size() - 1)];
+          found = x < each * bucket.size();
+          if (found)
+            break;
+          x -= each * bucket.size();
+        }
+      // The thread polls its barrier again: a phase that completed since it
+      // became ready may have flipped the parity back.
+      schedule(key);
+      if (readyOf(key).contains(key)) {
+        threadAction(threadOf(key));
+        schedule(key);
+      }
+      return true;
+    }
+    x -= threadWeight;
+    size_t chosen = 0;
+    while (chosen + 1 < asyncActions.size() && x >= asyncActions[chosen].weight)
+      x -= asyncActions[chosen++].weight;
+    const AsyncAction &a = asyncActions[chosen];
+    switch (a.unit) {
+    case TmaUnit:
+      landTma(a.index);
+      break;
+    case MmaUnit:
+      executeMma();
+      break;
+    case CommitUnit:
+      fireCommit(a.index);
+      break;
+    case RemoteUnit: {
+      const KeySet &senders = sending[a.index];
+      deliverRemoteOp(senders[std::uniform_int_distribution<size_t>(
+          0, senders.size() - 1)(rng)]);
+      break;
+    }
+    default:
+      break;
+    }
+    return true;
+  }
 
   const Config &c;
-  const int64_t cta;
+  const TilePlan plan;
+  const int64_t cluster, numCtas, leader;
   std::mt19937_64 rng;
-  double speed[kActors];
+  double speed[kPairCtas][kActors];
   const int64_t localTiles;
-  std::vector<MBarrier> full, empty, accFull, accEmpty;
-  std::vector<Lane> lanes;
-  std::vector<EpilogueThread> epilogue;
+  std::vector<Cta> ctas;
+  /// The leader's MMA-issuing thread.
+  MmaThread mma;
+  int64_t exitedCtas = 0;
   std::vector<TmaLoad> tmaInFlight;
   std::deque<MmaOp> mmaQueue;
   std::vector<Commit> commits;
+  /// Per thread, its remote operations in issue order; per CTA, the threads
+  /// that have some in flight.
+  std::vector<std::deque<RemoteOp>> remoteOps;
+  KeySet sending[kPairCtas];
   int64_t issuedMmas = 0, executedMmas = 0;
-  std::map<int64_t, int64_t> tmaLanded, scaleWrites, pendingReads;
-  std::vector<int64_t> lastExecutedStep;
-  std::vector<Accumulator> acc;
-  std::vector<int64_t> stored;
+  /// Per stage: issued MMAs that have not executed (they read the stage of
+  /// every CTA).
+  std::map<int64_t, int64_t> pendingReads;
+  /// The threads that can proceed, per CTA and role.
+  KeySet readyThreads[kPairCtas][3];
+  /// Per thread in Part::Teardown, waiting for its remote operations.
+  std::map<int64_t, std::vector<int64_t>> drainWaiters;
+  std::vector<AsyncAction> asyncActions;
   std::string error;
 };
 
-/// Runs every CTA of `c`; returns the first violation, or "" after checking
-/// that every tile was stored exactly once by the CTA the schedule gives it.
+/// Runs every cluster of `c`; returns the first violation, or "" after
+/// checking that each CTA of the cluster the schedule gives a tile stored
+/// its rows of the tile exactly once.
 std::string simulate(const Config &c, uint64_t seed) {
-  std::vector<int> storedCount(c.numTiles, 0);
-  for (int64_t cta = 0; cta < c.grid; ++cta) {
-    CtaModel model(c, cta, seed * 1000003 + cta);
+  const int64_t ctasPerCluster = c.ctaPair ? kPairCtas : 1;
+  std::vector<int> storedCount(c.numTiles * ctasPerCluster, 0);
+  for (int64_t cluster = 0; cluster < c.clusters; ++cluster) {
+    ClusterModel model(c, cluster, seed * 1000003 + cluster);
     if (std::string error = model.run(); !error.empty())
-      return "cta " + std::to_string(cta) + ": " + error;
-    for (int64_t tile : model.storedTiles()) {
-      if (tile < 0 || tile >= c.numTiles || tile % c.grid != cta)
-        return "tile " + std::to_string(tile) + " stored by cta " +
-               std::to_string(cta);
-      ++storedCount[tile];
-    }
+      return "cluster " + std::to_string(cluster) + ": " + error;
+    for (int64_t rank = 0; rank < ctasPerCluster; ++rank)
+      for (int64_t tile : model.storedTiles(rank)) {
+        if (tile < 0 || tile >= c.numTiles || tile % c.clusters != cluster)
+          return "tile " + std::to_string(tile) + " stored by cluster " +
+                 std::to_string(cluster);
+        ++storedCount[tile * ctasPerCluster + rank];
+      }
   }
   for (int64_t tile = 0; tile < c.numTiles; ++tile)
-    if (storedCount[tile] != 1)
-      return "tile " + std::to_string(tile) + " stored " +
-             std::to_string(storedCount[tile]) + " times";
+    for (int64_t rank = 0; rank < ctasPerCluster; ++rank)
+      if (int count = storedCount[tile * ctasPerCluster + rank]; count != 1)
+        return "cta " + std::to_string(rank) + "'s rows of tile " +
+               std::to_string(tile) + " stored " + std::to_string(count) +
+               " times";
   return "";
 }
 
-TEST(Tcgen05Pipeline, ProtocolHoldsForManyShapes) {
+/// Simulates the shapes of the sweep for one kernel variant; returns the
+/// number of runs.
+int64_t checkManyShapes(bool ctaPair) {
   int64_t runs = 0;
   for (int64_t stages = 2; stages <= 6; ++stages)
     for (int64_t accStages = 1; accStages <= 2; ++accStages)
       for (int64_t kTiles : {1, 2, 3, 5, 8})
-        for (auto [numTiles, grid] : {std::pair<int64_t, int64_t>{1, 1},
-                                      {3, 1},
-                                      {5, 2},
-                                      {7, 3},
-                                      {4, 4},
-                                      {9, 2}})
+        for (auto [numTiles, clusters] : {std::pair<int64_t, int64_t>{1, 1},
+                                          {3, 1},
+                                          {5, 2},
+                                          {7, 3},
+                                          {4, 4},
+                                          {9, 2}})
           for (uint64_t seed = 0; seed < 3; ++seed) {
-            Config c{kTiles, numTiles, grid, stages, accStages};
+            Config c{kTiles, numTiles, clusters, stages, accStages, ctaPair};
             EXPECT_EQ(simulate(c, seed), "")
-                << "stages " << stages << " acc " << accStages << " kTiles "
-                << kTiles << " tiles " << numTiles << " grid " << grid
-                << " seed " << seed;
+                << (ctaPair ? "pair" : "1-CTA") << " stages " << stages
+                << " acc " << accStages << " kTiles " << kTiles << " tiles "
+                << numTiles << " clusters " << clusters << " seed " << seed;
             ++runs;
           }
-  EXPECT_EQ(runs, 5 * 2 * 5 * 6 * 3);
+  return runs;
+}
+
+TEST(Tcgen05Pipeline, ProtocolHoldsForManyShapes) {
+  EXPECT_EQ(checkManyShapes(/*ctaPair=*/false), 5 * 2 * 5 * 6 * 3);
+}
+
+TEST(Tcgen05Pipeline, CtaPairProtocolHoldsForManyShapes) {
+  EXPECT_EQ(checkManyShapes(/*ctaPair=*/true), 5 * 2 * 5 * 6 * 3);
 }
 
 TEST(Tcgen05Pipeline, KernelPlansAreCovered) {
-  // The stage and accumulator counts the kernels use, over longer runs.
-  for (int64_t n : {64, 128, 256}) {
-    TilePlan p = makeTilePlan(n);
-    for (uint64_t seed = 0; seed < 4; ++seed) {
-      Config c{/*kTiles=*/4, /*numTiles=*/11, /*grid=*/3, p.stages,
-               p.accStages};
-      EXPECT_EQ(simulate(c, seed), "") << "N = " << n << " seed " << seed;
+  // The stage and accumulator counts, barrier counts and TMA bytes the
+  // kernels use, over longer runs.
+  for (bool ctaPair : {false, true})
+    for (int64_t n : {64, 128, 256}) {
+      TilePlan p = makeTilePlan(n, ctaPair);
+      for (uint64_t seed = 0; seed < 4; ++seed) {
+        Config c{/*kTiles=*/4,
+                 /*numTiles=*/11,
+                 /*clusters=*/3,  p.stages, p.accStages, ctaPair, n};
+        EXPECT_EQ(simulate(c, seed), "")
+            << (ctaPair ? "pair" : "1-CTA") << " N = " << n << " seed " << seed;
+      }
     }
-  }
 }
 
-/// Whether some seed of `c` makes the model report `what`.
-bool someRunReports(Config c, const std::string &what) {
-  for (uint64_t seed = 0; seed < 20; ++seed)
+/// Whether one of the first `seeds` seeds of `c` makes the model report
+/// `what`.
+bool someRunReports(Config c, const std::string &what, uint64_t seeds = 20) {
+  for (uint64_t seed = 0; seed < seeds; ++seed)
     if (simulate(c, seed).find(what) != std::string::npos)
       return true;
   return false;
 }
 
 TEST(Tcgen05Pipeline, BrokenProtocolsAreDetected) {
-  Config c{/*kTiles=*/3, /*numTiles=*/4, /*grid=*/1, /*stages=*/2,
-           /*accStages=*/2};
-  c.fault = Fault::ProducerSkipsEmptyWait;
-  EXPECT_TRUE(someRunReports(c, "before the MMAs of step"));
-  c.fault = Fault::ProducerUsesConsumerParity;
+  for (bool ctaPair : {false, true}) {
+    Config c{/*kTiles=*/3,    /*numTiles=*/4,
+             /*clusters=*/1,  /*stages=*/2,
+             /*accStages=*/2, ctaPair};
+    c.fault = Fault::ProducerSkipsEmptyWait;
+    EXPECT_TRUE(someRunReports(c, "before the MMAs of step")) << ctaPair;
+    c.fault = Fault::ProducerUsesConsumerParity;
+    EXPECT_TRUE(someRunReports(c, "deadlock")) << ctaPair;
+    c.fault = Fault::NoProducerDrain;
+    EXPECT_TRUE(someRunReports(c, "in flight when it exits")) << ctaPair;
+    c.fault = Fault::MmaSkipsAccEmptyWait;
+    EXPECT_TRUE(someRunReports(c, "overwrote an accumulator")) << ctaPair;
+  }
+}
+
+TEST(Tcgen05Pipeline, BrokenCtaPairProtocolsAreDetected) {
+  Config c{/*kTiles=*/3,    /*numTiles=*/4,
+           /*clusters=*/1,  /*stages=*/2,
+           /*accStages=*/2, /*ctaPair=*/true};
+  // The peer's producer waits for a release that never arrives.
+  c.fault = Fault::CommitNotMulticast;
   EXPECT_TRUE(someRunReports(c, "deadlock"));
-  c.fault = Fault::NoProducerDrain;
-  EXPECT_TRUE(someRunReports(c, "in flight when the CTA exits"));
-  c.fault = Fault::MmaSkipsAccEmptyWait;
+  // 32 arrivals complete a phase of full[s]: the MMAs start before the
+  // other CTA's scales (or loads) are in.
+  c.fault = Fault::FullCountsOneCta;
+  EXPECT_TRUE(someRunReports(c, "passed full[s] before the stages"));
+  // 128 arrivals complete a phase of accEmpty[a]: the MMAs overwrite an
+  // accumulator one CTA's epilogue has not read.
+  c.fault = Fault::AccEmptyCountsOneCta;
   EXPECT_TRUE(someRunReports(c, "overwrote an accumulator"));
+  // The transaction count of full[s] never returns to zero.
+  c.fault = Fault::ExpectTxOfBothCtas;
+  EXPECT_TRUE(someRunReports(c, "deadlock"));
+  c.fault = Fault::PeerLoadsSignalOwnBarrier;
+  EXPECT_TRUE(someRunReports(c, "deadlock"));
+  // The leader's accEmpty[a] gets half of its arrivals.
+  c.fault = Fault::PeerEpilogueArrivesLocally;
+  EXPECT_TRUE(someRunReports(c, "deadlock"));
+  // The peer arrives on the leader's barriers before they exist (when the
+  // leader's thread 0 is slow); the leader exits while the peer's epilogue
+  // still arrives on its accEmpty.
+  c.fault = Fault::NoSetupClusterBarrier;
+  EXPECT_TRUE(
+      someRunReports(c, "before it initialized its mbarriers", /*seeds=*/100));
+  c.fault = Fault::NoTeardownClusterBarrier;
+  EXPECT_TRUE(someRunReports(c, "reaches cta 0 after it exited") ||
+              someRunReports(c, "on cta 0 in flight when it exits"));
 }
 
 TEST(Tcgen05Pipeline, ScheduleFormulas) {
@@ -602,6 +1203,26 @@ TEST(Tcgen05Pipeline, ScheduleFormulas) {
   EXPECT_TRUE(pipelineStepsFit32Bits(1 << 20, 1 << 10, 6));
   EXPECT_FALSE(pipelineStepsFit32Bits(1 << 21, 1 << 10, 6));
   EXPECT_FALSE(pipelineStepsFit32Bits((int64_t(1) << 31) - 1, 1, 6));
+}
+
+TEST(Tcgen05Pipeline, CtaPairBarrierCounts) {
+  // The multicast reaches exactly the CTAs of the pair, the leader among
+  // them; the leader's barriers count both CTAs' lanes, bytes and epilogue
+  // threads.
+  EXPECT_EQ(kPairMulticastMask, (1u << kPairCtas) - 1);
+  EXPECT_TRUE(kPairMulticastMask >> kPairLeaderRank & 1);
+  for (int64_t n : {64, 128, 256}) {
+    TilePlan one = makeTilePlan(n), pair = makeTilePlan(n, true);
+    EXPECT_EQ(one.fullBarrierArrivals, kFullBarrierArrivals);
+    EXPECT_EQ(one.accEmptyBarrierArrivals, kAccEmptyBarrierArrivals);
+    EXPECT_EQ(pair.fullBarrierArrivals, kPairCtas * kFullBarrierArrivals);
+    EXPECT_EQ(pair.accEmptyBarrierArrivals,
+              kPairCtas * kAccEmptyBarrierArrivals);
+    // expect_tx announces what the A and B boxes of a CTA deliver.
+    EXPECT_EQ(pair.txBytesPerCta, (kTileM + n / kPairCtas) * kTileRowBytes);
+    EXPECT_EQ(pair.txBytes, kPairCtas * pair.txBytesPerCta);
+    EXPECT_EQ(one.txBytes, one.txBytesPerCta);
+  }
 }
 
 } // namespace

@@ -94,6 +94,14 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
            "software path instead of a hardware instruction, bf16 instead "
            "of FP4 tensor cores, the host instead of a kernel) saying what "
            "and why">,
+    Option<"tcgen05CtaPair", "tcgen05-cta-pair", "std::string",
+           /*default=*/"\"auto\"",
+           "Matmul kernel variant on sm_100a / sm_103a / sm_110a: auto (a "
+           "CTA pair with tcgen05.mma.cta_group::2 and 256 x N tiles when M "
+           "is a multiple of 256 and there are at least 74 such tiles; the "
+           "1-CTA kernel otherwise), off (always the 1-CTA kernel) or on "
+           "(always the CTA pair; M must be a multiple of 256). "
+           "docs/tcgen05.md, \"CTA pairs\"">,
   ];
 }
 

@@ -130,13 +130,20 @@ int32_t nvfp4CudaMultiprocessorCount();
 /// checked first against the rules of cuTensorMapEncodeTiled
 /// (nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h); a broken rule is
 /// reported by name. Returns the map copied to device memory (64-byte
-/// aligned), for a kernel argument; free it with nvfp4CudaTensorMapDestroy.
+/// aligned), for a kernel argument; give it back with
+/// nvfp4CudaTensorMapDestroy. A map is a pure function of these parameters:
+/// a later call with the same ones returns the same device copy while it is
+/// cached (lib/ExecutionEngine/TensorMapCache.h), without encoding or
+/// copying it again.
 void *nvfp4CudaTensorMapCreate2D(void *globalAddress, uint64_t innerBytes,
                                  uint64_t outerRows, uint64_t rowStrideBytes,
                                  uint32_t boxInnerBytes, uint32_t boxOuterRows,
                                  int32_t swizzle);
-/// Frees a tensor map of nvfp4CudaTensorMapCreate2D once the work queued on
-/// the context (the kernels that read it) has completed; null is ignored.
+/// Gives back a tensor map of nvfp4CudaTensorMapCreate2D; null is ignored. It
+/// stays cached for reuse; beyond 1024 released maps the least recently
+/// released one is freed, once the work queued on the context (the kernels
+/// that read it) has completed. Giving back a map twice, or an address that
+/// is not a map, ends the process with a message.
 void nvfp4CudaTensorMapDestroy(void *tensorMap);
 
 } // extern "C"

@@ -83,6 +83,11 @@ struct NVFP4ToPTXPipelineOptions
                      "cvt.rs.satfinite.e2m1x4.f32 (sm_100a / sm_103a only); "
                      "see convert-nvfp4-to-gpu"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> tcgen05CtaPair{
+      *this, "tcgen05-cta-pair",
+      llvm::cl::desc("tcgen05 matmul kernel variant: auto, off (1-CTA) or on "
+                     "(CTA pair, cta_group::2); see convert-nvfp4-to-gpu"),
+      llvm::cl::init("auto")};
   PassOptions::Option<std::string> tile{
       *this, "tile",
       llvm::cl::desc("CTA tile MxN of the sm_120a / sm_121a / sm_90a matmul "

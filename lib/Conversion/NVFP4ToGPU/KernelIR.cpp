@@ -10,9 +10,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
 
@@ -57,6 +59,19 @@ void nvfp4::detail::createHadamard16(OpBuilder &b, Location loc,
     v[j] = arith::MulFOp::create(b, loc, v[j], quarter);
 }
 
+Value nvfp4::detail::createButterflyMax(OpBuilder &b, Location loc, Value v,
+                                        ArrayRef<int32_t> xorOffsets) {
+  for (int32_t offset : xorOffsets) {
+    Value other =
+        gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
+            .getShuffleResult();
+    Value greater =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, other, v);
+    v = arith::SelectOp::create(b, loc, greater, other, v);
+  }
+  return v;
+}
+
 Value nvfp4::detail::createReadOnlyBuffer(OpBuilder &b, Location loc,
                                           Value tensor) {
   auto tensorType = cast<RankedTensorType>(tensor.getType());
@@ -69,11 +84,50 @@ Value nvfp4::detail::createReadOnlyBuffer(OpBuilder &b, Location loc,
                                            /*read_only=*/true);
 }
 
+RankedTensorType nvfp4::detail::getTcgen05AtomsScalesType(Type type) {
+  RankedTensorType dataType = cast<NVFP4TensorType>(type).getDataType();
+  SmallVector<int64_t> shape(dataType.getShape());
+  shape.back() /= kBlockSize;
+  return RankedTensorType::get(shape, Float8E4M3FNType::get(type.getContext()));
+}
+
+Value nvfp4::detail::createTcgen05AtomsNVFP4Value(OpBuilder &b, Location loc,
+                                                  Type type, Value data,
+                                                  Value scales,
+                                                  Value decodeScale) {
+  auto cast = UnrealizedConversionCastOp::create(
+      b, loc, type, ValueRange{data, scales, decodeScale});
+  cast->setAttr(kScaleLayoutAttrName,
+                b.getStringAttr(kTcgen05AtomsScaleLayout));
+  return cast.getResult(0);
+}
+
+bool nvfp4::detail::isTcgen05AtomsNVFP4Value(Operation *op) {
+  auto cast = dyn_cast_or_null<UnrealizedConversionCastOp>(op);
+  if (!cast || cast->getNumOperands() != 3 || cast->getNumResults() != 1)
+    return false;
+  auto layout = cast->getAttrOfType<StringAttr>(kScaleLayoutAttrName);
+  return layout && layout.getValue() == kTcgen05AtomsScaleLayout;
+}
+
 nvfp4::detail::NVFP4Components
-nvfp4::detail::getNVFP4Components(OpBuilder &b, Location loc, Value value) {
+nvfp4::detail::getNVFP4Components(OpBuilder &b, Location loc, Value value,
+                                  ScaleLayout *scaleLayout) {
+  if (scaleLayout)
+    *scaleLayout = ScaleLayout::Compact;
   if (auto assemble = value.getDefiningOp<AssembleOp>())
     return {assemble.getData(), assemble.getScales(),
             assemble.getDecodeScale()};
+  if (Operation *def = value.getDefiningOp();
+      def && isTcgen05AtomsNVFP4Value(def)) {
+    if (scaleLayout) {
+      *scaleLayout = ScaleLayout::Tcgen05Atoms;
+      return {def->getOperand(0), def->getOperand(1), def->getOperand(2)};
+    }
+    emitError(loc) << "internal error: an NVFP4 value with scales in the "
+                      "tcgen05 atoms layout reached a consumer that reads "
+                      "compact scales";
+  }
   auto parts = DisassembleOp::create(b, loc, value);
   return {parts.getData(), parts.getScales(), parts.getDecodeScale()};
 }

@@ -14,6 +14,7 @@
 #define NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELIR_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 #include <cstdint>
 
@@ -38,6 +39,49 @@ Value createByteAddress(OpBuilder &b, Location loc, Value base,
 void createHadamard16(OpBuilder &b, Location loc, MutableArrayRef<Value> v,
                       uint32_t negateMask);
 
+/// The maximum of the f32 `v` over the lanes reached by exchanging it with
+/// lane `lane ^ offset` for each of `xorOffsets` in turn (`{1, 2, 4, 8}`: the
+/// 16 lanes of a half warp; `{16, 8, 4, 2, 1}`: the warp). A NaN from another
+/// lane never wins (`other > v` is false), so NaN-free inputs stay NaN-free.
+/// Every lane of the warp must execute it.
+Value createButterflyMax(OpBuilder &b, Location loc, Value v,
+                         ArrayRef<int32_t> xorOffsets);
+
+/// The layout of the E4M3 scales of an NVFP4 value inside the lowering.
+enum class ScaleLayout {
+  /// The dialect's row-major [rows, K/16] (1x16) or [rows/16, K/16] (16x16).
+  Compact,
+  /// The tcgen05 kernel's 128x4 atoms (Tcgen05Descriptors.h,
+  /// scaleAtomsOffset; nvfp4::swizzleScales), one scale per row also for
+  /// 16x16 blocks: [rows, K/16] bytes. Only the 1-CTA tcgen05 matmul reads
+  /// it (docs/tcgen05.md, "Scale atoms in global memory").
+  Tcgen05Atoms,
+};
+
+/// The discardable unit attribute convert-nvfp4-to-gpu puts on an
+/// `nvfp4.quantize` whose result gets its scales in the atoms layout
+/// (removed by its lowering).
+constexpr llvm::StringLiteral kTcgen05ScaleAtomsAttrName =
+    "nvfp4.tcgen05_scale_atoms";
+/// The attribute naming the scale layout on the
+/// `builtin.unrealized_conversion_cast` (data, atoms scales, decode scale) ->
+/// !nvfp4.tensor that carries such a value (the scales do not have the type
+/// `nvfp4.assemble` requires).
+constexpr llvm::StringLiteral kScaleLayoutAttrName = "nvfp4.scale_layout";
+constexpr llvm::StringLiteral kTcgen05AtomsScaleLayout = "tcgen05_atoms";
+
+/// The type of the atoms scales of an NVFP4 value of type `type` (an
+/// `!nvfp4.tensor`): its data shape with the last dimension K/16, E4M3.
+RankedTensorType getTcgen05AtomsScalesType(Type type);
+
+/// The NVFP4 value of type `type` whose scales `scales` are in the atoms
+/// layout: the tagged cast of (data, scales, decodeScale).
+Value createTcgen05AtomsNVFP4Value(OpBuilder &b, Location loc, Type type,
+                                   Value data, Value scales, Value decodeScale);
+
+/// Whether `op` is a cast createTcgen05AtomsNVFP4Value built.
+bool isTcgen05AtomsNVFP4Value(Operation *op);
+
 /// The components of an NVFP4 value as a launch passes them.
 struct NVFP4Components {
   Value data, scales, decodeScale;
@@ -45,10 +89,16 @@ struct NVFP4Components {
 
 /// The data, scales and decode scale of the NVFP4 value `value`: the
 /// operands of the `nvfp4.assemble` that built it (a lowered quantization:
-/// its kernel buffers pass through, no copy), else the results of a new
-/// `nvfp4.disassemble`. convert-nvfp4-to-gpu erases the assemblies left
-/// without a use.
-NVFP4Components getNVFP4Components(OpBuilder &b, Location loc, Value value);
+/// its kernel buffers pass through, no copy), or, where `scaleLayout` is
+/// given (a consumer that reads both layouts: the tcgen05 matmul), of the
+/// cast of an atoms-layout value, with `*scaleLayout` set to the layout of
+/// the scales; else the results of a new `nvfp4.disassemble`. A consumer that
+/// does not accept the atoms layout and gets such a value has an error emitted
+/// at `loc` (the lowering never produces that: convert-nvfp4-to-gpu then fails
+/// at its end, where the cast remains used). convert-nvfp4-to-gpu erases the
+/// assemblies and casts left without a use.
+NVFP4Components getNVFP4Components(OpBuilder &b, Location loc, Value value,
+                                   ScaleLayout *scaleLayout = nullptr);
 
 /// The buffer holding `tensor` for a launch that only reads it: the buffer
 /// of a `bufferization.to_tensor` (e.g. an output of an earlier kernel) when

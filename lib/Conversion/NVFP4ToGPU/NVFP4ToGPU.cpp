@@ -826,7 +826,8 @@ struct ConvertNVFP4ToGPUPass
 
   /// `report-fallbacks`: a remark at every op whose lowering takes a
   /// fallback (docs/hardening.md lists them), in IR order.
-  void reportAllFallbacks(ModuleOp module, GPUTarget gpuTarget) {
+  void reportAllFallbacks(ModuleOp module, GPUTarget gpuTarget,
+                          ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair) {
     module.walk([&](Operation *op) {
       if (auto matmul = dyn_cast<MatmulOp>(op)) {
         reportMatmulFallbacks(matmul, gpuTarget);
@@ -836,7 +837,7 @@ struct ConvertNVFP4ToGPUPass
         if (isTcgen05Target(gpuTarget) &&
             quantize.getInput().getDefiningOp<MatmulOp>()) {
           std::string blocker =
-              getTcgen05EpilogueFusionBlocker(quantize, gpuTarget);
+              getTcgen05EpilogueFusionBlocker(quantize, gpuTarget, ctaPair);
           if (!blocker.empty())
             quantize.emitRemark()
                 << "nvfp4: fallback: the matmul result is stored and "
@@ -882,12 +883,31 @@ struct ConvertNVFP4ToGPUPass
         return signalPassFailure();
       }
     }
+    std::optional<::nvfp4::gpu::tcgen05::CtaPairMode> ctaPair =
+        llvm::StringSwitch<std::optional<::nvfp4::gpu::tcgen05::CtaPairMode>>(
+            tcgen05CtaPair)
+            .Case("auto", ::nvfp4::gpu::tcgen05::CtaPairMode::Auto)
+            .Case("off", ::nvfp4::gpu::tcgen05::CtaPairMode::Off)
+            .Case("on", ::nvfp4::gpu::tcgen05::CtaPairMode::On)
+            .Default(std::nullopt);
+    if (!ctaPair) {
+      emitError(module.getLoc())
+          << "convert-nvfp4-to-gpu: unsupported tcgen05-cta-pair '"
+          << tcgen05CtaPair << "' (supported: auto, off, on)";
+      return signalPassFailure();
+    }
     bool unsupported = false;
     module.walk([&](MatmulOp op) {
-      unsupported |= failed(checkMatmulSupported(op, *gpuTarget, matmulTile));
+      unsupported |=
+          isTcgen05Target(*gpuTarget)
+              ? failed(checkTcgen05MatmulSupported(op, *gpuTarget, *ctaPair))
+              : failed(checkMatmulSupported(op, *gpuTarget, matmulTile));
     });
     module.walk([&](QuantizeOp op) {
       unsupported |= failed(checkQuantizeSupported(op, *gpuTarget, hardwareSR));
+    });
+    module.walk([&](AmaxOp op) {
+      unsupported |= failed(checkAmaxSupported(op, *gpuTarget));
     });
     module.walk([&](Operation *op) {
       if (auto dq = dyn_cast<DequantizeOp>(op))
@@ -898,7 +918,7 @@ struct ConvertNVFP4ToGPUPass
     if (unsupported)
       return signalPassFailure();
     if (reportFallbacks)
-      reportAllFallbacks(module, *gpuTarget);
+      reportAllFallbacks(module, *gpuTarget, *ctaPair);
 
     // Quantizations first, so that the matmuls consuming them find the
     // nvfp4.assemble of the quantize kernels' buffers.
@@ -917,12 +937,33 @@ struct ConvertNVFP4ToGPUPass
           << "convert-nvfp4-to-gpu: failed to lower every " << opName;
       return failure();
     };
+    // On tcgen05 targets, the amax a quantization of a matmul result needs
+    // comes from the matmul kernel's epilogue.
+    if (isTcgen05Target(*gpuTarget)) {
+      SmallVector<Operation *> amaxlessQuantizes;
+      module.walk([&](QuantizeOp op) {
+        if (!op.getAmax())
+          amaxlessQuantizes.push_back(op);
+      });
+      RewritePatternSet amaxPatterns(&getContext());
+      populateTcgen05ResultAmaxPatterns(amaxPatterns, *gpuTarget, *ctaPair);
+      (void)applyOpPatternsGreedily(amaxlessQuantizes, std::move(amaxPatterns),
+                                    config);
+    }
+    // Quantizations whose every use is a 1-CTA tcgen05 matmul that can read
+    // the operand's scales as atoms write them in that layout
+    // (docs/tcgen05.md, "Scale atoms in global memory").
+    module.walk([&](QuantizeOp op) {
+      if (producesTcgen05ScaleAtoms(op, *gpuTarget, *ctaPair))
+        op->setAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName,
+                    UnitAttr::get(&getContext()));
+    });
     // Quantizations of a matmul result that the tcgen05 kernel's NVFP4
     // epilogue computes are lowered with their matmul, after the other
     // quantizations (their matmul's operands).
     SmallVector<Operation *> quantizes, epilogueQuantizes, matmuls;
     module.walk([&](QuantizeOp op) {
-      if (getTcgen05EpilogueFusionBlocker(op, *gpuTarget).empty())
+      if (getTcgen05EpilogueFusionBlocker(op, *gpuTarget, *ctaPair).empty())
         epilogueQuantizes.push_back(op);
       else
         quantizes.push_back(op);
@@ -938,7 +979,8 @@ struct ConvertNVFP4ToGPUPass
     // lowered before it.
     for (Operation *op : epilogueQuantizes) {
       RewritePatternSet epiloguePatterns(&getContext());
-      populateNVFP4ToTcgen05NVFP4EpiloguePatterns(epiloguePatterns, *gpuTarget);
+      populateNVFP4ToTcgen05NVFP4EpiloguePatterns(epiloguePatterns, *gpuTarget,
+                                                  hardwareSR, *ctaPair);
       if (failed(lowerAll({op}, std::move(epiloguePatterns),
                           QuantizeOp::getOperationName())))
         return signalPassFailure();
@@ -958,26 +1000,56 @@ struct ConvertNVFP4ToGPUPass
       return signalPassFailure();
     module.walk([&](MatmulOp op) { matmuls.push_back(op); });
     RewritePatternSet matmulPatterns(&getContext());
-    populateNVFP4ToGPUConversionPatterns(matmulPatterns, *gpuTarget,
-                                         matmulTile);
+    if (isTcgen05Target(*gpuTarget))
+      populateNVFP4ToTcgen05Patterns(matmulPatterns, *gpuTarget, *ctaPair);
+    else
+      populateNVFP4ToGPUConversionPatterns(matmulPatterns, *gpuTarget,
+                                           matmulTile);
     if (failed(lowerAll(matmuls, std::move(matmulPatterns),
                         MatmulOp::getOperationName())))
       return signalPassFailure();
+    // The amaxes no matmul epilogue computed.
+    SmallVector<Operation *> amaxes;
+    module.walk([&](AmaxOp op) { amaxes.push_back(op); });
+    RewritePatternSet amaxPatterns(&getContext());
+    populateNVFP4AmaxToGPUConversionPatterns(amaxPatterns, *gpuTarget);
+    if (failed(lowerAll(amaxes, std::move(amaxPatterns),
+                        AmaxOp::getOperationName())))
+      return signalPassFailure();
 
-    // The host values the lowerings left unused: an nvfp4.assemble whose
-    // buffers the kernels took directly, and its buffer views. Later host
-    // lowerings (the reference lowering of nvfp4-to-gpu-executable) reject
-    // E2M1 / E4M3 tensors, so none may remain without a use.
+    // The host values the lowerings left unused: an nvfp4.assemble (or the
+    // cast of an atoms-layout value) whose buffers the kernels took
+    // directly, and its buffer views. Later host lowerings (the reference
+    // lowering of nvfp4-to-gpu-executable) reject E2M1 / E4M3 tensors, so
+    // none may remain without a use.
     SmallVector<Operation *> hostViews;
     module.walk([&](Operation *op) {
-      if (isa<AssembleOp, DisassembleOp, bufferization::ToTensorOp>(op) &&
+      if ((isa<AssembleOp, DisassembleOp, bufferization::ToTensorOp>(op) ||
+           mlir::nvfp4::detail::isTcgen05AtomsNVFP4Value(op)) &&
           !op->getParentOfType<gpu::GPUModuleOp>())
         hostViews.push_back(op);
     });
     // Users before producers.
-    for (Operation *op : llvm::reverse(hostViews))
-      if (op->use_empty())
+    bool atomsValueLeft = false;
+    for (Operation *op : llvm::reverse(hostViews)) {
+      if (op->use_empty()) {
         op->erase();
+        continue;
+      }
+      // Only the tcgen05 matmul reads the atoms layout, and it consumed
+      // every such value: a remaining use would read scales in a layout it
+      // does not expect.
+      if (mlir::nvfp4::detail::isTcgen05AtomsNVFP4Value(op)) {
+        op->emitError() << "convert-nvfp4-to-gpu: internal error: an NVFP4 "
+                           "value with scales in the tcgen05 atoms layout "
+                           "is used by '"
+                        << (*op->getUsers().begin())->getName()
+                        << "', which reads compact scales";
+        atomsValueLeft = true;
+      }
+    }
+    if (atomsValueLeft)
+      return signalPassFailure();
 
     // Fold the index arithmetic of the generated kernels and deduplicate
     // their constants.

@@ -29,11 +29,15 @@
 // without copies. docs/gpu.md describes the design; the work assignment lives
 // in QuantizeLayout.h.
 //
+// `nvfp4.amax` launches the same amax kernel (a quantization of the same
+// input type shares it) and takes the maximum of the partials on the host.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 
 #include "nvfp4/Conversion/NVFP4ToGPU/QuantizeLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "BlockQuantizeIR.h"
@@ -74,17 +78,28 @@ struct QuantizeConfig {
   bool explicitAmax = false;
   /// SR by cvt.rs.satfinite.e2m1x4.f32 (stochastic ops, hardware-sr).
   bool hardwareSR = false;
+  /// The scales go to the tcgen05 atoms layout ([rows, cols/16] bytes, one
+  /// per row also for 16x16 blocks) instead of the compact one: the
+  /// op carries kTcgen05ScaleAtomsAttrName.
+  bool scaleAtoms = false;
 
-  static QuantizeConfig get(QuantizeOp op, bool hardwareSR = false) {
+  /// The configuration of the amax kernel over `input` (no Hadamard
+  /// transform), which `nvfp4.amax` launches.
+  static QuantizeConfig getForInput(RankedTensorType input) {
     QuantizeConfig c;
-    auto input = cast<RankedTensorType>(op.getInput().getType());
-    auto result = cast<NVFP4TensorType>(op.getResult().getType());
     c.shape.assign(input.getShape().begin(), input.getShape().end());
     c.cols = c.shape.empty() ? 0 : c.shape.back();
     c.numElements = input.hasStaticShape() ? input.getNumElements() : -1;
     c.rows = c.cols > 0 ? c.numElements / c.cols : 0;
-    c.blockRows = result.getBlock().getRows();
     c.inputElementType = input.getElementType();
+    return c;
+  }
+
+  static QuantizeConfig get(QuantizeOp op, bool hardwareSR = false) {
+    QuantizeConfig c =
+        getForInput(cast<RankedTensorType>(op.getInput().getType()));
+    auto result = cast<NVFP4TensorType>(op.getResult().getType());
+    c.blockRows = result.getBlock().getRows();
     c.stochastic = op.getRounding() == Rounding::Stochastic;
     if (c.stochastic)
       c.offset = op.getOffset().value_or(0);
@@ -96,6 +111,7 @@ struct QuantizeConfig {
     }
     c.explicitAmax = static_cast<bool>(op.getAmax());
     c.hardwareSR = hardwareSR && c.stochastic;
+    c.scaleAtoms = op->hasAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName);
     return c;
   }
 
@@ -148,6 +164,8 @@ struct QuantizeConfig {
     s += hadamardSuffix();
     if (explicitAmax)
       s += "_amax";
+    if (scaleAtoms)
+      s += "_sfatoms";
     return s;
   }
 };
@@ -171,6 +189,25 @@ static StringRef targetName(GPUTarget target) {
   llvm_unreachable("unknown GPU target");
 }
 
+/// Checks the input rules the amax and quantize kernels share: a static,
+/// non-empty f32 / bf16 / f16 input whose last dimension is a multiple of
+/// 16. Emits an error at `op` and fails otherwise.
+static LogicalResult checkKernelInputSupported(Operation *op,
+                                               const QuantizeConfig &c) {
+  if (c.numElements <= 0)
+    return op->emitOpError()
+           << "is not supported by the GPU kernel: the input must have a "
+              "static, non-empty shape";
+  if (!c.inputElementType.isF32() && !c.inputElementType.isBF16() &&
+      !c.inputElementType.isF16())
+    return op->emitOpError() << "is not supported by the GPU kernel: input "
+                                "elements must be f32, bf16 or f16";
+  if (c.cols % layout::kQuantizeBlock != 0)
+    return op->emitOpError() << "is not supported by the GPU kernel: the last "
+                                "dimension must be a multiple of 16";
+  return success();
+}
+
 LogicalResult mlir::nvfp4::checkQuantizeSupported(QuantizeOp op,
                                                   GPUTarget target,
                                                   bool hardwareSR) {
@@ -180,23 +217,21 @@ LogicalResult mlir::nvfp4::checkQuantizeSupported(QuantizeOp op,
            << "with rounding rs cannot use hardware-sr on " << targetName(target)
            << ": cvt.rs.satfinite.e2m1x4.f32 exists on sm_100a and sm_103a "
               "only (drop hardware-sr to round in software)";
-  if (c.numElements <= 0)
-    return op.emitOpError()
-           << "is not supported by the GPU kernel: the input must have a "
-              "static, non-empty shape";
-  if (!c.inputElementType.isF32() && !c.inputElementType.isBF16() &&
-      !c.inputElementType.isF16())
-    return op.emitOpError() << "is not supported by the GPU kernel: input "
-                               "elements must be f32, bf16 or f16";
-  if (c.cols % layout::kQuantizeBlock != 0)
-    return op.emitOpError() << "is not supported by the GPU kernel: the last "
-                               "dimension must be a multiple of 16";
+  if (failed(checkKernelInputSupported(op, c)))
+    return failure();
   constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
   if (layout::quantizeNumCtas(c.numElements) > kMaxGridX)
     return op.emitOpError() << "is not supported by the GPU kernel: "
                             << c.numElements << " elements need more than "
                             << kMaxGridX << " CTAs";
   return success();
+}
+
+LogicalResult mlir::nvfp4::checkAmaxSupported(AmaxOp op, GPUTarget target) {
+  // The amax kernel runs at most kAmaxMaxCtas CTAs that stride over the
+  // blocks, so any input size fits its grid on every target.
+  return checkKernelInputSupported(
+      op, QuantizeConfig::getForInput(op.getInput().getType()));
 }
 
 void mlir::nvfp4::reportQuantizeFallbacks(QuantizeOp op, GPUTarget target,
@@ -296,8 +331,6 @@ private:
   /// applyHadamard on one group, in place: sign flip, butterflies h = 1, 2,
   /// 4, 8, times 0.25f.
   void hadamard(SmallVector<Value> &v);
-  /// The maximum of `v` over the lanes of the xor-butterfly `offsets`.
-  Value butterflyMax(Value v, ArrayRef<int32_t> offsets);
   /// The maximum of `v` (non-NaN) over the CTA; every thread receives it.
   Value ctaMax(Value v, Value smem, Idx lane, Idx warp);
 
@@ -341,18 +374,8 @@ void QuantizeEmitter::hadamard(SmallVector<Value> &v) {
   mlir::nvfp4::detail::createHadamard16(b, loc, v, c.signMask());
 }
 
-Value QuantizeEmitter::butterflyMax(Value v, ArrayRef<int32_t> offsets) {
-  for (int32_t offset : offsets) {
-    Value other = gpu::ShuffleOp::create(b, loc, v, offset, 32,
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult();
-    v = select(cmpF(arith::CmpFPredicate::OGT, other, v), other, v);
-  }
-  return v;
-}
-
 Value QuantizeEmitter::ctaMax(Value v, Value smem, Idx lane, Idx warp) {
-  v = butterflyMax(v, {16, 8, 4, 2, 1});
+  v = mlir::nvfp4::detail::createButterflyMax(b, loc, v, {16, 8, 4, 2, 1});
   Value isLeader = cmpI(arith::CmpIPredicate::eq, lane.v, idx(0).v);
   auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElse=*/false);
   {
@@ -367,6 +390,28 @@ Value QuantizeEmitter::ctaMax(Value v, Value smem, Idx lane, Idx warp) {
     r = select(cmpF(arith::CmpFPredicate::OGT, x, r), x, r);
   }
   return r;
+}
+
+/// The maximum of `partials[first]`, `partials[first + step]`, ... below
+/// `numPartials`, starting from 0 with `x > acc ? x : acc` (the partials of
+/// the amax kernel are non-negative and never NaN). The quantize kernel
+/// reduces the partials with it across its threads, `nvfp4.amax` on the
+/// host, so the two cannot disagree.
+static Value createPartialsMax(OpBuilder &b, Location loc, Value partials,
+                               Value first, int64_t numPartials, int64_t step) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  auto loop = scf::ForOp::create(
+      b, loc, first, arith::ConstantIndexOp::create(b, loc, numPartials),
+      arith::ConstantIndexOp::create(b, loc, step), ValueRange{zero},
+      [&](OpBuilder &nb, Location nloc, Value i, ValueRange acc) {
+        Value x = memref::LoadOp::create(nb, nloc, partials, ValueRange{i});
+        Value greater = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OGT, x, acc[0]);
+        scf::YieldOp::create(
+            nb, nloc,
+            ValueRange{arith::SelectOp::create(nb, nloc, greater, x, acc[0])});
+      });
+  return loop.getResult(0);
 }
 
 /// Creates a kernel with `argTypes` and one workgroup buffer of kQuantizeWarps
@@ -450,21 +495,10 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   // Tensor amax: explicit, or the maximum of the amax kernel's partials.
   Value amax = amaxSource;
   if (!c.explicitAmax) {
-    const int64_t numPartials = layout::amaxNumCtas(c.numElements);
-    auto loop =
-        scf::ForOp::create(b, loc, tid.v, idx(numPartials).v,
-                           idx(layout::kQuantizeThreads).v,
-                           ValueRange{f32(0.0f)});
-    {
-      OpBuilder::InsertionGuard loopGuard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value x = memref::LoadOp::create(b, loc, amaxSource,
-                                       ValueRange{loop.getInductionVar()});
-      Value acc = loop.getRegionIterArgs()[0];
-      scf::YieldOp::create(
-          b, loc, select(cmpF(arith::CmpFPredicate::OGT, x, acc), x, acc));
-    }
-    amax = ctaMax(loop.getResult(0), smem, tid % 32, tid / 32);
+    Value threadMax = createPartialsMax(b, loc, amaxSource, tid.v,
+                                        layout::amaxNumCtas(c.numElements),
+                                        layout::kQuantizeThreads);
+    amax = ctaMax(threadMax, smem, tid % 32, tid / 32);
   }
 
   // S_enc and S_dec (docs/numerics.md §6 4.-5.); thread 0 stores S_dec.
@@ -503,7 +537,8 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   // (16x16: the maximum over the half warp), then the codes.
   Value bamax = quantizer.blockAmax(v);
   if (c.blockRows == 16)
-    bamax = butterflyMax(bamax, {1, 2, 4, 8});
+    bamax =
+        mlir::nvfp4::detail::createButterflyMax(b, loc, bamax, {1, 2, 4, 8});
   std::optional<BlockStochasticRounding> stochastic;
   if (c.stochastic) {
     Value counter = arith::IndexCastUIOp::create(
@@ -528,7 +563,17 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
                     layout::quantizeScaleIndex(gid, c.blockRows)),
         1);
   };
-  if (c.blockRows == 1) {
+  if (c.scaleAtoms) {
+    // The tcgen05 atoms layout: the block's scale at its row and column
+    // block (16x16: every row of the tile stores the tile's scale).
+    const int64_t blocksPerRow = c.cols / layout::kQuantizeBlock;
+    LLVM::StoreOp::create(b, loc, quantized.scale,
+                          byteAddress(globalBasePointer(scales),
+                                      ::nvfp4::gpu::tcgen05::scaleAtomsOffset(
+                                          block / blocksPerRow,
+                                          block % blocksPerRow, blocksPerRow)),
+                          1);
+  } else if (c.blockRows == 1) {
     storeScale();
   } else {
     Value first = cmpI(arith::CmpIPredicate::eq,
@@ -544,8 +589,35 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
 }
 
 //===----------------------------------------------------------------------===//
-// Pattern
+// Patterns
 //===----------------------------------------------------------------------===//
+
+/// Launches the amax kernel of `config` with the CTA shape `block` on the
+/// buffer `input`, building the kernel with `emitter` on first use (ops on
+/// inputs of one type and shape share it), and returns a new buffer of its
+/// per-CTA partial maxima.
+static Value launchAmaxKernel(OpBuilder &b, Location loc,
+                              const QuantizeConfig &config,
+                              QuantizeEmitter &emitter,
+                              gpu::GPUModuleOp kernelModule,
+                              gpu::KernelDim3 block, Value input) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  const int64_t numCtas = layout::amaxNumCtas(config.numElements);
+  Value partials = memref::AllocOp::create(
+      b, loc, MemRefType::get({numCtas}, b.getF32Type()),
+      b.getI64IntegerAttr(16));
+  SmallVector<Value> args = {input, partials};
+  auto kernel =
+      kernelModule.lookupSymbol<gpu::GPUFuncOp>(config.amaxKernelName());
+  if (!kernel)
+    kernel = emitter.buildAmaxKernel(kernelModule, ValueRange(args).getTypes());
+  gpu::LaunchFuncOp::create(b, loc, kernel,
+                            gpu::KernelDim3{cst(numCtas), cst(1), cst(1)},
+                            block, /*dynamicSharedMemorySize=*/Value(), args);
+  return partials;
+}
 
 namespace {
 /// Lowers `nvfp4.quantize` to the amax and quantize kernels and rebuilds the
@@ -587,26 +659,17 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     Value amaxSource = op.getAmax();
     Value partials;
     if (!amaxSource) {
-      const int64_t numCtas = layout::amaxNumCtas(config.numElements);
-      partials = memref::AllocOp::create(
-          rewriter, loc, MemRefType::get({numCtas}, rewriter.getF32Type()),
-          alignment);
-      SmallVector<Value> args = {input, partials};
-      auto kernel =
-          kernelModule.lookupSymbol<gpu::GPUFuncOp>(config.amaxKernelName());
-      if (!kernel)
-        kernel = emitter.buildAmaxKernel(kernelModule,
-                                         ValueRange(args).getTypes());
-      gpu::LaunchFuncOp::create(rewriter, loc, kernel,
-                                gpu::KernelDim3{cst(numCtas), cst(1), cst(1)},
-                                block, /*dynamicSharedMemorySize=*/Value(),
-                                args);
+      partials = launchAmaxKernel(rewriter, loc, config, emitter, kernelModule,
+                                  block, input);
       amaxSource = partials;
     }
 
-    // Outputs: packed data, compact scales, S_dec.
+    // Outputs: packed data, compact (or tcgen05 atoms) scales, S_dec.
     RankedTensorType dataType = resultType.getDataType();
-    RankedTensorType scalesType = resultType.getScalesType();
+    RankedTensorType scalesType =
+        config.scaleAtoms
+            ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(resultType)
+            : resultType.getScalesType();
     Value data = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get(dataType.getShape(), dataType.getElementType()),
@@ -647,13 +710,60 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     Value scalesTensor = bufferization::ToTensorOp::create(
         rewriter, loc, scalesType, scales, /*restrict=*/true,
         /*writable=*/true);
-    rewriter.replaceOpWithNewOp<AssembleOp>(op, resultType, dataTensor,
-                                            scalesTensor, decodeScale);
+    if (config.scaleAtoms)
+      rewriter.replaceOp(op, mlir::nvfp4::detail::createTcgen05AtomsNVFP4Value(
+                                 rewriter, loc, resultType, dataTensor,
+                                 scalesTensor, decodeScale));
+    else
+      rewriter.replaceOpWithNewOp<AssembleOp>(op, resultType, dataTensor,
+                                              scalesTensor, decodeScale);
     return success();
   }
 
   GPUTarget target;
   bool hardwareSR;
+};
+
+/// Lowers `nvfp4.amax` to a launch of the amax kernel and the maximum of its
+/// per-CTA partials on the host.
+struct AmaxOpLowering : public OpRewritePattern<AmaxOp> {
+  AmaxOpLowering(MLIRContext *ctx, GPUTarget target)
+      : OpRewritePattern(ctx), target(target) {}
+
+  LogicalResult matchAndRewrite(AmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module)
+      return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
+    {
+      ScopedDiagnosticHandler silence(op.getContext(),
+                                      [](Diagnostic &) { return success(); });
+      if (failed(checkAmaxSupported(op, target)))
+        return rewriter.notifyMatchFailure(op, "unsupported amax");
+    }
+    QuantizeConfig config =
+        QuantizeConfig::getForInput(op.getInput().getType());
+    Location loc = op.getLoc();
+    gpu::GPUModuleOp kernelModule =
+        getOrCreateNVFP4KernelModule(rewriter, module);
+    QuantizeEmitter emitter(rewriter, loc, config, target);
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    Value input =
+        mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, op.getInput());
+    Value partials = launchAmaxKernel(
+        rewriter, loc, config, emitter, kernelModule,
+        gpu::KernelDim3{cst(layout::kQuantizeThreads), cst(1), cst(1)}, input);
+    Value amax =
+        createPartialsMax(rewriter, loc, partials, cst(0),
+                          layout::amaxNumCtas(config.numElements), /*step=*/1);
+    memref::DeallocOp::create(rewriter, loc, partials);
+    rewriter.replaceOp(op, amax);
+    return success();
+  }
+
+  GPUTarget target;
 };
 } // namespace
 
@@ -661,4 +771,9 @@ void mlir::nvfp4::populateNVFP4QuantizeToGPUConversionPatterns(
     RewritePatternSet &patterns, GPUTarget target, bool hardwareSR) {
   patterns.add<QuantizeOpLowering>(patterns.getContext(), target,
                                    hardwareSR); // nvfp4.quantize
+}
+
+void mlir::nvfp4::populateNVFP4AmaxToGPUConversionPatterns(
+    RewritePatternSet &patterns, GPUTarget target) {
+  patterns.add<AmaxOpLowering>(patterns.getContext(), target); // nvfp4.amax
 }

@@ -45,9 +45,12 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/Format.h"
 
 #include <array>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -60,22 +63,88 @@ bool mlir::nvfp4::isTcgen05Target(GPUTarget target) {
 }
 
 namespace {
+/// How the NVFP4 epilogue quantizes: everything of the `nvfp4.quantize` it
+/// computes that the kernel is specialized on (its amax and seed operands are
+/// kernel arguments).
+struct EpilogueQuantization {
+  /// 1 (1x16 blocks) or 16 (16x16 blocks).
+  int64_t blockRows = 1;
+  bool stochastic = false;
+  /// The Philox counter of the result's first block (`offset`).
+  uint64_t offset = 0;
+  /// Stochastic rounding by cvt.rs.satfinite.e2m1x4.f32 (hardware-sr).
+  bool hardwareSR = false;
+  /// Bit j set when Hadamard sign j is negative; none: no transform.
+  std::optional<uint32_t> hadamardNegateMask;
+  /// The scales are stored in the global atoms layout (the quantization's
+  /// users are tcgen05 matmuls: producesTcgen05ScaleAtoms).
+  bool scaleAtoms = false;
+
+  static EpilogueQuantization get(QuantizeOp op, bool hardwareSR) {
+    EpilogueQuantization q;
+    q.scaleAtoms = op->hasAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName);
+    q.blockRows =
+        cast<NVFP4TensorType>(op.getResult().getType()).getBlock().getRows();
+    q.stochastic = op.getRounding() == Rounding::Stochastic;
+    if (q.stochastic) {
+      q.offset = op.getOffset().value_or(0);
+      q.hardwareSR = hardwareSR;
+    }
+    if (std::optional<ArrayRef<int8_t>> signs = op.getHadamard()) {
+      uint32_t mask = 0;
+      for (auto [j, sign] : llvm::enumerate(*signs))
+        mask |= sign < 0 ? 1u << j : 0u;
+      q.hadamardNegateMask = mask;
+    }
+    return q;
+  }
+
+  /// e.g. `_nvfp4`, `_nvfp4_16x16`, `_nvfp4_rs_o64_hw_rhtd7e8`: the suffix
+  /// of the quantize kernels' names for the same options.
+  std::string kernelNameSuffix() const {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << "_nvfp4";
+    if (blockRows != 1)
+      os << "_" << blockRows << "x16";
+    if (stochastic)
+      os << "_rs_o" << offset << (hardwareSR ? "_hw" : "");
+    if (hadamardNegateMask)
+      os << "_rht" << llvm::format_hex_no_prefix(*hadamardNegateMask, 4);
+    if (scaleAtoms)
+      os << "_sfatoms";
+    return name;
+  }
+};
+
 /// Everything the tcgen05 kernel is specialized on.
 struct Tcgen05Config {
   int64_t batch = 0; // 0: unbatched
   int64_t m = 0, n = 0, k = 0;
   int64_t lhsBlockRows = 1, rhsBlockRows = 1;
+  /// The A / B scales are in the global atoms layout: the producer's elected
+  /// lane bulk-copies them into the stage's atoms instead of the warp's
+  /// loads and transposed stores.
+  bool lhsScaleAtoms = false, rhsScaleAtoms = false;
   Type resultElementType;
   bool hasAcc = false;
-  /// The epilogue quantizes the result to NVFP4 (1x16 blocks, round to
-  /// nearest, the tensor scale of a given amax) instead of storing it.
-  bool nvfp4Output = false;
+  /// The epilogue quantizes the result to NVFP4, with the tensor scale of a
+  /// given amax, instead of storing it.
+  std::optional<EpilogueQuantization> nvfp4Output;
+  /// The epilogue also reduces the result's amax (`nvfp4.amax` of the
+  /// matmul result) into a one-element buffer.
+  bool computesAmax = false;
   /// The target (the NVFP4 epilogue uses its E2M1 conversion).
   GPUTarget target = GPUTarget::SM100a;
+  /// Which variant `tcgen05-cta-pair` asks for; `plan.ctaPair` is the
+  /// outcome of its selection rule (tc::selectCtaPair).
+  tc::CtaPairMode ctaPairMode = tc::CtaPairMode::Auto;
   tc::TilePlan plan;
 
-  static Tcgen05Config get(MatmulOp op, GPUTarget target,
-                           bool nvfp4Output = false) {
+  static Tcgen05Config
+  get(MatmulOp op, GPUTarget target,
+      std::optional<EpilogueQuantization> nvfp4Output = std::nullopt,
+      tc::CtaPairMode ctaPairMode = tc::CtaPairMode::Auto) {
     auto lhs = cast<NVFP4TensorType>(op.getLhs().getType());
     auto rhs = cast<NVFP4TensorType>(op.getRhs().getType());
     ArrayRef<int64_t> lhsShape = lhs.getShape(), rhsShape = rhs.getShape();
@@ -91,49 +160,63 @@ struct Tcgen05Config {
     c.hasAcc = static_cast<bool>(op.getAcc());
     c.nvfp4Output = nvfp4Output;
     c.target = target;
-    c.plan = tc::makeTilePlan(tc::chooseTileN(c.n));
+    c.ctaPairMode = ctaPairMode;
+    const int64_t tileN = tc::chooseTileN(c.n);
+    c.plan = tc::makeTilePlan(
+        tileN, tc::selectCtaPair(ctaPairMode, c.batches(), c.m, c.n, tileN));
     return c;
   }
 
   int64_t batches() const { return std::max<int64_t>(batch, 1); }
   int64_t nTiles() const { return n / plan.tileN; }
-  int64_t mTiles() const { return m / tc::kTileM; }
+  int64_t mTiles() const { return m / plan.tileM; }
   int64_t numTiles() const { return nTiles() * mTiles() * batches(); }
   int64_t kTiles() const { return k / tc::kTileK; }
 
-  /// The tensor maps of the A and B data at device address `address`.
+  /// The tensor maps of the A and B data at device address `address`: one
+  /// box is what one CTA loads (with a CTA pair, 128 rows of A and half of
+  /// the tile's B rows).
   tc::ByteTensorMap2D lhsTensorMap(uint64_t address) const {
     return tc::operandTensorMap(address, batches(), m, k, tc::kTileM);
   }
   tc::ByteTensorMap2D rhsTensorMap(uint64_t address) const {
-    return tc::operandTensorMap(address, batches(), n, k, plan.tileN);
+    return tc::operandTensorMap(address, batches(), n, k, plan.bRowsPerCta);
   }
 
-  /// e.g. `nvfp4_tcgen05_matmul_m128n256k1024_t256_1x16_16x16_f32`.
+  /// e.g. `nvfp4_tcgen05_matmul_m128n256k1024_t256_1x16_16x16_f32`, or
+  /// `..._t256_pair_...` for the CTA pair; `_sfatoms_a`, `_sfatoms_b`,
+  /// `_sfatoms_ab` name the operands whose scales are in the atoms layout.
   std::string kernelName() const {
     std::string name;
     llvm::raw_string_ostream os(name);
     os << "nvfp4_tcgen05_matmul_";
     if (batch)
       os << "b" << batch;
-    os << "m" << m << "n" << n << "k" << k << "_t" << plan.tileN << "_"
-       << lhsBlockRows << "x16_" << rhsBlockRows << "x16_"
+    os << "m" << m << "n" << n << "k" << k << "_t" << plan.tileN
+       << (plan.ctaPair ? "_pair_" : "_") << lhsBlockRows << "x16_"
+       << rhsBlockRows << "x16_"
        << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";
+    if (lhsScaleAtoms || rhsScaleAtoms)
+      os << "_sfatoms_" << (lhsScaleAtoms ? "a" : "")
+         << (rhsScaleAtoms ? "b" : "");
     if (nvfp4Output)
-      os << "_nvfp4";
+      os << nvfp4Output->kernelNameSuffix();
+    if (computesAmax)
+      os << "_resultamax";
     return name;
   }
 };
 } // namespace
 
-LogicalResult mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op,
-                                                       GPUTarget target) {
+LogicalResult
+mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
+                                         tc::CtaPairMode ctaPair) {
   if (!isTcgen05Target(target))
     return op.emitOpError() << "the tcgen05 kernel needs sm_100a, sm_103a or "
                                "sm_110a";
-  Tcgen05Config c = Tcgen05Config::get(op, target);
+  Tcgen05Config c = Tcgen05Config::get(op, target, std::nullopt, ctaPair);
   auto fail = [&]() {
     return op.emitOpError()
            << "is not supported by the tcgen05 kernel: M = " << c.m
@@ -146,6 +229,11 @@ LogicalResult mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op,
   if (c.plan.tileN == 0)
     return fail() << "N must be a multiple of 64 (the CTA tile is 128 x N "
                      "with N in {256, 128, 64}; operands are not padded)";
+  if (ctaPair == tc::CtaPairMode::On && !c.plan.ctaPair)
+    return fail() << "tcgen05-cta-pair=on needs M to be a multiple of "
+                  << tc::kPairTileM
+                  << " (a CTA pair computes 256-row tiles with "
+                     "tcgen05.mma.cta_group::2; operands are not padded)";
   if (c.k % tc::kTileK != 0)
     return fail() << "K must be a multiple of " << tc::kTileK
                   << " (the K tile: one 128-byte swizzle row of E2M1 codes)";
@@ -167,31 +255,82 @@ LogicalResult mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op,
   return success();
 }
 
-std::string mlir::nvfp4::getTcgen05EpilogueFusionBlocker(QuantizeOp op,
-                                                         GPUTarget target) {
+std::string
+mlir::nvfp4::getTcgen05EpilogueFusionBlocker(QuantizeOp op, GPUTarget target,
+                                             tc::CtaPairMode ctaPair) {
   if (!isTcgen05Target(target))
     return "the NVFP4 epilogue is a feature of the tcgen05 kernel (sm_100a, "
            "sm_103a, sm_110a)";
   auto matmul = op.getInput().getDefiningOp<MatmulOp>();
   if (!matmul)
     return "the input is not the result of an nvfp4.matmul";
-  if (!matmul->hasOneUse())
+  if (llvm::any_of(matmul->getUsers(), [&](Operation *user) {
+        return user != op && !isa<AmaxOp>(user);
+      }))
     return "the matmul result has other uses, so it is stored anyway";
   if (!op.getAmax())
-    return "without an amax operand the tensor scale depends on the whole "
-           "result, which no CTA sees";
-  if (op.getRounding() == Rounding::Stochastic)
-    return "stochastic rounding is not implemented in the epilogue";
-  if (op.getHadamard())
-    return "the Hadamard transform is not implemented in the epilogue";
-  if (cast<NVFP4TensorType>(op.getResult().getType()).getBlock().getRows() != 1)
-    return "16x16 blocks span the rows of 16 epilogue threads; only 1x16 "
-           "blocks are quantized in the epilogue";
+    return op.getHadamard()
+               ? "without an amax operand the tensor scale depends on the "
+                 "whole result, which no CTA sees"
+               : "without an amax operand the tensor scale depends on the "
+                 "whole result, which no CTA sees (the matmul kernel's "
+                 "epilogue computes the result's amax for the quantize "
+                 "kernel)";
+  // The kernel replaces the matmul, so the operands must exist there.
+  DominanceInfo dominance(matmul->getParentOp());
+  if (!dominance.properlyDominates(op.getAmax(), matmul))
+    return "the amax operand is defined after the matmul (e.g. from its "
+           "result), so the tensor scale is unknown when the kernel runs";
+  if (op.getSeed() && !dominance.properlyDominates(op.getSeed(), matmul))
+    return "the seed operand is defined after the matmul";
   ScopedDiagnosticHandler silence(op.getContext(),
                                   [](Diagnostic &) { return success(); });
-  if (failed(checkTcgen05MatmulSupported(matmul, target)))
+  if (failed(checkTcgen05MatmulSupported(matmul, target, ctaPair)))
     return "the tcgen05 kernel does not take the matmul";
   return "";
+}
+
+bool mlir::nvfp4::canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
+                                           GPUTarget target,
+                                           tc::CtaPairMode ctaPair) {
+  if (!isTcgen05Target(target) || operandIndex > 1)
+    return false;
+  {
+    ScopedDiagnosticHandler silence(op.getContext(),
+                                    [](Diagnostic &) { return success(); });
+    if (failed(checkTcgen05MatmulSupported(op, target, ctaPair)))
+      return false;
+  }
+  // The selection of both lowerings (with or without the NVFP4 epilogue).
+  Tcgen05Config c = Tcgen05Config::get(op, target, std::nullopt, ctaPair);
+  if (c.plan.ctaPair)
+    return false;
+  const int64_t scaleCols = c.k / mlir::nvfp4::kBlockSize;
+  return operandIndex == 0 ? tc::hasWholeScaleAtoms(c.m, scaleCols)
+                           : c.plan.tileN % tc::kScaleAtomRows == 0 &&
+                                 tc::hasWholeScaleAtoms(c.n, scaleCols);
+}
+
+bool mlir::nvfp4::producesTcgen05ScaleAtoms(QuantizeOp op, GPUTarget target,
+                                            tc::CtaPairMode ctaPair) {
+  if (!isTcgen05Target(target))
+    return false;
+  auto type = cast<NVFP4TensorType>(op.getResult().getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.empty() || !type.hasStaticShape())
+    return false;
+  const int64_t cols = shape.back(), blockSize = mlir::nvfp4::kBlockSize;
+  if (cols % blockSize != 0 ||
+      !tc::hasWholeScaleAtoms(type.getNumElements() / cols, cols / blockSize))
+    return false;
+  Value result = op.getResult();
+  return !result.use_empty() &&
+         llvm::all_of(result.getUses(), [&](OpOperand &use) {
+           auto matmul = dyn_cast<MatmulOp>(use.getOwner());
+           return matmul &&
+                  canReadTcgen05ScaleAtoms(matmul, use.getOperandNumber(),
+                                           target, ctaPair);
+         });
 }
 
 //===----------------------------------------------------------------------===//
@@ -199,16 +338,18 @@ std::string mlir::nvfp4::getTcgen05EpilogueFusionBlocker(QuantizeOp op,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// An i32 value with operators that emit `arith` operations, so that the
-/// templates of Tcgen05Descriptors.h and Tcgen05Pipeline.h generate IR.
-/// Operands are non-negative: division and remainder are unsigned.
+/// An i32 value (the kernel's index arithmetic; i64 for global byte
+/// offsets: constants take the value's type) with operators that emit
+/// `arith` operations, so that the templates of Tcgen05Descriptors.h and
+/// Tcgen05Pipeline.h generate IR. Operands are non-negative: division and
+/// remainder are unsigned.
 struct IdxI32 {
   OpBuilder *b;
   Location loc;
   Value v;
 
   IdxI32 cst(int64_t c) const {
-    return {b, loc, arith::ConstantIntOp::create(*b, loc, b->getI32Type(), c)};
+    return {b, loc, arith::ConstantIntOp::create(*b, loc, v.getType(), c)};
   }
   friend IdxI32 operator+(IdxI32 x, IdxI32 y) {
     return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, y.v)};
@@ -249,7 +390,9 @@ constexpr llvm::StringLiteral kMultiprocessorCountFn =
     "nvfp4CudaMultiprocessorCount";
 
 /// Kernel arguments (then `acc` if any, then the result: one buffer, or with
-/// the NVFP4 epilogue the amax, the data and the scales buffers). Each
+/// the NVFP4 epilogue the amax, the seed if stochastic, the data and the
+/// scales buffers; then the result's amax buffer if the kernel computes it).
+/// Each
 /// tensor map directly follows the data buffer it describes: the kernel reads
 /// the data only through the tensor map, but the buffer stays an operand of the
 /// launch so that the host staging of nvfp4-to-gpu-executable moves it to the
@@ -358,8 +501,29 @@ private:
   /// `local` (0, 1, ...), coordinates `coord`.
   void forEachTile(function_ref<void(Value, tc::TileCoord<IdxI32>)> body);
 
-  /// Spins until phase parity `parity` (i32) of the mbarrier `bar` completed.
+  /// Spins until phase parity `parity` (i32) of the mbarrier `bar` completed
+  /// (acquire at cluster scope with a CTA pair, whose peer arrives on the
+  /// leader's barriers).
   void emitWait(Value bar, Value parity);
+
+  // CTA pairs (cta_group::2; the 1-CTA kernel uses cta_group::1).
+  NVVM::CTAGroupKind ctaGroup() const {
+    return p.ctaPair ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
+  }
+  /// The mbarrier `index` (i32) of the array at byte `offset` of the pair's
+  /// leader CTA, as a shared::cluster pointer (`mapa`; the leader's own
+  /// address in the leader).
+  Value leaderBarrier(int64_t offset, Value index);
+  /// Arrives on the mbarrier `index` of the array at `offset` that counts
+  /// this CTA's arrivals: its own (release.cta), or with a CTA pair the
+  /// leader's (release.cluster).
+  void emitArrive(int64_t offset, Value index);
+  /// The first output row (flattened over the batch) of this CTA's 128
+  /// accumulator rows of the tile at `coord`.
+  Value ctaFirstRow(const tc::TileCoord<IdxI32> &coord) {
+    IdxI32 row = coord.batch * c.m + coord.m * p.tileM;
+    return p.ctaPair ? add(row.v, mulC(rankInPair, tc::kTileM)) : row.v;
+  }
 
   /// Warp 0: fills the stages, then waits until the MMAs of the last
   /// `stages` K tiles committed (no tcgen05.commit arrives at the barriers
@@ -375,6 +539,19 @@ private:
   /// Warp 1: scale copies and MMAs of K tile `kt` of stage `stage` into the
   /// accumulator at tensor-memory column `accColumn`.
   void emitIssueKTile(Value kt, Value stage, Value accColumn);
+  /// The MMA thread: tcgen05.commit to the mbarrier `index` of the array at
+  /// `offset` (with a CTA pair, multicast to that barrier of both CTAs).
+  void emitCommit(int64_t offset, Value index);
+  /// `bar.sync 0`, or with a CTA pair `barrier.cluster.arrive` (release) +
+  /// `barrier.cluster.wait` (acquire) by every thread of both CTAs.
+  void emitCtaOrClusterBarrier() {
+    if (!p.ctaPair) {
+      gpu::BarrierOp::create(b, loc);
+      return;
+    }
+    NVVM::ClusterArriveOp::create(b, loc, /*aligned=*/nullptr);
+    NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/nullptr);
+  }
   /// Warps 2..5: per tile, read the accumulator and store the result.
   void emitEpilogue();
   /// The 16 f32 values of `acc` at output row `row` (flattened over the
@@ -386,9 +563,20 @@ private:
   void emitStoreChunk(ArrayRef<Value> values, Value row, Value col);
   /// The NVFP4 epilogue: quantizes the 16 values (rounded to the matmul's
   /// result type first, as the separate quantization would read them) as
-  /// one 1x16 block and stores its 8 data bytes and its E4M3 scale in the
-  /// compact layout of the NVFP4 tensor.
+  /// the quantize kernel quantizes one 1x16 block: Hadamard transform,
+  /// block scale (for 16x16 blocks from the maximum over the half warp, whose
+  /// 16 lanes hold the tile's 16 rows), codes rounded to nearest or
+  /// stochastically with the same Philox counter. Stores the 8 data bytes
+  /// and the E4M3 scale (16x16: by the tile's first row) in the compact
+  /// layout of the NVFP4 tensor, or (scaleAtoms) the scale by every row in
+  /// the global atoms layout. Every lane of the warp must execute it.
   void emitStoreNVFP4Block(ArrayRef<Value> values, Value row, Value col);
+  /// The f32 `v` rounded to the matmul's result type (bf16: as the stored
+  /// result holds it), as f32.
+  Value roundToResultType(Value v);
+  /// Warps 2..5 with computesAmax: the maximum of `threadAmax` over the warp,
+  /// merged into the result's amax buffer by lane 0 (an atomic maximum).
+  void emitResultAmaxReduction(Value threadAmax);
 
   OpBuilder &b;
   Location loc;
@@ -397,10 +585,17 @@ private:
 
   // Values of the kernel body.
   Value tid, warp, laneId, cta, gridSize, numLocalTiles;
+  /// With a CTA pair: this CTA's rank in its cluster (%cluster_ctarank) and
+  /// whether it is the leader; `cta` and `gridSize` are then the cluster
+  /// index and the cluster count (the tile schedule is per cluster).
+  Value rankInPair, isLeader;
   Value lhsTensorMap, lhsScales, rhsTensorMap, rhsScales, accPtr, outPtr;
   Value lhsDecode, rhsDecode;
-  // The NVFP4 epilogue: the output's scales and its global encode scale.
-  Value outAmax, outScalesPtr, outEncodeScale;
+  // The NVFP4 epilogue: the amax and the seed (stochastic rounding) operands
+  // of the quantization, the output's scales and its global encode scale.
+  Value outAmax, outSeed, outScalesPtr, outEncodeScale;
+  // computesAmax: the f32 the epilogue merges the result's amax into.
+  Value resultAmaxPtr;
   Value smemBase, smemBaseAddr, tmemBase;
 };
 } // namespace
@@ -427,8 +622,9 @@ void Tcgen05KernelBuilder::emitWait(Value bar, Value parity) {
   auto spin = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
   OpBuilder::InsertionGuard guard(b);
   b.createBlock(&spin.getBefore());
-  Value done = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), bar,
-                                               parity, /*ticks=*/Value());
+  Value done = NVVM::MBarrierTryWaitOp::create(
+      b, loc, b.getI1Type(), bar, parity, /*ticks=*/Value(),
+      p.ctaPair ? NVVM::MemScopeKind::CLUSTER : NVVM::MemScopeKind::CTA);
   Value pending = arith::XOrIOp::create(
       b, loc, done, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
   scf::ConditionOp::create(b, loc, pending, ValueRange());
@@ -436,47 +632,121 @@ void Tcgen05KernelBuilder::emitWait(Value bar, Value parity) {
   scf::YieldOp::create(b, loc);
 }
 
+Value Tcgen05KernelBuilder::leaderBarrier(int64_t offset, Value index) {
+  auto clusterPtrType = LLVM::LLVMPointerType::get(
+      b.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  return NVVM::MapaOp::create(b, loc, clusterPtrType, barrier(offset, index),
+                              i32(tc::kPairLeaderRank));
+}
+
+void Tcgen05KernelBuilder::emitArrive(int64_t offset, Value index) {
+  if (!p.ctaPair) {
+    NVVM::MBarrierArriveOp::create(b, loc, TypeRange(), barrier(offset, index),
+                                   /*count=*/Value());
+    return;
+  }
+  NVVM::MBarrierArriveOp::create(
+      b, loc, TypeRange(), leaderBarrier(offset, index),
+      /*count=*/Value(), NVVM::MemScopeKind::CLUSTER);
+}
+
 void Tcgen05KernelBuilder::emitProducer() {
   MLIRContext *ctx = b.getContext();
   auto clusterPtrType = LLVM::LLVMPointerType::get(
       ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  auto smemPtrType = LLVM::LLVMPointerType::get(
+      ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   const int64_t kTiles = c.kTiles();
   Value leader = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
   forEachTile([&](Value local, tc::TileCoord<IdxI32> coord) {
-    // Rows of the 2-D [batch * rows, K / 2] byte views.
-    Value lhsRow = (coord.batch * c.m + coord.m * tc::kTileM).v;
+    // Rows of the 2-D [batch * rows, K / 2] byte views: this CTA's 128 rows
+    // of A and its share of the tile's B rows.
+    Value lhsRow = ctaFirstRow(coord);
     Value rhsRow = (coord.batch * c.n + coord.n * p.tileN).v;
+    if (p.ctaPair)
+      rhsRow = add(rhsRow, mulC(rankInPair, p.bRowsPerCta));
     forRange(i32(0), i32(kTiles), [&](Value kt) {
       IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
       Value stage = tc::slotOf(step, p.stages).v;
       emitWait(barrier(p.emptyBarrierOffset, stage),
                tc::producerParity(step, p.stages).v);
       Value stageOff = mulC(stage, p.stageBytes);
+      // The full barrier that counts this CTA's loads: its own, or the
+      // leader's (a shared::cluster address; the TMA's `.cta_group::2` form
+      // may signal the peer CTA's barrier).
       Value full = barrier(p.fullBarrierOffset, stage);
+      Value fullOfLoads = full;
+      if (p.ctaPair) {
+        full = leaderBarrier(p.fullBarrierOffset, stage);
+        fullOfLoads = LLVM::IntToPtrOp::create(
+            b, loc, smemPtrType,
+            LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), full).getResult());
+      }
       ifThen(leader, [&] {
-        NVVM::MBarrierExpectTxOp::create(b, loc, full, i32(p.txBytes));
+        // Each CTA announces its own bytes before its loads, so that the
+        // transaction count of the phase never goes negative.
+        NVVM::MBarrierExpectTxOp::create(
+            b, loc, full,
+            i32(p.txBytesPerCta +
+                p.scaleCopyBytes(c.lhsScaleAtoms, c.rhsScaleAtoms)),
+            p.ctaPair ? NVVM::MemScopeKind::CLUSTER : NVVM::MemScopeKind::CTA);
         Value kByte = mulC(kt, tc::kTileRowBytes);
         auto load = [&](Value tensorMap, int64_t offset, Value row) {
           Value dst = LLVM::AddrSpaceCastOp::create(
               b, loc, clusterPtrType, smemPtr(addC(stageOff, offset)));
           NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-              b, loc, dst, tensorMap, ValueRange{kByte, row}, full,
+              b, loc, dst, tensorMap, ValueRange{kByte, row}, fullOfLoads,
               /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
               /*l2CacheHint=*/Value(),
               NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
-              b.getBoolAttr(false), /*group=*/nullptr, /*predicate=*/Value());
+              b.getBoolAttr(false),
+              p.ctaPair ? NVVM::CTAGroupKindAttr::get(ctx, ctaGroup())
+                        : NVVM::CTAGroupKindAttr(),
+              /*predicate=*/Value());
         };
         load(lhsTensorMap, p.aOffset, lhsRow);
         load(rhsTensorMap, p.bOffset, rhsRow);
+        // Scales in the global atoms layout: the 2 KiB of each 128-row
+        // block (its atoms of this K tile, MMA by MMA) in one bulk copy to
+        // the stage's atoms of that block (1-CTA kernel only).
+        auto copyScaleAtoms = [&](Value scales, Value firstRow,
+                                  int64_t rowBlocks, bool isLhs) {
+          for (int64_t rb = 0; rb < rowBlocks; ++rb) {
+            Value src = gep(
+                scales,
+                tc::scaleAtomsAtomOffset(
+                    idx(ext64(addC(firstRow, rb * tc::kScaleAtomRows))),
+                    idx(ext64(mulC(kt, tc::kTileK / mlir::nvfp4::kBlockSize))),
+                    c.k / mlir::nvfp4::kBlockSize)
+                    .v);
+            int64_t dstOffset =
+                isLhs ? p.aScaleAtomOffsetOf(0) : p.bScaleAtomOffsetOf(0, rb);
+            Value dst = LLVM::AddrSpaceCastOp::create(
+                b, loc, clusterPtrType, smemPtr(addC(stageOff, dstOffset)));
+            NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+                b, loc, dst, src, full, i32(tc::kScaleAtomKTileBytes),
+                /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
+          }
+        };
+        if (c.lhsScaleAtoms)
+          copyScaleAtoms(lhsScales, lhsRow, 1, /*isLhs=*/true);
+        if (c.rhsScaleAtoms)
+          copyScaleAtoms(rhsScales, rhsRow, p.bScaleAtoms, /*isLhs=*/false);
       });
-      emitScaleStores(kt, stageOff, coord);
-      // Make the generic-proxy scale stores visible to tcgen05.cp, then
-      // arrive (one of the kFullBarrierArrivals the full barrier expects).
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      if (!c.lhsScaleAtoms || !c.rhsScaleAtoms) {
+        emitScaleStores(kt, stageOff, coord);
+        // Make the generic-proxy scale stores visible to tcgen05.cp.
+        NVVM::FenceProxyOp::create(
+            b, loc, NVVM::ProxyKind::async_shared,
+            NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      }
+      // Arrive (one of the p.fullBarrierArrivals the full barrier expects;
+      // with a CTA pair on the leader's barrier, release.cluster).
       NVVM::MBarrierArriveOp::create(b, loc, TypeRange(), full,
-                                     /*count=*/Value());
+                                     /*count=*/Value(),
+                                     p.ctaPair ? NVVM::MemScopeKind::CLUSTER
+                                               : NVVM::MemScopeKind::CTA);
     });
   });
   // Drain: wait for the release of the last `stages` steps, as if producing
@@ -507,8 +777,7 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
   };
   // Word i of the four rows (null: zero padding) into the atom of MMA i.
   Value laneOff = tc::scaleLaneStoreOffset(idx(laneId)).v;
-  auto storeAtoms = [&](ArrayRef<Value> rows, int64_t firstAtomOffset,
-                        int64_t atomStride) {
+  auto storeAtoms = [&](ArrayRef<Value> rows, int64_t firstAtomOffset) {
     for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
       Value vec = LLVM::PoisonOp::create(b, loc, vecType);
       for (auto [q, row] : llvm::enumerate(rows)) {
@@ -518,14 +787,14 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
         vec = LLVM::InsertElementOp::create(b, loc, vec, word,
                                             i32(static_cast<int64_t>(q)));
       }
-      Value dst =
-          add(addC(stageOff, firstAtomOffset + i * atomStride), laneOff);
+      Value dst = add(addC(stageOff, firstAtomOffset + i * tc::kScaleAtomBytes),
+                      laneOff);
       LLVM::StoreOp::create(b, loc, vec, smemPtr(dst), 16);
     }
   };
   auto storeOperand = [&](Value base, int64_t rows, int64_t blockRows,
                           Value tileRow0, int64_t tileRows, int64_t atoms,
-                          int64_t offset) {
+                          bool isLhs) {
     for (int64_t atom = 0; atom < atoms; ++atom) {
       SmallVector<Value, tc::kScaleRowsPerLane> words;
       for (int64_t q = 0; q < tc::kScaleRowsPerLane; ++q) {
@@ -537,14 +806,23 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
                              tc::scaleRowOfLane(idx(laneId), atom, q).v)
                    : Value());
       }
-      storeAtoms(words, offset + atom * tc::kScaleAtomBytes,
-                 atoms * tc::kScaleAtomBytes);
+      storeAtoms(words, isLhs ? p.aScaleAtomOffsetOf(0)
+                              : p.bScaleAtomOffsetOf(0, atom));
     }
   };
-  storeOperand(lhsScales, c.m, c.lhsBlockRows, (coord.m * tc::kTileM).v,
-               tc::kTileM, 1, p.aScaleOffset);
-  storeOperand(rhsScales, c.n, c.rhsBlockRows, (coord.n * p.tileN).v, p.tileN,
-               p.bScaleAtoms, p.bScaleOffset);
+  // A: this CTA's 128 rows. B: all tileN rows, also in each CTA of a pair
+  // (each CTA's tensor core scales its 128 accumulator rows by the scales
+  // of every B column, which it reads from its own tensor memory).
+  Value aRow0 = (coord.m * p.tileM).v;
+  if (p.ctaPair)
+    aRow0 = add(aRow0, mulC(rankInPair, tc::kTileM));
+  // Operands whose scales are in the global atoms layout came by bulk copy.
+  if (!c.lhsScaleAtoms)
+    storeOperand(lhsScales, c.m, c.lhsBlockRows, aRow0, tc::kTileM, 1,
+                 /*isLhs=*/true);
+  if (!c.rhsScaleAtoms)
+    storeOperand(rhsScales, c.n, c.rhsBlockRows, (coord.n * p.tileN).v, p.tileN,
+                 p.bScaleAtoms, /*isLhs=*/false);
 }
 
 void Tcgen05KernelBuilder::emitMmaIssuer() {
@@ -566,15 +844,23 @@ void Tcgen05KernelBuilder::emitMmaIssuer() {
                                    NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
       emitIssueKTile(kt, stage, accColumn);
       // Release the stage once these MMAs (and every earlier one) complete.
-      NVVM::Tcgen05CommitOp::create(
-          b, loc, barrier(p.emptyBarrierOffset, stage),
-          /*multicastMask=*/Value(), NVVM::CTAGroupKind::CTA_1);
+      emitCommit(p.emptyBarrierOffset, stage);
     });
     // The accumulator is complete once the tile's last MMAs complete.
-    NVVM::Tcgen05CommitOp::create(b, loc, barrier(p.accFullBarrierOffset, acc),
-                                  /*multicastMask=*/Value(),
-                                  NVVM::CTAGroupKind::CTA_1);
+    emitCommit(p.accFullBarrierOffset, acc);
   });
+}
+
+void Tcgen05KernelBuilder::emitCommit(int64_t offset, Value index) {
+  // With a CTA pair the commit arrives on the barrier at this offset in
+  // both CTAs (.multicast::cluster), whose producers and epilogues wait on
+  // their own barriers.
+  Value mask;
+  if (p.ctaPair)
+    mask = arith::ConstantIntOp::create(b, loc, b.getI16Type(),
+                                        tc::kPairMulticastMask);
+  NVVM::Tcgen05CommitOp::create(b, loc, barrier(offset, index), mask,
+                                ctaGroup());
 }
 
 void Tcgen05KernelBuilder::emitIssueKTile(Value kt, Value stage,
@@ -597,19 +883,23 @@ void Tcgen05KernelBuilder::emitIssueKTile(Value kt, Value stage,
   };
   auto copyAtom = [&](int64_t smemOffset, int64_t column) {
     Value desc = descAt(cpStageDesc, smemOffset);
-    NVVM::Tcgen05CpOp::create(
-        b, loc, NVVM::Tcgen05CpShape::SHAPE_32x128b, NVVM::CTAGroupKind::CTA_1,
-        NVVM::Tcgen05CpMulticast::WARPX4,
-        /*srcFormat=*/nullptr, tmemPtr(addC(scaleCol, column)), desc);
+    NVVM::Tcgen05CpOp::create(b, loc, NVVM::Tcgen05CpShape::SHAPE_32x128b,
+                              ctaGroup(), NVVM::Tcgen05CpMulticast::WARPX4,
+                              /*srcFormat=*/nullptr,
+                              tmemPtr(addC(scaleCol, column)), desc);
   };
   for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
-    copyAtom(p.aScaleOffset + i * tc::kScaleAtomBytes, p.aScaleColumnOf(i));
+    copyAtom(p.aScaleAtomOffsetOf(i), p.aScaleColumnOf(i));
     for (int64_t a = 0; a < p.bScaleAtoms; ++a)
-      copyAtom(p.bScaleOffset + (i * p.bScaleAtoms + a) * tc::kScaleAtomBytes,
+      copyAtom(p.bScaleAtomOffsetOf(i, a),
                p.bScaleColumnOf(i) + a * tc::kScaleAtomTmemColumns);
   }
+  // With a CTA pair: M = 256, A from both CTAs' shared memory (128 rows
+  // each at this address), B from both (tileN / 2 rows each), the scales
+  // and the accumulator from / to both CTAs' tensor memory.
   const uint32_t idesc =
-      tc::encodeMxf4Nvf4InstrDesc(tc::kTileM, p.tileN, tc::ScaleFormat::UE4M3);
+      tc::encodeMxf4Nvf4InstrDesc(p.tileM, p.tileN, tc::ScaleFormat::UE4M3,
+                                  /*scaleIdA=*/0, /*scaleIdB=*/0, p.ctaPair);
   Value idescV = i32(static_cast<int32_t>(idesc));
   // The first MMA of a tile overwrites the accumulator.
   Value notFirst = cmp(arith::CmpIPredicate::ne, kt, i32(0));
@@ -620,7 +910,7 @@ void Tcgen05KernelBuilder::emitIssueKTile(Value kt, Value stage,
     Value aDesc = descAt(opStageDesc, p.aOffset + kOff);
     Value bDesc = descAt(opStageDesc, p.bOffset + kOff);
     NVVM::Tcgen05MMABlockScaleOp::create(
-        b, loc, NVVM::MMABlockScaleKind::MXF4NVF4, NVVM::CTAGroupKind::CTA_1,
+        b, loc, NVVM::MMABlockScaleKind::MXF4NVF4, ctaGroup(),
         NVVM::Tcgen05MMABlockScale::BLOCK16,
         NVVM::Tcgen05MMACollectorOp::DISCARD, tmemPtr(accColumn), aDesc, bDesc,
         idescV, i == 0 ? notFirst : always,
@@ -652,26 +942,55 @@ SmallVector<Value> Tcgen05KernelBuilder::emitLoadAccChunk(Value row,
 
 void Tcgen05KernelBuilder::emitStoreNVFP4Block(ArrayRef<Value> values,
                                                Value row, Value col) {
-  Type f32 = b.getF32Type(), resultType = c.resultElementType;
   SmallVector<Value> rounded;
-  for (Value v : values) {
-    if (resultType != f32) {
-      Value narrow = arith::TruncFOp::create(b, loc, resultType, v);
-      v = arith::ExtFOp::create(b, loc, f32, narrow);
-    }
-    rounded.push_back(v);
-  }
+  for (Value v : values)
+    rounded.push_back(roundToResultType(v));
+  const EpilogueQuantization &q = *c.nvfp4Output;
+  if (q.hadamardNegateMask)
+    mlir::nvfp4::detail::createHadamard16(b, loc, rounded,
+                                          *q.hadamardNegateMask);
+  BlockQuantizeEmitter quantizer(b, loc, c.target);
+  Value scaleAmax = quantizer.blockAmax(rounded);
+  if (q.blockRows == 16)
+    scaleAmax = mlir::nvfp4::detail::createButterflyMax(b, loc, scaleAmax,
+                                                        {1, 2, 4, 8});
+  // The block's index in the row-major blocks of 16 elements of the result
+  // (flattened over the batch): (row * N + col) / 16.
+  constexpr int64_t kBlock = mlir::nvfp4::kBlockSize;
+  Value block64 = add(mulC(ext64(row), c.n / kBlock), ext64(divC(col, kBlock)));
+  std::optional<mlir::nvfp4::detail::BlockStochasticRounding> stochastic;
+  if (q.stochastic)
+    stochastic = mlir::nvfp4::detail::BlockStochasticRounding{
+        outSeed, addC(block64, static_cast<int64_t>(q.offset)), q.hardwareSR};
   BlockQuantizeEmitter::Block block =
-      BlockQuantizeEmitter(b, loc, c.target)
-          .quantizeBlock(rounded, outEncodeScale);
-  // Data: two codes per byte, so the block of columns col..col+15 is the 8
-  // bytes at (row * N + col) / 2 (8-byte aligned: N and col are multiples
-  // of 16). Scales: one byte per block, row-major [rows, N / 16].
-  Value dataByte = add(mulC(ext64(row), c.n / 2), ext64(divC(col, 2)));
-  LLVM::StoreOp::create(b, loc, block.packed, gep(outPtr, dataByte), 8);
-  Value scaleByte = add(mulC(ext64(row), c.n / mlir::nvfp4::kBlockSize),
-                        ext64(divC(col, mlir::nvfp4::kBlockSize)));
-  LLVM::StoreOp::create(b, loc, block.scale, gep(outScalesPtr, scaleByte), 1);
+      quantizer.quantizeBlock(rounded, outEncodeScale, scaleAmax, stochastic);
+  // Data: two codes per byte, so the block is the 8 bytes at byte 8 * block
+  // (8-byte aligned). Scales: one byte per 1x16 block, row-major [rows,
+  // N / 16], or per 16x16 tile, row-major [rows / 16, N / 16].
+  LLVM::StoreOp::create(b, loc, block.packed,
+                        gep(outPtr, mulC(block64, kBlock / 2)), 8);
+  if (q.scaleAtoms) {
+    // The atoms layout has one scale per row, also for 16x16 blocks: every
+    // row of the tile stores the tile's scale at its own position.
+    Value scaleByte =
+        tc::scaleAtomsOffset(idx(ext64(row)), idx(ext64(divC(col, kBlock))),
+                             c.n / kBlock)
+            .v;
+    LLVM::StoreOp::create(b, loc, block.scale, gep(outScalesPtr, scaleByte), 1);
+    return;
+  }
+  if (q.blockRows == 1) {
+    LLVM::StoreOp::create(b, loc, block.scale, gep(outScalesPtr, block64), 1);
+    return;
+  }
+  Value tileRow = divC(row, q.blockRows);
+  Value firstRowOfTile =
+      cmp(arith::CmpIPredicate::eq, mulC(tileRow, q.blockRows), row);
+  ifThen(firstRowOfTile, [&] {
+    Value scaleByte =
+        add(mulC(ext64(tileRow), c.n / kBlock), ext64(divC(col, kBlock)));
+    LLVM::StoreOp::create(b, loc, block.scale, gep(outScalesPtr, scaleByte), 1);
+  });
 }
 
 void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
@@ -714,9 +1033,20 @@ void Tcgen05KernelBuilder::emitEpilogue() {
     NVVM::Tcgen05FenceOp::create(b, loc,
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value rowTmem = add(add(tmemBase, laneField), mulC(acc, p.tileN));
-    Value row = add((coord.batch * c.m + coord.m * tc::kTileM).v, rowInTile);
+    Value row = add(ctaFirstRow(coord), rowInTile);
     Value col0 = (coord.n * p.tileN).v;
-    forRange(i32(0), i32(p.tileN / tc::kEpilogueColumns), [&](Value chunk) {
+    // With computesAmax the loop carries the maximum magnitude of the
+    // thread's values of the tile.
+    SmallVector<Value> amaxInit;
+    if (c.computesAmax)
+      amaxInit.push_back(
+          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
+    auto chunks = scf::ForOp::create(
+        b, loc, i32(0), i32(p.tileN / tc::kEpilogueColumns), i32(1), amaxInit);
+    {
+      OpBuilder::InsertionGuard chunkGuard(b);
+      b.setInsertionPointToStart(chunks.getBody());
+      Value chunk = chunks.getInductionVar();
       Value colOff = mulC(chunk, tc::kEpilogueColumns);
       auto ldType = VectorType::get({tc::kEpilogueColumns}, i32T);
       Value raw = NVVM::Tcgen05LdOp::create(
@@ -736,14 +1066,40 @@ void Tcgen05KernelBuilder::emitEpilogue() {
           value = arith::AddFOp::create(b, loc, value, accValue);
       }
       emitStoreChunk(values, row, col);
-    });
+      if (c.computesAmax) {
+        BlockQuantizeEmitter quantizer(b, loc, c.target);
+        Value amax = chunks.getRegionIterArgs()[0];
+        for (Value v : values)
+          amax = quantizer.absMaxAccumulate(amax, roundToResultType(v));
+        scf::YieldOp::create(b, loc, amax);
+      }
+    }
     // This thread's reads of the accumulator are done: let the MMA thread
     // reuse it.
     NVVM::Tcgen05FenceOp::create(b, loc,
                                  NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    NVVM::MBarrierArriveOp::create(b, loc, TypeRange(),
-                                   barrier(p.accEmptyBarrierOffset, acc),
-                                   /*count=*/Value());
+    emitArrive(p.accEmptyBarrierOffset, acc);
+    if (c.computesAmax)
+      emitResultAmaxReduction(chunks.getResult(0));
+  });
+}
+
+Value Tcgen05KernelBuilder::roundToResultType(Value v) {
+  if (c.resultElementType == b.getF32Type())
+    return v;
+  Value narrow = arith::TruncFOp::create(b, loc, c.resultElementType, v);
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), narrow);
+}
+
+void Tcgen05KernelBuilder::emitResultAmaxReduction(Value threadAmax) {
+  Value warpAmax = mlir::nvfp4::detail::createButterflyMax(b, loc, threadAmax,
+                                                           {16, 8, 4, 2, 1});
+  ifThen(cmp(arith::CmpIPredicate::eq, laneId, i32(0)), [&] {
+    // Magnitudes (NaNs ignored) are non-negative floats, which order as
+    // their bit patterns do: an unsigned integer maximum is the float one.
+    Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), warpAmax);
+    LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::umax, resultAmaxPtr,
+                              bits, LLVM::AtomicOrdering::monotonic);
   });
 }
 
@@ -776,6 +1132,12 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   // caps the registers for an occupancy the kernel cannot have and spills.
   kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(1));
+  // A CTA pair is a cluster of two CTAs along x (`.reqnctapercluster 2, 1,
+  // 1`; the host launches it with `clusters in (2, 1, 1)`).
+  if (p.ctaPair)
+    kernel->setAttr(
+        NVVM::NVVMDialect::getClusterDimAttrName(),
+        b.getDenseI32ArrayAttr({static_cast<int32_t>(tc::kPairCtas), 1, 1}));
   Block &entry = kernel.front();
   b.setInsertionPointToStart(&entry);
 
@@ -787,20 +1149,34 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   rhsScales = globalBase(entry.getArgument(kArgRhsScales));
   rhsDecode = entry.getArgument(kArgRhsDecode);
   accPtr = c.hasAcc ? globalBase(entry.getArgument(kArgAccOrResult)) : Value();
+  unsigned arg = kArgAccOrResult + (c.hasAcc ? 1 : 0);
   if (c.nvfp4Output) {
-    outAmax = entry.getArgument(argTypes.size() - 3);
-    outPtr = globalBase(entry.getArgument(argTypes.size() - 2));
-    outScalesPtr = globalBase(entry.getArgument(argTypes.size() - 1));
+    outAmax = entry.getArgument(arg++);
+    if (c.nvfp4Output->stochastic)
+      outSeed = entry.getArgument(arg++);
+    outPtr = globalBase(entry.getArgument(arg++));
+    outScalesPtr = globalBase(entry.getArgument(arg++));
   } else {
-    outPtr = globalBase(entry.getArgument(argTypes.size() - 1));
+    outPtr = globalBase(entry.getArgument(arg++));
   }
+  if (c.computesAmax)
+    resultAmaxPtr = globalBase(entry.getArgument(arg++));
 
   auto toI32 = [&](Value index) {
     return arith::IndexCastUIOp::create(b, loc, i32T, index).getResult();
   };
   tid = toI32(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  cta = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  gridSize = toI32(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+  if (p.ctaPair) {
+    // The tile schedule is per cluster.
+    cta = NVVM::ClusterIdXOp::create(b, loc, i32T);
+    gridSize = NVVM::ClusterDimXOp::create(b, loc, i32T);
+    rankInPair = NVVM::ClusterId::create(b, loc, i32T);
+    isLeader =
+        cmp(arith::CmpIPredicate::eq, rankInPair, i32(tc::kPairLeaderRank));
+  } else {
+    cta = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+    gridSize = toI32(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+  }
   warp = divC(tid, 32);
   laneId = arith::RemUIOp::create(b, loc, tid, i32(32));
   numLocalTiles = tc::tilesOfCta(idx(cta), idx(gridSize), c.numTiles()).v;
@@ -816,7 +1192,11 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   smemBase = gep(raw, arith::SubIOp::create(b, loc, smemBaseAddr, rawAddr));
 
   // Setup: the mbarriers (thread 0) and the tensor-memory allocation (warp
-  // 1, which also frees it).
+  // 1, which also frees it). With a CTA pair both CTAs initialize their
+  // barriers (the leader's full and accEmpty barriers count both CTAs'
+  // arrivals) and their warps 1 allocate together (tcgen05.alloc.cta_group::2
+  // is issued by one warp of each CTA of the pair); the cluster barrier then
+  // makes the barriers initialized before the peer signals them.
   Value slot = smemPtr(i32(p.tmemSlotOffset));
   ifThen(cmp(arith::CmpIPredicate::eq, tid, i32(0)), [&] {
     auto init = [&](int64_t offset, int64_t count, int64_t arrivals) {
@@ -825,21 +1205,21 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
             b, loc, smemPtr(i32(offset + i * tc::kMbarrierBytes)),
             i32(arrivals), /*predicate=*/Value());
     };
-    init(p.fullBarrierOffset, p.stages, tc::kFullBarrierArrivals);
+    init(p.fullBarrierOffset, p.stages, p.fullBarrierArrivals);
     init(p.emptyBarrierOffset, p.stages, tc::kEmptyBarrierArrivals);
     init(p.accFullBarrierOffset, p.accStages, tc::kAccFullBarrierArrivals);
-    init(p.accEmptyBarrierOffset, p.accStages, tc::kAccEmptyBarrierArrivals);
+    init(p.accEmptyBarrierOffset, p.accStages, p.accEmptyBarrierArrivals);
     NVVM::FenceMbarrierInitOp::create(b, loc);
   });
   Value nCols = i32(p.tmemColumns);
   Value isMmaWarp = cmp(arith::CmpIPredicate::eq, warp, i32(tc::kMmaWarp));
   ifThen(isMmaWarp, [&] {
-    NVVM::Tcgen05AllocOp::create(b, loc, slot, nCols);
-    NVVM::Tcgen05RelinquishAllocPermitOp::create(b, loc);
+    NVVM::Tcgen05AllocOp::create(b, loc, slot, nCols, ctaGroup());
+    NVVM::Tcgen05RelinquishAllocPermitOp::create(b, loc, ctaGroup());
   });
   NVVM::Tcgen05FenceOp::create(b, loc,
                                NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  gpu::BarrierOp::create(b, loc);
+  emitCtaOrClusterBarrier();
   NVVM::Tcgen05FenceOp::create(b, loc,
                                NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   tmemBase = LLVM::LoadOp::create(b, loc, i32T, slot, 4);
@@ -847,22 +1227,32 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   // The roles.
   ifThen(cmp(arith::CmpIPredicate::eq, warp, i32(tc::kProducerWarp)),
          [&] { emitProducer(); });
-  ifThen(isMmaWarp, [&] {
-    Value elected = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
-    ifThen(elected, [&] { emitMmaIssuer(); });
-  });
+  // With a CTA pair only the leader's MMA thread issues tcgen05 work.
+  ifThen(p.ctaPair
+             ? arith::AndIOp::create(b, loc, isMmaWarp, isLeader).getResult()
+             : isMmaWarp,
+         [&] {
+           Value elected =
+               NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+           ifThen(elected, [&] { emitMmaIssuer(); });
+         });
   ifThen(cmp(arith::CmpIPredicate::uge, warp, i32(tc::kFirstEpilogueWarp)),
          [&] { emitEpilogue(); });
 
   // Teardown: every tcgen05.ld has completed (tcgen05.wait::ld) before the
-  // barrier; warp 1 frees the tensor memory.
+  // barrier; warp 1 frees the tensor memory. With a CTA pair the cluster
+  // barrier keeps each CTA alive until its peer is done with it: the
+  // leader's MMAs read the peer's shared memory and write its tensor
+  // memory, the peer's producer and epilogue arrive on the leader's
+  // barriers (the ISA's pattern before tcgen05.dealloc.cta_group::2).
   NVVM::Tcgen05FenceOp::create(b, loc,
                                NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  gpu::BarrierOp::create(b, loc);
+  emitCtaOrClusterBarrier();
   ifThen(isMmaWarp, [&] {
     NVVM::Tcgen05FenceOp::create(b, loc,
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    NVVM::Tcgen05DeallocOp::create(b, loc, tmemPtr(tmemBase), nCols);
+    NVVM::Tcgen05DeallocOp::create(b, loc, tmemPtr(tmemBase), nCols,
+                                   ctaGroup());
   });
   gpu::ReturnOp::create(b, loc);
   return kernel;
@@ -916,12 +1306,13 @@ Value createTensorMap(OpBuilder &b, Location loc, Value data,
 
 /// Emits the host code of a tcgen05 matmul: tensor maps, buffers, the
 /// launch of the (shared) kernel of `config`. Returns the buffers the kernel
-/// writes: the result, or with the NVFP4 epilogue (`outputAmax` set) the
-/// data and the scales of the NVFP4 result.
+/// writes: the result, or with the NVFP4 epilogue (`epilogue`, the
+/// quantization of the result it computes) the data and the scales of the
+/// NVFP4 result; then, with `config.computesAmax`, the result's amax
+/// (memref<1xf32>).
 SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
                                      const Tcgen05Config &config,
-                                     Value outputAmax,
-                                     NVFP4TensorType outputType) {
+                                     QuantizeOp epilogue) {
   auto module = op->getParentOfType<ModuleOp>();
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
@@ -943,8 +1334,13 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   SmallVector<Value> args, tensorMaps;
   for (auto [operand, isLhs] :
        {std::pair(op.getLhs(), true), std::pair(op.getRhs(), false)}) {
-    auto [data, scales, decodeScale] =
-        mlir::nvfp4::detail::getNVFP4Components(rewriter, loc, operand);
+    mlir::nvfp4::detail::ScaleLayout scaleLayout;
+    auto [data, scales, decodeScale] = mlir::nvfp4::detail::getNVFP4Components(
+        rewriter, loc, operand, &scaleLayout);
+    // setOperandScaleLayouts read the layouts from the same values.
+    assert((scaleLayout == mlir::nvfp4::detail::ScaleLayout::Tcgen05Atoms) ==
+               (isLhs ? config.lhsScaleAtoms : config.rhsScaleAtoms) &&
+           "the kernel's scale layout differs from the operand's");
     for (Value tensor : {data, scales}) {
       args.push_back(
           mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, tensor));
@@ -968,15 +1364,35 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
     args.push_back(bufferization::ToBufferOp::create(
         rewriter, loc, memrefOf(resultType), acc, /*read_only=*/true));
   SmallVector<Value> outputs;
-  if (outputAmax) {
-    args.push_back(outputAmax);
-    for (RankedTensorType type :
-         {outputType.getDataType(), outputType.getScalesType()})
+  if (epilogue) {
+    args.push_back(epilogue.getAmax());
+    if (config.nvfp4Output->stochastic)
+      args.push_back(epilogue.getSeed() ? epilogue.getSeed()
+                                        : arith::ConstantIntOp::create(
+                                              rewriter, loc, i64Type, 0)
+                                              .getResult());
+    auto outputType = cast<NVFP4TensorType>(epilogue.getResult().getType());
+    RankedTensorType scalesType =
+        config.nvfp4Output->scaleAtoms
+            ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(outputType)
+            : outputType.getScalesType();
+    for (RankedTensorType type : {outputType.getDataType(), scalesType})
       outputs.push_back(memref::AllocOp::create(
           rewriter, loc, memrefOf(type), rewriter.getI64IntegerAttr(16)));
   } else {
     outputs.push_back(
         memref::AllocOp::create(rewriter, loc, memrefOf(resultType)));
+  }
+  if (config.computesAmax) {
+    // The epilogue merges into it with atomic maxima: it starts at 0.
+    Value amax = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({1}, rewriter.getF32Type()));
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+    memref::StoreOp::create(
+        rewriter, loc, zero, amax,
+        ValueRange{arith::ConstantIndexOp::create(rewriter, loc, 0)});
+    outputs.push_back(amax);
   }
   llvm::append_range(args, outputs);
 
@@ -997,24 +1413,40 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
     kernel = Tcgen05KernelBuilder(rewriter, loc, config)
                  .build(kernelModule, name, ValueRange(args).getTypes());
 
-  // Persistent grid: one CTA per SM, at most one per tile.
+  // Persistent grid: one CTA per SM, at most one per tile. A CTA pair
+  // computes a tile: min(#tiles, max(#SMs / 2, 1)) clusters of 2 CTAs.
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
+  auto cstI32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(rewriter, loc, i32Type, v);
+  };
+  const int64_t ctasPerTile = config.plan.ctaPair ? tc::kPairCtas : 1;
   Value sms = LLVM::CallOp::create(rewriter, loc, i32Type,
                                    kMultiprocessorCountFn, ValueRange())
                   .getResult();
-  Value ctas = arith::MinUIOp::create(
-      rewriter, loc, sms,
-      arith::ConstantIntOp::create(rewriter, loc, i32Type, config.numTiles()));
+  Value tileSlots = sms;
+  if (ctasPerTile != 1)
+    tileSlots = arith::MaxUIOp::create(
+        rewriter, loc,
+        arith::DivUIOp::create(rewriter, loc, sms, cstI32(ctasPerTile)),
+        cstI32(1));
+  Value ctas = arith::MinUIOp::create(rewriter, loc, tileSlots,
+                                      cstI32(config.numTiles()));
+  if (ctasPerTile != 1)
+    ctas = arith::MulIOp::create(rewriter, loc, ctas, cstI32(ctasPerTile));
   Value gridX = arith::IndexCastUIOp::create(rewriter, loc,
                                              rewriter.getIndexType(), ctas);
   gpu::KernelDim3 grid{gridX, cst(1), cst(1)};
   gpu::KernelDim3 block{cst(tc::kThreads), cst(1), cst(1)};
+  std::optional<gpu::KernelDim3> cluster;
+  if (config.plan.ctaPair)
+    cluster = gpu::KernelDim3{cst(tc::kPairCtas), cst(1), cst(1)};
   Value smemBytes = arith::ConstantIntOp::create(rewriter, loc, i32Type,
                                                  config.plan.sharedBytes);
-  gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block, smemBytes,
-                            args);
+  gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block, smemBytes, args,
+                            /*asyncTokenType=*/nullptr,
+                            /*asyncDependencies=*/ValueRange(), cluster);
   // The host code reaches this point after the kernel completed (a
   // synchronous launch, or gpu-async-region's wait before a host call).
   for (Value map : tensorMaps)
@@ -1023,28 +1455,78 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   return outputs;
 }
 
+/// The `nvfp4.amax` ops of the result of `op`: the kernel's epilogue computes
+/// them.
+SmallVector<AmaxOp> getResultAmaxes(MatmulOp op) {
+  SmallVector<AmaxOp> amaxes;
+  for (Operation *user : op.getResult().getUsers())
+    if (auto amax = dyn_cast<AmaxOp>(user))
+      amaxes.push_back(amax);
+  return amaxes;
+}
+
+/// Replaces `amaxes` by the value the kernel left in `buffer` (the last
+/// output of emitTcgen05Launch), read on the host after the launch.
+void replaceResultAmaxes(PatternRewriter &rewriter, Location loc,
+                         ArrayRef<AmaxOp> amaxes, Value buffer) {
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value amax = memref::LoadOp::create(rewriter, loc, buffer, ValueRange{zero});
+  memref::DeallocOp::create(rewriter, loc, buffer);
+  for (AmaxOp op : amaxes)
+    rewriter.replaceOp(op, amax);
+}
+
+/// Sets the scale layouts of `config`'s operands: the atoms layout for an
+/// operand carried by the cast of an atoms-layout value. Fails, with an
+/// error, for such an operand that the kernel cannot read that way
+/// (producesTcgen05ScaleAtoms never marks one).
+LogicalResult setOperandScaleLayouts(MatmulOp op, Tcgen05Config &config,
+                                     GPUTarget target,
+                                     tc::CtaPairMode ctaPair) {
+  for (auto [index, flag] : {std::pair(0u, &config.lhsScaleAtoms),
+                             std::pair(1u, &config.rhsScaleAtoms)}) {
+    *flag = mlir::nvfp4::detail::isTcgen05AtomsNVFP4Value(
+        op->getOperand(index).getDefiningOp());
+    if (*flag && !canReadTcgen05ScaleAtoms(op, index, target, ctaPair))
+      return op.emitOpError()
+             << "internal error: operand " << index
+             << " has scales in the tcgen05 atoms layout, which this "
+                "kernel does not read";
+  }
+  return success();
+}
+
 /// Whether the tcgen05 kernel takes `op` on `target` (diagnostics are the
 /// pass's business: the patterns only decline).
-bool isTcgen05Supported(MatmulOp op, GPUTarget target) {
+bool isTcgen05Supported(MatmulOp op, GPUTarget target,
+                        tc::CtaPairMode ctaPair = tc::CtaPairMode::Auto) {
   ScopedDiagnosticHandler silence(op.getContext(),
                                   [](Diagnostic &) { return success(); });
-  return succeeded(checkTcgen05MatmulSupported(op, target));
+  return succeeded(checkTcgen05MatmulSupported(op, target, ctaPair));
 }
 
 /// Lowers `nvfp4.matmul` to a launch of the tcgen05 kernel.
 struct Tcgen05MatmulLowering : public OpRewritePattern<MatmulOp> {
-  Tcgen05MatmulLowering(MLIRContext *ctx, GPUTarget target)
-      : OpRewritePattern(ctx), target(target) {}
+  Tcgen05MatmulLowering(MLIRContext *ctx, GPUTarget target,
+                        tc::CtaPairMode ctaPair)
+      : OpRewritePattern(ctx), target(target), ctaPair(ctaPair) {}
 
   LogicalResult matchAndRewrite(MatmulOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op->getParentOfType<ModuleOp>())
       return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    if (!isTcgen05Supported(op, target))
+    if (!isTcgen05Supported(op, target, ctaPair))
       return rewriter.notifyMatchFailure(op, "unsupported shape or target");
-    Tcgen05Config config = Tcgen05Config::get(op, target);
-    SmallVector<Value> outputs = emitTcgen05Launch(
-        rewriter, op, config, /*outputAmax=*/Value(), NVFP4TensorType());
+    Tcgen05Config config =
+        Tcgen05Config::get(op, target, /*nvfp4Output=*/std::nullopt, ctaPair);
+    if (failed(setOperandScaleLayouts(op, config, target, ctaPair)))
+      return failure();
+    SmallVector<AmaxOp> amaxes = getResultAmaxes(op);
+    config.computesAmax = !amaxes.empty();
+    SmallVector<Value> outputs =
+        emitTcgen05Launch(rewriter, op, config, /*epilogue=*/QuantizeOp());
+    if (config.computesAmax)
+      replaceResultAmaxes(rewriter, op.getLoc(), amaxes, outputs.back());
     rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
         op, op.getResult().getType(), outputs.front(), /*restrict=*/true,
         /*writable=*/true);
@@ -1052,44 +1534,67 @@ struct Tcgen05MatmulLowering : public OpRewritePattern<MatmulOp> {
   }
 
   GPUTarget target;
+  tc::CtaPairMode ctaPair;
 };
 
 /// Lowers `nvfp4.quantize(nvfp4.matmul)` to one launch of the tcgen05 kernel
 /// with the NVFP4 epilogue (getTcgen05EpilogueFusionBlocker says when).
 struct Tcgen05QuantizedMatmulLowering : public OpRewritePattern<QuantizeOp> {
-  Tcgen05QuantizedMatmulLowering(MLIRContext *ctx, GPUTarget target)
-      : OpRewritePattern(ctx), target(target) {}
+  Tcgen05QuantizedMatmulLowering(MLIRContext *ctx, GPUTarget target,
+                                 bool hardwareSR, tc::CtaPairMode ctaPair)
+      : OpRewritePattern(ctx), target(target), hardwareSR(hardwareSR),
+        ctaPair(ctaPair) {}
 
   LogicalResult matchAndRewrite(QuantizeOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op->getParentOfType<ModuleOp>())
       return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    if (!getTcgen05EpilogueFusionBlocker(op, target).empty())
+    if (!getTcgen05EpilogueFusionBlocker(op, target, ctaPair).empty())
       return rewriter.notifyMatchFailure(op, "not an epilogue quantization");
     auto matmul = op.getInput().getDefiningOp<MatmulOp>();
     auto resultType = cast<NVFP4TensorType>(op.getResult().getType());
-    Tcgen05Config config =
-        Tcgen05Config::get(matmul, target, /*nvfp4Output=*/true);
+    Tcgen05Config config = Tcgen05Config::get(
+        matmul, target, EpilogueQuantization::get(op, hardwareSR), ctaPair);
+    if (failed(setOperandScaleLayouts(matmul, config, target, ctaPair)))
+      return failure();
+    SmallVector<AmaxOp> amaxes = getResultAmaxes(matmul);
+    config.computesAmax = !amaxes.empty();
+    // At the matmul: its result's amaxes may be used before `op`, and the
+    // amax and seed operands of `op` are defined before it (the blocker
+    // checks).
+    rewriter.setInsertionPoint(matmul);
     SmallVector<Value> outputs =
-        emitTcgen05Launch(rewriter, matmul, config, op.getAmax(), resultType);
+        emitTcgen05Launch(rewriter, matmul, config, op);
     Location loc = op.getLoc();
+    if (config.computesAmax)
+      replaceResultAmaxes(rewriter, loc, amaxes, outputs.back());
     Value data = bufferization::ToTensorOp::create(
         rewriter, loc, resultType.getDataType(), outputs[0], /*restrict=*/true,
         /*writable=*/true);
     Value scales = bufferization::ToTensorOp::create(
-        rewriter, loc, resultType.getScalesType(), outputs[1],
-        /*restrict=*/true, /*writable=*/true);
+        rewriter, loc,
+        config.nvfp4Output->scaleAtoms
+            ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(resultType)
+            : resultType.getScalesType(),
+        outputs[1], /*restrict=*/true, /*writable=*/true);
     // S_dec of the result, on the host with the formula of the quantize
     // kernels (IEEE f32 division on both sides).
     Value decodeScale = BlockQuantizeEmitter(rewriter, loc, target)
                             .globalDecodeScale(op.getAmax());
-    rewriter.replaceOpWithNewOp<AssembleOp>(op, resultType, data, scales,
-                                            decodeScale);
+    if (config.nvfp4Output->scaleAtoms)
+      rewriter.replaceOp(
+          op, mlir::nvfp4::detail::createTcgen05AtomsNVFP4Value(
+                  rewriter, loc, resultType, data, scales, decodeScale));
+    else
+      rewriter.replaceOpWithNewOp<AssembleOp>(op, resultType, data, scales,
+                                              decodeScale);
     rewriter.eraseOp(matmul);
     return success();
   }
 
   GPUTarget target;
+  bool hardwareSR;
+  tc::CtaPairMode ctaPair;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1166,13 +1671,49 @@ struct Tcgen05RetargetTensorMapsPass
 } // namespace
 
 void mlir::nvfp4::populateNVFP4ToTcgen05Patterns(RewritePatternSet &patterns,
-                                                 GPUTarget target) {
-  patterns.add<Tcgen05MatmulLowering>(patterns.getContext(), target);
+                                                 GPUTarget target,
+                                                 tc::CtaPairMode ctaPair) {
+  patterns.add<Tcgen05MatmulLowering>(patterns.getContext(), target, ctaPair);
+}
+
+namespace {
+/// `nvfp4.quantize %y` -> `nvfp4.quantize %y amax (nvfp4.amax %y)` for a
+/// tcgen05 matmul result `%y` (populateTcgen05ResultAmaxPatterns).
+struct Tcgen05ResultAmaxOperand : public OpRewritePattern<QuantizeOp> {
+  Tcgen05ResultAmaxOperand(MLIRContext *ctx, GPUTarget target,
+                           tc::CtaPairMode ctaPair)
+      : OpRewritePattern(ctx), target(target), ctaPair(ctaPair) {}
+
+  LogicalResult matchAndRewrite(QuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getAmax() || op.getHadamard())
+      return rewriter.notifyMatchFailure(
+          op, "has an amax operand or the amax of the transformed input");
+    auto matmul = op.getInput().getDefiningOp<MatmulOp>();
+    if (!matmul || !isTcgen05Supported(matmul, target, ctaPair))
+      return rewriter.notifyMatchFailure(op, "not a tcgen05 matmul result");
+    Value amax = AmaxOp::create(rewriter, op.getLoc(), op.getInput());
+    rewriter.modifyOpInPlace(op, [&] { op.getAmaxMutable().assign(amax); });
+    return success();
+  }
+
+  GPUTarget target;
+  tc::CtaPairMode ctaPair;
+};
+} // namespace
+
+void mlir::nvfp4::populateTcgen05ResultAmaxPatterns(RewritePatternSet &patterns,
+                                                    GPUTarget target,
+                                                    tc::CtaPairMode ctaPair) {
+  patterns.add<Tcgen05ResultAmaxOperand>(patterns.getContext(), target,
+                                         ctaPair);
 }
 
 void mlir::nvfp4::populateNVFP4ToTcgen05NVFP4EpiloguePatterns(
-    RewritePatternSet &patterns, GPUTarget target) {
-  patterns.add<Tcgen05QuantizedMatmulLowering>(patterns.getContext(), target);
+    RewritePatternSet &patterns, GPUTarget target, bool hardwareSR,
+    tc::CtaPairMode ctaPair) {
+  patterns.add<Tcgen05QuantizedMatmulLowering>(patterns.getContext(), target,
+                                               hardwareSR, ctaPair);
 }
 
 std::unique_ptr<Pass> mlir::nvfp4::createTcgen05RetargetTensorMapsPass() {

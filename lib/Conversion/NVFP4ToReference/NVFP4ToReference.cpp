@@ -505,6 +505,31 @@ Value emitHadamard2D(OpBuilder &b, Location loc, Value x,
   return outer.getResult(0);
 }
 
+/// The tensor amax of the f32 2D tensor `x` [rows, cols]: a per-lane
+/// running maximum of |x| over all 16-element blocks, then over the lanes
+/// (NaN ignored, 0 when nothing else; order-independent). `nvfp4.quantize`
+/// without an amax operand and `nvfp4.amax` both compute it here.
+Value emitAmax2D(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  Value c16 = indexConst(b, loc, 16);
+  BitBuilder vb(b, loc, f32x16(b));
+  auto outer = emitLoop(
+      b, loc, rows, vb.f(0.0f),
+      [&](OpBuilder &b, Location loc, Value r, ValueRange args) {
+        auto inner = emitLoop(
+            b, loc, cols / 16, args,
+            [&](OpBuilder &b, Location loc, Value g, ValueRange args) {
+              Value c = arith::MulIOp::create(b, loc, g, c16);
+              BitBuilder vb(b, loc, f32x16(b));
+              Value v = readRow16(b, loc, x, r, c);
+              return SmallVector<Value>{vb.absMaxAccumulate(args[0], v)};
+            });
+        return SmallVector<Value>(inner.getResults());
+      });
+  return horizontalMax(b, loc, outer.getResult(0));
+}
+
 /// Everything `emitQuantize` needs besides the input.
 struct QuantizeParams {
   int64_t blockRows = 1;
@@ -534,28 +559,9 @@ Components emitQuantize(OpBuilder &b, Location loc, Value x,
   if (p.hadamard)
     x = emitHadamard2D(b, loc, x, *p.hadamard);
 
-  // 2. Tensor amax: a per-lane running maximum over all blocks, then the
-  //    lanes (NaN ignored; order-independent).
+  // 2. Tensor amax (of the transformed tensor), unless given.
   BitBuilder sb(b, loc, b.getF32Type());
-  Value amax = p.amax;
-  if (!amax) {
-    BitBuilder vb(b, loc, f32x16(b));
-    Value zero = vb.f(0.0f);
-    auto outer = emitLoop(
-        b, loc, rows, zero,
-        [&](OpBuilder &b, Location loc, Value r, ValueRange args) {
-          auto inner = emitLoop(
-              b, loc, cols / 16, args,
-              [&](OpBuilder &b, Location loc, Value g, ValueRange args) {
-                Value c = arith::MulIOp::create(b, loc, g, c16);
-                BitBuilder vb(b, loc, f32x16(b));
-                Value v = readRow16(b, loc, x, r, c);
-                return SmallVector<Value>{vb.absMaxAccumulate(args[0], v)};
-              });
-          return SmallVector<Value>(inner.getResults());
-        });
-    amax = horizontalMax(b, loc, outer.getResult(0));
-  }
+  Value amax = p.amax ? p.amax : emitAmax2D(b, loc, x);
 
   // 3. S_enc = min(2688 / amax, FLT_MAX), 1 when amax == 0 or S_enc == 0;
   //    S_dec = 1 / S_enc; t = S_enc * fl(1/6).
@@ -726,6 +732,20 @@ struct QuantizeOpLowering : public OpConversionPattern<QuantizeOp> {
     Value data = from2D(rewriter, loc, c.data, type.getShape());
     Value scales = from2D(rewriter, loc, c.scales, type.getScalesShape());
     rewriter.replaceOpWithMultiple(op, {{data, scales, c.decodeScale}});
+    return success();
+  }
+};
+
+struct AmaxOpLowering : public OpConversionPattern<AmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = to2D(
+        rewriter, loc,
+        castElements(rewriter, loc, adaptor.getInput(), rewriter.getF32Type()));
+    rewriter.replaceOp(op, emitAmax2D(rewriter, loc, x));
     return success();
   }
 };
@@ -1157,6 +1177,7 @@ void mlir::nvfp4::populateNVFP4ToReferenceConversionPatterns(
     const NVFP4ToReferenceOptions &options) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<QuantizeOpLowering,    // nvfp4.quantize
+               AmaxOpLowering,        // nvfp4.amax
                DequantizeOpLowering,  // nvfp4.dequantize
                HadamardOpLowering,    // nvfp4.hadamard
                RescaleOpLowering,     // nvfp4.rescale

@@ -1,7 +1,9 @@
 // The quantize kernels through nvfp4-to-ptx for every target, assembled by
 // ptxas: no spills, no FMA contraction, IEEE division, the hardware E2M1
 // conversion on every target but sm_90a (round-to-nearest kernels; SR in
-// software without hardware-sr, quantize-hardware-sr-ptx.mlir).
+// software without hardware-sr, quantize-hardware-sr-ptx.mlir). nvfp4.amax
+// launches the amax kernels: the one of @act's input is shared (7 kernels in
+// all).
 
 // RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_100a.ptx
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefixes=PTX,PTX100
@@ -51,6 +53,7 @@
 // PTX-DAG:     .visible .entry nvfp4_amax_2x64x64_f16_rhtd7e8(
 // PTX-DAG:     .visible .entry nvfp4_quantize_2x64x64_1x16_f16_rs_o8_rhtd7e8(
 // PTX-DAG:     .visible .entry nvfp4_quantize_64x256_16x16_f32_rs_o1024(
+// PTX-DAG:     .visible .entry nvfp4_amax_128x64_bf16(
 // S_enc = 2688 / amax and S_dec = 1 / S_enc correctly rounded; the
 // multiplier 1 / (scale * S_dec) as rcp.rn (the same IEEE reciprocal).
 // PTX-DAG:     div.rn.f32
@@ -70,7 +73,7 @@
 
 // STRICT-NOT:  {{fma|approx|ftz}}
 
-// PTXAS-COUNT-6: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-7: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT:   {{[1-9][0-9]* bytes spill}}
 
 func.func @act(%x: tensor<64x256xf32>) -> !nvfp4.tensor<64x256, 1x16> {
@@ -91,4 +94,14 @@ func.func @grad(%g: tensor<2x64x64xf16>, %seed: i64) -> !nvfp4.tensor<2x64x64, 1
 func.func @grad2d(%g: tensor<64x256xf32>, %seed: i64) -> !nvfp4.tensor<64x256, 16x16> {
   %q = nvfp4.quantize %g rounding rs seed %seed offset 1024 : tensor<64x256xf32> -> !nvfp4.tensor<64x256, 16x16>
   return %q : !nvfp4.tensor<64x256, 16x16>
+}
+
+func.func @amax_act(%x: tensor<64x256xf32>) -> f32 {
+  %a = nvfp4.amax %x : tensor<64x256xf32>
+  return %a : f32
+}
+
+func.func @amax_bf16(%x: tensor<128x64xbf16>) -> f32 {
+  %a = nvfp4.amax %x : tensor<128x64xbf16>
+  return %a : f32
 }

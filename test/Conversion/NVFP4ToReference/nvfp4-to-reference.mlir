@@ -83,6 +83,51 @@ func.func @quantize_amax(%x: tensor<16xf32>, %amax: f32) -> !nvfp4.tensor<16, 1x
 
 // -----
 
+// nvfp4.amax: the input widened to f32 (exact) and viewed as 2D, then the
+// tensor amax reduction of nvfp4.quantize: |x| by clearing the sign bit, a
+// NaN-ignoring running maximum of 16 lanes over the blocks, then the lanes
+// in order from 0.
+// CHECK-LABEL: func.func @amax
+// CHECK-SAME: (%[[X:.*]]: tensor<2x32x64xbf16>) -> f32
+// CHECK: %[[W:.*]] = linalg.generic
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: %[[X2:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1], [2]] : tensor<2x32x64xf32> into tensor<64x64xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK: %[[LANES:.*]] = scf.for %{{.*}} = %{{.*}} to %c64 {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<16xf32>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c4 {{.*}} -> (vector<16xf32>)
+// CHECK: %[[V:.*]] = vector.transfer_read %[[X2]]{{.*}} : tensor<64x64xf32>, vector<16xf32>
+// CHECK: %[[MASK:.*]] = arith.constant dense<2147483647> : vector<16xi32>
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[V]] : vector<16xf32> to vector<16xi32>
+// CHECK: %[[ABSBITS:.*]] = arith.andi %[[BITS]], %[[MASK]]
+// CHECK: %[[ABS:.*]] = arith.bitcast %[[ABSBITS]] : vector<16xi32> to vector<16xf32>
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[ABS]], %[[ACC:.*]] : vector<16xf32>
+// CHECK: arith.select %[[GT]], %[[ABS]], %[[ACC]]
+// CHECK: %[[L0:.*]] = vector.extract %[[LANES]][0] : f32 from vector<16xf32>
+// CHECK: arith.cmpf ogt, %[[L0]], %{{.*}} : f32
+// CHECK-COUNT-15: vector.extract %[[LANES]][{{[0-9]+}}] : f32 from vector<16xf32>
+// CHECK: %[[A:.*]] = arith.select
+// CHECK-NEXT: return %[[A]] : f32
+func.func @amax(%x: tensor<2x32x64xbf16>) -> f32 {
+  %a = nvfp4.amax %x : tensor<2x32x64xbf16>
+  return %a : f32
+}
+
+// -----
+
+// An f32 rank-1 input is only reshaped to [1, 16].
+// CHECK-LABEL: func.func @amax_rank1
+// CHECK-SAME: (%[[X:.*]]: tensor<16xf32>) -> f32
+// CHECK-NOT: linalg.generic
+// CHECK: %[[X2:.*]] = tensor.expand_shape %[[X]] {{\[\[}}0, 1]] output_shape [1, 16] : tensor<16xf32> into tensor<1x16xf32>
+// CHECK: vector.transfer_read %[[X2]]
+// CHECK-NOT: nvfp4.amax
+func.func @amax_rank1(%x: tensor<16xf32>) -> f32 {
+  %a = nvfp4.amax %x : tensor<16xf32>
+  return %a : f32
+}
+
+// -----
+
 // Dequantization: one linalg.generic; the scale of element (i, j) of a 16x16
 // tensor is read at (i floordiv 16, j floordiv 16).
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>

@@ -124,6 +124,46 @@ func.func @hadamard_twice(%x: tensor<32x32xf32>) -> !nvfp4.tensor<32x32, 1x16> {
 
 // -----
 
+// An amax of the input computed before the quantization is its tensor amax:
+// the quantization takes it as its operand (the earliest one).
+// CHECK-LABEL: func @use_computed_amax
+// CHECK-SAME: (%[[X:.*]]: tensor<32x32xbf16>, %[[SEED:.*]]: i64)
+// CHECK: %[[A:.*]] = nvfp4.amax %[[X]]
+// CHECK: %[[A2:.*]] = nvfp4.amax %[[X]]
+// CHECK: nvfp4.quantize %[[X]] amax %[[A]] rounding rs seed %[[SEED]] offset 0 :
+// CHECK: return
+func.func @use_computed_amax(%x: tensor<32x32xbf16>, %seed: i64) -> (!nvfp4.tensor<32x32, 1x16>, f32, f32) {
+  %a = nvfp4.amax %x : tensor<32x32xbf16>
+  %a2 = nvfp4.amax %x : tensor<32x32xbf16>
+  %q = nvfp4.quantize %x rounding rs seed %seed offset 0 : tensor<32x32xbf16> -> !nvfp4.tensor<32x32, 1x16>
+  return %q, %a, %a2 : !nvfp4.tensor<32x32, 1x16>, f32, f32
+}
+
+// -----
+
+// Left alone: an amax after the quantization, in another block, of the
+// untransformed input of a Hadamard quantization, or with an amax operand.
+// CHECK-LABEL: func @computed_amax_not_used
+// CHECK: nvfp4.quantize %{{.*}} : tensor<32x32xf32>
+// CHECK: scf.if
+// CHECK: nvfp4.quantize %{{.*}} hadamard
+// CHECK: nvfp4.quantize %{{.*}} amax %{{.*}} : tensor<32x32xf32>
+func.func @computed_amax_not_used(%x: tensor<32x32xf32>, %c: i1, %m: f32) -> (!nvfp4.tensor<32x32, 1x16>, f32, f32, !nvfp4.tensor<32x32, 1x16>, !nvfp4.tensor<32x32, 1x16>) {
+  %q = nvfp4.quantize %x : tensor<32x32xf32> -> !nvfp4.tensor<32x32, 1x16>
+  %a = nvfp4.amax %x : tensor<32x32xf32>
+  %b = scf.if %c -> f32 {
+    %a1 = nvfp4.amax %x : tensor<32x32xf32>
+    scf.yield %a1 : f32
+  } else {
+    scf.yield %m : f32
+  }
+  %qh = nvfp4.quantize %x hadamard [1, 1, 1, -1, 1, -1, -1, -1, -1, -1, -1, 1, -1, 1, -1, -1] : tensor<32x32xf32> -> !nvfp4.tensor<32x32, 1x16>
+  %qm = nvfp4.quantize %x amax %m : tensor<32x32xf32> -> !nvfp4.tensor<32x32, 1x16>
+  return %q, %a, %b, %qh, %qm : !nvfp4.tensor<32x32, 1x16>, f32, f32, !nvfp4.tensor<32x32, 1x16>, !nvfp4.tensor<32x32, 1x16>
+}
+
+// -----
+
 // CHECK-LABEL: func @transpose_twice
 // CHECK-SAME: (%[[W:.*]]: !nvfp4.tensor<32x64, 16x16>)
 // CHECK-NEXT: return %[[W]]

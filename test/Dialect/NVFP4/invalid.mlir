@@ -139,6 +139,58 @@ func.func @quantize_amax_type(%x: tensor<128x64xf32>, %a: f16) {
 }
 
 //===----------------------------------------------------------------------===//
+// nvfp4.amax
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @amax_dynamic(%x: tensor<?x64xf32>) {
+  // expected-error @+1 {{input must have rank >= 1 and a static shape, got 'tensor<?x64xf32>'}}
+  %0 = nvfp4.amax %x : tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @amax_rank0(%x: tensor<f32>) {
+  // expected-error @+1 {{input must have rank >= 1 and a static shape, got 'tensor<f32>'}}
+  %0 = nvfp4.amax %x : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @amax_last_dim(%x: tensor<64x24xbf16>) {
+  // expected-error @+1 {{input's last dimension must be a multiple of 16 (as nvfp4.quantize reads it), got 24}}
+  %0 = nvfp4.amax %x : tensor<64x24xbf16>
+  return
+}
+
+// -----
+
+func.func @amax_element_type(%x: tensor<64x64xi32>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit float or bfloat16 type or 16-bit float values}}
+  %0 = nvfp4.amax %x : tensor<64x64xi32>
+  return
+}
+
+// -----
+
+func.func @amax_f8_input(%x: tensor<64x64xf8E4M3FN>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of 32-bit float or bfloat16 type or 16-bit float values}}
+  %0 = nvfp4.amax %x : tensor<64x64xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @amax_result_type(%x: tensor<64x64xf32>) {
+  // expected-error @+1 {{result #0 must be 32-bit float}}
+  %0 = "nvfp4.amax"(%x) : (tensor<64x64xf32>) -> f16
+  return
+}
+
+//===----------------------------------------------------------------------===//
 // nvfp4.dequantize
 //===----------------------------------------------------------------------===//
 

@@ -52,6 +52,18 @@ func.func @quantize(%x: tensor<128x64xf32>, %w: tensor<64x64xbf16>,
       !nvfp4.tensor<32x32, 1x16>, !nvfp4.tensor<128x64, 1x16>
 }
 
+// CHECK-LABEL: func @amax
+func.func @amax(%x: tensor<128x64xf32>, %w: tensor<64xbf16>,
+                %h: tensor<2x32x16xf16>) -> (f32, f32, f32) {
+  // CHECK: nvfp4.amax %{{.*}} : tensor<128x64xf32>
+  %0 = nvfp4.amax %x : tensor<128x64xf32>
+  // CHECK: nvfp4.amax %{{.*}} : tensor<64xbf16>
+  %1 = nvfp4.amax %w : tensor<64xbf16>
+  // CHECK: nvfp4.amax %{{.*}} : tensor<2x32x16xf16>
+  %2 = nvfp4.amax %h : tensor<2x32x16xf16>
+  return %0, %1, %2 : f32, f32, f32
+}
+
 // CHECK-LABEL: func @dequantize
 func.func @dequantize(%q: !nvfp4.tensor<128x64, 1x16>, %w: !nvfp4.tensor<64x64, 16x16>)
     -> (tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf16>) {

@@ -8,13 +8,18 @@
 // computed one (fill mode 1 forces amax = 2688, with rounding ties); the
 // Hadamard transform (the reference quantizes nvfp4.hadamard of the input,
 // itself checked against nvfp4::applyHadamard); a partial last CTA (48x16:
-// 48 blocks for 128 threads).
+// 48 blocks for 128 threads). Then nvfp4.amax, checked by nvfp4RtCheckAmax
+// (max |x| over the non-NaN elements with std::fabs / std::isnan): 2^20 f32
+// elements (the amax kernel's 256 CTAs stride over 512 CTAs of blocks), NaN
+// elements next to a finite maximum, bf16 with Inf / NaN / subnormals and a
+// partial CTA, rank-1 f16.
 
 func.func private @nvfp4RtFill(memref<*xf32>, i64, i32) attributes {llvm.emit_c_interface}
 func.func private @nvfp4RtQuantizeReference(memref<*xf32>, memref<*xi8>, memref<*xi8>, i64, i32) -> f32 attributes {llvm.emit_c_interface}
 func.func private @nvfp4RtCheckDequantize(memref<*xi8>, memref<*xi8>, f32, i64, memref<*xf32>) -> i64 attributes {llvm.emit_c_interface}
 func.func private @nvfp4RtCheckHadamard(memref<*xf32>, memref<*xf32>, i32) -> i64 attributes {llvm.emit_c_interface}
 func.func private @nvfp4RtRelativeError(memref<*xf32>, memref<*xf32>, i32, f64) -> f64 attributes {llvm.emit_c_interface}
+func.func private @nvfp4RtCheckAmax(memref<*xf32>, f32) -> i64 attributes {llvm.emit_c_interface}
 
 // CHECK: dequantize [64x128] 1x16: mismatches 0 (of
 // CHECK-NEXT: dequantize [128x256] 16x16: mismatches 0 (of
@@ -27,6 +32,10 @@ func.func private @nvfp4RtRelativeError(memref<*xf32>, memref<*xf32>, i32, f64) 
 // CHECK-NEXT: hadamard [64x256]: mismatches 0 (of
 // CHECK-NEXT: dequantize [64x256] 16x16: mismatches 0 (of
 // CHECK-NEXT: dequantize [48x16] 1x16: mismatches 0 (of
+// CHECK-NEXT: amax [1024x1024]: mismatches 0 (of 1)
+// CHECK-NEXT: amax [2x32x64]: mismatches 0 (of 1)
+// CHECK-NEXT: amax [48x16]: mismatches 0 (of 1)
+// CHECK-NEXT: amax [4096]: mismatches 0 (of 1)
 // CHECK-NOT: mismatches {{[1-9]}}
 // CHECK-NOT: FAIL
 
@@ -268,6 +277,61 @@ func.func @quantize_8() {
   return
 }
 
+func.func @amax_0() {
+  %mode0 = arith.constant 0 : i32
+  %mode2 = arith.constant 2 : i32
+  %mode3 = arith.constant 3 : i32
+
+  %am = memref.alloc() : memref<1024x1024xf32>
+  %au = memref.cast %am : memref<1024x1024xf32> to memref<*xf32>
+  %aseed = arith.constant 410 : i64
+  call @nvfp4RtFill(%au, %aseed, %mode0) : (memref<*xf32>, i64, i32) -> ()
+  %a = bufferization.to_tensor %am restrict : memref<1024x1024xf32> to tensor<1024x1024xf32>
+  %aamax = nvfp4.amax %a : tensor<1024x1024xf32>
+  %na = call @nvfp4RtCheckAmax(%au, %aamax) : (memref<*xf32>, f32) -> i64
+
+  // NaN in the first and the last element.
+  %bm = memref.alloc() : memref<2x32x64xf32>
+  %bu = memref.cast %bm : memref<2x32x64xf32> to memref<*xf32>
+  %bseed = arith.constant 411 : i64
+  call @nvfp4RtFill(%bu, %bseed, %mode0) : (memref<*xf32>, i64, i32) -> ()
+  %nan = arith.constant 0x7FC00000 : f32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i31 = arith.constant 31 : index
+  %i63 = arith.constant 63 : index
+  memref.store %nan, %bm[%i0, %i0, %i0] : memref<2x32x64xf32>
+  memref.store %nan, %bm[%i1, %i31, %i63] : memref<2x32x64xf32>
+  %b = bufferization.to_tensor %bm restrict : memref<2x32x64xf32> to tensor<2x32x64xf32>
+  %bamax = nvfp4.amax %b : tensor<2x32x64xf32>
+  %nb = call @nvfp4RtCheckAmax(%bu, %bamax) : (memref<*xf32>, f32) -> i64
+
+  %cm = memref.alloc() : memref<48x16xf32>
+  %cu = memref.cast %cm : memref<48x16xf32> to memref<*xf32>
+  %cseed = arith.constant 412 : i64
+  call @nvfp4RtFill(%cu, %cseed, %mode2) : (memref<*xf32>, i64, i32) -> ()
+  %c = bufferization.to_tensor %cm restrict : memref<48x16xf32> to tensor<48x16xf32>
+  %cl = arith.truncf %c : tensor<48x16xf32> to tensor<48x16xbf16>
+  %camax = nvfp4.amax %cl : tensor<48x16xbf16>
+  %cle = arith.extf %cl : tensor<48x16xbf16> to tensor<48x16xf32>
+  %clm = bufferization.to_buffer %cle : tensor<48x16xf32> to memref<48x16xf32>
+  %clu = memref.cast %clm : memref<48x16xf32> to memref<*xf32>
+  %nc = call @nvfp4RtCheckAmax(%clu, %camax) : (memref<*xf32>, f32) -> i64
+
+  %dm = memref.alloc() : memref<4096xf32>
+  %du = memref.cast %dm : memref<4096xf32> to memref<*xf32>
+  %dseed = arith.constant 413 : i64
+  call @nvfp4RtFill(%du, %dseed, %mode3) : (memref<*xf32>, i64, i32) -> ()
+  %d = bufferization.to_tensor %dm restrict : memref<4096xf32> to tensor<4096xf32>
+  %dl = arith.truncf %d : tensor<4096xf32> to tensor<4096xf16>
+  %damax = nvfp4.amax %dl : tensor<4096xf16>
+  %dle = arith.extf %dl : tensor<4096xf16> to tensor<4096xf32>
+  %dlm = bufferization.to_buffer %dle : tensor<4096xf32> to memref<4096xf32>
+  %dlu = memref.cast %dlm : memref<4096xf32> to memref<*xf32>
+  %nd = call @nvfp4RtCheckAmax(%dlu, %damax) : (memref<*xf32>, f32) -> i64
+  return
+}
+
 func.func @main() {
   call @quantize_0() : () -> ()
   call @quantize_1() : () -> ()
@@ -278,5 +342,6 @@ func.func @main() {
   call @quantize_6() : () -> ()
   call @quantize_7() : () -> ()
   call @quantize_8() : () -> ()
+  call @amax_0() : () -> ()
   return
 }

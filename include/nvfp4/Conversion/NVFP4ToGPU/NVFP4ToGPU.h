@@ -24,6 +24,7 @@ namespace gpu {
 class GPUModuleOp;
 } // namespace gpu
 namespace nvfp4 {
+class AmaxOp;
 class MatmulOp;
 class QuantizeOp;
 
@@ -104,6 +105,19 @@ void reportQuantizeFallbacks(QuantizeOp op, GPUTarget target,
 void populateNVFP4QuantizeToGPUConversionPatterns(RewritePatternSet &patterns,
                                                   GPUTarget target,
                                                   bool hardwareSR = false);
+
+/// Checks that `op` can be lowered to the amax kernel of `target` (the
+/// input's elements fit the grid); emits an error at the op's location and
+/// fails otherwise.
+LogicalResult checkAmaxSupported(AmaxOp op, GPUTarget target);
+
+/// Adds the pattern lowering `nvfp4.amax` to a launch of the amax reduction
+/// kernel of the quantize kernels (`gpu.module @nvfp4_kernels`) and the
+/// maximum of its per-CTA partials on the host. Ops that fail
+/// `checkAmaxSupported` are left alone. (On tcgen05 targets the amax of a
+/// matmul result is computed by the matmul kernel's epilogue instead.)
+void populateNVFP4AmaxToGPUConversionPatterns(RewritePatternSet &patterns,
+                                              GPUTarget target);
 
 /// Returns the `gpu.module @nvfp4_kernels` of `module`, creating it (and
 /// marking `module` as a GPU container module) on first use.

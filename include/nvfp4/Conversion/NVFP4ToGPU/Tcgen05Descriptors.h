@@ -65,16 +65,25 @@ constexpr bool isValidMmaShapeCta1(int64_t m, int64_t n) {
   return m == 128 && n >= 8 && n <= 256 && n % 8 == 0;
 }
 
+/// Whether (m, n) is a shape of kind::mxf4nvf4 with cta_group::2 (m is the
+/// M of the CTA pair): M = 128 or 256, N = 16..256 in steps of 16.
+constexpr bool isValidMmaShapeCta2(int64_t m, int64_t n) {
+  return (m == 128 || m == 256) && n >= 16 && n <= 256 && n % 16 == 0;
+}
+
 /// The instruction descriptor of a dense, K-major, non-negated
-/// kind::mxf4nvf4 block-scaled MMA of shape m x n x 64 with E2M1 operands.
+/// kind::mxf4nvf4 block-scaled MMA of shape m x n x 64 with E2M1 operands,
+/// issued with cta_group::2 when `ctaPair` (then m is the M of the pair).
 /// `scaleIdA` / `scaleIdB` must be 0 for block16 (scale_vec::4X). Returns 0
 /// for an invalid shape (0 is never a valid descriptor: the M field is
 /// non-zero for every valid M).
 constexpr uint32_t encodeMxf4Nvf4InstrDesc(int64_t m, int64_t n,
                                            ScaleFormat scaleFormat,
                                            uint32_t scaleIdA = 0,
-                                           uint32_t scaleIdB = 0) {
-  if (!isValidMmaShapeCta1(m, n) || scaleIdA > 3 || scaleIdB > 3)
+                                           uint32_t scaleIdB = 0,
+                                           bool ctaPair = false) {
+  if (!(ctaPair ? isValidMmaShapeCta2(m, n) : isValidMmaShapeCta1(m, n)) ||
+      scaleIdA > 3 || scaleIdB > 3)
     return 0;
   uint32_t d = 0;
   d |= scaleIdB << kIdescScaleBIdShift;
@@ -203,6 +212,31 @@ inline constexpr int64_t kScaleAtomBytes = kScaleAtomRows * kScaleAtomBlocks;
 constexpr int64_t scaleAtomOffset(int64_t row, int64_t kb) {
   return (row % 32) * 16 + (row / 32) % 4 * 4 + kb;
 }
+/// The atoms layout of a whole [rows, cols] scale matrix (cols = K / 16 K
+/// blocks, rows a multiple of 128, cols of 4) in global memory: the atoms of
+/// 128 rows x 4 K blocks, row blocks outer, K-block groups inner, each atom
+/// laid out by scaleAtomOffset; entry (r, c) at
+/// [r / 128][c / 4][r % 32][(r / 32) % 4][c % 4], the layout of
+/// nvfp4::swizzleScales. The 4 atoms of one 128-row block and one 256-wide K
+/// tile are 2 KiB contiguous, in the order of the stage's shared-memory atoms
+/// (TilePlan::scaleAtomOffsetOf), so that one bulk copy moves them.
+/// `scaleAtomsAtomOffset` is the byte offset of the atom holding (row, kb),
+/// `scaleAtomsOffset` that of the entry.
+template <typename Idx>
+Idx scaleAtomsAtomOffset(Idx row, Idx kb, int64_t cols) {
+  return (row / kScaleAtomRows * (cols / kScaleAtomBlocks) +
+          kb / kScaleAtomBlocks) *
+         kScaleAtomBytes;
+}
+template <typename Idx> Idx scaleAtomsOffset(Idx row, Idx kb, int64_t cols) {
+  return scaleAtomsAtomOffset(row, kb, cols) + row % 32 * 16 +
+         row / 32 % 4 * 4 + kb % kScaleAtomBlocks;
+}
+/// Whether a [rows, cols] scale matrix can be stored as whole atoms.
+constexpr bool hasWholeScaleAtoms(int64_t rows, int64_t cols) {
+  return rows > 0 && cols > 0 && rows % kScaleAtomRows == 0 &&
+         cols % kScaleAtomBlocks == 0;
+}
 /// Tensor-memory columns one atom occupies after
 /// tcgen05.cp.cta_group::1.32x128b.warpx4 (32 lanes x 128 bits, copied to
 /// all four 32-lane sub-partitions).
@@ -244,13 +278,19 @@ template <typename Idx> Idx scaleLaneStoreOffset(Idx lane) {
 // The CTA tile and the warp roles of the kernel
 //===----------------------------------------------------------------------===//
 
-/// 1-CTA tile: 128 x N outputs, 256-wide K tiles (4 MMAs of K = 64).
+/// 1-CTA tile: 128 x N outputs, 256-wide K tiles (4 MMAs of K = 64). A CTA
+/// pair (cta_group::2) computes a 256 x N tile: each CTA holds 128 rows of
+/// A, half of the N rows of B and its 128 accumulator rows.
 inline constexpr int64_t kTileM = 128;
+inline constexpr int64_t kPairCtas = 2;
+inline constexpr int64_t kPairTileM = kPairCtas * kTileM;
 inline constexpr int64_t kTileK = 256;
 inline constexpr int64_t kMmaK = 64;
 inline constexpr int64_t kMmasPerKTile = kTileK / kMmaK;
 inline constexpr int64_t kTileRowBytes = kTileK / 2;
 static_assert(kTileRowBytes == kSwizzleBytes, "a K tile is one swizzle row");
+/// The scale atoms of one K tile and 128 rows: one atom per MMA.
+inline constexpr int64_t kScaleAtomKTileBytes = kMmasPerKTile * kScaleAtomBytes;
 
 /// Warp roles: warp 0 loads the stages (TMA for A and B, its 32 lanes for
 /// the scales), one elected thread of warp 1 issues the tcgen05 copies, MMAs
@@ -301,21 +341,52 @@ constexpr int64_t chooseTileN(int64_t n) {
   return 0;
 }
 
+/// Which kernel variant `tcgen05-cta-pair` asks for: the selection rule
+/// (Auto), always the 1-CTA kernel (Off) or always the CTA pair (On; M must
+/// be a multiple of 256).
+enum class CtaPairMode { Auto, Off, On };
+
+/// The selection rule of CtaPairMode::Auto: a CTA pair computes the output
+/// when M is a multiple of 256 and there are at least kPairMinTiles
+/// 256 x tileN tiles, i.e. the pairs alone occupy every SM of a 148-SM B200
+/// (smaller outputs keep the 1-CTA kernel, whose 128-row tiles spread over
+/// twice as many SMs).
+inline constexpr int64_t kPairMinTiles = 74;
+constexpr bool selectCtaPair(CtaPairMode mode, int64_t batches, int64_t m,
+                             int64_t n, int64_t tileN) {
+  if (mode == CtaPairMode::Off || tileN <= 0 || m % kPairTileM != 0)
+    return false;
+  return mode == CtaPairMode::On ||
+         batches * (m / kPairTileM) * (n / tileN) >= kPairMinTiles;
+}
+
 /// Shared-memory and tensor-memory plan of one kernel.
 struct TilePlan {
   int64_t tileN = 0;
+  /// The CTA-pair variant: tile M = 256 (kPairTileM), each CTA holds
+  /// bRowsPerCta = tileN / 2 rows of B, all tileN rows of the B scales, and
+  /// the leader's full barrier counts the arrivals and bytes of both CTAs.
+  bool ctaPair = false;
+  int64_t tileM = kTileM, bRowsPerCta = 0;
   /// 128x4 scale atoms of B per MMA (B rows padded to 128).
   int64_t bScaleAtoms = 0;
   /// Shared-memory stages and tensor-memory accumulator buffers.
   int64_t stages = 0, accStages = 0;
   /// Byte offsets within one stage (the stage base is 1024-byte aligned):
   /// the A and B tiles (written by TMA), then the scale atoms (written by
-  /// the producer warp's lanes).
+  /// the producer warp's lanes, or by its bulk copies from the global atoms
+  /// layout).
   int64_t aOffset = 0, bOffset = 0, aScaleOffset = 0, bScaleOffset = 0;
   int64_t stageBytes = 0;
-  /// Bytes the two TMA loads of a stage deliver (the full barrier's
-  /// transaction count).
-  int64_t txBytes = 0;
+  /// Bytes the two TMA loads of a stage deliver to one CTA, and the full
+  /// barrier's transaction count (with a CTA pair: the leader's, for both
+  /// CTAs' loads). The 1-CTA kernel adds scaleCopyBytes for the operands
+  /// whose scales come by bulk copy.
+  int64_t txBytesPerCta = 0, txBytes = 0;
+  /// Arrivals per phase of the full barrier (the producer lanes of every CTA
+  /// of the pair) and of the accumulator-empty barrier (their epilogue
+  /// threads).
+  int64_t fullBarrierArrivals = 0, accEmptyBarrierArrivals = 0;
   /// Byte offsets after the stages: the mbarriers full[stages],
   /// empty[stages], accFull[accStages], accEmpty[accStages], then the 32-bit
   /// slot tcgen05.alloc writes the tensor-memory address to.
@@ -342,13 +413,33 @@ struct TilePlan {
     return kMmasPerKTile * kScaleAtomTmemColumns +
            mma * bScaleAtoms * kScaleAtomTmemColumns;
   }
+  /// Byte offsets within a stage of the scale atom of MMA `mma` of A, and of
+  /// 128-row block `rowBlock` of B. The atoms of one 128-row block are
+  /// contiguous, MMA by MMA (2 KiB), as in the global atoms layout
+  /// (scaleAtomsAtomOffset): one bulk copy fills them.
+  int64_t aScaleAtomOffsetOf(int64_t mma) const {
+    return aScaleOffset + mma * kScaleAtomBytes;
+  }
+  int64_t bScaleAtomOffsetOf(int64_t mma, int64_t rowBlock) const {
+    return bScaleOffset + (rowBlock * kMmasPerKTile + mma) * kScaleAtomBytes;
+  }
+  /// Bytes of the scale atoms of one K tile that the producer's bulk copies
+  /// add to the full barrier's transaction count, when the A (`lhsAtoms`)
+  /// and / or B (`rhsAtoms`) scales are in the global atoms layout: 2 KiB
+  /// per 128-row block.
+  int64_t scaleCopyBytes(bool lhsAtoms, bool rhsAtoms) const {
+    return ((lhsAtoms ? 1 : 0) + (rhsAtoms ? bScaleAtoms : 0)) *
+           kScaleAtomKTileBytes;
+  }
 };
 
 /// Bytes of one stage for a tile of width `tileN`, rounded up to 1024 (every
-/// stage starts on a swizzle atom).
-constexpr int64_t stageBytesFor(int64_t tileN) {
+/// stage starts on a swizzle atom). A CTA of a pair holds half of the B rows
+/// but the scale atoms of all of them.
+constexpr int64_t stageBytesFor(int64_t tileN, bool ctaPair = false) {
   int64_t bScaleAtoms = (tileN + kScaleAtomRows - 1) / kScaleAtomRows;
-  int64_t bytes = (kTileM + tileN) * kTileRowBytes +
+  int64_t bRows = ctaPair ? tileN / kPairCtas : tileN;
+  int64_t bytes = (kTileM + bRows) * kTileRowBytes +
                   kMmasPerKTile * (1 + bScaleAtoms) * kScaleAtomBytes;
   return (bytes + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes *
          kSwizzleAtomBytes;
@@ -358,16 +449,21 @@ constexpr int64_t stageBytesFor(int64_t tileN) {
 /// accumulator buffers: the stages, the barriers, the tensor-memory slot,
 /// and 1024 bytes of slack to round the base up to a swizzle atom.
 constexpr int64_t sharedBytesFor(int64_t tileN, int64_t stages,
-                                 int64_t accStages) {
-  return stages * stageBytesFor(tileN) +
+                                 int64_t accStages, bool ctaPair = false) {
+  return stages * stageBytesFor(tileN, ctaPair) +
          (2 * stages + 2 * accStages) * kMbarrierBytes + kMbarrierBytes +
          kSwizzleAtomBytes;
 }
 
-/// Returns the plan of the tile of width `tileN` (64, 128 or 256).
-constexpr TilePlan makeTilePlan(int64_t tileN) {
+/// Returns the plan of the tile of width `tileN` (64, 128 or 256), for one
+/// CTA or a CTA pair.
+constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false) {
   TilePlan p;
   p.tileN = tileN;
+  p.ctaPair = ctaPair;
+  p.tileM = ctaPair ? kPairTileM : kTileM;
+  p.bRowsPerCta = ctaPair ? tileN / kPairCtas : tileN;
+  const int64_t ctas = ctaPair ? kPairCtas : 1;
   p.bScaleAtoms = (tileN + kScaleAtomRows - 1) / kScaleAtomRows;
   p.scaleColumnsPerStage =
       kMmasPerKTile * (1 + p.bScaleAtoms) * kScaleAtomTmemColumns;
@@ -375,7 +471,7 @@ constexpr TilePlan makeTilePlan(int64_t tileN) {
   // they fit tensor memory next to the stages' scale columns.
   p.stages = kMaxStages;
   while (p.stages > kMinStages &&
-         (sharedBytesFor(tileN, p.stages, kMaxAccStages) >
+         (sharedBytesFor(tileN, p.stages, kMaxAccStages, ctaPair) >
               kMaxDynamicSharedBytes ||
           tileN + p.stages * p.scaleColumnsPerStage > kTmemColumns))
     --p.stages;
@@ -386,10 +482,13 @@ constexpr TilePlan makeTilePlan(int64_t tileN) {
 
   p.aOffset = 0;
   p.bOffset = kTileM * kTileRowBytes;
-  p.aScaleOffset = p.bOffset + tileN * kTileRowBytes;
+  p.aScaleOffset = p.bOffset + p.bRowsPerCta * kTileRowBytes;
   p.bScaleOffset = p.aScaleOffset + kMmasPerKTile * kScaleAtomBytes;
-  p.stageBytes = stageBytesFor(tileN);
-  p.txBytes = (kTileM + tileN) * kTileRowBytes;
+  p.stageBytes = stageBytesFor(tileN, ctaPair);
+  p.txBytesPerCta = (kTileM + p.bRowsPerCta) * kTileRowBytes;
+  p.txBytes = ctas * p.txBytesPerCta;
+  p.fullBarrierArrivals = ctas * 32;
+  p.accEmptyBarrierArrivals = ctas * kEpilogueThreads;
 
   p.fullBarrierOffset = p.stages * p.stageBytes;
   p.emptyBarrierOffset = p.fullBarrierOffset + p.stages * kMbarrierBytes;
@@ -397,7 +496,7 @@ constexpr TilePlan makeTilePlan(int64_t tileN) {
   p.accEmptyBarrierOffset =
       p.accFullBarrierOffset + p.accStages * kMbarrierBytes;
   p.tmemSlotOffset = p.accEmptyBarrierOffset + p.accStages * kMbarrierBytes;
-  p.sharedBytes = sharedBytesFor(tileN, p.stages, p.accStages);
+  p.sharedBytes = sharedBytesFor(tileN, p.stages, p.accStages, ctaPair);
 
   p.scaleColumn = p.accStages * tileN;
   p.tmemColumns =

@@ -18,6 +18,7 @@
 #define NVFP4_CONVERSION_NVFP4TOGPU_TCGEN05MATMUL_H
 
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
 
 #include "mlir/Pass/Pass.h"
 
@@ -34,9 +35,34 @@ class QuantizeOp;
 /// sm_103a, sm_110a.
 bool isTcgen05Target(GPUTarget target);
 
-/// Checks that `op` has a shape the tcgen05 kernel supports; emits an error
-/// at the op's location and fails otherwise.
-LogicalResult checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target);
+/// Checks that `op` has a shape the tcgen05 kernel supports, as the 1-CTA
+/// kernel or the CTA pair that `ctaPair` asks for (`On` needs M to be a
+/// multiple of 256); emits an error at the op's location and fails
+/// otherwise.
+LogicalResult
+checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
+                            ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair =
+                                ::nvfp4::gpu::tcgen05::CtaPairMode::Auto);
+
+/// Whether operand `operandIndex` (0: lhs, 1: rhs) of `op` may have its
+/// scales in the global atoms layout (docs/tcgen05.md, "Scale atoms in global
+/// memory"): the 1-CTA tcgen05 kernel takes `op` on `target` (not the CTA
+/// pair `ctaPair` selects, whose peer's bulk copies would have to complete
+/// on the leader's barrier), and the operand's tile rows are whole atoms:
+/// always for A (M is a multiple of 128), for B when the tile N is a multiple
+/// of 128.
+bool canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
+                              GPUTarget target,
+                              ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair =
+                                  ::nvfp4::gpu::tcgen05::CtaPairMode::Auto);
+
+/// Whether the lowering of `op` (a quantize kernel or a tcgen05 NVFP4
+/// epilogue) writes its scales in the atoms layout: on a tcgen05 target,
+/// when the scale matrix is whole atoms and every use of the result is an
+/// operand for which canReadTcgen05ScaleAtoms holds.
+bool producesTcgen05ScaleAtoms(QuantizeOp op, GPUTarget target,
+                               ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair =
+                                   ::nvfp4::gpu::tcgen05::CtaPairMode::Auto);
 
 /// Adds the pattern lowering `nvfp4.matmul` to a `gpu.launch_func` of the
 /// tcgen05 kernel (generated into `gpu.module @nvfp4_kernels`). Matmuls that
@@ -44,24 +70,47 @@ LogicalResult checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target);
 /// launch asks libnvfp4_cuda_runtime for the SM count (the persistent grid)
 /// and for a TMA tensor map of each operand's data buffer, which it passes
 /// to the kernel right after that buffer and destroys after the launch.
-void populateNVFP4ToTcgen05Patterns(RewritePatternSet &patterns,
-                                    GPUTarget target);
+void populateNVFP4ToTcgen05Patterns(
+    RewritePatternSet &patterns, GPUTarget target,
+    ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair =
+        ::nvfp4::gpu::tcgen05::CtaPairMode::Auto);
 
 /// Why `op` cannot be computed by the epilogue of the tcgen05 kernel of the
 /// matmul producing its input (the NVFP4 epilogue), or an empty string when
-/// it can: the input is the single use of an `nvfp4.matmul` the kernel
-/// takes on `target`, and `op` has 1x16 blocks, round-to-nearest, no
-/// Hadamard transform and an `amax` operand (the tensor scale must be known
-/// before the result exists).
-std::string getTcgen05EpilogueFusionBlocker(QuantizeOp op, GPUTarget target);
+/// it can: the input is the result of an `nvfp4.matmul` the kernel takes on
+/// `target`, used only by `op` and by `nvfp4.amax` ops, and `op` has an
+/// `amax` operand (and seed, if any) defined before the matmul (the tensor
+/// scale must be known before the result exists). Any block layout, rounding
+/// and Hadamard transform is computed in the epilogue.
+/// `ctaPair` is the kernel variant asked for, as in
+/// checkTcgen05MatmulSupported.
+std::string
+getTcgen05EpilogueFusionBlocker(QuantizeOp op, GPUTarget target,
+                                ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair =
+                                    ::nvfp4::gpu::tcgen05::CtaPairMode::Auto);
 
 /// Adds the pattern lowering such an `nvfp4.quantize` and its matmul to one
-/// launch of the tcgen05 kernel whose epilogue quantizes each 1x16 block of
-/// the accumulator and writes the NVFP4 data and compact E4M3 scales; the
-/// result's decode scale is computed on the host from `amax`. The result is
-/// bit-identical to the matmul's kernel followed by the quantize kernel.
-void populateNVFP4ToTcgen05NVFP4EpiloguePatterns(RewritePatternSet &patterns,
-                                                 GPUTarget target);
+/// launch of the tcgen05 kernel whose epilogue quantizes each block of 16
+/// accumulator columns (Hadamard transform, block scale, codes rounded to
+/// nearest or stochastically, by cvt.rs with `hardwareSR`) and writes the
+/// NVFP4 data and compact E4M3 scales; the result's decode scale is computed
+/// on the host from `amax`. The result is bit-identical to the matmul's
+/// kernel followed by the quantize kernel.
+void populateNVFP4ToTcgen05NVFP4EpiloguePatterns(
+    RewritePatternSet &patterns, GPUTarget target, bool hardwareSR,
+    ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair =
+        ::nvfp4::gpu::tcgen05::CtaPairMode::Auto);
+
+/// Adds the pattern giving `nvfp4.quantize %y` without an `amax` operand and
+/// without a Hadamard transform, where `%y` is the result of a matmul the
+/// tcgen05 kernel takes on `target`, the operand `nvfp4.amax %y` (the same
+/// tensor amax, by definition). The matmul kernel's epilogue then computes
+/// it while it stores `%y`, which saves the quantize lowering's amax kernel:
+/// one pass over the result.
+void populateTcgen05ResultAmaxPatterns(
+    RewritePatternSet &patterns, GPUTarget target,
+    ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair =
+        ::nvfp4::gpu::tcgen05::CtaPairMode::Auto);
 
 /// `nvfp4-tcgen05-retarget-tensor-maps`: makes each tensor map of a host
 /// launch describe the launch operand right before it, as it is now, and

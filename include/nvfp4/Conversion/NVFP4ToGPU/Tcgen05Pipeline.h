@@ -74,6 +74,21 @@ template <typename Idx> Idx tileOfCta(Idx cta, Idx grid, Idx local) {
 }
 
 //===----------------------------------------------------------------------===//
+// CTA pairs (cta_group::2)
+//===----------------------------------------------------------------------===//
+
+/// A CTA pair is a cluster of kPairCtas CTAs; the CTA of rank 0
+/// (%cluster_ctarank, the even CTA of the pair) is the leader: its elected
+/// MMA thread issues every tcgen05.cp / tcgen05.mma / tcgen05.commit of the
+/// pair. The tiles are scheduled per cluster (tilesOfCta / tileOfCta with
+/// the cluster index and the cluster count), so both CTAs of a pair walk the
+/// same tiles.
+inline constexpr int64_t kPairLeaderRank = 0;
+/// tcgen05.commit.multicast::cluster signals the mbarrier at the same
+/// offset in the CTAs of this mask: both CTAs of the pair.
+inline constexpr uint16_t kPairMulticastMask = 0b11;
+
+//===----------------------------------------------------------------------===//
 // Slots and phases
 //===----------------------------------------------------------------------===//
 

@@ -122,11 +122,57 @@ struct FuseHadamardIntoQuantize : public OpRewritePattern<QuantizeOp> {
     return success();
   }
 };
+
+/// quantize(x) -> quantize(x) amax %a when `%a = nvfp4.amax x` precedes the
+/// quantization in its block and it has no Hadamard transform: %a is, by
+/// definition, the tensor amax the quantization would compute, so lowerings
+/// reduce the input once instead of twice.
+struct UseComputedAmax : public OpRewritePattern<QuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getAmax() || op.getHadamard())
+      return rewriter.notifyMatchFailure(
+          op, "has an amax operand or transforms its input");
+    AmaxOp earliest;
+    for (Operation *user : op.getInput().getUsers()) {
+      auto amax = dyn_cast<AmaxOp>(user);
+      if (!amax || amax->getBlock() != op->getBlock() ||
+          !amax->isBeforeInBlock(op))
+        continue;
+      if (!earliest || amax->isBeforeInBlock(earliest))
+        earliest = amax;
+    }
+    if (!earliest)
+      return rewriter.notifyMatchFailure(
+          op, "no nvfp4.amax of the input before it in its block");
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getAmaxMutable().assign(earliest.getResult()); });
+    return success();
+  }
+};
 } // namespace
 
 void QuantizeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                              MLIRContext *context) {
-  results.add<FuseHadamardIntoQuantize>(context);
+  results.add<FuseHadamardIntoQuantize, UseComputedAmax>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// AmaxOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AmaxOp::verify() {
+  RankedTensorType inputType = getInput().getType();
+  if (inputType.getRank() < 1 || !inputType.hasStaticShape())
+    return emitOpError() << "input must have rank >= 1 and a static shape, "
+                            "got "
+                         << inputType;
+  if (inputType.getShape().back() % kBlockSize != 0)
+    return emitOpError() << "input's last dimension must be a multiple of "
+                         << kBlockSize << " (as nvfp4.quantize reads it), got "
+                         << inputType.getShape().back();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

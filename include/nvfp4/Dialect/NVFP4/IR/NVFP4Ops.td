@@ -75,6 +75,41 @@ def NVFP4_QuantizeOp : NVFP4_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
 }
 
 //===----------------------------------------------------------------------===//
+// AmaxOp
+//===----------------------------------------------------------------------===//
+
+def NVFP4_AmaxOp : NVFP4_Op<"amax", [Pure]> {
+  let summary = "the maximum magnitude of a floating-point tensor";
+  let description = [{
+    Returns `max |x|` over every element of `input` (read as f32, exactly),
+    ignoring NaN elements; 0 when there is no other element. It is the
+    tensor amax `nvfp4.quantize` computes when it has no `amax` operand and
+    no Hadamard transform, with the same input rules: a static shape whose
+    last dimension is a multiple of 16.
+
+    With delayed scaling, a step quantizes a tensor with the amax of an
+    earlier step and records the tensor's own amax for the next one:
+
+    ```mlir
+    %y = nvfp4.matmul %a, %b : !nvfp4.tensor<256x1024, 1x16>,
+           !nvfp4.tensor<512x1024, 16x16> -> tensor<256x512xbf16>
+    %q = nvfp4.quantize %y amax %previous
+           : tensor<256x512xbf16> -> !nvfp4.tensor<256x512, 1x16>
+    %next = nvfp4.amax %y : tensor<256x512xbf16>
+    ```
+
+    On sm_100a / sm_103a / sm_110a the amax of a matmul result is computed
+    in the tcgen05 kernel's epilogue, with or without a fused quantization.
+  }];
+  let arguments = (ins NVFP4_HighPrecisionTensor:$input);
+  let results = (outs F32:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // DequantizeOp
 //===----------------------------------------------------------------------===//
 

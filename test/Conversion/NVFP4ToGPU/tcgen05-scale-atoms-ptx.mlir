@@ -1,0 +1,75 @@
+// The tcgen05 kernels that read scale atoms by bulk copy, and the kernels
+// that write them (quantize kernels, NVFP4 epilogue), through nvfp4-to-ptx
+// for sm_100a, sm_103a and sm_110a, assembled by ptxas without spills.
+
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_100a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefix=PTX
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.sm_100a.ptx -o %t.sm_100a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_103a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_103a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefix=PTX
+// RUN: %if ptxas %{ %ptxas -arch=sm_103a -v %t.sm_103a.ptx -o %t.sm_103a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_110a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_110a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_110a.ptx --check-prefix=PTX
+// RUN: %if ptxas %{ %ptxas -arch=sm_110a -v %t.sm_110a.ptx -o %t.sm_110a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// The kernels appear in reverse order of creation. Per K tile, the elected
+// producer lane announces the TMA bytes plus 2 KiB per 128-row block of
+// scales and issues one bulk copy per block; tcgen05.cp reads the atoms as
+// before.
+
+// N = 256 with the NVFP4 epilogue writing atoms: 49152 + 3 x 2048 bytes
+// (the four K tiles unrolled).
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32_sfatoms_ab_nvfp4_sfatoms(
+// PTX:         mov.b32 {{%r[0-9]+}}, 55296;
+// PTX:         mbarrier.expect_tx.relaxed.cta.shared.b64
+// PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX-COUNT-3: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], {{%r[0-9]+}}, [{{%rd[0-9]+}}];
+// PTX-NOT:     fence.proxy.async
+// PTX:         mbarrier.arrive
+
+// N = 128 (1024 x 384 x 4096, bf16): A and B atoms, 32768 + 2 x 2048 bytes.
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m1024n384k4096_t128_1x16_16x16_bf16_sfatoms_ab(
+// PTX:         mov.b32 {{%r[0-9]+}}, 36864;
+// PTX-NEXT:    mbarrier.expect_tx.relaxed.cta.shared.b64
+// PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX-COUNT-2: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// PTX-NOT:     fence.proxy.async
+// PTX:         mbarrier.arrive
+
+// N = 64 (B compact: the lanes store its atom), A by bulk copy.
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n192k256_t64_1x16_1x16_f32_sfatoms_a(
+// PTX:         mov.b32 {{%r[0-9]+}}, 26624;
+// PTX-NEXT:    mbarrier.expect_tx.relaxed.cta.shared.b64
+// PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX:         cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// PTX-NOT:     cp.async.bulk.shared::cluster.global
+// PTX:         .visible .entry nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32_sfatoms_ab(
+
+// Every kernel (6 amax, 6 quantize, 4 matmul kernels) without spills.
+// PTXAS-COUNT-16: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT:   {{[1-9][0-9]* bytes spill}}
+
+func.func @epilogue_chain(%x: tensor<256x1024xbf16>, %wf: tensor<512x1024xbf16>, %wf2: tensor<256x512xbf16>, %amax: f32) -> tensor<256x256xf32> {
+  %a = nvfp4.quantize %x : tensor<256x1024xbf16> -> !nvfp4.tensor<256x1024, 1x16>
+  %w = nvfp4.quantize %wf : tensor<512x1024xbf16> -> !nvfp4.tensor<512x1024, 16x16>
+  %y = nvfp4.matmul %a, %w : !nvfp4.tensor<256x1024, 1x16>, !nvfp4.tensor<512x1024, 16x16> -> tensor<256x512xf32>
+  %q = nvfp4.quantize %y amax %amax : tensor<256x512xf32> -> !nvfp4.tensor<256x512, 1x16>
+  %w2 = nvfp4.quantize %wf2 : tensor<256x512xbf16> -> !nvfp4.tensor<256x512, 1x16>
+  %z = nvfp4.matmul %q, %w2 : !nvfp4.tensor<256x512, 1x16>, !nvfp4.tensor<256x512, 1x16> -> tensor<256x256xf32>
+  return %z : tensor<256x256xf32>
+}
+
+func.func @lhs_atoms_n64(%x: tensor<128x256xbf16>, %w: !nvfp4.tensor<192x256, 1x16>) -> tensor<128x192xf32> {
+  %a = nvfp4.quantize %x : tensor<128x256xbf16> -> !nvfp4.tensor<128x256, 1x16>
+  %y = nvfp4.matmul %a, %w : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<192x256, 1x16> -> tensor<128x192xf32>
+  return %y : tensor<128x192xf32>
+}
+
+func.func @long_k(%x: tensor<1024x4096xbf16>, %wf: tensor<384x4096xbf16>) -> tensor<1024x384xbf16> {
+  %a = nvfp4.quantize %x : tensor<1024x4096xbf16> -> !nvfp4.tensor<1024x4096, 1x16>
+  %w = nvfp4.quantize %wf : tensor<384x4096xbf16> -> !nvfp4.tensor<384x4096, 16x16>
+  %y = nvfp4.matmul %a, %w : !nvfp4.tensor<1024x4096, 1x16>, !nvfp4.tensor<384x4096, 16x16> -> tensor<1024x384xbf16>
+  return %y : tensor<1024x384xbf16>
+}
