@@ -242,6 +242,39 @@ TEST(Tcgen05Plan, TileChoiceAndBudgets) {
   EXPECT_EQ(makeTilePlan(64).tmemColumns, 512);
 }
 
+TEST(Tcgen05Plan, CtaPairScaleFullBarriers) {
+  for (int64_t n : {64, 128, 256}) {
+    TilePlan one = makeTilePlan(n), pair = makeTilePlan(n, /*ctaPair=*/true);
+    // The 1-CTA kernel has none: its slot follows accEmpty.
+    EXPECT_EQ(one.scaleFullBarrierOffset, one.tmemSlotOffset);
+    // The pair's scaleFull[stages] follow accEmpty, 8-byte aligned, then the
+    // slot; the request covers them and still fits sm_100.
+    EXPECT_EQ(pair.scaleFullBarrierOffset,
+              pair.accEmptyBarrierOffset + 8 * pair.accStages);
+    EXPECT_EQ(pair.scaleFullBarrierOffset % kMbarrierBytes, 0);
+    EXPECT_EQ(pair.tmemSlotOffset,
+              pair.scaleFullBarrierOffset + 8 * pair.stages);
+    EXPECT_EQ(pair.sharedBytes,
+              pair.tmemSlotOffset + kMbarrierBytes + kSwizzleAtomBytes);
+    EXPECT_LE(pair.sharedBytes, kMaxDynamicSharedBytes);
+    if (pair.stages < kMaxStages)
+      EXPECT_GT(sharedBytesFor(n, pair.stages + 1, kMaxAccStages, true),
+                kMaxDynamicSharedBytes);
+    // Each CTA's copies per K tile: 2 KiB for its 128 A rows, 2 KiB per
+    // 128 B rows of the whole tile (padded to an atom).
+    EXPECT_EQ(pair.scaleCopyBytes(true, false), 2048);
+    EXPECT_EQ(pair.scaleCopyBytes(false, true), (n + 127) / 128 * 2048);
+  }
+  // The figures docs/tcgen05.md records.
+  TilePlan p = makeTilePlan(256, /*ctaPair=*/true);
+  EXPECT_EQ(p.stages, 5);
+  EXPECT_EQ(p.stageBytes, 38912);
+  EXPECT_EQ(p.scaleFullBarrierOffset, 5 * 38912 + 8 * (2 * 5 + 2 * 1));
+  EXPECT_EQ(p.sharedBytes, 195728);
+  EXPECT_EQ(makeTilePlan(128, true).stages, 6);
+  EXPECT_EQ(makeTilePlan(64, true).stages, 6);
+}
+
 TEST(Tcgen05Plan, EpilogueWarpsCoverTheAccumulatorLanes) {
   // tcgen05.ld restricts warp w to the lanes 32 (w % 4) .. + 31: the four
   // epilogue warps together own every accumulator row exactly once.

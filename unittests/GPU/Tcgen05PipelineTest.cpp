@@ -17,9 +17,16 @@
 //  - 32 producer lanes: wait for the CTA's own empty[s]; lane 0 adds the
 //    CTA's TMA bytes to the leader's full[s] (expect_tx) and issues the A and
 //    B loads into the CTA's stage, which land later in any order and
-//    complete their bytes on the leader's full[s]; every lane writes its
-//    scales and arrives on the leader's full[s]; at the end every lane waits
-//    for the release of the last stages on its own empty barriers;
+//    complete their bytes on the leader's full[s]; every lane writes the
+//    scales of the operands in the compact layout and arrives on the
+//    leader's full[s]; at the end every lane waits for the release of the
+//    last stages on its own empty barriers;
+//  - for operands whose scales are in the global atoms layout, lane 0 also
+//    issues bulk copies into the CTA's stage, which complete on an mbarrier
+//    of the CTA of their destination: the leader's (or 1-CTA) full[s], with
+//    their bytes in its expect_tx; the peer's own scaleFull[s], on which
+//    lane 0 does arrive.expect_tx of their bytes and which every peer lane
+//    waits for before it arrives on the leader's full[s] (the relay);
 //  - 128 epilogue threads: per tile, wait for the CTA's own accFull[a], read
 //    the CTA's accumulator, arrive on the leader's accEmpty[a];
 //
@@ -134,6 +141,15 @@ enum class Fault {
   NoSetupClusterBarrier,
   /// bar.sync instead of the cluster barrier before the exit.
   NoTeardownClusterBarrier,
+  // CTA pairs with scale atoms.
+  /// The peer's lanes arrive on the leader's full barrier without waiting
+  /// for their scaleFull barrier.
+  PeerArrivesBeforeScaleCopies,
+  /// The peer's scale copies complete on the leader's full barrier, without
+  /// expect_tx of their bytes.
+  PeerScaleCopiesOnLeaderFull,
+  /// The scaleFull barriers are not initialized.
+  NoScaleFullInit,
 };
 
 struct Config {
@@ -146,6 +162,8 @@ struct Config {
   /// The tile width whose TilePlan gives the barrier counts and TMA bytes.
   int64_t tileN = 128;
   Fault fault = Fault::None;
+  /// The A / B scales are in the global atoms layout (bulk copies).
+  bool lhsScaleAtoms = false, rhsScaleAtoms = false;
 };
 
 /// A set of thread keys (0 .. keys - 1) with constant-time insertion,
@@ -186,7 +204,9 @@ public:
       : c(c), plan(makeTilePlan(c.tileN, c.ctaPair)), cluster(cluster),
         numCtas(c.ctaPair ? kPairCtas : 1),
         leader(c.ctaPair ? kPairLeaderRank : 0), rng(seed),
-        localTiles(tilesOfCta<int64_t>(cluster, c.clusters, c.numTiles)) {
+        localTiles(tilesOfCta<int64_t>(cluster, c.clusters, c.numTiles)),
+        scaleCopyBytes(plan.scaleCopyBytes(c.lhsScaleAtoms, c.rhsScaleAtoms)),
+        relayScales(c.ctaPair && scaleCopyBytes != 0) {
     const int64_t fullArrivals = c.fault == Fault::FullCountsOneCta
                                      ? kFullBarrierArrivals
                                      : plan.fullBarrierArrivals;
@@ -202,6 +222,9 @@ public:
       cta.barriers[AccFull].assign(c.accStages,
                                    MBarrier(kAccFullBarrierArrivals));
       cta.barriers[AccEmpty].assign(c.accStages, MBarrier(accEmptyArrivals));
+      cta.barriers[ScaleFull].assign(relayScales ? c.stages : 0,
+                                     MBarrier(kScaleFullBarrierArrivals));
+      cta.scaleFullInitialized = c.fault != Fault::NoScaleFullInit;
       for (int64_t array = 0; array < kBarrierArrays; ++array)
         cta.waiters[array].resize(cta.barriers[array].size());
       cta.lanes.resize(kFullBarrierArrivals);
@@ -258,7 +281,14 @@ private:
   //===--------------------------------------------------------------------===//
 
   /// The mbarrier arrays of a CTA's shared memory.
-  enum BarrierArray { Full, Empty, AccFull, AccEmpty, kBarrierArrays };
+  enum BarrierArray {
+    Full,
+    Empty,
+    AccFull,
+    AccEmpty,
+    ScaleFull,
+    kBarrierArrays
+  };
   /// Mbarrier `index` of array `array` of CTA `cta`.
   struct BarrierRef {
     int64_t cta;
@@ -283,6 +313,10 @@ private:
          << (target.exited ? "after it exited"
                            : "before it initialized its mbarriers");
       fail(os.str());
+      return;
+    }
+    if (ref.array == ScaleFull && !target.scaleFullInitialized) {
+      fail(std::string(who) + " reaches an uninitialized scaleFull barrier");
       return;
     }
     MBarrier &barrier = target.barriers[ref.array][ref.index];
@@ -320,7 +354,14 @@ private:
 
   struct Lane {
     Part part = Part::Setup;
-    enum { WaitEmpty, Issue, WriteScales, Arrive, Drain } pc = WaitEmpty;
+    enum {
+      WaitEmpty,
+      Issue,
+      WriteScales,
+      WaitScaleCopies,
+      Arrive,
+      Drain
+    } pc = WaitEmpty;
     int64_t local = 0, kt = 0, drain = 0;
   };
   struct MmaThread {
@@ -351,15 +392,16 @@ private:
     /// setup and teardown barriers.
     std::vector<std::vector<int64_t>> waiters[kBarrierArrays];
     std::vector<int64_t> setupWaiters, teardownWaiters;
-    bool initialized = false, exited = false;
+    bool initialized = false, exited = false, scaleFullInitialized = true;
     std::vector<Lane> lanes;
     std::vector<EpilogueThread> epilogue;
     /// Modelled threads, and how many arrived at the setup / teardown
     /// barrier and exited.
     int64_t threads = 0, setupArrivals = 0, teardownArrivals = 0,
             exitedThreads = 0;
-    /// Per step: TMA loads landed in, scale stores to this CTA's stage.
-    std::map<int64_t, int64_t> tmaLanded, scaleWrites;
+    /// Per step: TMA loads landed in, scale stores and scale bulk copies
+    /// to this CTA's stage.
+    std::map<int64_t, int64_t> tmaLanded, scaleWrites, scaleCopies;
     /// Per stage: the step of the last MMA that read it.
     std::vector<int64_t> lastExecutedStep;
     std::vector<Accumulator> acc;
@@ -430,17 +472,26 @@ private:
     }
   }
 
+  /// The scale bulk copies of one CTA per K tile: one per 128-row block.
+  int64_t scaleCopiesPerStep() const {
+    return (c.lhsScaleAtoms ? 1 : 0) + (c.rhsScaleAtoms ? plan.bScaleAtoms : 0);
+  }
+
   /// Whether stage `stage` of every CTA holds exactly the data of step `it`.
   bool stagesHoldStep(int64_t it) const {
     auto count = [](const std::map<int64_t, int64_t> &m, int64_t key) {
       auto found = m.find(key);
       return found == m.end() ? int64_t(0) : found->second;
     };
+    const int64_t writes =
+        c.lhsScaleAtoms && c.rhsScaleAtoms ? int64_t(0) : kFullBarrierArrivals;
     for (const Cta &cta : ctas) {
       if (count(cta.tmaLanded, it) != 2 ||
-          count(cta.scaleWrites, it) != kFullBarrierArrivals ||
+          count(cta.scaleWrites, it) != writes ||
+          count(cta.scaleCopies, it) != scaleCopiesPerStep() ||
           count(cta.tmaLanded, it + c.stages) != 0 ||
-          count(cta.scaleWrites, it + c.stages) != 0)
+          count(cta.scaleWrites, it + c.stages) != 0 ||
+          count(cta.scaleCopies, it + c.stages) != 0)
         return false;
     }
     return true;
@@ -603,24 +654,43 @@ private:
       l.pc = t.id == kElectedLane ? Lane::Issue : Lane::WriteScales;
       return;
     case Lane::Issue: {
-      // This CTA's bytes first, then its A and B loads (boxes of 128 and
-      // bRowsPerCta rows of one K tile).
+      // This CTA's bytes first (with its scale copies', unless the peer of a
+      // pair counts them on its scaleFull[s]), then its A and B loads (boxes
+      // of 128 and bRowsPerCta rows of one K tile) and scale copies.
+      const bool relay = relayScales && t.cta != leader;
+      BarrierRef copyBarrier = full;
+      if (relay && c.fault != Fault::PeerScaleCopiesOnLeaderFull) {
+        copyBarrier = {t.cta, ScaleFull, s};
+        barrierOp(t, copyBarrier, BarrierOp::ExpectTx, scaleCopyBytes,
+                  "an arrive.expect_tx");
+        barrierOp(t, copyBarrier, BarrierOp::Arrive, 0, "an arrive.expect_tx");
+      }
       barrierOp(t, full, BarrierOp::ExpectTx,
-                c.fault == Fault::ExpectTxOfBothCtas ? plan.txBytes
-                                                     : plan.txBytesPerCta,
+                (c.fault == Fault::ExpectTxOfBothCtas ? plan.txBytes
+                                                      : plan.txBytesPerCta) +
+                    (relay ? 0 : scaleCopyBytes),
                 "an expect_tx");
       BarrierRef loadBarrier = full;
       if (c.fault == Fault::PeerLoadsSignalOwnBarrier)
         loadBarrier.cta = t.cta;
-      tmaInFlight.push_back({t.cta, it, kTileM * kTileRowBytes, loadBarrier});
       tmaInFlight.push_back(
-          {t.cta, it, plan.bRowsPerCta * kTileRowBytes, loadBarrier});
+          {t.cta, it, kTileM * kTileRowBytes, loadBarrier, false});
+      tmaInFlight.push_back(
+          {t.cta, it, plan.bRowsPerCta * kTileRowBytes, loadBarrier, false});
+      for (int64_t i = 0; i < scaleCopiesPerStep(); ++i)
+        tmaInFlight.push_back(
+            {t.cta, it, kScaleAtomKTileBytes, copyBarrier, true});
       l.pc = Lane::WriteScales;
       return;
     }
     case Lane::WriteScales:
-      checkStageWritable(t.cta, it, s, "a scale store");
-      ++ctas[t.cta].scaleWrites[it];
+      if (!c.lhsScaleAtoms || !c.rhsScaleAtoms) {
+        checkStageWritable(t.cta, it, s, "a scale store");
+        ++ctas[t.cta].scaleWrites[it];
+      }
+      l.pc = Lane::WaitScaleCopies;
+      return;
+    case Lane::WaitScaleCopies:
       l.pc = Lane::Arrive;
       return;
     case Lane::Arrive:
@@ -653,6 +723,15 @@ private:
                            ? consumerParity<int64_t>(it, c.stages)
                            : producerParity<int64_t>(it, c.stages);
       return waitUnlessComplete({rank, Empty, stageOf(it)}, parity);
+    }
+    if (l.pc == Lane::WaitScaleCopies) {
+      // The relay: the peer's lanes wait for their own scale copies.
+      if (!relayScales || rank == leader ||
+          c.fault == Fault::PeerArrivesBeforeScaleCopies)
+        return std::nullopt;
+      int64_t it = step(l.local, l.kt);
+      return waitUnlessComplete({rank, ScaleFull, stageOf(it)},
+                                consumerParity<int64_t>(it, c.stages));
     }
     if (l.pc == Lane::Drain) {
       int64_t it = localTiles * c.kTiles + l.drain;
@@ -777,11 +856,12 @@ private:
   // Asynchronous units
   //===--------------------------------------------------------------------===//
 
-  /// A TMA load into the stage of CTA `cta`, completing its bytes on
-  /// `barrier`.
+  /// A TMA load (or, `scaleCopy`, a bulk copy of scale atoms) into the
+  /// stage of CTA `cta`, completing its bytes on `barrier`.
   struct TmaLoad {
     int64_t cta, step, bytes;
     BarrierRef barrier;
+    bool scaleCopy;
   };
   /// The scale copies and MMAs of one K tile.
   struct MmaOp {
@@ -797,8 +877,18 @@ private:
   void landTma(size_t index) {
     TmaLoad load = tmaInFlight[index];
     tmaInFlight.erase(tmaInFlight.begin() + index);
-    checkStageWritable(load.cta, load.step, stageOf(load.step), "a TMA load");
-    ++ctas[load.cta].tmaLanded[load.step];
+    checkStageWritable(load.cta, load.step, stageOf(load.step),
+                       load.scaleCopy ? "a scale copy" : "a TMA load");
+    if (load.scaleCopy) {
+      // cp.async.bulk (not the .cta_group::2 tensor form) completes on an
+      // mbarrier in the CTA of its destination.
+      if (load.barrier.cta != load.cta)
+        fail("a scale copy completes on an mbarrier outside its destination "
+             "CTA");
+      ++ctas[load.cta].scaleCopies[load.step];
+    } else {
+      ++ctas[load.cta].tmaLanded[load.step];
+    }
     applyBarrierOp(load.barrier, BarrierOp::CompleteTx, load.bytes,
                    "a TMA load's complete_tx");
   }
@@ -1011,6 +1101,10 @@ private:
   std::mt19937_64 rng;
   double speed[kPairCtas][kActors];
   const int64_t localTiles;
+  /// The bytes of one CTA's scale copies per K tile; whether the pair's peer
+  /// relays them through its scaleFull barriers.
+  const int64_t scaleCopyBytes;
+  const bool relayScales;
   std::vector<Cta> ctas;
   /// The leader's MMA-issuing thread.
   MmaThread mma;
@@ -1061,9 +1155,10 @@ std::string simulate(const Config &c, uint64_t seed) {
   return "";
 }
 
-/// Simulates the shapes of the sweep for one kernel variant; returns the
-/// number of runs.
-int64_t checkManyShapes(bool ctaPair) {
+/// Simulates the shapes of the sweep for one kernel variant, with the A / B
+/// scales in the atoms layout or not; returns the number of runs.
+int64_t checkManyShapes(bool ctaPair, bool lhsScaleAtoms = false,
+                        bool rhsScaleAtoms = false) {
   int64_t runs = 0;
   for (int64_t stages = 2; stages <= 6; ++stages)
     for (int64_t accStages = 1; accStages <= 2; ++accStages)
@@ -1076,10 +1171,13 @@ int64_t checkManyShapes(bool ctaPair) {
                                           {9, 2}})
           for (uint64_t seed = 0; seed < 3; ++seed) {
             Config c{kTiles, numTiles, clusters, stages, accStages, ctaPair};
+            c.lhsScaleAtoms = lhsScaleAtoms;
+            c.rhsScaleAtoms = rhsScaleAtoms;
             EXPECT_EQ(simulate(c, seed), "")
-                << (ctaPair ? "pair" : "1-CTA") << " stages " << stages
-                << " acc " << accStages << " kTiles " << kTiles << " tiles "
-                << numTiles << " clusters " << clusters << " seed " << seed;
+                << (ctaPair ? "pair" : "1-CTA") << " atoms " << lhsScaleAtoms
+                << rhsScaleAtoms << " stages " << stages << " acc " << accStages
+                << " kTiles " << kTiles << " tiles " << numTiles << " clusters "
+                << clusters << " seed " << seed;
             ++runs;
           }
   return runs;
@@ -1093,20 +1191,38 @@ TEST(Tcgen05Pipeline, CtaPairProtocolHoldsForManyShapes) {
   EXPECT_EQ(checkManyShapes(/*ctaPair=*/true), 5 * 2 * 5 * 6 * 3);
 }
 
+TEST(Tcgen05Pipeline, ScaleAtomsProtocolHoldsForManyShapes) {
+  // Both operands, A only, B only in the atoms layout (tile N = 128: one B
+  // row block); the pair relays the peer's copies through scaleFull.
+  for (bool ctaPair : {false, true})
+    for (auto [lhs, rhs] : {std::pair(true, true), std::pair(true, false),
+                            std::pair(false, true)})
+      EXPECT_EQ(checkManyShapes(ctaPair, lhs, rhs), 5 * 2 * 5 * 6 * 3);
+}
+
 TEST(Tcgen05Pipeline, KernelPlansAreCovered) {
   // The stage and accumulator counts, barrier counts and TMA bytes the
   // kernels use, over longer runs.
   for (bool ctaPair : {false, true})
-    for (int64_t n : {64, 128, 256}) {
-      TilePlan p = makeTilePlan(n, ctaPair);
-      for (uint64_t seed = 0; seed < 4; ++seed) {
-        Config c{/*kTiles=*/4,
-                 /*numTiles=*/11,
-                 /*clusters=*/3,  p.stages, p.accStages, ctaPair, n};
-        EXPECT_EQ(simulate(c, seed), "")
-            << (ctaPair ? "pair" : "1-CTA") << " N = " << n << " seed " << seed;
+    for (int64_t n : {64, 128, 256})
+      for (int atoms = 0; atoms < 4; ++atoms) {
+        // B atoms only for whole 128-row blocks (canReadTcgen05ScaleAtoms).
+        bool lhs = atoms & 1, rhs = atoms & 2;
+        if (rhs && n % kScaleAtomRows != 0)
+          continue;
+        TilePlan p = makeTilePlan(n, ctaPair);
+        for (uint64_t seed = 0; seed < 4; ++seed) {
+          Config c{/*kTiles=*/4,
+                   /*numTiles=*/11,
+                   /*clusters=*/3,  p.stages, p.accStages,
+                   ctaPair,         n};
+          c.lhsScaleAtoms = lhs;
+          c.rhsScaleAtoms = rhs;
+          EXPECT_EQ(simulate(c, seed), "")
+              << (ctaPair ? "pair" : "1-CTA") << " N = " << n << " atoms "
+              << lhs << rhs << " seed " << seed;
+        }
       }
-    }
 }
 
 /// Whether one of the first `seeds` seeds of `c` makes the model report
@@ -1168,6 +1284,25 @@ TEST(Tcgen05Pipeline, BrokenCtaPairProtocolsAreDetected) {
               someRunReports(c, "on cta 0 in flight when it exits"));
 }
 
+TEST(Tcgen05Pipeline, BrokenScaleAtomRelaysAreDetected) {
+  for (auto [lhs, rhs] : {std::pair(true, true), std::pair(true, false),
+                          std::pair(false, true)}) {
+    Config c{/*kTiles=*/3,    /*numTiles=*/4,
+             /*clusters=*/1,  /*stages=*/2,
+             /*accStages=*/2, /*ctaPair=*/true};
+    c.lhsScaleAtoms = lhs;
+    c.rhsScaleAtoms = rhs;
+    // The MMAs start before the peer's atoms landed.
+    c.fault = Fault::PeerArrivesBeforeScaleCopies;
+    EXPECT_TRUE(someRunReports(c, "passed full[s] before the stages"))
+        << lhs << rhs;
+    c.fault = Fault::PeerScaleCopiesOnLeaderFull;
+    EXPECT_TRUE(someRunReports(c, "outside its destination CTA")) << lhs << rhs;
+    c.fault = Fault::NoScaleFullInit;
+    EXPECT_TRUE(someRunReports(c, "uninitialized scaleFull")) << lhs << rhs;
+  }
+}
+
 TEST(Tcgen05Pipeline, ScheduleFormulas) {
   // Tiles: N fastest, then M, then the batch; every tile has one owner.
   TileCoord<int64_t> t = tileCoord<int64_t>(2 * 3 * 4 + 1 * 3 + 2, 3, 4);
@@ -1222,6 +1357,10 @@ TEST(Tcgen05Pipeline, CtaPairBarrierCounts) {
     EXPECT_EQ(pair.txBytesPerCta, (kTileM + n / kPairCtas) * kTileRowBytes);
     EXPECT_EQ(pair.txBytes, kPairCtas * pair.txBytesPerCta);
     EXPECT_EQ(one.txBytes, one.txBytesPerCta);
+    // Each CTA of a pair copies the atoms of its 128 A rows and of all tileN
+    // B rows: as many as the 1-CTA kernel.
+    EXPECT_EQ(pair.scaleCopyBytes(true, true), one.scaleCopyBytes(true, true));
+    EXPECT_EQ(pair.scaleCopyBytes(true, false), kScaleAtomKTileBytes);
   }
 }
 

@@ -302,9 +302,9 @@ bool mlir::nvfp4::canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
       return false;
   }
   // The selection of both lowerings (with or without the NVFP4 epilogue).
+  // Whole atoms per CTA: A 128 rows (a pair's 256-row tile is two blocks),
+  // B every tileN row (each CTA of a pair copies all of them).
   Tcgen05Config c = Tcgen05Config::get(op, target, std::nullopt, ctaPair);
-  if (c.plan.ctaPair)
-    return false;
   const int64_t scaleCols = c.k / mlir::nvfp4::kBlockSize;
   return operandIndex == 0 ? tc::hasWholeScaleAtoms(c.m, scaleCols)
                            : c.plan.tileN % tc::kScaleAtomRows == 0 &&
@@ -658,6 +658,16 @@ void Tcgen05KernelBuilder::emitProducer() {
   auto smemPtrType = LLVM::LLVMPointerType::get(
       ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   const int64_t kTiles = c.kTiles();
+  const int64_t scaleCopyBytes =
+      p.scaleCopyBytes(c.lhsScaleAtoms, c.rhsScaleAtoms);
+  // A pair with scale atoms: the leader's copies complete on its full
+  // barrier, the peer's on its own scaleFull barrier (a bulk copy completes
+  // on an mbarrier in the CTA of its destination), which its lanes wait for
+  // before they arrive on the leader's full barrier.
+  const bool relayScales = p.ctaPair && scaleCopyBytes != 0;
+  Value isPeer = relayScales ? cmp(arith::CmpIPredicate::ne, rankInPair,
+                                   i32(tc::kPairLeaderRank))
+                             : Value();
   Value leader = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
   forEachTile([&](Value local, tc::TileCoord<IdxI32> coord) {
     // Rows of the 2-D [batch * rows, K / 2] byte views: this CTA's 128 rows
@@ -676,7 +686,13 @@ void Tcgen05KernelBuilder::emitProducer() {
       // leader's (a shared::cluster address; the TMA's `.cta_group::2` form
       // may signal the peer CTA's barrier).
       Value full = barrier(p.fullBarrierOffset, stage);
-      Value fullOfLoads = full;
+      Value fullOfLoads = full, fullOfScaleCopies = full;
+      Value scaleFull;
+      if (relayScales) {
+        scaleFull = barrier(p.scaleFullBarrierOffset, stage);
+        fullOfScaleCopies =
+            arith::SelectOp::create(b, loc, isPeer, scaleFull, full);
+      }
       if (p.ctaPair) {
         full = leaderBarrier(p.fullBarrierOffset, stage);
         fullOfLoads = LLVM::IntToPtrOp::create(
@@ -685,12 +701,23 @@ void Tcgen05KernelBuilder::emitProducer() {
       }
       ifThen(leader, [&] {
         // Each CTA announces its own bytes before its loads, so that the
-        // transaction count of the phase never goes negative.
-        NVVM::MBarrierExpectTxOp::create(
-            b, loc, full,
-            i32(p.txBytesPerCta +
-                p.scaleCopyBytes(c.lhsScaleAtoms, c.rhsScaleAtoms)),
-            p.ctaPair ? NVVM::MemScopeKind::CLUSTER : NVVM::MemScopeKind::CTA);
+        // transaction count of the phase never goes negative (the peer of a
+        // pair those of its scale copies on its scaleFull barrier, with the
+        // one arrival that barrier counts).
+        Value txBytes = i32(p.txBytesPerCta + scaleCopyBytes);
+        if (relayScales) {
+          txBytes = arith::SelectOp::create(b, loc, isPeer,
+                                            i32(p.txBytesPerCta), txBytes);
+          ifThen(isPeer, [&] {
+            NVVM::MBarrierArriveExpectTxOp::create(
+                b, loc, TypeRange(), scaleFull, i32(scaleCopyBytes),
+                NVVM::MemScopeKind::CTA, /*relaxed=*/false,
+                /*predicate=*/Value());
+          });
+        }
+        NVVM::MBarrierExpectTxOp::create(b, loc, full, txBytes,
+                                         p.ctaPair ? NVVM::MemScopeKind::CLUSTER
+                                                   : NVVM::MemScopeKind::CTA);
         Value kByte = mulC(kt, tc::kTileRowBytes);
         auto load = [&](Value tensorMap, int64_t offset, Value row) {
           Value dst = LLVM::AddrSpaceCastOp::create(
@@ -709,7 +736,8 @@ void Tcgen05KernelBuilder::emitProducer() {
         load(rhsTensorMap, p.bOffset, rhsRow);
         // Scales in the global atoms layout: the 2 KiB of each 128-row
         // block (its atoms of this K tile, MMA by MMA) in one bulk copy to
-        // the stage's atoms of that block (1-CTA kernel only).
+        // the stage's atoms of that block, completing on this CTA's full
+        // barrier (the pair's peer: on its scaleFull barrier).
         auto copyScaleAtoms = [&](Value scales, Value firstRow,
                                   int64_t rowBlocks, bool isLhs) {
           for (int64_t rb = 0; rb < rowBlocks; ++rb) {
@@ -725,7 +753,8 @@ void Tcgen05KernelBuilder::emitProducer() {
             Value dst = LLVM::AddrSpaceCastOp::create(
                 b, loc, clusterPtrType, smemPtr(addC(stageOff, dstOffset)));
             NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
-                b, loc, dst, src, full, i32(tc::kScaleAtomKTileBytes),
+                b, loc, dst, src, fullOfScaleCopies,
+                i32(tc::kScaleAtomKTileBytes),
                 /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
           }
         };
@@ -741,6 +770,13 @@ void Tcgen05KernelBuilder::emitProducer() {
             b, loc, NVVM::ProxyKind::async_shared,
             NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
       }
+      // The relay: the peer's lanes arrive on the leader's full barrier only
+      // once their scale copies landed (the MMA thread waits on that barrier
+      // only; acquire here, release by the arrival).
+      if (relayScales)
+        ifThen(isPeer, [&] {
+          emitWait(scaleFull, tc::consumerParity(step, p.stages).v);
+        });
       // Arrive (one of the p.fullBarrierArrivals the full barrier expects;
       // with a CTA pair on the leader's barrier, release.cluster).
       NVVM::MBarrierArriveOp::create(b, loc, TypeRange(), full,
@@ -1209,6 +1245,9 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
     init(p.emptyBarrierOffset, p.stages, tc::kEmptyBarrierArrivals);
     init(p.accFullBarrierOffset, p.accStages, tc::kAccFullBarrierArrivals);
     init(p.accEmptyBarrierOffset, p.accStages, p.accEmptyBarrierArrivals);
+    // Both CTAs alike; only the peer's are used.
+    if (p.ctaPair && (c.lhsScaleAtoms || c.rhsScaleAtoms))
+      init(p.scaleFullBarrierOffset, p.stages, tc::kScaleFullBarrierArrivals);
     NVVM::FenceMbarrierInitOp::create(b, loc);
   });
   Value nCols = i32(p.tmemColumns);

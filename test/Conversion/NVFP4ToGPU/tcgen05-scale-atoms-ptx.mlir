@@ -1,4 +1,5 @@
-// The tcgen05 kernels that read scale atoms by bulk copy, and the kernels
+// The tcgen05 kernels (1-CTA and CTA pair) that read scale atoms by bulk
+// copy, and the kernels
 // that write them (quantize kernels, NVFP4 epilogue), through nvfp4-to-ptx
 // for sm_100a, sm_103a and sm_110a, assembled by ptxas without spills.
 
@@ -38,6 +39,36 @@
 // PTX-NOT:     fence.proxy.async
 // PTX:         mbarrier.arrive
 
+// CTA pairs (4096 x 1280 x 256, 80 tiles of 256 x 256: the auto rule takes
+// the pair). A atoms, B compact: the peer's scaleFull[5] at 194656 (1
+// arrival); the leader expects 32768 + 2048 bytes on its full barrier, the
+// peer 32768 there and 2048 on its scaleFull by arrive.expect_tx; the copy
+// completes on full[s] or scaleFull[s] (selp); the peer's lanes wait on
+// scaleFull[s] before the release.cluster arrival on the leader.
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_1x16_f32_sfatoms_a(
+// PTX:         mbarrier.init.shared.b64 [{{%rd[0-9]+}}+194656]
+// PTX-COUNT-4: mbarrier.init.shared.b64
+// PTX-NEXT:    fence.mbarrier_init.release.cluster;
+// PTX:         selp.b32 {{%r[0-9]+}}, 34816, 32768,
+// PTX:         mbarrier.arrive.release.cluster.shared::cluster.b64
+// PTX:         mbarrier.try_wait.parity.acquire.cluster.shared.b64
+// PTX:         selp.b64
+// PTX:         mbarrier.arrive.expect_tx.shared.b64
+// PTX:         mbarrier.expect_tx.relaxed.cluster.shared::cluster.b64
+// PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
+// PTX:         cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// PTX-NOT:     cp.async.bulk.shared::cluster.global
+// PTX:         fence.proxy.async
+// PTX-NEXT:    @{{%p[0-9]+}} bra
+// A and B atoms (B 16x16, 2 blocks): 32768 + 3 x 2048 bytes for the leader.
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_sfatoms_ab(
+// PTX:         selp.b32 {{%r[0-9]+}}, 38912, 32768,
+// PTX:         mbarrier.arrive.expect_tx.shared.b64
+// PTX:         mbarrier.expect_tx.relaxed.cluster.shared::cluster.b64
+// PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
+// PTX-COUNT-3: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// PTX-NOT:     fence.proxy.async
+
 // N = 64 (B compact: the lanes store its atom), A by bulk copy.
 // PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n192k256_t64_1x16_1x16_f32_sfatoms_a(
 // PTX:         mov.b32 {{%r[0-9]+}}, 26624;
@@ -47,8 +78,8 @@
 // PTX-NOT:     cp.async.bulk.shared::cluster.global
 // PTX:         .visible .entry nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32_sfatoms_ab(
 
-// Every kernel (6 amax, 6 quantize, 4 matmul kernels) without spills.
-// PTXAS-COUNT-16: 0 bytes spill stores, 0 bytes spill loads
+// Every kernel (8 amax, 8 quantize, 6 matmul kernels) without spills.
+// PTXAS-COUNT-22: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT:   {{[1-9][0-9]* bytes spill}}
 
 func.func @epilogue_chain(%x: tensor<256x1024xbf16>, %wf: tensor<512x1024xbf16>, %wf2: tensor<256x512xbf16>, %amax: f32) -> tensor<256x256xf32> {
@@ -65,6 +96,19 @@ func.func @lhs_atoms_n64(%x: tensor<128x256xbf16>, %w: !nvfp4.tensor<192x256, 1x
   %a = nvfp4.quantize %x : tensor<128x256xbf16> -> !nvfp4.tensor<128x256, 1x16>
   %y = nvfp4.matmul %a, %w : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<192x256, 1x16> -> tensor<128x192xf32>
   return %y : tensor<128x192xf32>
+}
+
+func.func @pair_atoms(%x: tensor<4096x256xbf16>, %wf: tensor<1280x256xbf16>) -> tensor<4096x1280xbf16> {
+  %a = nvfp4.quantize %x : tensor<4096x256xbf16> -> !nvfp4.tensor<4096x256, 1x16>
+  %w = nvfp4.quantize %wf : tensor<1280x256xbf16> -> !nvfp4.tensor<1280x256, 16x16>
+  %y = nvfp4.matmul %a, %w : !nvfp4.tensor<4096x256, 1x16>, !nvfp4.tensor<1280x256, 16x16> -> tensor<4096x1280xbf16>
+  return %y : tensor<4096x1280xbf16>
+}
+
+func.func @pair_lhs_atoms(%x: tensor<4096x256xbf16>, %w: !nvfp4.tensor<1280x256, 1x16>) -> tensor<4096x1280xf32> {
+  %a = nvfp4.quantize %x : tensor<4096x256xbf16> -> !nvfp4.tensor<4096x256, 1x16>
+  %y = nvfp4.matmul %a, %w : !nvfp4.tensor<4096x256, 1x16>, !nvfp4.tensor<1280x256, 1x16> -> tensor<4096x1280xf32>
+  return %y : tensor<4096x1280xf32>
 }
 
 func.func @long_k(%x: tensor<1024x4096xbf16>, %wf: tensor<384x4096xbf16>) -> tensor<1024x384xbf16> {

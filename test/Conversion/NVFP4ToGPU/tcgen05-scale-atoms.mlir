@@ -1,13 +1,15 @@
 // Scale atoms in global memory (docs/tcgen05.md): an NVFP4 value produced by
 // a quantization that convert-nvfp4-to-gpu lowers, whose every use is an
-// operand the 1-CTA tcgen05 kernel reads from whole 128x4 atoms (A, or B
-// with a tile N that is a multiple of 128), gets its E4M3 scales in the
+// operand the tcgen05 kernel (1-CTA or CTA pair) reads from whole 128x4
+// atoms (A, or B with a tile N that is a multiple of 128), gets its E4M3
+// scales in the
 // atoms layout of nvfp4::swizzleScales, one scale per row also for 16x16
 // blocks. The quantize kernel (`_sfatoms`) or the NVFP4 epilogue writes
 // them, an unrealized_conversion_cast carries the value to the matmul, whose
 // producer's elected lane bulk-copies 2 KiB per 128-row block and K tile
-// (`_sfatoms_a`, `_sfatoms_b`, `_sfatoms_ab`). Everything else keeps the
-// compact scales.
+// (`_sfatoms_a`, `_sfatoms_b`, `_sfatoms_ab`); in a CTA pair the peer's
+// copies complete on its own scaleFull barrier, relayed by its lanes to the
+// leader's full barrier. Everything else keeps the compact scales.
 
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file | FileCheck %s
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a tcgen05-cta-pair=on" --split-input-file | FileCheck %s --check-prefix=PAIR
@@ -48,10 +50,49 @@
 // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK:         nvvm.fence.proxy
 // CHECK:         nvvm.mbarrier.arrive
+// The pair: each CTA copies the atoms of its 128 A rows. The peer's
+// scaleFull[5] (after accEmpty, at 194656, 1 arrival each); the leader
+// expects 32768 + 2048 bytes on its full barrier, the peer 32768 there and
+// 2048 by arrive.expect_tx on its scaleFull; the copy completes on full[s]
+// (leader) or scaleFull[s] (peer); after the B scale stores the peer's
+// lanes wait on scaleFull[s] (consumer parity) before the remote arrival.
 // PAIR-LABEL:  func.func @quantize_lhs(
-// PAIR:          gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_256x512_1x16_bf16_rn blocks
-// PAIR:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_1x16_f32 clusters
-// PAIR-NOT:      cp.async.bulk.shared.cluster.global
+// PAIR:          gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_256x512_1x16_bf16_rn_sfatoms blocks
+// PAIR:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_1x16_f32_sfatoms_a clusters
+// PAIR-SAME:       dynamic_shared_memory_size %c195728_i32
+// PAIR:        gpu.func @nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_1x16_f32_sfatoms_a(
+// PAIR:          %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// PAIR-COUNT-5:    nvvm.mbarrier.init %{{.*}}, %c64_i32
+// PAIR-COUNT-6:    nvvm.mbarrier.init %{{.*}}, %c1_i32
+// PAIR:            nvvm.mbarrier.init %{{.*}}, %c256_i32
+// PAIR-COUNT-5:    nvvm.mbarrier.init %{{.*}}, %c1_i32
+// PAIR-NEXT:       nvvm.fence.mbarrier.init
+// PAIR:            %[[ISPEER:.*]] = arith.cmpi ne, %[[RANK]], %c0_i32 : i32
+// PAIR:            %[[ELECTED:.*]] = nvvm.elect.sync -> i1
+// PAIR:              %[[FULLOFF:.*]] = arith.addi %{{.*}}, %c194560_i32 : i32
+// PAIR-NEXT:         %[[FULL:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[FULLOFF]]]
+// PAIR:              %[[SFOFF:.*]] = arith.addi %{{.*}}, %c194656_i32 : i32
+// PAIR-NEXT:         %[[SCALEFULL:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[SFOFF]]]
+// PAIR-NEXT:         %[[COPYBAR:.*]] = arith.select %[[ISPEER]], %[[SCALEFULL]], %[[FULL]] : !llvm.ptr<3>
+// PAIR:              %[[LEADERFULL:.*]] = nvvm.mapa %{{.*}}, %c0_i32 : !llvm.ptr<3> -> !llvm.ptr<7>
+// PAIR:              scf.if %[[ELECTED]] {
+// PAIR-NEXT:           %[[TX:.*]] = arith.select %[[ISPEER]], %c32768_i32, %c34816_i32 : i32
+// PAIR-NEXT:           scf.if %[[ISPEER]] {
+// PAIR-NEXT:             nvvm.mbarrier.arrive.expect_tx %[[SCALEFULL]], %c2048_i32 : !llvm.ptr<3>, i32
+// PAIR-NEXT:           }
+// PAIR-NEXT:           nvvm.mbarrier.expect_tx %[[LEADERFULL]], %[[TX]] {scope = #nvvm.mem_scope<cluster>}
+// PAIR-COUNT-2:        nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} {group = #nvvm.cta_group<cta_2>}
+// PAIR:                nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %[[COPYBAR]], %c2048_i32 : !llvm.ptr<7>, <1>
+// PAIR-NOT:            nvvm.cp.async.bulk.shared.cluster.global
+// PAIR:              nvvm.fence.proxy
+// PAIR-NEXT:         scf.if %[[ISPEER]] {
+// PAIR:                scf.while
+// PAIR-NEXT:             nvvm.mbarrier.try_wait %[[SCALEFULL]], %{{.*}} {scope = #nvvm.mem_scope<cluster>}
+// PAIR:                } do {
+// PAIR-NEXT:             scf.yield
+// PAIR-NEXT:           }
+// PAIR-NEXT:         }
+// PAIR-NEXT:         nvvm.mbarrier.arrive %[[LEADERFULL]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
 // SM120-LABEL: func.func @quantize_lhs(
 // SM120:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_256x512_1x16_bf16_rn blocks
 // SM120:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n256k512_1x16_1x16_f32_t128x128 blocks
@@ -90,6 +131,13 @@ func.func @quantize_lhs(%x: tensor<256x512xbf16>, %w: !nvfp4.tensor<256x512, 1x1
 // CHECK-NOT:     llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK:         nvvm.fence.proxy
 // CHECK:         nvvm.mbarrier.arrive
+// The pair: each CTA copies the atoms of all 256 B rows.
+// PAIR-LABEL:  func.func @weights_16x16(
+// PAIR:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k256_t256_pair_1x16_16x16_f32_sfatoms_b clusters
+// PAIR:        gpu.func @nvfp4_tcgen05_matmul_m256n256k256_t256_pair_1x16_16x16_f32_sfatoms_b(
+// PAIR:            arith.select %{{.*}}, %c32768_i32, %c36864_i32 : i32
+// PAIR:            nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c4096_i32 : !llvm.ptr<3>, i32
+// PAIR-COUNT-2:    nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %c2048_i32
 func.func @weights_16x16(%a: !nvfp4.tensor<256x256, 1x16>, %wf: tensor<256x256xbf16>, %amax: f32) -> tensor<256x256xf32> {
   %w = nvfp4.quantize %wf amax %amax : tensor<256x256xbf16> -> !nvfp4.tensor<256x256, 16x16>
   %y = nvfp4.matmul %a, %w : !nvfp4.tensor<256x256, 1x16>, !nvfp4.tensor<256x256, 16x16> -> tensor<256x256xf32>

@@ -380,18 +380,26 @@ struct TilePlan {
   int64_t stageBytes = 0;
   /// Bytes the two TMA loads of a stage deliver to one CTA, and the full
   /// barrier's transaction count (with a CTA pair: the leader's, for both
-  /// CTAs' loads). The 1-CTA kernel adds scaleCopyBytes for the operands
-  /// whose scales come by bulk copy.
+  /// CTAs' loads). The 1-CTA kernel and the pair's leader add scaleCopyBytes
+  /// for the operands whose scales come by bulk copy (the pair's peer counts
+  /// its own on scaleFull).
   int64_t txBytesPerCta = 0, txBytes = 0;
   /// Arrivals per phase of the full barrier (the producer lanes of every CTA
   /// of the pair) and of the accumulator-empty barrier (their epilogue
   /// threads).
   int64_t fullBarrierArrivals = 0, accEmptyBarrierArrivals = 0;
   /// Byte offsets after the stages: the mbarriers full[stages],
-  /// empty[stages], accFull[accStages], accEmpty[accStages], then the 32-bit
-  /// slot tcgen05.alloc writes the tensor-memory address to.
+  /// empty[stages], accFull[accStages], accEmpty[accStages], with a CTA pair
+  /// scaleFull[stages], then the 32-bit slot tcgen05.alloc writes the
+  /// tensor-memory address to.
   int64_t fullBarrierOffset = 0, emptyBarrierOffset = 0;
   int64_t accFullBarrierOffset = 0, accEmptyBarrierOffset = 0;
+  /// CTA pairs: the peer's own barrier per stage on which its scale-atom bulk
+  /// copies complete (a bulk copy completes on an mbarrier in the CTA of its
+  /// destination); its producer lanes wait for it before they arrive on the
+  /// leader's full barrier. At the same offset in both CTAs, unused by the
+  /// leader.
+  int64_t scaleFullBarrierOffset = 0;
   int64_t tmemSlotOffset = 0;
   /// Dynamic shared memory to request (plus slack to align the base).
   int64_t sharedBytes = 0;
@@ -423,10 +431,11 @@ struct TilePlan {
   int64_t bScaleAtomOffsetOf(int64_t mma, int64_t rowBlock) const {
     return bScaleOffset + (rowBlock * kMmasPerKTile + mma) * kScaleAtomBytes;
   }
-  /// Bytes of the scale atoms of one K tile that the producer's bulk copies
-  /// add to the full barrier's transaction count, when the A (`lhsAtoms`)
-  /// and / or B (`rhsAtoms`) scales are in the global atoms layout: 2 KiB
-  /// per 128-row block.
+  /// Bytes of the scale atoms of one K tile that one CTA's bulk copies add
+  /// to the transaction count of its barrier (full, or the pair's peer's
+  /// scaleFull), when the A (`lhsAtoms`) and / or B (`rhsAtoms`) scales are
+  /// in the global atoms layout: 2 KiB per 128-row block (a CTA of a pair
+  /// copies its 128 A rows and all tileN B rows).
   int64_t scaleCopyBytes(bool lhsAtoms, bool rhsAtoms) const {
     return ((lhsAtoms ? 1 : 0) + (rhsAtoms ? bScaleAtoms : 0)) *
            kScaleAtomKTileBytes;
@@ -446,13 +455,14 @@ constexpr int64_t stageBytesFor(int64_t tileN, bool ctaPair = false) {
 }
 
 /// Shared memory the kernel requests with `stages` stages and `accStages`
-/// accumulator buffers: the stages, the barriers, the tensor-memory slot,
+/// accumulator buffers: the stages, the barriers (a CTA pair has one more
+/// per stage, TilePlan::scaleFullBarrierOffset), the tensor-memory slot,
 /// and 1024 bytes of slack to round the base up to a swizzle atom.
 constexpr int64_t sharedBytesFor(int64_t tileN, int64_t stages,
                                  int64_t accStages, bool ctaPair = false) {
   return stages * stageBytesFor(tileN, ctaPair) +
-         (2 * stages + 2 * accStages) * kMbarrierBytes + kMbarrierBytes +
-         kSwizzleAtomBytes;
+         ((ctaPair ? 3 : 2) * stages + 2 * accStages) * kMbarrierBytes +
+         kMbarrierBytes + kSwizzleAtomBytes;
 }
 
 /// Returns the plan of the tile of width `tileN` (64, 128 or 256), for one
@@ -495,7 +505,10 @@ constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false) {
   p.accFullBarrierOffset = p.emptyBarrierOffset + p.stages * kMbarrierBytes;
   p.accEmptyBarrierOffset =
       p.accFullBarrierOffset + p.accStages * kMbarrierBytes;
-  p.tmemSlotOffset = p.accEmptyBarrierOffset + p.accStages * kMbarrierBytes;
+  p.scaleFullBarrierOffset =
+      p.accEmptyBarrierOffset + p.accStages * kMbarrierBytes;
+  p.tmemSlotOffset =
+      p.scaleFullBarrierOffset + (ctaPair ? p.stages : 0) * kMbarrierBytes;
   p.sharedBytes = sharedBytesFor(tileN, p.stages, p.accStages, ctaPair);
 
   p.scaleColumn = p.accStages * tileN;

@@ -46,11 +46,10 @@ checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
 
 /// Whether operand `operandIndex` (0: lhs, 1: rhs) of `op` may have its
 /// scales in the global atoms layout (docs/tcgen05.md, "Scale atoms in global
-/// memory"): the 1-CTA tcgen05 kernel takes `op` on `target` (not the CTA
-/// pair `ctaPair` selects, whose peer's bulk copies would have to complete
-/// on the leader's barrier), and the operand's tile rows are whole atoms:
-/// always for A (M is a multiple of 128), for B when the tile N is a multiple
-/// of 128.
+/// memory"): the tcgen05 kernel (1-CTA or the CTA pair `ctaPair` selects)
+/// takes `op` on `target`, and the operand's rows of each CTA are whole
+/// atoms: always for A (128 rows per CTA), for B when the tile N is a
+/// multiple of 128.
 bool canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
                               GPUTarget target,
                               ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair =

@@ -48,6 +48,9 @@ inline constexpr int64_t kFullBarrierArrivals = 32;   // the producer's lanes
 inline constexpr int64_t kEmptyBarrierArrivals = 1;   // tcgen05.commit
 inline constexpr int64_t kAccFullBarrierArrivals = 1; // tcgen05.commit
 inline constexpr int64_t kAccEmptyBarrierArrivals = kEpilogueThreads;
+/// The pair's peer's scaleFull barriers: its elected producer lane's
+/// mbarrier.arrive.expect_tx, plus the bytes of its scale-atom bulk copies.
+inline constexpr int64_t kScaleFullBarrierArrivals = 1;
 
 //===----------------------------------------------------------------------===//
 // Persistent tile schedule
