@@ -454,12 +454,10 @@ struct DequantizeOpLowering : public OpRewritePattern<DequantizeOp> {
     auto module = op->getParentOfType<ModuleOp>();
     if (!module)
       return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    {
-      ScopedDiagnosticHandler silence(op.getContext(),
-                                      [](Diagnostic &) { return success(); });
-      if (failed(checkDequantizeSupported(op, target)))
-        return rewriter.notifyMatchFailure(op, "unsupported dequantize");
-    }
+    if (!mlir::nvfp4::detail::succeedsSilently(op.getContext(), [&] {
+          return checkDequantizeSupported(op, target);
+        }))
+      return rewriter.notifyMatchFailure(op, "unsupported dequantize");
     ElementwiseConfig config = ElementwiseConfig::get(op);
     Location loc = op.getLoc();
     auto [data, scales, decodeScale] =
@@ -495,12 +493,10 @@ struct HadamardOpLowering : public OpRewritePattern<HadamardOp> {
     auto module = op->getParentOfType<ModuleOp>();
     if (!module)
       return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    {
-      ScopedDiagnosticHandler silence(op.getContext(),
-                                      [](Diagnostic &) { return success(); });
-      if (failed(checkHadamardSupported(op, target)))
-        return rewriter.notifyMatchFailure(op, "unsupported hadamard");
-    }
+    if (!mlir::nvfp4::detail::succeedsSilently(op.getContext(), [&] {
+          return checkHadamardSupported(op, target);
+        }))
+      return rewriter.notifyMatchFailure(op, "unsupported hadamard");
     ElementwiseConfig config = ElementwiseConfig::get(op);
     Location loc = op.getLoc();
     Value out = allocResult(rewriter, loc, op.getType());

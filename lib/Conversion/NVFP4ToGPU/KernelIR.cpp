@@ -59,6 +59,13 @@ void nvfp4::detail::createHadamard16(OpBuilder &b, Location loc,
     v[j] = arith::MulFOp::create(b, loc, v[j], quarter);
 }
 
+bool nvfp4::detail::succeedsSilently(MLIRContext *context,
+                                     function_ref<LogicalResult()> check) {
+  ScopedDiagnosticHandler silence(context,
+                                  [](Diagnostic &) { return success(); });
+  return succeeded(check());
+}
+
 Value nvfp4::detail::createButterflyMax(OpBuilder &b, Location loc, Value v,
                                         ArrayRef<int32_t> xorOffsets) {
   for (int32_t offset : xorOffsets) {

@@ -39,6 +39,12 @@ Value createByteAddress(OpBuilder &b, Location loc, Value base,
 void createHadamard16(OpBuilder &b, Location loc, MutableArrayRef<Value> v,
                       uint32_t negateMask);
 
+/// Whether `check` (one of the check*Supported functions, which emit an
+/// error at the op when they fail) succeeds, its diagnostics dropped: the
+/// patterns only decline what the pass has checked and reported already.
+bool succeedsSilently(MLIRContext *context,
+                      function_ref<LogicalResult()> check);
+
 /// The maximum of the f32 `v` over the lanes reached by exchanging it with
 /// lane `lane ^ offset` for each of `xorOffsets` in turn (`{1, 2, 4, 8}`: the
 /// 16 lanes of a half warp; `{16, 8, 4, 2, 1}`: the warp). A NaN from another

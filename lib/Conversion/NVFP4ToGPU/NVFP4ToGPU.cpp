@@ -748,13 +748,10 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     if (!module)
       return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
     MatmulConfig config = MatmulConfig::get(op, tile);
-    // Diagnostics are the pass's business; here only decline.
-    {
-      ScopedDiagnosticHandler silence(op.getContext(),
-                                      [](Diagnostic &) { return success(); });
-      if (failed(checkMatmulSupported(op, target, tile)))
-        return rewriter.notifyMatchFailure(op, "unsupported shape");
-    }
+    if (!mlir::nvfp4::detail::succeedsSilently(op.getContext(), [&] {
+          return checkMatmulSupported(op, target, tile);
+        }))
+      return rewriter.notifyMatchFailure(op, "unsupported shape");
     Location loc = op.getLoc();
 
     // Host side: components as buffers. An operand built by nvfp4.assemble

@@ -631,12 +631,10 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     auto module = op->getParentOfType<ModuleOp>();
     if (!module)
       return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    {
-      ScopedDiagnosticHandler silence(op.getContext(),
-                                      [](Diagnostic &) { return success(); });
-      if (failed(checkQuantizeSupported(op, target, hardwareSR)))
-        return rewriter.notifyMatchFailure(op, "unsupported quantize");
-    }
+    if (!mlir::nvfp4::detail::succeedsSilently(op.getContext(), [&] {
+          return checkQuantizeSupported(op, target, hardwareSR);
+        }))
+      return rewriter.notifyMatchFailure(op, "unsupported quantize");
     QuantizeConfig config = QuantizeConfig::get(op, hardwareSR);
     Location loc = op.getLoc();
     auto resultType = cast<NVFP4TensorType>(op.getResult().getType());
@@ -735,12 +733,9 @@ struct AmaxOpLowering : public OpRewritePattern<AmaxOp> {
     auto module = op->getParentOfType<ModuleOp>();
     if (!module)
       return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    {
-      ScopedDiagnosticHandler silence(op.getContext(),
-                                      [](Diagnostic &) { return success(); });
-      if (failed(checkAmaxSupported(op, target)))
-        return rewriter.notifyMatchFailure(op, "unsupported amax");
-    }
+    if (!mlir::nvfp4::detail::succeedsSilently(
+            op.getContext(), [&] { return checkAmaxSupported(op, target); }))
+      return rewriter.notifyMatchFailure(op, "unsupported amax");
     QuantizeConfig config =
         QuantizeConfig::getForInput(op.getInput().getType());
     Location loc = op.getLoc();

@@ -283,9 +283,9 @@ mlir::nvfp4::getTcgen05EpilogueFusionBlocker(QuantizeOp op, GPUTarget target,
            "result), so the tensor scale is unknown when the kernel runs";
   if (op.getSeed() && !dominance.properlyDominates(op.getSeed(), matmul))
     return "the seed operand is defined after the matmul";
-  ScopedDiagnosticHandler silence(op.getContext(),
-                                  [](Diagnostic &) { return success(); });
-  if (failed(checkTcgen05MatmulSupported(matmul, target, ctaPair)))
+  if (!mlir::nvfp4::detail::succeedsSilently(op.getContext(), [&] {
+        return checkTcgen05MatmulSupported(matmul, target, ctaPair);
+      }))
     return "the tcgen05 kernel does not take the matmul";
   return "";
 }
@@ -295,12 +295,10 @@ bool mlir::nvfp4::canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
                                            tc::CtaPairMode ctaPair) {
   if (!isTcgen05Target(target) || operandIndex > 1)
     return false;
-  {
-    ScopedDiagnosticHandler silence(op.getContext(),
-                                    [](Diagnostic &) { return success(); });
-    if (failed(checkTcgen05MatmulSupported(op, target, ctaPair)))
-      return false;
-  }
+  if (!mlir::nvfp4::detail::succeedsSilently(op.getContext(), [&] {
+        return checkTcgen05MatmulSupported(op, target, ctaPair);
+      }))
+    return false;
   // The selection of both lowerings (with or without the NVFP4 epilogue).
   // Whole atoms per CTA: A 128 rows (a pair's 256-row tile is two blocks),
   // B every tileN row (each CTA of a pair copies all of them).
@@ -1539,9 +1537,9 @@ LogicalResult setOperandScaleLayouts(MatmulOp op, Tcgen05Config &config,
 /// pass's business: the patterns only decline).
 bool isTcgen05Supported(MatmulOp op, GPUTarget target,
                         tc::CtaPairMode ctaPair = tc::CtaPairMode::Auto) {
-  ScopedDiagnosticHandler silence(op.getContext(),
-                                  [](Diagnostic &) { return success(); });
-  return succeeded(checkTcgen05MatmulSupported(op, target, ctaPair));
+  return mlir::nvfp4::detail::succeedsSilently(op.getContext(), [&] {
+    return checkTcgen05MatmulSupported(op, target, ctaPair);
+  });
 }
 
 /// Lowers `nvfp4.matmul` to a launch of the tcgen05 kernel.
