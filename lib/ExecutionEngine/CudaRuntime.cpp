@@ -36,6 +36,7 @@
 #include <cuda.h>
 
 #include <cinttypes>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -71,6 +72,19 @@ namespace {
 /// ends the process.
 [[noreturn]] void failUsage(const char *entry, const char *message) {
   std::fprintf(stderr, "nvfp4-cuda-runtime: %s: %s\n", entry, message);
+  std::fflush(stderr);
+  std::exit(EXIT_FAILURE);
+}
+
+/// failUsage with a printf-style message.
+[[noreturn]] __attribute__((format(printf, 2, 3))) void
+failUsagef(const char *entry, const char *format, ...) {
+  std::fprintf(stderr, "nvfp4-cuda-runtime: %s: ", entry);
+  va_list args;
+  va_start(args, format);
+  std::vfprintf(stderr, format, args);
+  va_end(args);
+  std::fputc('\n', stderr);
   std::fflush(stderr);
   std::exit(EXIT_FAILURE);
 }
@@ -182,25 +196,101 @@ struct HostRange {
   uint64_t bytes;
 };
 
+/// The range of a memref descriptor, every size computed with overflow
+/// checks: a negative rank, size, stride or offset, a non-positive element
+/// size, or a range beyond the address space ends the process with a
+/// message.
 HostRange memrefRange(const char *entry, int64_t rank,
                       const MemRefDescriptorHeader *descriptor,
                       int64_t elementSizeBytes) {
-  if (!descriptor || rank < 0 || elementSizeBytes <= 0)
-    failUsage(entry, "invalid memref descriptor");
+  if (!descriptor)
+    failUsage(entry, "null memref descriptor");
+  if (rank < 0)
+    failUsagef(entry, "memref of negative rank %" PRId64, rank);
+  if (elementSizeBytes <= 0)
+    failUsagef(entry, "element size %" PRId64 " bytes, expected positive",
+               elementSizeBytes);
   const int64_t *sizes = descriptor->sizesAndStrides;
   const int64_t *strides = sizes + rank;
-  // Index of the last element + 1, in elements from the first one.
-  uint64_t extent = 1;
+  bool empty = false;
   for (int64_t i = 0; i < rank; ++i) {
-    if (sizes[i] == 0)
-      return {descriptor->aligned, 0};
     if (sizes[i] < 0 || strides[i] < 0)
-      failUsage(entry, "memref with a negative size or stride");
-    extent += static_cast<uint64_t>(sizes[i] - 1) *
-              static_cast<uint64_t>(strides[i]);
+      failUsagef(entry,
+                 "memref with a negative size or stride (dimension %" PRId64
+                 ": size %" PRId64 ", stride %" PRId64 ")",
+                 i, sizes[i], strides[i]);
+    empty = empty || sizes[i] == 0;
   }
-  char *begin = descriptor->aligned + descriptor->offset * elementSizeBytes;
-  return {begin, extent * static_cast<uint64_t>(elementSizeBytes)};
+  if (empty)
+    return {descriptor->aligned, 0};
+  if (descriptor->offset < 0)
+    failUsagef(entry, "memref with a negative offset %" PRId64,
+               descriptor->offset);
+  // Index of the last element + 1, in elements from the first one, then
+  // bytes; every step checked.
+  uint64_t extent = 1, offsetBytes = 0, bytes = 0, end = 0;
+  bool overflow = false;
+  for (int64_t i = 0; i < rank && !overflow; ++i) {
+    uint64_t step;
+    overflow = __builtin_mul_overflow(static_cast<uint64_t>(sizes[i] - 1),
+                                      static_cast<uint64_t>(strides[i]),
+                                      &step) ||
+               __builtin_add_overflow(extent, step, &extent);
+  }
+  const uint64_t elementBytes = static_cast<uint64_t>(elementSizeBytes);
+  overflow = overflow ||
+             __builtin_mul_overflow(extent, elementBytes, &bytes) ||
+             __builtin_mul_overflow(
+                 static_cast<uint64_t>(descriptor->offset), elementBytes,
+                 &offsetBytes) ||
+             __builtin_add_overflow(
+                 static_cast<uint64_t>(
+                     reinterpret_cast<uintptr_t>(descriptor->aligned)),
+                 offsetBytes, &end) ||
+             __builtin_add_overflow(end, bytes, &end);
+  if (overflow)
+    failUsagef(entry,
+               "memref of rank %" PRId64 " at %p (offset %" PRId64
+               ", %" PRId64 "-byte elements) extends beyond the address space",
+               rank, static_cast<void *>(descriptor->aligned),
+               descriptor->offset, elementSizeBytes);
+  return {descriptor->aligned + offsetBytes, bytes};
+}
+
+/// Checks that the `bytes` bytes at `ptr` (the `what` of entry point
+/// `entry`) do not wrap around the address space and, when `ptr` is device
+/// memory the driver allocated, that they lie within that allocation: a copy
+/// or memset past its end would corrupt a neighbouring allocation or fault
+/// asynchronously, long after the call. Host memory (pageable or
+/// registered) is not checked: the driver does not know its extent. Needs
+/// the context current.
+void checkDeviceRange(const char *entry, const char *what, const void *ptr,
+                      uint64_t bytes) {
+  const uint64_t begin =
+      static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr));
+  uint64_t end;
+  if (__builtin_add_overflow(begin, bytes, &end))
+    failUsagef(entry,
+               "%s: %" PRIu64 " bytes at %p wrap around the address space",
+               what, bytes, ptr);
+  CUmemorytype type = CU_MEMORYTYPE_HOST;
+  if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                            static_cast<CUdeviceptr>(begin)) != CUDA_SUCCESS ||
+      type != CU_MEMORYTYPE_DEVICE)
+    return;
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  if (cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(begin)) !=
+      CUDA_SUCCESS)
+    return;
+  const uint64_t allocationEnd = static_cast<uint64_t>(base) + size;
+  if (end > allocationEnd)
+    failUsagef(entry,
+               "%s: %" PRIu64 " bytes at %p, expected at most the %" PRIu64
+               " bytes left in its device allocation (%zu bytes at 0x%" PRIx64
+               ")",
+               what, bytes, ptr, allocationEnd - begin, size,
+               static_cast<uint64_t>(base));
 }
 
 } // namespace
@@ -451,6 +541,8 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
   if (!dst || !src)
     failUsage(entry, "null source or destination");
   makeContextCurrent(entry);
+  checkDeviceRange(entry, "destination", dst, sizeBytes);
+  checkDeviceRange(entry, "source", src, sizeBytes);
   // Unified addressing: the driver tells host from device pointers.
   NVFP4_CU_CHECK(entry, cuMemcpyAsync(toDevicePtr(dst), toDevicePtr(src),
                                       sizeBytes, stream));
@@ -463,7 +555,13 @@ extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
     return;
   if (!dst)
     failUsage(entry, "null destination");
+  uint64_t bytes;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(count), uint64_t(4),
+                             &bytes))
+    failUsagef(entry, "%zu 32-bit words do not fit in the address space",
+               count);
   makeContextCurrent(entry);
+  checkDeviceRange(entry, "destination", dst, bytes);
   NVFP4_CU_CHECK(entry,
                  cuMemsetD32Async(toDevicePtr(dst), value, count, stream));
 }
@@ -475,7 +573,13 @@ extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
     return;
   if (!dst)
     failUsage(entry, "null destination");
+  uint64_t bytes;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(count), uint64_t(2),
+                             &bytes))
+    failUsagef(entry, "%zu 16-bit words do not fit in the address space",
+               count);
   makeContextCurrent(entry);
+  checkDeviceRange(entry, "destination", dst, bytes);
   NVFP4_CU_CHECK(entry,
                  cuMemsetD16Async(toDevicePtr(dst), value, count, stream));
 }
@@ -484,6 +588,12 @@ extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   const char *entry = "mgpuMemHostRegister";
   if (!ptr || sizeBytes == 0)
     return;
+  uint64_t end;
+  if (__builtin_add_overflow(
+          static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr)), sizeBytes,
+          &end))
+    failUsagef(entry, "%" PRIu64 " bytes at %p wrap around the address space",
+               sizeBytes, ptr);
   makeContextCurrent(entry);
   NVFP4_CU_CHECK(entry, cuMemHostRegister(ptr, sizeBytes,
                                           CU_MEMHOSTREGISTER_PORTABLE));
@@ -635,7 +745,20 @@ extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
                  boxInnerBytes, swizzle);
     std::exit(EXIT_FAILURE);
   }
+  // The bytes the map covers: outerRows rows of innerBytes, rowStrideBytes
+  // apart (the rules above bound the dimensions, not their product).
+  uint64_t spanBytes, end;
+  if (__builtin_mul_overflow(outerRows - 1, rowStrideBytes, &spanBytes) ||
+      __builtin_add_overflow(spanBytes, innerBytes, &spanBytes) ||
+      __builtin_add_overflow(map.globalAddress, spanBytes, &end))
+    failUsagef(entry,
+               "%" PRIu64 " rows of %" PRIu64 " bytes, row stride %" PRIu64
+               ", at %p extend beyond the address space",
+               outerRows, innerBytes, rowStrideBytes, globalAddress);
   makeContextCurrent(entry);
+  // TMA reads every byte of the tensor the map describes: they must lie in
+  // the device buffer.
+  checkDeviceRange(entry, "tensor", globalAddress, spanBytes);
   nvfp4::runtime::TensorMapKey key;
   key.globalAddress = map.globalAddress;
   key.innerBytes = innerBytes;

@@ -17,7 +17,8 @@
 // the unit roundoff (truncating accumulation), per element:
 //
 //   |C - R| <= (K + 4) * 2^-23 * S + 2^-23 * (|R| + |acc|)   (f32 result)
-//   S = |gA * gB| * sum_k |qA[i,k] sA[i,k/16] * qB[j,k] sB[j,k/16]|
+//   S = |alpha| * sum_k |qA[i,k] sA[i,k/16] * qB[j,k] sB[j,k/16]|
+//   alpha = nvfp4::matmulAlpha(amaxA, amaxB)
 //
 // plus one bf16 ulp of R + acc for a bf16 result (the rounding to bf16 is at
 // most half an ulp; the other half covers a rounding of an f32 value that
@@ -25,6 +26,14 @@
 // equals R + acc rounded to nearest-even bf16. Non-finite reference
 // values must be matched exactly (NaN by NaN, infinities by value). See
 // docs/gpu-runtime.md.
+//
+// The arguments are validated first: each descriptor (non-negative rank and
+// sizes, an element count and element offsets that fit in int64_t), then
+// the shapes against each other and the block rows, every size computed
+// with nvfp4::checkedMul. An inconsistent call is reported on stderr as
+//   nvfp4-cuda-runtime-checks: <entry point>: <what>: <actual>, expected
+//   <expected>
+// and the check returns -1, reading nothing outside the memrefs' shapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,10 +46,34 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace {
+
+/// Reports an invalid call of `entry` on stderr.
+void reportInvalid(const char *entry, const std::string &message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "nvfp4-cuda-runtime-checks: %s: %s\n", entry,
+               message.c_str());
+  std::fflush(stderr);
+}
+
+/// What the checks return for an invalid call.
+constexpr int64_t kInvalidCall = -1;
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s;
+}
+
+/// "[4x8]" (or "[] (rank 0)").
+std::string bracketed(const std::vector<int64_t> &shape) {
+  return "[" + shapeString(shape) + "]" + (shape.empty() ? " (rank 0)" : "");
+}
 
 /// The elements of a memref in row-major order, and its shape.
 template <typename T>
@@ -49,21 +82,69 @@ struct Flat {
   std::vector<T> values;
 };
 
+/// Validates the descriptor `m` (argument `name`): not null, a non-negative
+/// rank and sizes, an element count and element offsets that fit in int64_t
+/// and do not lie before the aligned pointer, a data pointer when there are
+/// elements. Then copies its elements, row-major, into `f`.
 template <typename T>
-Flat<T> flatten(UnrankedMemRefType<T> *m) {
-  DynamicMemRefType<T> d(*m);
-  Flat<T> f;
-  f.shape.assign(d.sizes, d.sizes + d.rank);
-  for (auto it = d.begin(), e = d.end(); it != e; ++it)
-    f.values.push_back(*it);
-  return f;
-}
-
-std::string shapeString(const std::vector<int64_t> &shape) {
-  std::string s;
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "x" : "") + std::to_string(shape[i]);
-  return s;
+std::optional<std::string> flatten(const char *name, UnrankedMemRefType<T> *m,
+                                   Flat<T> &f) {
+  const std::string what(name);
+  if (!m || !m->descriptor)
+    return what + ": null memref descriptor";
+  if (m->rank < 0)
+    return what + ": negative rank " + std::to_string(m->rank);
+  auto *desc = static_cast<StridedMemRefType<T, 1> *>(m->descriptor);
+  const int64_t rank = m->rank;
+  const int64_t *sizes = rank == 0 ? nullptr : desc->sizes;
+  const int64_t *strides = rank == 0 ? nullptr : sizes + rank;
+  f.shape.assign(sizes, sizes + rank);
+  f.values.clear();
+  std::optional<int64_t> numel = 1;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (sizes[i] < 0)
+      return what + ": negative size " + std::to_string(sizes[i]) +
+             " in dimension " + std::to_string(i);
+    if (numel)
+      numel = nvfp4::checkedMul(*numel, sizes[i]);
+  }
+  if (!numel)
+    return what + ": shape " + bracketed(f.shape) +
+           " has more elements than int64_t can count";
+  if (*numel == 0)
+    return std::nullopt;
+  if (!desc->data)
+    return what + ": null data pointer for " + std::to_string(*numel) +
+           " elements";
+  int64_t lo = desc->offset, hi = desc->offset;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t step;
+    bool overflow = __builtin_mul_overflow(sizes[i] - 1, strides[i], &step);
+    if (!overflow)
+      overflow = step < 0 ? __builtin_add_overflow(lo, step, &lo)
+                          : __builtin_add_overflow(hi, step, &hi);
+    if (overflow)
+      return what + ": element offsets of shape " + bracketed(f.shape) +
+             " overflow int64_t";
+  }
+  if (lo < 0)
+    return what + ": elements at offset " + std::to_string(lo) +
+           ", before the start of the buffer";
+  f.values.reserve(static_cast<size_t>(*numel));
+  std::vector<int64_t> index(static_cast<size_t>(rank), 0);
+  int64_t offset = desc->offset;
+  for (int64_t n = 0; n < *numel; ++n) {
+    f.values.push_back(desc->data[offset]);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < sizes[d]) {
+        offset += strides[d];
+        break;
+      }
+      offset -= (sizes[d] - 1) * strides[d];
+      index[d] = 0;
+    }
+  }
+  return std::nullopt;
 }
 
 /// `x` rounded to the nearest bf16 (ties to even), as f32; NaN stays NaN.
@@ -96,15 +177,16 @@ float bf16ToFloat(uint16_t bits) {
 }
 
 /// One operand: codes (one per byte) [batch?, rows, K] and compact scales
-/// [batch?, rows / blockRows, K / 16].
+/// [batch?, rows / blockRows, K / 16], and the tensor amax.
 struct Operand {
   Flat<int8_t> data, scales;
-  float g;
+  float amax;
   int64_t blockRows;
+  /// Valid after checkShapes.
   int64_t rows() const { return data.shape[data.shape.size() - 2]; }
   int64_t k() const { return data.shape.back(); }
-  /// The dequantized value of element (batch, r, k) without the global
-  /// decode scale: decodeE2M1(code) * decodeE4M3(scale), exact in double.
+  /// The dequantized value of element (batch, r, k) without the per-tensor
+  /// factor: decodeE2M1(code) * decodeE4M3(scale), exact in double.
   double value(int64_t b, int64_t r, int64_t kk) const {
     int64_t rowsN = rows(), kN = k(), kb = kN / 16;
     uint8_t code =
@@ -116,14 +198,14 @@ struct Operand {
            static_cast<double>(nvfp4::decodeE4M3(scale));
   }
   /// The reference library's tensor for batch `b` (packed codes, per-row
-  /// scales).
+  /// scales). Valid after checkShapes.
   nvfp4::QuantizedTensor tensor(int64_t b) const {
     nvfp4::QuantizedTensor t;
     const int64_t rowsN = rows(), kN = k(), kb = kN / 16;
     t.rows = rowsN;
     t.cols = kN;
     t.block = {static_cast<int>(blockRows), 16};
-    t.globalDecodeScale = g;
+    t.amax = amax;
     t.data.assign(static_cast<size_t>(rowsN * kN / 2), 0);
     t.scales.assign(static_cast<size_t>(rowsN * kb), 0);
     for (int64_t i = 0; i < rowsN * kN; ++i) {
@@ -140,53 +222,100 @@ struct Operand {
   }
 };
 
-/// Validates the shapes of the operands and the result; prints the problem
-/// and returns false when they are inconsistent.
-bool checkShapes(const Operand &a, const Operand &b, size_t outCount,
-                 const Flat<float> *acc) {
-  auto fail = [](const char *what) {
-    std::printf("gpu matmul: invalid operands: %s\n", what);
-    std::fflush(stdout);
-    return false;
-  };
-  size_t rank = a.data.shape.size();
-  if ((rank != 2 && rank != 3) || b.data.shape.size() != rank ||
-      a.scales.shape.size() != rank || b.scales.shape.size() != rank)
-    return fail("operands must be all rank 2 or all rank 3");
-  if (a.k() != b.k() || a.k() % 16 != 0 || a.k() == 0)
-    return fail("K differs or is not a positive multiple of 16");
-  for (const Operand *o : {&a, &b}) {
-    if (o->blockRows != 1 && o->blockRows != 16)
-      return fail("block rows must be 1 or 16");
-    if (o->rows() % o->blockRows != 0)
-      return fail("rows not a multiple of the block rows");
-    if (rank == 3 && (o->data.shape[0] != a.data.shape[0] ||
-                      o->scales.shape[0] != a.data.shape[0]))
-      return fail("batch sizes differ");
-    if (o->scales.shape[rank - 2] != o->rows() / o->blockRows ||
-        o->scales.shape[rank - 1] != o->k() / 16)
-      return fail("scale shape does not match the data shape");
+/// "<name>: shape [..], expected [..] <because>" when `got` differs from
+/// `want`.
+std::optional<std::string> expectShape(const std::string &name,
+                                       const std::vector<int64_t> &got,
+                                       const std::vector<int64_t> &want,
+                                       const std::string &because) {
+  if (got == want)
+    return std::nullopt;
+  return name + ": shape " + bracketed(got) + ", expected " + bracketed(want) +
+         " " + because;
+}
+
+/// Validates the shapes of the operands, the result and (when not null) the
+/// accumulator against each other and the block rows: codes [batch?, M, K]
+/// and [batch?, N, K] of rank 2 or 3, K a positive multiple of 16, M and N
+/// multiples of their block rows (1 or 16), compact scales, a [batch?, M, N]
+/// result, batch * M * N * K representable. Returns the first problem.
+std::optional<std::string> checkShapes(const Operand &a, const Operand &b,
+                                       const std::vector<int64_t> &outShape,
+                                       const std::vector<int64_t> *accShape) {
+  const std::vector<int64_t> &ad = a.data.shape, &bd = b.data.shape;
+  const size_t rank = ad.size();
+  if (rank != 2 && rank != 3)
+    return "A codes: shape " + bracketed(ad) + " of rank " +
+           std::to_string(rank) + ", expected rank 2 or 3";
+  const int64_t k = ad.back();
+  if (k <= 0 || k % 16 != 0)
+    return "A codes: shape " + bracketed(ad) + ": K = " + std::to_string(k) +
+           ", expected a positive multiple of 16";
+  if (bd.size() != rank)
+    return "B codes: shape " + bracketed(bd) + " of rank " +
+           std::to_string(bd.size()) + ", expected rank " +
+           std::to_string(rank) + " (that of A codes " + bracketed(ad) + ")";
+  {
+    // B: A's batch and K, its own N.
+    std::vector<int64_t> want = ad;
+    want[rank - 2] = bd[rank - 2];
+    if (auto err = expectShape("B codes", bd, want,
+                               "(A's batch and K, A codes " + bracketed(ad) +
+                                   ")"))
+      return err;
   }
-  int64_t batch = rank == 3 ? a.data.shape[0] : 1;
-  size_t want = static_cast<size_t>(batch * a.rows() * b.rows());
-  if (outCount != want || (acc && acc->values.size() != want))
-    return fail("result (or acc) size is not batch x M x N");
-  return true;
+  for (const Operand *o : {&a, &b}) {
+    const std::string name = o == &a ? "A" : "B";
+    if (o->blockRows != 1 && o->blockRows != 16)
+      return name + ": block rows " + std::to_string(o->blockRows) +
+             ", expected 1 or 16";
+    const int64_t rows = o->data.shape[rank - 2];
+    if (rows % o->blockRows != 0)
+      return name + " codes: shape " + bracketed(o->data.shape) + ": " +
+             std::to_string(rows) + " rows, expected a multiple of " +
+             std::to_string(o->blockRows) + " for " +
+             std::to_string(o->blockRows) + "x16 blocks";
+    std::vector<int64_t> want = o->data.shape;
+    want[rank - 2] = rows / o->blockRows;
+    want[rank - 1] = k / 16;
+    if (auto err = expectShape(
+            name + " scales", o->scales.shape, want,
+            "for codes " + bracketed(o->data.shape) + " with " +
+                std::to_string(o->blockRows) + "x16 blocks"))
+      return err;
+  }
+  std::vector<int64_t> want = ad;
+  want[rank - 1] = bd[rank - 2];
+  const int64_t batch = rank == 3 ? ad[0] : 1;
+  std::optional<int64_t> mn = nvfp4::checkedMul(ad[rank - 2], bd[rank - 2]);
+  std::optional<int64_t> count = mn ? nvfp4::checkedMul(batch, *mn)
+                                    : std::nullopt;
+  std::optional<int64_t> work = count ? nvfp4::checkedMul(*count, k)
+                                      : std::nullopt;
+  if (!work)
+    return "result: " + bracketed(want) + " x K = " + std::to_string(k) +
+           " has more elements than int64_t can count";
+  const std::string because = "(batch? x M x N of A " + bracketed(ad) +
+                              " and B " + bracketed(bd) + ")";
+  if (auto err = expectShape("result", outShape, want, because))
+    return err;
+  if (accShape)
+    if (auto err = expectShape("acc", *accShape, want, because))
+      return err;
+  return std::nullopt;
 }
 
 /// The common check of f32 and bf16 results; `got` holds the result widened
-/// to f32.
-int64_t checkMatmul(const Operand &a, const Operand &b, bool hasAcc,
-                    const Flat<float> *acc, const std::vector<float> &got,
-                    bool bf16Result) {
-  if (!checkShapes(a, b, got.size(), hasAcc ? acc : nullptr))
-    return -1;
+/// to f32. The shapes must have passed checkShapes.
+int64_t checkMatmul(const char *entry, const Operand &a, const Operand &b,
+                    bool hasAcc, const Flat<float> *acc,
+                    const std::vector<float> &got, bool bf16Result) {
   const size_t rank = a.data.shape.size();
   const int64_t batch = rank == 3 ? a.data.shape[0] : 1;
   const int64_t m = a.rows(), n = b.rows(), k = a.k();
   const double u2 = std::ldexp(1.0, -23);
-  const double gg = std::fabs(static_cast<double>(a.g) *
-                              static_cast<double>(b.g));
+  const double alpha =
+      std::fabs(static_cast<double>(nvfp4::matmulAlpha(a.amax, b.amax)));
   int64_t outside = 0, exact = 0, shown = 0;
   double worst = 0.0;
   std::vector<float> ref(static_cast<size_t>(m * n));
@@ -194,9 +323,8 @@ int64_t checkMatmul(const Operand &a, const Operand &b, bool hasAcc,
   for (int64_t bi = 0; bi < batch; ++bi) {
     nvfp4::QuantizedTensor ta = a.tensor(bi), tb = b.tensor(bi);
     if (auto err = nvfp4::checkMatmulOperands(ta, tb)) {
-      std::printf("gpu matmul: reference error: %s\n", err->c_str());
-      std::fflush(stdout);
-      return -1;
+      reportInvalid(entry, "batch " + std::to_string(bi) + ": " + *err);
+      return kInvalidCall;
     }
     nvfp4::matmul(ta, tb, ref.data());
     for (int64_t i = 0; i < m; ++i) {
@@ -222,7 +350,7 @@ int64_t checkMatmul(const Operand &a, const Operand &b, bool hasAcc,
           double s = 0.0;
           for (int64_t kk = 0; kk < k; ++kk)
             s += rowA[kk] * std::fabs(b.value(bi, j, kk));
-          s *= gg;
+          s *= alpha;
           bound = (static_cast<double>(k) + 4.0) * u2 * s +
                   u2 * (std::fabs(static_cast<double>(ref[i * n + j])) +
                         std::fabs(static_cast<double>(accValue)));
@@ -252,6 +380,35 @@ int64_t checkMatmul(const Operand &a, const Operand &b, bool hasAcc,
   return outside;
 }
 
+/// Reads and validates the arguments of both entry points; prints the first
+/// problem and returns false when they are inconsistent.
+template <typename Out>
+bool readArguments(const char *entry, UnrankedMemRefType<int8_t> *aData,
+                   UnrankedMemRefType<int8_t> *aScales,
+                   UnrankedMemRefType<int8_t> *bData,
+                   UnrankedMemRefType<int8_t> *bScales, int32_t hasAcc,
+                   UnrankedMemRefType<float> *acc, UnrankedMemRefType<Out> *out,
+                   Operand &a, Operand &b, Flat<float> &fa, Flat<Out> &fo) {
+  std::optional<std::string> err = flatten("A codes", aData, a.data);
+  if (!err)
+    err = flatten("A scales", aScales, a.scales);
+  if (!err)
+    err = flatten("B codes", bData, b.data);
+  if (!err)
+    err = flatten("B scales", bScales, b.scales);
+  if (!err && hasAcc)
+    err = flatten("acc", acc, fa);
+  if (!err)
+    err = flatten("result", out, fo);
+  if (!err)
+    err = checkShapes(a, b, fo.shape, hasAcc ? &fa.shape : nullptr);
+  if (err) {
+    reportInvalid(entry, *err);
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 extern "C" {
@@ -259,43 +416,46 @@ extern "C" {
 /// Checks an f32 result `out` = matmul(A, B) (+ `acc` when `hasAcc`)
 /// computed on a GPU against nvfp4::matmul within the bound above. The
 /// operands are the reference lowering's components (codes one per byte,
-/// compact scales, block rows 1 or 16). Prints one line
+/// compact scales, block rows 1 or 16) and tensor amaxes. Prints one line
 ///   gpu matmul [<A shape>] x [<B shape>][ acc]: outside bound <n> (of
 ///   <count>), bit-exact <e>, max |error| / bound <r>
-/// and returns n (-1 for inconsistent operands).
+/// and returns n (-1 for inconsistent arguments, reported on stderr).
 int64_t _mlir_ciface_nvfp4GpuCheckMatmul(
     UnrankedMemRefType<int8_t> *aData, UnrankedMemRefType<int8_t> *aScales,
-    float aG, int64_t aBlockRows, UnrankedMemRefType<int8_t> *bData,
-    UnrankedMemRefType<int8_t> *bScales, float bG, int64_t bBlockRows,
+    float aAmax, int64_t aBlockRows, UnrankedMemRefType<int8_t> *bData,
+    UnrankedMemRefType<int8_t> *bScales, float bAmax, int64_t bBlockRows,
     int32_t hasAcc, UnrankedMemRefType<float> *acc,
     UnrankedMemRefType<float> *out) {
-  Operand a{flatten(aData), flatten(aScales), aG, aBlockRows};
-  Operand b{flatten(bData), flatten(bScales), bG, bBlockRows};
-  Flat<float> fa;
-  if (hasAcc)
-    fa = flatten(acc);
-  Flat<float> fo = flatten(out);
-  return checkMatmul(a, b, hasAcc != 0, &fa, fo.values, false);
+  const char *entry = "nvfp4GpuCheckMatmul";
+  Operand a{{}, {}, aAmax, aBlockRows};
+  Operand b{{}, {}, bAmax, bBlockRows};
+  Flat<float> fa, fo;
+  if (!readArguments(entry, aData, aScales, bData, bScales, hasAcc, acc, out,
+                     a, b, fa, fo))
+    return kInvalidCall;
+  return checkMatmul(entry, a, b, hasAcc != 0, &fa, fo.values, false);
 }
 
 /// The same for a bf16 result (`out` holds bf16 bit patterns); `acc`, when
 /// used, is given widened to f32.
 int64_t _mlir_ciface_nvfp4GpuCheckMatmulBF16(
     UnrankedMemRefType<int8_t> *aData, UnrankedMemRefType<int8_t> *aScales,
-    float aG, int64_t aBlockRows, UnrankedMemRefType<int8_t> *bData,
-    UnrankedMemRefType<int8_t> *bScales, float bG, int64_t bBlockRows,
+    float aAmax, int64_t aBlockRows, UnrankedMemRefType<int8_t> *bData,
+    UnrankedMemRefType<int8_t> *bScales, float bAmax, int64_t bBlockRows,
     int32_t hasAcc, UnrankedMemRefType<float> *acc,
     UnrankedMemRefType<int16_t> *out) {
-  Operand a{flatten(aData), flatten(aScales), aG, aBlockRows};
-  Operand b{flatten(bData), flatten(bScales), bG, bBlockRows};
+  const char *entry = "nvfp4GpuCheckMatmulBF16";
+  Operand a{{}, {}, aAmax, aBlockRows};
+  Operand b{{}, {}, bAmax, bBlockRows};
   Flat<float> fa;
-  if (hasAcc)
-    fa = flatten(acc);
-  Flat<int16_t> fo = flatten(out);
+  Flat<int16_t> fo;
+  if (!readArguments(entry, aData, aScales, bData, bScales, hasAcc, acc, out,
+                     a, b, fa, fo))
+    return kInvalidCall;
   std::vector<float> got(fo.values.size());
   for (size_t i = 0; i < got.size(); ++i)
     got[i] = bf16ToFloat(static_cast<uint16_t>(fo.values[i]));
-  return checkMatmul(a, b, hasAcc != 0, &fa, got, true);
+  return checkMatmul(entry, a, b, hasAcc != 0, &fa, got, true);
 }
 
 } // extern "C"

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <thread>
 
 namespace nvfp4 {
@@ -25,7 +26,12 @@ namespace {
 
 constexpr float kFltMax = FLT_MAX;
 
-int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+/// `v` rounded up to a multiple of `m`, or std::nullopt on overflow.
+std::optional<int64_t> roundUp(int64_t v, int64_t m) {
+  if (v > INT64_MAX - (m - 1))
+    return std::nullopt;
+  return (v + m - 1) / m * m;
+}
 
 int64_t swizzledIndex(int64_t r, int64_t c, int64_t paddedCols) {
   return ((r / 128) * (paddedCols / 4) + c / 4) * 512 + (r % 32) * 16 +
@@ -39,14 +45,28 @@ int64_t swizzledIndex(int64_t r, int64_t c, int64_t paddedCols) {
 //===----------------------------------------------------------------------===//
 
 float globalEncodeScale(float amax) {
-  if (std::isnan(amax))
-    return amax;
   float s = (kE2M1Max * kE4M3Max) / amax; // 2688.0f / amax, one f32 division
-  if (s > kFltMax)
-    s = kFltMax;
+  s = std::fmin(s, kFltMax);              // fminf: NaN -> FLT_MAX, as TE
   if (amax == 0.0f || s == 0.0f)
     return 1.0f;
   return s;
+}
+
+float globalDecodeScale(float amax) { return 1.0f / globalEncodeScale(amax); }
+
+float dequantizeScale(uint8_t scaleCode, float amax) {
+  return (decodeE4M3(scaleCode) * amax) * kInvE2M1TimesE4M3Max;
+}
+
+float matmulAlpha(float amaxA, float amaxB) {
+  return (amaxA * amaxB) * kInvE2M1TimesE4M3MaxSquared;
+}
+
+std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r))
+    return std::nullopt;
+  return r;
 }
 
 uint8_t blockScale(float blockAmax, float sEnc) {
@@ -65,6 +85,9 @@ std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols,
   if (rows < 0 || cols < 0)
     return "shape must be non-negative (got rows=" + std::to_string(rows) +
            ", cols=" + std::to_string(cols) + ")";
+  if (!checkedMul(rows, cols))
+    return "shape " + std::to_string(rows) + "x" + std::to_string(cols) +
+           " has more elements than int64_t can count";
   if (cols % kBlockSize != 0)
     return "cols (" + std::to_string(cols) + ") must be a multiple of 16";
   if (block.rows == 16 && rows % 16 != 0)
@@ -105,7 +128,7 @@ QuantizedTensor transpose2D(const QuantizedTensor &t) {
   r.rows = t.cols;
   r.cols = t.rows;
   r.block = t.block;
-  r.globalDecodeScale = t.globalDecodeScale;
+  r.amax = t.amax;
   r.data.assign(t.data.size(), 0);
   r.scales.assign(t.scales.size(), 0);
   const int64_t inBlocksPerRow = t.cols / kBlockSize;
@@ -134,18 +157,27 @@ QuantizedTensor transpose2D(const QuantizedTensor &t) {
 // GEMM
 //===----------------------------------------------------------------------===//
 
+std::optional<std::string> checkTensor(const QuantizedTensor &t) {
+  if (auto err = checkQuantizable(t.rows, t.cols, t.block))
+    return err;
+  const int64_t n = t.rows * t.cols; // checked by checkQuantizable
+  if (static_cast<uint64_t>(t.data.size()) != static_cast<uint64_t>(n / 2) ||
+      static_cast<uint64_t>(t.scales.size()) !=
+          static_cast<uint64_t>(n / kBlockSize))
+    return "data/scales sizes (" + std::to_string(t.data.size()) + ", " +
+           std::to_string(t.scales.size()) + ") do not match the shape " +
+           std::to_string(t.rows) + "x" + std::to_string(t.cols) +
+           " (expected " + std::to_string(n / 2) + ", " +
+           std::to_string(n / kBlockSize) + ")";
+  return std::nullopt;
+}
+
 std::optional<std::string> checkMatmulOperands(const QuantizedTensor &a,
                                                const QuantizedTensor &b) {
   for (const QuantizedTensor *t : {&a, &b}) {
     const char *name = t == &a ? "A" : "B";
-    if (t->rows < 0 || t->cols < 0 || t->cols % kBlockSize != 0)
-      return std::string("operand ") + name +
-             ": cols must be a non-negative multiple of 16";
-    if (static_cast<int64_t>(t->data.size()) != t->rows * t->cols / 2 ||
-        static_cast<int64_t>(t->scales.size()) !=
-            t->rows * t->cols / kBlockSize)
-      return std::string("operand ") + name +
-             ": data/scales sizes do not match its shape";
+    if (auto err = checkTensor(*t))
+      return std::string("operand ") + name + ": " + *err;
   }
   if (a.cols != b.cols)
     return "contraction sizes differ: A has K=" + std::to_string(a.cols) +
@@ -157,7 +189,7 @@ void matmul(const QuantizedTensor &a, const QuantizedTensor &b, float *c) {
   if (checkMatmulOperands(a, b))
     return;
   const int64_t m = a.rows, n = b.rows, k = a.cols, kb = k / kBlockSize;
-  const float globalScale = a.globalDecodeScale * b.globalDecodeScale;
+  const float alpha = matmulAlpha(a.amax, b.amax);
   auto code = [](const QuantizedTensor &t, int64_t idx) -> uint8_t {
     const uint8_t byte = t.data[idx / 2];
     return (idx % 2 == 0) ? (byte & 0xF) : (byte >> 4);
@@ -176,7 +208,7 @@ void matmul(const QuantizedTensor &a, const QuantizedTensor &b, float *c) {
                           decodeE4M3(b.scales[j * kb + blk]); // exact
         acc += partial * sab; // the product is exact; only the sum rounds
       }
-      c[i * n + j] = acc * globalScale;
+      c[i * n + j] = acc * alpha;
     }
   }
 }
@@ -197,17 +229,25 @@ void matmulF32(const float *a, const float *b, float *c, int64_t m, int64_t n,
 // Scale-factor swizzle
 //===----------------------------------------------------------------------===//
 
-int64_t swizzledScalesSize(int64_t rows, int64_t cols) {
-  if (rows <= 0 || cols <= 0)
+std::optional<int64_t> swizzledScalesSize(int64_t rows, int64_t cols) {
+  if (rows < 0 || cols < 0)
+    return std::nullopt;
+  if (rows == 0 || cols == 0)
     return 0;
-  return roundUp(rows, 128) * roundUp(cols, 4);
+  std::optional<int64_t> paddedRows = roundUp(rows, 128);
+  std::optional<int64_t> paddedCols = roundUp(cols, 4);
+  if (!paddedRows || !paddedCols)
+    return std::nullopt;
+  return checkedMul(*paddedRows, *paddedCols);
 }
 
 std::vector<uint8_t> swizzleScales(const uint8_t *scales, int64_t rows,
                                    int64_t cols) {
-  std::vector<uint8_t> out(static_cast<size_t>(swizzledScalesSize(rows, cols)),
-                           0);
-  const int64_t paddedCols = roundUp(cols, 4);
+  std::optional<int64_t> size = swizzledScalesSize(rows, cols);
+  if (!size || *size == 0)
+    return {};
+  std::vector<uint8_t> out(static_cast<size_t>(*size), 0);
+  const int64_t paddedCols = *roundUp(cols, 4);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c)
       out[swizzledIndex(r, c, paddedCols)] = scales[r * cols + c];
@@ -216,10 +256,11 @@ std::vector<uint8_t> swizzleScales(const uint8_t *scales, int64_t rows,
 
 std::vector<uint8_t> unswizzleScales(const uint8_t *swizzled, int64_t rows,
                                      int64_t cols) {
-  if (rows <= 0 || cols <= 0)
+  std::optional<int64_t> size = swizzledScalesSize(rows, cols);
+  if (!size || *size == 0)
     return {};
   std::vector<uint8_t> out(static_cast<size_t>(rows * cols), 0);
-  const int64_t paddedCols = roundUp(cols, 4);
+  const int64_t paddedCols = *roundUp(cols, 4);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c)
       out[r * cols + c] = swizzled[swizzledIndex(r, c, paddedCols)];

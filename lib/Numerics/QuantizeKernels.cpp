@@ -686,7 +686,7 @@ quantizeWithKernels(const float *x, int64_t rows, int64_t cols,
   const float sEnc = globalEncodeScale(amax);
   c.sDec = 1.0f / sEnc;
   c.sEncOver6 = sEnc * (1.0f / 6.0f);
-  out.globalDecodeScale = c.sDec;
+  out.amax = amax;
 
   // 3. Block scales and element codes.
   const bool stochastic = opts.rounding == Rounding::Stochastic;
@@ -707,23 +707,21 @@ void dequantizeWithKernels(const QuantizedTensor &t, float *out) {
   for (int i = 0; i < 16; ++i)
     e2m1[i] = decodeE2M1(static_cast<uint8_t>(i));
   const float *e4m3 = e4m3DecodeTable();
-  const float g = t.globalDecodeScale;
+  if (checkTensor(t))
+    return;
+  const float amax = t.amax;
   const int64_t n = t.rows * t.cols;
   const int64_t blocks = n / kBlockSize;
   const uint8_t *data = t.data.data();
   for (int64_t b = 0; b < blocks; ++b) {
-    const float s = e4m3[t.scales[b]];
+    // Transformer Engine's order: the block's factor, then one product each.
+    const float s = (e4m3[t.scales[b]] * amax) * kInvE2M1TimesE4M3Max;
     const uint8_t *q = data + 8 * b;
     float *o = out + 16 * b;
     for (int k = 0; k < 8; ++k) {
-      o[2 * k] = (e2m1[q[k] & 0xF] * s) * g;
-      o[2 * k + 1] = (e2m1[q[k] >> 4] * s) * g;
+      o[2 * k] = e2m1[q[k] & 0xF] * s;
+      o[2 * k + 1] = e2m1[q[k] >> 4] * s;
     }
-  }
-  for (int64_t i = blocks * kBlockSize; i < n; ++i) { // cols % 16 != 0
-    const uint8_t byte = data[i / 2];
-    const uint8_t code = (i % 2 == 0) ? (byte & 0xF) : (byte >> 4);
-    out[i] = (e2m1[code] * e4m3[t.scales[i / kBlockSize]]) * g;
   }
 }
 

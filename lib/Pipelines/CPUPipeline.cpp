@@ -42,8 +42,13 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Loops that carry tensors (scf.for / scf.while iter_args, and the
+  // components of NVFP4 values carried through them) yield new buffers.
+  bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // The clones the deallocation leaves for buffers yielded from loops.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // 3. Loops, then everything to the LLVM dialect.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

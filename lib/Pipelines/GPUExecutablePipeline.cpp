@@ -349,6 +349,9 @@ void mlir::nvfp4::buildNVFP4ToGPUExecutablePipeline(
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Loops that carry tensors (scf.for / scf.while iter_args, and the
+  // components of NVFP4 values carried through them) yield new buffers.
+  bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   pm.addPass(createGPUStageLaunchOperandsPass());
   // The TMA tensor maps of tcgen05 launches describe the device copies.

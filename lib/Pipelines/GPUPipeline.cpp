@@ -20,11 +20,91 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
+
+//===----------------------------------------------------------------------===//
+// nvfp4-gpu-module-to-binary
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// gpu-module-to-binary that fails whenever it reports an error. The
+/// upstream pass emits some errors (an unknown `format`, a serializer that
+/// cannot run) without failing, so a pipeline would go on and print IR that
+/// does not parse back, and exit 0. This pass runs it as a nested pipeline
+/// and turns any error diagnostic into a pass failure.
+struct StrictGPUModuleToBinaryPass
+    : public PassWrapper<StrictGPUModuleToBinaryPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StrictGPUModuleToBinaryPass)
+
+  StrictGPUModuleToBinaryPass() = default;
+  StrictGPUModuleToBinaryPass(const StrictGPUModuleToBinaryPass &other)
+      : PassWrapper(other) {}
+  StrictGPUModuleToBinaryPass(StringRef format, StringRef toolkit) {
+    this->format = format.str();
+    this->toolkit = toolkit.str();
+  }
+
+  StringRef getArgument() const override {
+    return "nvfp4-gpu-module-to-binary";
+  }
+  StringRef getDescription() const override {
+    return "gpu-module-to-binary, failing on any error it reports";
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    OpPassManager pm(getOpName().value_or(ModuleOp::getOperationName()));
+    pm.addPass(createBinaryPass());
+    pm.getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    // The names the upstream pass accepts.
+    bool knownFormat = llvm::StringSwitch<bool>(format)
+                           .Cases({"offloading", "llvm", "assembly", "isa",
+                                   "binary", "bin", "fatbinary", "fatbin"},
+                                  true)
+                           .Default(false);
+    if (!knownFormat) {
+      emitError(getOperation()->getLoc())
+          << "nvfp4-gpu-module-to-binary: unknown format '" << format
+          << "' (expected offloading, llvm, assembly, isa, binary, bin, "
+             "fatbinary or fatbin)";
+      return signalPassFailure();
+    }
+    bool errorSeen = false;
+    ScopedDiagnosticHandler handler(&getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        errorSeen = true;
+      return failure(); // Still reported by the enclosing handlers.
+    });
+    OpPassManager pm(getOperation()->getName());
+    pm.addPass(createBinaryPass());
+    if (failed(runPipeline(pm, getOperation())) || errorSeen)
+      signalPassFailure();
+  }
+
+  Option<std::string> format{*this, "format",
+                             llvm::cl::desc("gpu-module-to-binary's format"),
+                             llvm::cl::init("fatbin")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("gpu-module-to-binary's toolkit path"),
+      llvm::cl::init("")};
+
+private:
+  std::unique_ptr<Pass> createBinaryPass() const {
+    GpuModuleToBinaryPassOptions options;
+    options.compilationTarget = format;
+    options.toolkitPath = toolkit;
+    return createGpuModuleToBinaryPass(options);
+  }
+};
+} // namespace
 
 StringRef mlir::nvfp4::getDefaultPTXFeatures(StringRef target) {
   // sm_120a needs PTX 8.7 for the block-scaled mma.sync, sm_121a is new in
@@ -74,10 +154,8 @@ void mlir::nvfp4::buildNVFP4ToPTXPipeline(
     pm.addPass(createGpuNVVMAttachTarget(targetOptions));
   }
 
-  GpuModuleToBinaryPassOptions binaryOptions;
-  binaryOptions.compilationTarget = options.format;
-  binaryOptions.toolkitPath = options.cudaPath;
-  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+  pm.addPass(std::make_unique<StrictGPUModuleToBinaryPass>(options.format,
+                                                           options.cudaPath));
   // 4. Same input, same output: drop the compile times recorded above.
   pm.addPass(nvfp4::createStripGPUCompileTimes());
 }
@@ -85,6 +163,7 @@ void mlir::nvfp4::buildNVFP4ToPTXPipeline(
 void mlir::nvfp4::registerNVFP4ToPTXPipeline() {
   // The pipeline's own pass, so that it prints and parses as text.
   registerAttachTcgen05NVVMTargetPass();
+  PassRegistration<StrictGPUModuleToBinaryPass>();
   PassPipelineRegistration<NVFP4ToPTXPipelineOptions>(
       "nvfp4-to-ptx",
       "Lower nvfp4.matmul to GPU kernels and compile them to PTX (or a "

@@ -14,6 +14,13 @@
 // in the signature; the Python layer converts. Errors are raised as
 // ValueError carrying the library's message.
 //
+// Sizes: every size derived from caller-supplied dimensions is computed with
+// checked arithmetic (nvfp4::checkedMul, checkQuantizable, checkTensor,
+// swizzledScalesSize). A size int64_t cannot count raises ValueError; a size
+// that is representable but cannot be allocated raises MemoryError.
+// Work is never proportional to a dimension of an empty tensor (a [2**62, 0]
+// tensor is valid and costs nothing).
+//
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Numerics/Numerics.h"
@@ -25,7 +32,9 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 
+#include <cstdint>
 #include <cstring>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +61,42 @@ OutArray<T> toNumpy(std::vector<T> &&values, std::vector<size_t> shape) {
   throw nb::value_error(message.c_str());
 }
 
+[[noreturn]] void failMemory(const std::string &message) {
+  PyErr_SetString(PyExc_MemoryError, message.c_str());
+  throw nb::python_error();
+}
+
+/// `a * b` for non-negative sizes; raises ValueError naming `what` when the
+/// product does not fit in int64_t.
+int64_t checkedSize(int64_t a, int64_t b, const std::string &what) {
+  std::optional<int64_t> n = nvfp4::checkedMul(a, b);
+  if (!n)
+    fail(what + " [" + std::to_string(a) + ", " + std::to_string(b) +
+         "] has more elements than int64_t can count");
+  return *n;
+}
+
+/// A zero-initialized vector of `count` elements. The policy of this module:
+/// a size that int64_t cannot count is a ValueError (checkedSize); a count
+/// that is representable but whose bytes cannot be allocated (more than
+/// PTRDIFF_MAX bytes, or the allocator refuses) is a MemoryError.
+template <typename T>
+std::vector<T> allocate(int64_t count, const std::string &what) {
+  if (count < 0 ||
+      static_cast<uint64_t>(count) >
+          static_cast<uint64_t>(PTRDIFF_MAX) / sizeof(T))
+    failMemory("cannot allocate " + what + " of " + std::to_string(count) +
+               " elements");
+  try {
+    return std::vector<T>(static_cast<size_t>(count));
+  } catch (const std::bad_alloc &) {
+    failMemory("cannot allocate " + what + " of " + std::to_string(count) +
+               " elements (" +
+               std::to_string(static_cast<uint64_t>(count) * sizeof(T)) +
+               " bytes)");
+  }
+}
+
 nvfp4::BlockShape makeBlock(int rows, int cols) {
   nvfp4::BlockShape block;
   block.rows = rows;
@@ -69,35 +114,42 @@ std::array<int8_t, 16> makeSigns(const std::optional<InArray<int8_t>> &signs) {
   return result;
 }
 
+std::string shapeString(int64_t rows, int64_t cols) {
+  return "[" + std::to_string(rows) + ", " + std::to_string(cols) + "]";
+}
+
 /// Rebuilds a library tensor from its numpy components, checking that they
-/// are consistent with the logical shape.
+/// are consistent with the logical shape. Every size is computed with
+/// checked arithmetic (checkQuantizable rejects shapes whose rows * cols
+/// overflows), and the result passes nvfp4::checkTensor.
 nvfp4::QuantizedTensor makeTensor(const InArray<uint8_t> &data,
-                                  const InArray<uint8_t> &scales,
-                                  float globalDecodeScale, int64_t rows,
-                                  int64_t cols, int blockRows, int blockCols) {
+                                  const InArray<uint8_t> &scales, float amax,
+                                  int64_t rows, int64_t cols, int blockRows,
+                                  int blockCols) {
   nvfp4::BlockShape block = makeBlock(blockRows, blockCols);
-  if (rows < 0 || cols < 0)
-    fail("tensor shape must be non-negative");
   if (auto error = nvfp4::checkQuantizable(rows, cols, block))
     fail(*error);
-  size_t expectedData = static_cast<size_t>(rows * cols / 2);
-  size_t expectedScales = static_cast<size_t>(rows * (cols / 16));
-  if (data.size() != expectedData)
+  const int64_t n = checkedSize(rows, cols, "tensor shape");
+  const int64_t expectedData = n / 2;
+  const int64_t expectedScales = n / nvfp4::kBlockSize;
+  if (static_cast<uint64_t>(data.size()) != static_cast<uint64_t>(expectedData))
     fail("data has " + std::to_string(data.size()) + " bytes, expected " +
-         std::to_string(expectedData) + " for shape [" + std::to_string(rows) +
-         ", " + std::to_string(cols) + "]");
-  if (scales.size() != expectedScales)
-    fail("scales has " + std::to_string(scales.size()) +
-         " bytes, expected " + std::to_string(expectedScales) +
-         " for shape [" + std::to_string(rows) + ", " + std::to_string(cols) +
-         "]");
+         std::to_string(expectedData) + " for shape " +
+         shapeString(rows, cols));
+  if (static_cast<uint64_t>(scales.size()) !=
+      static_cast<uint64_t>(expectedScales))
+    fail("scales has " + std::to_string(scales.size()) + " bytes, expected " +
+         std::to_string(expectedScales) + " for shape " +
+         shapeString(rows, cols));
   nvfp4::QuantizedTensor t;
   t.rows = rows;
   t.cols = cols;
   t.block = block;
   t.data.assign(data.data(), data.data() + expectedData);
   t.scales.assign(scales.data(), scales.data() + expectedScales);
-  t.globalDecodeScale = globalDecodeScale;
+  t.amax = amax;
+  if (auto error = nvfp4::checkTensor(t))
+    fail(*error);
   return t;
 }
 
@@ -108,12 +160,16 @@ using TensorTuple =
 TensorTuple fromTensor(nvfp4::QuantizedTensor &&t) {
   size_t rows = static_cast<size_t>(t.rows);
   size_t cols = static_cast<size_t>(t.cols);
-  float gs = t.globalDecodeScale;
+  float amax = t.amax;
   int64_t r = t.rows, c = t.cols;
   int br = t.block.rows, bc = t.block.cols;
   return {toNumpy(std::move(t.data), {rows, cols / 2}),
-          toNumpy(std::move(t.scales), {rows, cols / 16}), gs, r, c, br, bc};
+          toNumpy(std::move(t.scales), {rows, cols / 16}), amax, r, c, br, bc};
 }
+
+/// Upper bound on `threads`: more threads than this is a caller error, not
+/// a request the library should try to honour (each is an OS thread).
+constexpr int64_t kMaxThreads = 1024;
 
 //===----------------------------------------------------------------------===//
 // Bound functions
@@ -123,12 +179,13 @@ TensorTuple quantize(const InArray<float> &x, int blockRows, int blockCols,
                      bool stochastic, uint64_t seed, uint64_t offset,
                      bool hadamard,
                      const std::optional<InArray<int8_t>> &signs,
-                     std::optional<float> amax, int threads) {
+                     std::optional<float> amax, int64_t threads) {
   if (x.ndim() != 2)
     fail("quantize expects a 2-D array, got " + std::to_string(x.ndim()) +
          " dimensions");
-  if (threads < 1)
-    fail("threads must be >= 1");
+  if (threads < 1 || threads > kMaxThreads)
+    fail("threads must be in [1, " + std::to_string(kMaxThreads) + "], got " +
+         std::to_string(threads));
   int64_t rows = static_cast<int64_t>(x.shape(0));
   int64_t cols = static_cast<int64_t>(x.shape(1));
   nvfp4::QuantizeOptions opts;
@@ -143,27 +200,37 @@ TensorTuple quantize(const InArray<float> &x, int blockRows, int blockCols,
   // Check first so that a bad shape never reaches the worker threads.
   if (auto error = nvfp4::checkQuantizable(rows, cols, opts.block))
     fail(*error);
+  // An empty tensor with many rows (shape [2**62, 0]) would still make the
+  // library walk every row; quantize the equivalent [0, 0] tensor instead
+  // (same options, so the explicit-amax check still runs) and restore the
+  // shape.
+  const bool empty = rows == 0 || cols == 0;
   nvfp4::QuantizedTensor out;
   std::optional<std::string> error;
   {
     nb::gil_scoped_release release;
+    const int64_t r = empty ? 0 : rows, c = empty ? 0 : cols;
     if (threads == 1)
-      error = nvfp4::quantize(x.data(), rows, cols, opts, out);
+      error = nvfp4::quantize(x.data(), r, c, opts, out);
     else
-      error = nvfp4::quantizeParallel(x.data(), rows, cols, opts, out,
-                                      threads);
+      error = nvfp4::quantizeParallel(x.data(), r, c, opts, out,
+                                      static_cast<int>(threads));
   }
   if (error)
     fail(*error);
+  out.rows = rows;
+  out.cols = cols;
   return fromTensor(std::move(out));
 }
 
 OutArray<float> dequantize(const InArray<uint8_t> &data,
-                           const InArray<uint8_t> &scales, float gs,
+                           const InArray<uint8_t> &scales, float amax,
                            int64_t rows, int64_t cols, int br, int bc) {
-  nvfp4::QuantizedTensor t = makeTensor(data, scales, gs, rows, cols, br, bc);
-  std::vector<float> out(static_cast<size_t>(rows * cols));
-  {
+  nvfp4::QuantizedTensor t =
+      makeTensor(data, scales, amax, rows, cols, br, bc);
+  std::vector<float> out =
+      allocate<float>(rows * cols, "the dequantized array"); // checked
+  if (!out.empty()) {
     nb::gil_scoped_release release;
     nvfp4::dequantize(t, out.data());
   }
@@ -172,34 +239,51 @@ OutArray<float> dequantize(const InArray<uint8_t> &data,
 }
 
 TensorTuple transpose2D(const InArray<uint8_t> &data,
-                        const InArray<uint8_t> &scales, float gs, int64_t rows,
-                        int64_t cols, int br, int bc) {
-  nvfp4::QuantizedTensor t = makeTensor(data, scales, gs, rows, cols, br, bc);
+                        const InArray<uint8_t> &scales, float amax,
+                        int64_t rows, int64_t cols, int br, int bc) {
+  nvfp4::QuantizedTensor t =
+      makeTensor(data, scales, amax, rows, cols, br, bc);
   if (!(t.block == makeBlock(16, 16)))
     fail("transpose requires a tensor quantized with 16x16 blocks, got " +
          std::to_string(br) + "x" + std::to_string(bc));
   if (rows % 16 != 0 || cols % 16 != 0)
     fail("transpose requires both dimensions to be multiples of 16");
-  return fromTensor(nvfp4::transpose2D(t));
+  if (rows == 0 || cols == 0) {
+    // Nothing to move; the library would still walk every row.
+    nvfp4::QuantizedTensor r;
+    r.rows = cols;
+    r.cols = rows;
+    r.block = t.block;
+    r.amax = t.amax;
+    return fromTensor(std::move(r));
+  }
+  nvfp4::QuantizedTensor r;
+  {
+    nb::gil_scoped_release release;
+    r = nvfp4::transpose2D(t);
+  }
+  return fromTensor(std::move(r));
 }
 
 OutArray<float> matmul(const InArray<uint8_t> &aData,
-                       const InArray<uint8_t> &aScales, float aGs,
+                       const InArray<uint8_t> &aScales, float aAmax,
                        int64_t aRows, int64_t aCols, int aBr, int aBc,
                        const InArray<uint8_t> &bData,
-                       const InArray<uint8_t> &bScales, float bGs,
+                       const InArray<uint8_t> &bScales, float bAmax,
                        int64_t bRows, int64_t bCols, int bBr, int bBc) {
   if (aCols != bCols)
-    fail("matmul: contraction dimensions differ: a is [" +
-         std::to_string(aRows) + ", " + std::to_string(aCols) + "], b is [" +
-         std::to_string(bRows) + ", " + std::to_string(bCols) +
-         "] (b is [N, K])");
+    fail("matmul: contraction dimensions differ: a is " +
+         shapeString(aRows, aCols) + ", b is " + shapeString(bRows, bCols) +
+         " (b is [N, K])");
   nvfp4::QuantizedTensor a =
-      makeTensor(aData, aScales, aGs, aRows, aCols, aBr, aBc);
+      makeTensor(aData, aScales, aAmax, aRows, aCols, aBr, aBc);
   nvfp4::QuantizedTensor b =
-      makeTensor(bData, bScales, bGs, bRows, bCols, bBr, bBc);
-  std::vector<float> c(static_cast<size_t>(aRows * bRows));
-  {
+      makeTensor(bData, bScales, bAmax, bRows, bCols, bBr, bBc);
+  if (auto error = nvfp4::checkMatmulOperands(a, b))
+    fail(*error);
+  const int64_t count = checkedSize(aRows, bRows, "matmul output");
+  std::vector<float> c = allocate<float>(count, "the matmul output");
+  if (count != 0) {
     nb::gil_scoped_release release;
     nvfp4::matmul(a, b, c.data());
   }
@@ -213,8 +297,9 @@ OutArray<float> matmulF32(const InArray<float> &a, const InArray<float> &b) {
   if (a.shape(1) != b.shape(1))
     fail("matmul_f32: contraction dimensions differ (b is [N, K])");
   int64_t m = a.shape(0), n = b.shape(0), k = a.shape(1);
-  std::vector<float> c(static_cast<size_t>(m * n));
-  {
+  const int64_t count = checkedSize(m, n, "matmul_f32 output");
+  std::vector<float> c = allocate<float>(count, "the matmul_f32 output");
+  if (count != 0) {
     nb::gil_scoped_release release;
     nvfp4::matmulF32(a.data(), b.data(), c.data(), m, n, k);
   }
@@ -232,6 +317,8 @@ void hadamardInPlace(nb::ndarray<float, nb::ndim<2>, nb::c_contig,
     fail("hadamard: the last dimension (" + std::to_string(cols) +
          ") must be a multiple of 16");
   std::array<int8_t, 16> s = makeSigns(signs);
+  if (rows == 0 || cols == 0)
+    return;
   nb::gil_scoped_release release;
   nvfp4::applyHadamard(x.data(), rows, cols, s);
 }
@@ -282,30 +369,76 @@ OutArray<uint8_t> stochasticRoundingBits(uint64_t seed, uint64_t offset,
   return toNumpy(std::move(out), {out.size()});
 }
 
+/// swizzledScalesSize, raising ValueError where it has no value (a negative
+/// dimension, or a padded size int64_t cannot count).
+int64_t swizzledSize(int64_t rows, int64_t cols, const char *what) {
+  std::optional<int64_t> size = nvfp4::swizzledScalesSize(rows, cols);
+  if (!size) {
+    if (rows < 0 || cols < 0)
+      fail(std::string(what) + ": rows and cols must be non-negative (got " +
+           shapeString(rows, cols) + ")");
+    fail(std::string(what) + ": the swizzled form of a " +
+         shapeString(rows, cols) +
+         " scale matrix has more bytes than int64_t can count");
+  }
+  return *size;
+}
+
 OutArray<uint8_t> swizzleScales(const InArray<uint8_t> &scales) {
   if (scales.ndim() != 2)
     fail("swizzle_scales expects a 2-D [rows, cols] array of scales");
   int64_t rows = scales.shape(0), cols = scales.shape(1);
-  std::vector<uint8_t> out = nvfp4::swizzleScales(scales.data(), rows, cols);
-  size_t rowTiles = static_cast<size_t>((rows + 127) / 128);
-  size_t colTiles = static_cast<size_t>((cols + 3) / 4);
+  const int64_t size = swizzledSize(rows, cols, "swizzle_scales");
+  // The tile counts of a representable padded size cannot overflow.
+  const size_t rowTiles = static_cast<size_t>(rows / 128 + (rows % 128 != 0));
+  const size_t colTiles = static_cast<size_t>(cols / 4 + (cols % 4 != 0));
+  std::vector<uint8_t> out;
+  if (size != 0) {
+    // The library allocates; refuse what cannot be allocated first.
+    if (static_cast<uint64_t>(size) > static_cast<uint64_t>(PTRDIFF_MAX))
+      failMemory("cannot allocate the swizzled scales of " +
+                 std::to_string(size) + " bytes");
+    try {
+      nb::gil_scoped_release release;
+      out = nvfp4::swizzleScales(scales.data(), rows, cols);
+    } catch (const std::bad_alloc &) {
+      failMemory("cannot allocate the swizzled scales of " +
+                 std::to_string(size) + " bytes");
+    }
+  }
+  if (static_cast<int64_t>(out.size()) != size)
+    fail("swizzle_scales: internal error: got " + std::to_string(out.size()) +
+         " bytes, expected " + std::to_string(size));
   return toNumpy(std::move(out), {rowTiles, colTiles, 32, 4, 4});
 }
 
 OutArray<uint8_t> unswizzleScales(const InArray<uint8_t> &swizzled,
                                   int64_t rows, int64_t cols) {
-  if (rows < 0 || cols < 0)
-    fail("unswizzle_scales: rows and cols must be non-negative");
-  int64_t expected = nvfp4::swizzledScalesSize(rows, cols);
-  if (static_cast<int64_t>(swizzled.size()) != expected)
+  const int64_t expected = swizzledSize(rows, cols, "unswizzle_scales");
+  if (static_cast<uint64_t>(swizzled.size()) !=
+      static_cast<uint64_t>(expected))
     fail("unswizzle_scales: expected " + std::to_string(expected) +
-         " bytes for a [" + std::to_string(rows) + ", " +
-         std::to_string(cols) + "] scale matrix, got " +
-         std::to_string(swizzled.size()));
-  std::vector<uint8_t> out =
-      nvfp4::unswizzleScales(swizzled.data(), rows, cols);
+         " bytes for a " + shapeString(rows, cols) +
+         " scale matrix, got " + std::to_string(swizzled.size()));
+  // rows * cols <= expected, so it fits; the bytes exist in `swizzled`.
+  std::vector<uint8_t> out;
+  if (expected != 0) {
+    nb::gil_scoped_release release;
+    out = nvfp4::unswizzleScales(swizzled.data(), rows, cols);
+  }
   return toNumpy(std::move(out),
                  {static_cast<size_t>(rows), static_cast<size_t>(cols)});
+}
+
+int64_t swizzledScalesSize(int64_t rows, int64_t cols) {
+  return swizzledSize(rows, cols, "swizzled_scales_size");
+}
+
+OutArray<float> dequantizeScales(const InArray<uint8_t> &codes, float amax) {
+  std::vector<float> out(codes.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = nvfp4::dequantizeScale(codes.data()[i], amax);
+  return toNumpy(std::move(out), {out.size()});
 }
 
 std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols,
@@ -323,6 +456,10 @@ NB_MODULE(_nvfp4, m) {
   m.attr("E4M3_MAX") = nvfp4::kE4M3Max;
   m.attr("BLOCK_SIZE") = nvfp4::kBlockSize;
   m.attr("DEFAULT_HADAMARD_SIGNS") = nvfp4::kDefaultHadamardSigns;
+  m.attr("INV_E2M1_TIMES_E4M3_MAX") = nvfp4::kInvE2M1TimesE4M3Max;
+  m.attr("INV_E2M1_TIMES_E4M3_MAX_SQUARED") =
+      nvfp4::kInvE2M1TimesE4M3MaxSquared;
+  m.attr("MAX_THREADS") = kMaxThreads;
 
   m.def("quantize", &quantize, nb::arg("x"), nb::arg("block_rows"),
         nb::arg("block_cols"), nb::arg("stochastic"), nb::arg("seed"),
@@ -342,10 +479,17 @@ NB_MODULE(_nvfp4, m) {
   m.def("philox4x32", &nvfp4::philox4x32, nb::arg("seed"), nb::arg("offset"));
   m.def("stochastic_rounding_bits", &stochasticRoundingBits);
   m.def("global_encode_scale", &nvfp4::globalEncodeScale, nb::arg("amax"));
+  m.def("global_decode_scale", &nvfp4::globalDecodeScale, nb::arg("amax"));
+  m.def("dequantize_scale", &nvfp4::dequantizeScale, nb::arg("scale_code"),
+        nb::arg("amax"));
+  m.def("dequantize_scales", &dequantizeScales, nb::arg("scale_codes"),
+        nb::arg("amax"));
+  m.def("matmul_alpha", &nvfp4::matmulAlpha, nb::arg("amax_a"),
+        nb::arg("amax_b"));
   m.def("block_scale", &nvfp4::blockScale, nb::arg("block_amax"),
         nb::arg("s_enc"));
   m.def("check_quantizable", &checkQuantizable);
-  m.def("swizzled_scales_size", &nvfp4::swizzledScalesSize, nb::arg("rows"),
+  m.def("swizzled_scales_size", &swizzledScalesSize, nb::arg("rows"),
         nb::arg("cols"));
   m.def("swizzle_scales", &swizzleScales);
   m.def("unswizzle_scales", &unswizzleScales);

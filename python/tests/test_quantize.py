@@ -27,7 +27,11 @@ def test_quantize_fields(rng, block):
     assert t.shape == (48, 96) and t.block == block
     assert t.data.dtype == np.uint8 and t.data.shape == (48, 48)
     assert t.scales.dtype == np.uint8 and t.scales.shape == (48, 6)
-    assert isinstance(t.global_scale, np.float32)
+    assert isinstance(t.amax, np.float32)
+    assert t.amax == np.abs(x).max()
+    # The decode scale is derived from the amax, read-only.
+    assert isinstance(t.global_decode_scale, np.float32)
+    assert t.global_scale == t.global_decode_scale
     assert t.data.flags.c_contiguous and t.scales.flags.c_contiguous
     assert t.nbytes == 48 * 48 + 48 * 6 + 4
     assert "48, 96" in repr(t)
@@ -37,8 +41,10 @@ def test_global_and_block_scales_follow_the_recipe(rng):
     x = randn(rng, 16, 64)
     amax = np.abs(x).max()
     t = nvfp4.quantize(x)
+    assert t.amax == amax
     s_enc = nvfp4.global_encode_scale(amax)
-    assert t.global_scale == np.float32(1) / s_enc
+    assert t.global_decode_scale == np.float32(1) / s_enc
+    assert nvfp4.global_decode_scale(amax) == np.float32(1) / s_enc
     blocks = np.abs(x).reshape(16, 4, 16).max(axis=2)
     want = [[nvfp4.block_scale(b, s_enc) for b in row] for row in blocks]
     np.testing.assert_array_equal(t.scales, want)
@@ -47,7 +53,9 @@ def test_global_and_block_scales_follow_the_recipe(rng):
 def test_explicit_amax(rng):
     x = randn(rng, 16, 32)
     t = nvfp4.quantize(x, amax=1000.0)
-    assert t.global_scale == np.float32(1) / nvfp4.global_encode_scale(1000.0)
+    assert t.amax == np.float32(1000.0)
+    assert (t.global_decode_scale
+            == np.float32(1) / nvfp4.global_encode_scale(1000.0))
     assert nvfp4.quantize(x, amax=np.abs(x).max()) == nvfp4.quantize(x)
 
 
@@ -62,7 +70,8 @@ def test_codes_are_packed_low_nibble_first():
 
 def test_zero_tensor():
     t = nvfp4.quantize(np.zeros((16, 16), dtype=np.float32))
-    assert t.global_scale == 1.0
+    assert t.amax == 0.0 and not np.signbit(t.amax)
+    assert t.global_decode_scale == 1.0
     assert not t.data.any() and not t.scales.any()
     np.testing.assert_array_equal(nvfp4.dequantize(t), 0.0)
 
@@ -146,7 +155,7 @@ def test_rs_reproducible_with_seed_and_offset(rng):
     assert a != nvfp4.quantize(x, rounding="rn")
     # Scales do not depend on the rounding of the elements.
     np.testing.assert_array_equal(a.scales, nvfp4.quantize(x).scales)
-    assert a.global_scale == nvfp4.quantize(x).global_scale
+    assert a.amax == nvfp4.quantize(x).amax
 
 
 def test_rs_offset_addresses_philox_blocks(rng):
@@ -378,7 +387,7 @@ def test_tensor_swizzled_scales(rng):
 
 def test_tensor_from_components(rng):
     t = nvfp4.quantize(randn(rng, 32, 64), block=(16, 16))
-    u = nvfp4.Tensor(t.data.reshape(-1).tolist(), t.scales, t.global_scale,
+    u = nvfp4.Tensor(t.data.reshape(-1).tolist(), t.scales, t.amax,
                      (32, 64), block=(16, 16))
     assert u == t
     np.testing.assert_array_equal(u.dequantize(), t.dequantize())

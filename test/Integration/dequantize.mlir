@@ -1,6 +1,11 @@
 // nvfp4.dequantize lowered by nvfp4-to-cpu and run on the CPU, compared bit
-// for bit with the reference library, plus a hand-checked decode: E4M3 0x40
-// is 2.0, times the decode scale 0.5 gives 1, so the output is the E2M1 table.
+// for bit with the reference library, plus two hand-checked decodes:
+// - E4M3 0x40 is 2.0 and amax 1344: (2 * 1344) * fl(1/2688) = 1, so the
+//   output is the E2M1 table;
+// - Transformer Engine's order, e2m1 * ((s * amax) * fl(1/2688)), with
+//   s = 1.5 (0x3C) and amax = 7.3: the bit patterns numpy gives for that
+//   order, which differ in the last bit from (e2m1 * s) * (1 / S_enc) for 14
+//   of the 16 codes.
 //
 // RUN: nvfp4-opt %s --nvfp4-to-cpu \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
@@ -142,13 +147,29 @@ func.func @dequantize_known() {
   %f0 = arith.constant 0.0 : f32
   %codes = arith.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi4>
   %sc = arith.constant dense<[[64]]> : tensor<1x1xi8>
-  %g = arith.constant 0.5 : f32
+  %g = arith.constant 1344.0 : f32
   %d = arith.bitcast %codes : tensor<1x16xi4> to tensor<1x16xf4E2M1FN>
   %s = arith.bitcast %sc : tensor<1x1xi8> to tensor<1x1xf8E4M3FN>
   %q = nvfp4.assemble %d, %s, %g : tensor<1x16xf4E2M1FN>, tensor<1x1xf8E4M3FN> -> !nvfp4.tensor<1x16, 1x16>
   %y = nvfp4.dequantize %q : !nvfp4.tensor<1x16, 1x16> -> tensor<1x16xf32>
   %v = vector.transfer_read %y[%c0, %c0], %f0 {in_bounds = [true]} : tensor<1x16xf32>, vector<16xf32>
   vector.print %v : vector<16xf32>
+  return
+}
+
+func.func @dequantize_te_order() {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %codes = arith.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi4>
+  %sc = arith.constant dense<[[60]]> : tensor<1x1xi8>
+  %amax = arith.constant 7.3 : f32
+  %d = arith.bitcast %codes : tensor<1x16xi4> to tensor<1x16xf4E2M1FN>
+  %s = arith.bitcast %sc : tensor<1x1xi8> to tensor<1x1xf8E4M3FN>
+  %q = nvfp4.assemble %d, %s, %amax : tensor<1x16xf4E2M1FN>, tensor<1x1xf8E4M3FN> -> !nvfp4.tensor<1x16, 1x16>
+  %y = nvfp4.dequantize %q : !nvfp4.tensor<1x16, 1x16> -> tensor<1x16xf32>
+  %v = vector.transfer_read %y[%c0, %c0], %f0 {in_bounds = [true]} : tensor<1x16xf32>, vector<16xf32>
+  %bits = arith.bitcast %v : vector<16xf32> to vector<16xi32>
+  vector.print %bits : vector<16xi32>
   return
 }
 
@@ -159,6 +180,7 @@ func.func @main() {
   call @dequantize_3() : () -> ()
   call @dequantize_4() : () -> ()
   call @dequantize_known() : () -> ()
+  call @dequantize_te_order() : () -> ()
   return
 }
 
@@ -168,3 +190,4 @@ func.func @main() {
 // CHECK: dequantize [256] 1x16: mismatches 0 (of
 // CHECK: dequantize [32x64] 1x16: mismatches 0 (of
 // CHECK: ( 0, 0.5, 1, 1.5, 2, 3, 4, 6, -0, -0.5, -1, -1.5, -2, -3, -4, -6 )
+// CHECK: ( 0, 990215257, 998603865, 1002977926, 1006992473, 1011366534, 1015381081, 1019755142, -2147483648, -1157268391, -1148879783, -1144505722, -1140491175, -1136117114, -1132102567, -1127728506 )

@@ -256,7 +256,9 @@ func.func @matmul_4() {
 func.func @matmul_known() {
   %one = arith.constant dense<2> : tensor<2x32xi4>
   %sc = arith.constant dense<56> : tensor<2x2xi8>
-  %g = arith.constant 0.25 : f32
+  // alpha = (672 * 672) * fl(1 / (36 * 448^2)) = 1/16 exactly: each entry
+  // is 32 * (1 * 1) * (1 * 1) / 16 = 2.
+  %g = arith.constant 672.0 : f32
   %d = arith.bitcast %one : tensor<2x32xi4> to tensor<2x32xf4E2M1FN>
   %s = arith.bitcast %sc : tensor<2x2xi8> to tensor<2x2xf8E4M3FN>
   %q = nvfp4.assemble %d, %s, %g : tensor<2x32xf4E2M1FN>, tensor<2x2xf8E4M3FN> -> !nvfp4.tensor<2x32, 1x16>

@@ -3,8 +3,8 @@
 
 // The stochastic-rounding counters (one per 16-element block, numbered from
 // base-offset) of a program must fit in int64_t; an overflow is an error, not
-// a wrapped (and reused) counter range. The block count of one tensor can
-// itself overflow.
+// a wrapped (and reused) counter range. (The block count of one tensor
+// cannot itself overflow: the NVFP4 type bounds its element count.)
 
 func.func @sum(%g: tensor<1024x16xf32>) -> !nvfp4.tensor<1024x16, 1x16> {
   // expected-error @below {{stochastic-rounding counters of '!nvfp4.tensor<1024x16, 1x16>' at offset 9223372036854775000 overflow int64_t}}
@@ -14,10 +14,11 @@ func.func @sum(%g: tensor<1024x16xf32>) -> !nvfp4.tensor<1024x16, 1x16> {
 
 // -----
 
-func.func @product(%g: tensor<65536x4294967296x4294967296xf32>) -> !nvfp4.tensor<65536x4294967296x4294967296, 1x16> {
-  // expected-error @below {{stochastic-rounding counters of '!nvfp4.tensor<65536x4294967296x4294967296, 1x16>' at offset 9223372036854775000 overflow int64_t}}
-  %q = nvfp4.quantize %g rounding rs offset 0 : tensor<65536x4294967296x4294967296xf32> -> !nvfp4.tensor<65536x4294967296x4294967296, 1x16>
-  return %q : !nvfp4.tensor<65536x4294967296x4294967296, 1x16>
+// 2^57 blocks, far past INT64_MAX - offset.
+func.func @largest(%g: tensor<144115188075855872x16xbf16>) -> !nvfp4.tensor<144115188075855872x16, 1x16> {
+  // expected-error @below {{stochastic-rounding counters of '!nvfp4.tensor<144115188075855872x16, 1x16>' at offset 9223372036854775000 overflow int64_t}}
+  %q = nvfp4.quantize %g rounding rs offset 0 : tensor<144115188075855872x16xbf16> -> !nvfp4.tensor<144115188075855872x16, 1x16>
+  return %q : !nvfp4.tensor<144115188075855872x16, 1x16>
 }
 
 // -----

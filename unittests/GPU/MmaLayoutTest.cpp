@@ -493,7 +493,9 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
             }
       }
       waitGroup(0);
-      const float alpha = a.globalDecodeScale * b.globalDecodeScale;
+      // Transformer Engine's alpha, written out (not matmulAlpha).
+      const float alpha =
+          (a.amax * b.amax) * float(1.0 / (6.0 * 6.0 * 448.0 * 448.0));
       for (int64_t tid = 0; tid < threads; ++tid) {
         int64_t warp = tid / kWarpSize, lane = tid % kWarpSize;
         int64_t g = laneGroup(lane), q = laneInGroup(lane);

@@ -179,7 +179,8 @@ QuantizedTensor emulateKernels(const std::vector<float> &x, const Shape &s,
   out.rows = s.rows;
   out.cols = s.cols;
   out.block = {static_cast<int>(s.blockRows), 16};
-  out.globalDecodeScale = 1.0f / sEnc;
+  out.amax = amax;
+  const float sDec = 1.0f / sEnc;
   out.data.assign(numel / 2, 0xAA);
   compactScales.assign(numel / 16 / s.blockRows, 0xAA);
   const int64_t threads = quantizeNumCtas(numel) * kQuantizeThreads;
@@ -206,7 +207,7 @@ QuantizedTensor emulateKernels(const std::vector<float> &x, const Shape &s,
   for (int64_t gid = 0; gid < numBlocks; ++gid) {
     const int64_t block = quantizeBlockOfThread(gid, s.cols, s.blockRows);
     const uint8_t sb = blockScale(bamax[gid], sEnc);
-    float m = 1.0f / (decodeE4M3(sb) * out.globalDecodeScale);
+    float m = 1.0f / (decodeE4M3(sb) * sDec);
     if (m > FLT_MAX)
       m = FLT_MAX;
     float v[16];
@@ -255,7 +256,7 @@ TEST(QuantizeLayout, KernelDataFlowMatchesQuantize) {
       ASSERT_FALSE(quantize(x.data(), s.rows, s.cols, opts, ref));
       std::vector<uint8_t> compact;
       QuantizedTensor got = emulateKernels(x, s, opts, compact);
-      EXPECT_EQ(got.globalDecodeScale, ref.globalDecodeScale);
+      EXPECT_EQ(got.amax, ref.amax);
       EXPECT_EQ(got.data, ref.data);
       // The reference replicates a 16x16 tile's scale to its 16 rows.
       const int64_t blocksPerRow = s.cols / 16;

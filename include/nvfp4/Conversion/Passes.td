@@ -33,8 +33,9 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     dequantizes the staged operands to bf16 in registers (exactly: E2M1 code
     times E4M3 scale always fits bf16) and issues
     `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32` (`nvvm.mma.sync`),
-    one per 16-wide scale block. The epilogue multiplies by the product of
-    the two decode scales, adds `acc` and stores f32 or bf16.
+    one per 16-wide scale block. The epilogue multiplies by
+    `alpha = (amax_lhs * amax_rhs) * fl(1 / (36 * 448^2))`, adds `acc` and
+    stores f32 or bf16.
 
     For `sm_100a`, `sm_103a` and `sm_110a` the kernel is a 1-CTA tcgen05
     kernel (128 x N x 256 CTA tile, N in {256, 128, 64}, two shared-memory
@@ -49,12 +50,12 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     Every `nvfp4.quantize` (lowered before the matmuls) becomes a launch of
     an amax reduction kernel (per-CTA partial maxima; skipped with an
     explicit `amax`) and of a quantize kernel writing the packed E2M1 data,
-    the compact E4M3 scales and the decode scale with the operation order of
+    the compact E4M3 scales and the tensor amax with the operation order of
     the reference numerics (RN through `cvt.rn.satfinite.e2m1x2.f32` on
     every target but sm_90a, in software there; SR in software, or through
     `cvt.rs.satfinite.e2m1x4.f32` with `hardware-sr` on sm_100a/sm_103a; the
     RHT in software); the
-    host reads the decode scale back and rebuilds the value with
+    host reads the amax back and rebuilds the value with
     `nvfp4.assemble`, whose buffers a consuming matmul reads without copies.
 
     With `report-fallbacks`, every op whose lowering takes a fallback gets a

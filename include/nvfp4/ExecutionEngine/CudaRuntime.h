@@ -14,8 +14,13 @@
 // context of the default device (ordinal 0, NVFP4_CUDA_DEVICE, or
 // mgpuSetDefaultDevice before the first call); a failing driver call is
 // reported on stderr with the entry point, the call and the CUresult name and
-// description, and ends the process with exit status 1. See
-// docs/gpu-runtime.md.
+// description, and ends the process with exit status 1. So is a misuse the
+// driver would not report (or would crash on): every size an entry point
+// computes from its arguments (memref extents, word counts, tensor-map
+// spans) is computed with overflow checks, and a byte range that wraps
+// around the address space, or runs past the end of the device allocation
+// it starts in, is rejected before any copy, memset or tensor map touches
+// it. See docs/gpu-runtime.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,23 +97,30 @@ void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream, bool isHostShared);
 /// has finished; null is ignored.
 void mgpuMemFree(void *ptr, CUstream stream);
 /// Copies `sizeBytes` between any two of host and device memory (unified
-/// addressing), asynchronously on `stream`.
+/// addressing), asynchronously on `stream`. A source or destination range
+/// that wraps around, or that starts in a device allocation and runs past
+/// its end, is an error.
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream);
-/// Sets `count` 32-bit words at `dst` to `value` on `stream`.
+/// Sets `count` 32-bit words at `dst` to `value` on `stream`; the range is
+/// checked as mgpuMemcpy's.
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
                   CUstream stream);
-/// Sets `count` 16-bit words at `dst` to `value` on `stream`.
+/// Sets `count` 16-bit words at `dst` to `value` on `stream`; the range is
+/// checked as mgpuMemcpy's.
 void mgpuMemset16(void *dst, unsigned short value, size_t count,
                   CUstream stream);
 
 /// Page-locks `sizeBytes` of host memory at `ptr` (portable to every
-/// context); null or 0 bytes are ignored.
+/// context); null or 0 bytes are ignored, a range that wraps around the
+/// address space is an error.
 void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes);
 /// Undoes mgpuMemHostRegister; null is ignored.
 void mgpuMemHostUnregister(void *ptr);
 /// Page-locks the elements a ranked memref descriptor ({allocated, aligned,
 /// offset, sizes[rank], strides[rank]}) addresses, from its first to its
-/// last element, strided layouts included.
+/// last element, strided layouts included. A negative rank, size, stride or
+/// offset, a non-positive element size, or an extent beyond the address
+/// space (all computed with overflow checks) is an error.
 void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                int64_t elementSizeBytes);
 /// Undoes mgpuMemHostRegisterMemRef.
@@ -129,12 +141,14 @@ int32_t nvfp4CudaMultiprocessorCount();
 /// (a CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B). The parameters are
 /// checked first against the rules of cuTensorMapEncodeTiled
 /// (nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h); a broken rule is
-/// reported by name. Returns the map copied to device memory (64-byte
-/// aligned), for a kernel argument; give it back with
-/// nvfp4CudaTensorMapDestroy. A map is a pure function of these parameters:
-/// a later call with the same ones returns the same device copy while it is
-/// cached (lib/ExecutionEngine/TensorMapCache.h), without encoding or
-/// copying it again.
+/// reported by name. The span of the map, (outerRows - 1) * rowStrideBytes +
+/// innerBytes bytes from `globalAddress`, must not overflow and, when the
+/// address is in a device allocation, must lie within it. Returns the map
+/// copied to device memory (64-byte aligned), for a kernel argument; give it
+/// back with nvfp4CudaTensorMapDestroy. A map is a pure function of these
+/// parameters: a later call with the same ones returns the same device copy
+/// while it is cached (lib/ExecutionEngine/TensorMapCache.h), without
+/// encoding or copying it again.
 void *nvfp4CudaTensorMapCreate2D(void *globalAddress, uint64_t innerBytes,
                                  uint64_t outerRows, uint64_t rowStrideBytes,
                                  uint32_t boxInnerBytes, uint32_t boxOuterRows,

@@ -143,21 +143,53 @@ struct QuantizedTensor {
   /// rows * cols / 16 E4M3 bytes, row-major [rows, cols/16]. For 16x16 blocks
   /// each tile's scale is replicated to its 16 rows.
   std::vector<uint8_t> scales;
-  /// Per-tensor decode scale S_dec = 1 / S_enc.
-  float globalDecodeScale = 1.0f;
+  /// The tensor amax the scales were derived from (S_enc =
+  /// globalEncodeScale(amax)). Transformer Engine carries the amax, not a
+  /// decode scale, and dequantizes and scales GEMM results from it
+  /// (dequantizeScale, matmulAlpha).
+  float amax = 0.0f;
 };
 
-/// Per-tensor encode scale S_enc = (6 * 448) / amax, clamped to FLT_MAX;
-/// 1.0 when amax is 0 or S_enc is 0 (amax = Inf). NaN amax gives NaN.
+/// fl(1 / (6 * 448)): Transformer Engine's `factor_inv` of the NVFP4
+/// dequantize kernel.
+inline constexpr float kInvE2M1TimesE4M3Max =
+    static_cast<float>(1.0 / (6.0 * 448.0));
+/// fl(1 / (6 * 6 * 448 * 448)): Transformer Engine's `factor_inv` of the NVFP4
+/// GEMM's per-tensor scale (alpha).
+inline constexpr float kInvE2M1TimesE4M3MaxSquared =
+    static_cast<float>(1.0 / (6.0 * 6.0 * 448.0 * 448.0));
+
+/// Per-tensor encode scale S_enc = (6 * 448) / amax, clamped to FLT_MAX
+/// (fminf, so a NaN amax gives FLT_MAX); 1.0 when amax is 0 or S_enc is 0
+/// (amax = Inf). Transformer Engine's compute_global_encode_scaling_factor_FP4.
 float globalEncodeScale(float amax);
+
+/// The per-tensor decode scale S_dec = fl(1 / S_enc) that quantization
+/// multiplies block scales by.
+float globalDecodeScale(float amax);
+
+/// The f32 factor a dequantized element's E2M1 value is multiplied by:
+/// fl(fl(decodeE4M3(scaleCode) * amax) * kInvE2M1TimesE4M3Max), Transformer
+/// Engine's `dequantize_fp4_kernel` (`final_scale`).
+float dequantizeScale(uint8_t scaleCode, float amax);
+
+/// The f32 factor a block-scaled GEMM's accumulator is multiplied by:
+/// fl(fl(amaxA * amaxB) * kInvE2M1TimesE4M3MaxSquared), Transformer Engine's
+/// `compute_nvfp4_per_tensor_scale_kernel` with alpha_in = 1.
+float matmulAlpha(float amaxA, float amaxB);
 
 /// E4M3 block scale s_b = e4m3_satfinite_rn(min(blockAmax * (sEnc * (1/6)),
 /// FLT_MAX)).
 uint8_t blockScale(float blockAmax, float sEnc);
 
-/// Checks that (rows, cols, block) can be quantized: cols % 16 == 0, rows %
-/// 16 == 0 for 16x16 blocks, block in {1x16, 16x16}. Returns an error message
-/// or std::nullopt.
+/// `a * b` for non-negative `a` and `b`, or std::nullopt when the product
+/// does not fit in int64_t. Every size computed from user-controlled
+/// dimensions goes through it.
+std::optional<int64_t> checkedMul(int64_t a, int64_t b);
+
+/// Checks that (rows, cols, block) can be quantized: non-negative, rows *
+/// cols representable, cols % 16 == 0, rows % 16 == 0 for 16x16 blocks,
+/// block in {1x16, 16x16}. Returns an error message or std::nullopt.
 std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols,
                                             BlockShape block);
 
@@ -176,7 +208,8 @@ std::optional<std::string> quantizeParallel(const float *x, int64_t rows,
                                             QuantizedTensor &out,
                                             int numThreads);
 
-/// Writes rows*cols f32 values: decodeE2M1(q) * decodeE4M3(s) * S_dec.
+/// Writes rows*cols f32 values: decodeE2M1(q) * dequantizeScale(s, amax).
+/// Requires well-formed sizes (checkTensor).
 void dequantize(const QuantizedTensor &t, float *out);
 
 /// The transpose of a 16x16-scaled tensor, computed on the codes alone (no
@@ -188,13 +221,18 @@ QuantizedTensor transpose2D(const QuantizedTensor &t);
 // GEMM
 //===----------------------------------------------------------------------===//
 
+/// Checks that `t` is a well-formed NVFP4 tensor: a quantizable shape
+/// (checkQuantizable) whose data holds rows*cols/2 bytes and whose scales
+/// hold rows*cols/16. Returns an error message or std::nullopt.
+std::optional<std::string> checkTensor(const QuantizedTensor &t);
+
 /// Checks that `a` and `b` are well-formed NVFP4 tensors (data and scale
 /// sizes match rows and cols, cols % 16 == 0) with a.cols == b.cols. Returns
 /// an error message or std::nullopt.
 std::optional<std::string> checkMatmulOperands(const QuantizedTensor &a,
                                                const QuantizedTensor &b);
 
-/// C[M, N] = (sum_k A[m, k] * B[n, k]) * (a.S_dec * b.S_dec) for NVFP4 A
+/// C[M, N] = (sum_k A[m, k] * B[n, k]) * matmulAlpha(a.amax, b.amax) for NVFP4 A
 /// [M, K] and B [N, K]. Each 16-wide K block contributes
 /// sA * sB * sum(qA * qB), the per-block sum being exact in f32; blocks are
 /// accumulated in f32 in increasing k. Requires a.cols == b.cols; when
@@ -211,15 +249,17 @@ void matmulF32(const float *a, const float *b, float *c, int64_t m, int64_t n,
 //===----------------------------------------------------------------------===//
 
 /// Size in bytes of the swizzled form of a [rows, cols] scale matrix: rows
-/// padded to 128, cols padded to 4.
-int64_t swizzledScalesSize(int64_t rows, int64_t cols);
+/// padded to 128, cols padded to 4 (0 when either is 0). std::nullopt when a
+/// dimension is negative or the size does not fit in int64_t.
+std::optional<int64_t> swizzledScalesSize(int64_t rows, int64_t cols);
 
 /// Row-major [rows, cols] -> contiguous (rows/128, cols/4, 32, 4, 4): entry
 /// (r, c) goes to [r/128][c/4][r%32][(r/32)%4][c%4]. Padding is zero.
+/// Requires swizzledScalesSize(rows, cols) to have a value.
 std::vector<uint8_t> swizzleScales(const uint8_t *scales, int64_t rows,
                                    int64_t cols);
 
-/// Inverse of swizzleScales; drops the padding.
+/// Inverse of swizzleScales; drops the padding. Same requirement.
 std::vector<uint8_t> unswizzleScales(const uint8_t *swizzled, int64_t rows,
                                      int64_t cols);
 

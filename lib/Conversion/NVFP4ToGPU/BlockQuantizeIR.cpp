@@ -7,6 +7,7 @@
 #include "BlockQuantizeIR.h"
 
 #include "nvfp4/Conversion/NVFP4ToGPU/QuantizeLayout.h"
+#include "nvfp4/Numerics/Numerics.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -75,11 +76,30 @@ Value BlockQuantizeEmitter::bit(Value cond) {
 // Tensor scales
 //===----------------------------------------------------------------------===//
 
+Value mlir::nvfp4::detail::createDequantizeFactor(OpBuilder &b, Location loc,
+                                                  Value scale, Value amax) {
+  Value factor = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(::nvfp4::kInvE2M1TimesE4M3Max));
+  return arith::MulFOp::create(b, loc,
+                               arith::MulFOp::create(b, loc, scale, amax),
+                               factor);
+}
+
+Value mlir::nvfp4::detail::createMatmulAlpha(OpBuilder &b, Location loc,
+                                             Value amaxA, Value amaxB) {
+  Value factor = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(::nvfp4::kInvE2M1TimesE4M3MaxSquared));
+  return arith::MulFOp::create(b, loc,
+                               arith::MulFOp::create(b, loc, amaxA, amaxB),
+                               factor);
+}
+
 Value BlockQuantizeEmitter::globalEncodeScale(Value amax) {
   using P = arith::CmpFPredicate;
   Value s = arith::DivFOp::create(b, loc, f32(2688.0f), amax);
   Value fltMax = f32(FLT_MAX);
-  s = select(cmpF(P::OGT, s, fltMax), fltMax, s);
+  // fminf: unordered-or-greater, so that a NaN amax gives FLT_MAX.
+  s = select(cmpF(P::UGT, s, fltMax), fltMax, s);
   Value zero = f32(0.0f);
   Value useOne = orI(cmpF(P::OEQ, amax, zero), cmpF(P::OEQ, s, zero));
   return select(useOne, f32(1.0f), s);

@@ -40,6 +40,16 @@ bool hasHardwareE2M1Convert(GPUTarget target);
 /// sm_103a").
 bool hasHardwareStochasticE2M1Convert(GPUTarget target);
 
+/// The f32 factor Transformer Engine's dequantize kernel multiplies a
+/// block's E2M1 values by: (scale * amax) * fl(1 / (6 * 448)), with `scale`
+/// the decoded E4M3 block scale and `amax` the tensor's.
+Value createDequantizeFactor(OpBuilder &b, Location loc, Value scale,
+                             Value amax);
+
+/// Transformer Engine's per-tensor GEMM scale (alpha) of two NVFP4 operands:
+/// (amaxA * amaxB) * fl(1 / (6 * 6 * 448 * 448)).
+Value createMatmulAlpha(OpBuilder &b, Location loc, Value amaxA, Value amaxB);
+
 /// Stochastic rounding of one block (docs/numerics.md §3, §4): the random
 /// byte of element j is byte j of philox4x32(seed, counter).
 struct BlockStochasticRounding {
@@ -61,11 +71,11 @@ public:
       : b(b), loc(loc), target(target) {}
 
   /// The tensor's global encode scale from its amax (f32 -> f32), as the
-  /// reference computes it: 2688 / amax, clamped to FLT_MAX, 1 for an amax
-  /// of 0 or a scale of 0.
+  /// reference computes it: fminf(2688 / amax, FLT_MAX) (a NaN amax gives
+  /// FLT_MAX), 1 for an amax of 0 or a scale of 0.
   Value globalEncodeScale(Value amax);
-  /// The tensor's decode scale (the f32 component of the NVFP4 tensor) from
-  /// its amax: 1 / globalEncodeScale(amax).
+  /// The tensor's decode scale S_dec from its amax: 1 /
+  /// globalEncodeScale(amax).
   Value globalDecodeScale(Value amax);
 
   struct Block {

@@ -10,7 +10,8 @@
 //
 //  * `nvfp4_dequantize_*`: reads the block's 8 packed code bytes and its
 //    compact E4M3 scale byte, decodes both exactly in integer arithmetic and
-//    writes `(decodeE2M1(q) * decodeE4M3(s)) * S_dec` (f32, that order),
+//    writes `decodeE2M1(q) * ((decodeE4M3(s) * amax) * fl(1/2688))` (f32,
+//    that order: Transformer Engine's dequantize kernel),
 //    rounded to the result element type;
 //  * `nvfp4_hadamard_*`: reads the block, extends it to f32 (exact), applies
 //    the sign flip, the butterfly stages h = 1, 2, 4, 8 and the scaling by
@@ -26,6 +27,7 @@
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
+#include "BlockQuantizeIR.h"
 #include "KernelIR.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -353,9 +355,9 @@ ElementwiseEmitter::buildDequantizeKernel(gpu::GPUModuleOp module,
   gpu::GPUFuncOp kernel =
       createKernel(module, c.dequantizeKernelName(), argTypes);
   Block &entry = kernel.front();
-  // Arguments: data (packed E2M1), compact scales, S_dec, result.
+  // Arguments: data (packed E2M1), compact scales, tensor amax, result.
   Value data = entry.getArgument(0), scales = entry.getArgument(1);
-  Value decodeScale = entry.getArgument(2), out = entry.getArgument(3);
+  Value amax = entry.getArgument(2), out = entry.getArgument(3);
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(&entry);
 
@@ -374,14 +376,16 @@ ElementwiseEmitter::buildDequantizeKernel(gpu::GPUModuleOp module,
       1);
   Value scale =
       decodeE4M3(arith::ExtUIOp::create(b, loc, b.getI32Type(), scaleByte));
+  // Transformer Engine's order: the block's factor (scale * amax) *
+  // fl(1/2688), then one product per element.
+  Value factor = mlir::nvfp4::detail::createDequantizeFactor(b, loc, scale, amax);
 
   SmallVector<Value> y;
   for (int64_t j = 0; j < layout::kElementwiseBlock; ++j) {
     Value nibble = arith::TruncIOp::create(
         b, loc, b.getI32Type(),
         arith::ShRUIOp::create(b, loc, codes, i64(4 * j)));
-    // (decodeE2M1(q) * decodeE4M3(s)) * S_dec, in that order.
-    y.push_back(mulF(mulF(decodeE2M1(nibble), scale), decodeScale));
+    y.push_back(mulF(decodeE2M1(nibble), factor));
   }
   const int64_t elemBytes = c.elementType.getIntOrFloatBitWidth() / 8;
   Value outByte = arith::MulIOp::create(
@@ -460,13 +464,13 @@ struct DequantizeOpLowering : public OpRewritePattern<DequantizeOp> {
       return rewriter.notifyMatchFailure(op, "unsupported dequantize");
     ElementwiseConfig config = ElementwiseConfig::get(op);
     Location loc = op.getLoc();
-    auto [data, scales, decodeScale] =
+    auto [data, scales, amax] =
         mlir::nvfp4::detail::getNVFP4Components(rewriter, loc, op.getInput());
     Value out = allocResult(rewriter, loc, op.getResult().getType());
     SmallVector<Value> args = {
         mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, data),
-        mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, scales),
-        decodeScale, out};
+        mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, scales), amax,
+        out};
     gpu::GPUModuleOp kernelModule =
         getOrCreateNVFP4KernelModule(rewriter, module);
     auto kernel = kernelModule.lookupSymbol<gpu::GPUFuncOp>(

@@ -101,9 +101,9 @@ RankedTensorType nvfp4::detail::getTcgen05AtomsScalesType(Type type) {
 Value nvfp4::detail::createTcgen05AtomsNVFP4Value(OpBuilder &b, Location loc,
                                                   Type type, Value data,
                                                   Value scales,
-                                                  Value decodeScale) {
+                                                  Value amax) {
   auto cast = UnrealizedConversionCastOp::create(
-      b, loc, type, ValueRange{data, scales, decodeScale});
+      b, loc, type, ValueRange{data, scales, amax});
   cast->setAttr(kScaleLayoutAttrName,
                 b.getStringAttr(kTcgen05AtomsScaleLayout));
   return cast.getResult(0);
@@ -124,7 +124,7 @@ nvfp4::detail::getNVFP4Components(OpBuilder &b, Location loc, Value value,
     *scaleLayout = ScaleLayout::Compact;
   if (auto assemble = value.getDefiningOp<AssembleOp>())
     return {assemble.getData(), assemble.getScales(),
-            assemble.getDecodeScale()};
+            assemble.getAmax()};
   if (Operation *def = value.getDefiningOp();
       def && isTcgen05AtomsNVFP4Value(def)) {
     if (scaleLayout) {
@@ -136,5 +136,5 @@ nvfp4::detail::getNVFP4Components(OpBuilder &b, Location loc, Value value,
                       "compact scales";
   }
   auto parts = DisassembleOp::create(b, loc, value);
-  return {parts.getData(), parts.getScales(), parts.getDecodeScale()};
+  return {parts.getData(), parts.getScales(), parts.getAmax()};
 }

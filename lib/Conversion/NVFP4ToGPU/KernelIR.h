@@ -70,7 +70,7 @@ enum class ScaleLayout {
 constexpr llvm::StringLiteral kTcgen05ScaleAtomsAttrName =
     "nvfp4.tcgen05_scale_atoms";
 /// The attribute naming the scale layout on the
-/// `builtin.unrealized_conversion_cast` (data, atoms scales, decode scale) ->
+/// `builtin.unrealized_conversion_cast` (data, atoms scales, amax) ->
 /// !nvfp4.tensor that carries such a value (the scales do not have the type
 /// `nvfp4.assemble` requires).
 constexpr llvm::StringLiteral kScaleLayoutAttrName = "nvfp4.scale_layout";
@@ -81,19 +81,19 @@ constexpr llvm::StringLiteral kTcgen05AtomsScaleLayout = "tcgen05_atoms";
 RankedTensorType getTcgen05AtomsScalesType(Type type);
 
 /// The NVFP4 value of type `type` whose scales `scales` are in the atoms
-/// layout: the tagged cast of (data, scales, decodeScale).
+/// layout: the tagged cast of (data, scales, amax).
 Value createTcgen05AtomsNVFP4Value(OpBuilder &b, Location loc, Type type,
-                                   Value data, Value scales, Value decodeScale);
+                                   Value data, Value scales, Value amax);
 
 /// Whether `op` is a cast createTcgen05AtomsNVFP4Value built.
 bool isTcgen05AtomsNVFP4Value(Operation *op);
 
 /// The components of an NVFP4 value as a launch passes them.
 struct NVFP4Components {
-  Value data, scales, decodeScale;
+  Value data, scales, amax;
 };
 
-/// The data, scales and decode scale of the NVFP4 value `value`: the
+/// The data, scales and amax of the NVFP4 value `value`: the
 /// operands of the `nvfp4.assemble` that built it (a lowered quantization:
 /// its kernel buffers pass through, no copy), or, where `scaleLayout` is
 /// given (a consumer that reads both layouts: the tcgen05 matmul), of the

@@ -21,6 +21,7 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
+#include "BlockQuantizeIR.h"
 #include "KernelIR.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -521,11 +522,11 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   Block &entry = kernel.front();
   b.setInsertionPointToStart(&entry);
 
-  // Arguments: lhs data, lhs scales, lhs decode scale, rhs data, rhs scales,
-  // rhs decode scale, [acc], result.
+  // Arguments: lhs data, lhs scales, lhs amax, rhs data, rhs scales, rhs
+  // amax, [acc], result.
   Value lhsData = entry.getArgument(0), lhsScales = entry.getArgument(1);
-  Value lhsDecode = entry.getArgument(2), rhsData = entry.getArgument(3);
-  Value rhsScales = entry.getArgument(4), rhsDecode = entry.getArgument(5);
+  Value lhsAmax = entry.getArgument(2), rhsData = entry.getArgument(3);
+  Value rhsScales = entry.getArgument(4), rhsAmax = entry.getArgument(5);
   Value acc = c.hasAcc ? entry.getArgument(6) : Value();
   Value result = entry.getArgument(argTypes.size() - 1);
   Value smemA = kernel.getWorkgroupAttributions()[0];
@@ -687,8 +688,9 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   // Only empty groups can be pending here; drain them anyway.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
 
-  // Epilogue: scale by the product of the decode scales, add acc, store.
-  Value alpha = arith::MulFOp::create(b, loc, lhsDecode, rhsDecode);
+  // Epilogue: scale by Transformer Engine's alpha, add acc, store.
+  Value alpha =
+      mlir::nvfp4::detail::createMatmulAlpha(b, loc, lhsAmax, rhsAmax);
   Type resultType = c.resultElementType;
   for (int64_t i = 0; i < tile.mmasM(); ++i) {
     for (int64_t j = 0; j < tile.mmasN(); ++j) {
@@ -759,12 +761,12 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     // disassembly and no copy.
     SmallVector<Value> args;
     for (Value operand : {op.getLhs(), op.getRhs()}) {
-      auto [data, scales, decodeScale] =
+      auto [data, scales, amax] =
           mlir::nvfp4::detail::getNVFP4Components(rewriter, loc, operand);
       for (Value tensor : {data, scales})
         args.push_back(
             mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, tensor));
-      args.push_back(decodeScale);
+      args.push_back(amax);
     }
     RankedTensorType resultType = op.getResult().getType();
     auto resultMemRef =
@@ -855,6 +857,8 @@ struct ConvertNVFP4ToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(checkLowerableModule(module, getArgument())))
+      return signalPassFailure();
     std::optional<GPUTarget> gpuTarget = parseGPUTarget(target);
     if (!gpuTarget) {
       emitError(module.getLoc())

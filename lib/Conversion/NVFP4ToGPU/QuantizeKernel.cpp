@@ -20,11 +20,11 @@
 //    there; SR from Philox4x32-10 bits in software, or on request
 //    (`hardware-sr`, sm_100a/sm_103a only) by `cvt.rs.satfinite.e2m1x4.f32`),
 //    written packed two codes per byte, plus the compact scale bytes and
-//    S_dec.
+//    the tensor amax.
 //
 // Every f32 operation is the one docs/numerics.md §6 prescribes, in the same
 // order, so the kernels produce the bytes of nvfp4::quantize. The host side
-// reads S_dec back and rebuilds the NVFP4 value with `nvfp4.assemble` over the
+// reads the amax back and rebuilds the NVFP4 value with `nvfp4.assemble` over the
 // very buffers the kernel wrote; the matmul lowering takes them from there
 // without copies. docs/gpu.md describes the design; the work assignment lives
 // in QuantizeLayout.h.
@@ -480,11 +480,11 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   gpu::GPUFuncOp kernel =
       createKernel(b, loc, module, c.quantizeKernelName(), argTypes);
   Block &entry = kernel.front();
-  // Arguments: input, amax (f32) or partials (memref), data, scales, decode
-  // scale (memref<1xf32>), [seed].
+  // Arguments: input, amax (f32) or partials (memref), data, scales, the
+  // tensor amax out (memref<1xf32>), [seed].
   Value input = entry.getArgument(0), amaxSource = entry.getArgument(1);
   Value data = entry.getArgument(2), scales = entry.getArgument(3);
-  Value decode = entry.getArgument(4);
+  Value amaxOut = entry.getArgument(4);
   Value seed = c.stochastic ? entry.getArgument(5) : Value();
   Value smem = kernel.getWorkgroupAttributions()[0];
 
@@ -501,15 +501,15 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
     amax = ctaMax(threadMax, smem, tid % 32, tid / 32);
   }
 
-  // S_enc and S_dec (docs/numerics.md §6 4.-5.); thread 0 stores S_dec.
+  // S_enc (docs/numerics.md §6 4.); thread 0 stores the tensor amax, the
+  // NVFP4 tensor's f32 component.
   Value sEnc = quantizer.globalEncodeScale(amax);
-  Value sDec = quantizer.globalDecodeScale(amax);
   {
     Value isFirst = cmpI(arith::CmpIPredicate::eq, gid.v, idx(0).v);
     auto ifOp = scf::IfOp::create(b, loc, isFirst, /*withElse=*/false);
     OpBuilder::InsertionGuard ifGuard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    memref::StoreOp::create(b, loc, sDec, decode, ValueRange{idx(0).v});
+    memref::StoreOp::create(b, loc, amax, amaxOut, ValueRange{idx(0).v});
   }
 
   // The thread's block; threads past the end compute on zeros (so that the
@@ -662,7 +662,7 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
       amaxSource = partials;
     }
 
-    // Outputs: packed data, compact (or tcgen05 atoms) scales, S_dec.
+    // Outputs: packed data, compact (or tcgen05 atoms) scales, the amax.
     RankedTensorType dataType = resultType.getDataType();
     RankedTensorType scalesType =
         config.scaleAtoms
@@ -676,9 +676,9 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
         rewriter, loc,
         MemRefType::get(scalesType.getShape(), scalesType.getElementType()),
         alignment);
-    Value decode = memref::AllocOp::create(
+    Value amaxOut = memref::AllocOp::create(
         rewriter, loc, MemRefType::get({1}, rewriter.getF32Type()));
-    SmallVector<Value> args = {input, amaxSource, data, scales, decode};
+    SmallVector<Value> args = {input, amaxSource, data, scales, amaxOut};
     if (config.stochastic) {
       Value seed = op.getSeed();
       if (!seed)
@@ -697,10 +697,10 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
                         cst(1), cst(1)},
         block, /*dynamicSharedMemorySize=*/Value(), args);
 
-    // Host side: S_dec back as a scalar, the buffers as the NVFP4 value.
-    Value decodeScale =
-        memref::LoadOp::create(rewriter, loc, decode, ValueRange{cst(0)});
-    memref::DeallocOp::create(rewriter, loc, decode);
+    // Host side: the amax back as a scalar, the buffers as the NVFP4 value.
+    Value amax =
+        memref::LoadOp::create(rewriter, loc, amaxOut, ValueRange{cst(0)});
+    memref::DeallocOp::create(rewriter, loc, amaxOut);
     if (partials)
       memref::DeallocOp::create(rewriter, loc, partials);
     Value dataTensor = bufferization::ToTensorOp::create(
@@ -711,10 +711,10 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     if (config.scaleAtoms)
       rewriter.replaceOp(op, mlir::nvfp4::detail::createTcgen05AtomsNVFP4Value(
                                  rewriter, loc, resultType, dataTensor,
-                                 scalesTensor, decodeScale));
+                                 scalesTensor, amax));
     else
       rewriter.replaceOpWithNewOp<AssembleOp>(op, resultType, dataTensor,
-                                              scalesTensor, decodeScale);
+                                              scalesTensor, amax);
     return success();
   }
 

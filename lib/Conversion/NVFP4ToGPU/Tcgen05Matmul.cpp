@@ -17,7 +17,7 @@
 //    lanes into 128x4 atoms; one thread of warp 1 copies the atoms to tensor
 //    memory (tcgen05.cp.32x128b.warpx4) and issues the 4 MMAs of the K tile
 //    with compiler-built descriptors; warps 2..5 read the accumulator with
-//    tcgen05.ld.32x32b.x16, multiply by the product of the decode scales,
+//    tcgen05.ld.32x32b.x16, multiply by the operands' alpha (from their amaxes),
 //    add `acc` and store f32 or bf16;
 //  - up to 6 shared-memory stages between producer and MMA (full / empty
 //    mbarriers) and, when tensor memory allows, two accumulators between MMA
@@ -399,11 +399,11 @@ enum KernelArg : unsigned {
   kArgLhsData,
   kArgLhsTensorMap,
   kArgLhsScales,
-  kArgLhsDecode,
+  kArgLhsAmax,
   kArgRhsData,
   kArgRhsTensorMap,
   kArgRhsScales,
-  kArgRhsDecode,
+  kArgRhsAmax,
   kArgAccOrResult,
 };
 
@@ -588,7 +588,7 @@ private:
   /// index and the cluster count (the tile schedule is per cluster).
   Value rankInPair, isLeader;
   Value lhsTensorMap, lhsScales, rhsTensorMap, rhsScales, accPtr, outPtr;
-  Value lhsDecode, rhsDecode;
+  Value lhsAmax, rhsAmax;
   // The NVFP4 epilogue: the amax and the seed (stochastic rounding) operands
   // of the quantization, the output's scales and its global encode scale.
   Value outAmax, outSeed, outScalesPtr, outEncodeScale;
@@ -669,9 +669,13 @@ void Tcgen05KernelBuilder::emitProducer() {
   Value leader = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
   forEachTile([&](Value local, tc::TileCoord<IdxI32> coord) {
     // Rows of the 2-D [batch * rows, K / 2] byte views: this CTA's 128 rows
-    // of A and its share of the tile's B rows.
+    // of A and its share of the tile's B rows. The B scales are those of
+    // all the tile's rows, in each CTA of a pair too (each CTA's tensor core
+    // scales its accumulator rows by every B column's scales, read from its
+    // own tensor memory), so their first row has no rank offset.
     Value lhsRow = ctaFirstRow(coord);
-    Value rhsRow = (coord.batch * c.n + coord.n * p.tileN).v;
+    Value rhsScaleRow = (coord.batch * c.n + coord.n * p.tileN).v;
+    Value rhsRow = rhsScaleRow;
     if (p.ctaPair)
       rhsRow = add(rhsRow, mulC(rankInPair, p.bRowsPerCta));
     forRange(i32(0), i32(kTiles), [&](Value kt) {
@@ -759,7 +763,8 @@ void Tcgen05KernelBuilder::emitProducer() {
         if (c.lhsScaleAtoms)
           copyScaleAtoms(lhsScales, lhsRow, 1, /*isLhs=*/true);
         if (c.rhsScaleAtoms)
-          copyScaleAtoms(rhsScales, rhsRow, p.bScaleAtoms, /*isLhs=*/false);
+          copyScaleAtoms(rhsScales, rhsScaleRow, p.bScaleAtoms,
+                         /*isLhs=*/false);
       });
       if (!c.lhsScaleAtoms || !c.rhsScaleAtoms) {
         emitScaleStores(kt, stageOff, coord);
@@ -1051,7 +1056,8 @@ void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
 
 void Tcgen05KernelBuilder::emitEpilogue() {
   Type f32 = b.getF32Type(), i32T = b.getI32Type();
-  Value alpha = arith::MulFOp::create(b, loc, lhsDecode, rhsDecode);
+  Value alpha =
+      mlir::nvfp4::detail::createMatmulAlpha(b, loc, lhsAmax, rhsAmax);
   // This thread's accumulator row and the lane field of its tcgen05.ld
   // addresses.
   Value rowInTile = tc::epilogueRow(idx(warp), idx(laneId)).v;
@@ -1178,10 +1184,10 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   // The A and B data arguments are read through their tensor maps.
   lhsTensorMap = entry.getArgument(kArgLhsTensorMap);
   lhsScales = globalBase(entry.getArgument(kArgLhsScales));
-  lhsDecode = entry.getArgument(kArgLhsDecode);
+  lhsAmax = entry.getArgument(kArgLhsAmax);
   rhsTensorMap = entry.getArgument(kArgRhsTensorMap);
   rhsScales = globalBase(entry.getArgument(kArgRhsScales));
-  rhsDecode = entry.getArgument(kArgRhsDecode);
+  rhsAmax = entry.getArgument(kArgRhsAmax);
   accPtr = c.hasAcc ? globalBase(entry.getArgument(kArgAccOrResult)) : Value();
   unsigned arg = kArgAccOrResult + (c.hasAcc ? 1 : 0);
   if (c.nvfp4Output) {
@@ -1372,7 +1378,7 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   for (auto [operand, isLhs] :
        {std::pair(op.getLhs(), true), std::pair(op.getRhs(), false)}) {
     mlir::nvfp4::detail::ScaleLayout scaleLayout;
-    auto [data, scales, decodeScale] = mlir::nvfp4::detail::getNVFP4Components(
+    auto [data, scales, amax] = mlir::nvfp4::detail::getNVFP4Components(
         rewriter, loc, operand, &scaleLayout);
     // setOperandScaleLayouts read the layouts from the same values.
     assert((scaleLayout == mlir::nvfp4::detail::ScaleLayout::Tcgen05Atoms) ==
@@ -1391,7 +1397,7 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
       tensorMaps.push_back(createTensorMap(rewriter, loc, args.back(), map));
       args.push_back(tensorMaps.back());
     }
-    args.push_back(decodeScale);
+    args.push_back(amax);
   }
   RankedTensorType resultType = op.getResult().getType();
   auto memrefOf = [](RankedTensorType type) {
@@ -1614,17 +1620,15 @@ struct Tcgen05QuantizedMatmulLowering : public OpRewritePattern<QuantizeOp> {
             ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(resultType)
             : resultType.getScalesType(),
         outputs[1], /*restrict=*/true, /*writable=*/true);
-    // S_dec of the result, on the host with the formula of the quantize
-    // kernels (IEEE f32 division on both sides).
-    Value decodeScale = BlockQuantizeEmitter(rewriter, loc, target)
-                            .globalDecodeScale(op.getAmax());
+    // The result carries the amax it was quantized with.
+    Value amax = op.getAmax();
     if (config.nvfp4Output->scaleAtoms)
       rewriter.replaceOp(
           op, mlir::nvfp4::detail::createTcgen05AtomsNVFP4Value(
-                  rewriter, loc, resultType, data, scales, decodeScale));
+                  rewriter, loc, resultType, data, scales, amax));
     else
       rewriter.replaceOpWithNewOp<AssembleOp>(op, resultType, data, scales,
-                                              decodeScale);
+                                              amax);
     rewriter.eraseOp(matmul);
     return success();
   }

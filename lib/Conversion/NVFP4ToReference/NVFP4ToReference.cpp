@@ -24,6 +24,7 @@
 #include "nvfp4/Conversion/NVFP4ToReference/NVFP4ToReference.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+#include "nvfp4/Numerics/Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -137,6 +138,12 @@ public:
   Value fdiv(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
 
   /// `v > FLT_MAX ? FLT_MAX : v` (NaN stays NaN), the reference's clamp.
+  /// fminf(v, FLT_MAX): FLT_MAX when v is NaN or above it.
+  Value fminFltMax(Value v) {
+    Value max = f(FLT_MAX);
+    Value gt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, v, max);
+    return select(gt, max, v);
+  }
   Value clampFltMax(Value v) {
     Value max = f(FLT_MAX);
     Value gt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v, max);
@@ -541,12 +548,12 @@ struct QuantizeParams {
 };
 
 struct Components {
-  Value data, scales, decodeScale;
+  Value data, scales, amax;
 };
 
 /// Quantizes the f32 2D tensor `x` [rows, cols] (docs/numerics.md §6) to
 /// 2D components: codes [rows, cols] i8, scales [rows / R, cols / 16] i8,
-/// and the f32 decode scale.
+/// and the f32 tensor amax the scales derive from.
 Components emitQuantize(OpBuilder &b, Location loc, Value x,
                         const QuantizeParams &p) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -563,9 +570,9 @@ Components emitQuantize(OpBuilder &b, Location loc, Value x,
   BitBuilder sb(b, loc, b.getF32Type());
   Value amax = p.amax ? p.amax : emitAmax2D(b, loc, x);
 
-  // 3. S_enc = min(2688 / amax, FLT_MAX), 1 when amax == 0 or S_enc == 0;
-  //    S_dec = 1 / S_enc; t = S_enc * fl(1/6).
-  Value sEnc = sb.clampFltMax(sb.fdiv(sb.f(2688.0f), amax));
+  // 3. S_enc = fminf(2688 / amax, FLT_MAX), 1 when amax == 0 or S_enc ==
+  //    0; S_dec = 1 / S_enc; t = S_enc * fl(1/6).
+  Value sEnc = sb.fminFltMax(sb.fdiv(sb.f(2688.0f), amax));
   Value zeroF = sb.f(0.0f);
   Value amaxZero =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, amax, zeroF);
@@ -652,13 +659,14 @@ Components emitQuantize(OpBuilder &b, Location loc, Value x,
             });
         return SmallVector<Value>(blockLoop.getResults());
       });
-  return {tileLoop.getResult(0), tileLoop.getResult(1), sDec};
+  return {tileLoop.getResult(0), tileLoop.getResult(1), amax};
 }
 
-/// Dequantizes components of any rank: `(e2m1(q) * e4m3(s)) * S_dec` in f32,
-/// then rounded to `elementType`.
+/// Dequantizes components of any rank: `e2m1(q) * ((e4m3(s) * amax) *
+/// fl(1 / 2688))` in f32 (Transformer Engine's order), then rounded to
+/// `elementType`.
 Value emitDequantize(OpBuilder &b, Location loc, Value data, Value scales,
-                     Value decodeScale, int64_t blockRows, Type elementType) {
+                     Value amax, int64_t blockRows, Type elementType) {
   auto dataType = cast<RankedTensorType>(data.getType());
   int64_t rank = dataType.getRank();
   MLIRContext *ctx = b.getContext();
@@ -685,7 +693,8 @@ Value emitDequantize(OpBuilder &b, Location loc, Value data, Value scales,
             bb, arith::ExtUIOp::create(nb, nloc, bb.intType, args[0]));
         Value s = decodeE4M3(
             bb, arith::ExtUIOp::create(nb, nloc, bb.intType, args[1]));
-        Value v = bb.fmul(bb.fmul(q, s), decodeScale);
+        Value v = bb.fmul(
+            q, bb.fmul(bb.fmul(s, amax), bb.f(::nvfp4::kInvE2M1TimesE4M3Max)));
         linalg::YieldOp::create(nb, nloc, castScalar(nb, nloc, v, elementType));
       });
   return generic.getResult(0);
@@ -731,7 +740,7 @@ struct QuantizeOpLowering : public OpConversionPattern<QuantizeOp> {
     NVFP4TensorType type = op.getType();
     Value data = from2D(rewriter, loc, c.data, type.getShape());
     Value scales = from2D(rewriter, loc, c.scales, type.getScalesShape());
-    rewriter.replaceOpWithMultiple(op, {{data, scales, c.decodeScale}});
+    rewriter.replaceOpWithMultiple(op, {{data, scales, c.amax}});
     return success();
   }
 };
@@ -801,7 +810,7 @@ struct RescaleOpLowering : public OpConversionPattern<RescaleOp> {
     NVFP4TensorType type = op.getType();
     Value data = from2D(rewriter, loc, c.data, type.getShape());
     Value scales = from2D(rewriter, loc, c.scales, type.getScalesShape());
-    rewriter.replaceOpWithMultiple(op, {{data, scales, c.decodeScale}});
+    rewriter.replaceOpWithMultiple(op, {{data, scales, c.amax}});
     return success();
   }
 };
@@ -841,7 +850,7 @@ struct AssembleOpLowering : public OpConversionPattern<AssembleOp> {
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithMultiple(
         op, {{single(adaptor.getData()), single(adaptor.getScales()),
-              single(adaptor.getDecodeScale())}});
+              single(adaptor.getAmax())}});
     return success();
   }
 };
@@ -933,7 +942,9 @@ private:
     int64_t batch = qaType.getDimSize(0), m = qaType.getDimSize(1),
             k = qaType.getDimSize(2), n = qbType.getDimSize(1);
     BitBuilder sb(b, loc, b.getF32Type());
-    Value globalScale = sb.fmul(a[2], bOp[2]);
+    // Transformer Engine's alpha = (amax_A * amax_B) * fl(1 / (36 * 448^2)).
+    Value alpha = sb.fmul(sb.fmul(a[2], bOp[2]),
+                          sb.f(::nvfp4::kInvE2M1TimesE4M3MaxSquared));
     Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{batch, m, n},
                                          b.getF32Type());
     Value c16 = indexConst(b, loc, 16);
@@ -976,7 +987,7 @@ private:
                             return SmallVector<Value>{
                                 arith::AddFOp::create(b, loc, acc[0], prod)};
                           });
-                      Value c = sb.fmul(kLoop.getResult(0), globalScale);
+                      Value c = sb.fmul(kLoop.getResult(0), alpha);
                       if (accIn)
                         c = arith::AddFOp::create(
                             b, loc, c,
@@ -1103,13 +1114,16 @@ struct ConstantOpLowering : public OpConversionPattern<arith::ConstantOp> {
 //===----------------------------------------------------------------------===//
 
 struct ConvertNVFP4ToReferencePass
-    : public nvfp4::impl::ConvertNVFP4ToReferenceBase<
+    : public mlir::nvfp4::impl::ConvertNVFP4ToReferenceBase<
           ConvertNVFP4ToReferencePass> {
   using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+
+    if (failed(checkLowerableModule(module, getArgument())))
+      return signalPassFailure();
 
     NVFP4ToReferenceTypeConverter converter;
 

@@ -39,18 +39,23 @@ func.func @act(%x: tensor<64x256xf32>) -> !nvfp4.tensor<64x256, 1x16> {
 // CHECK:           gpu.barrier
 // CHECK:           gpu.return
 
-// Quantize, 1x16 RN: S_enc = 2688 / amax, S_dec = 1 / S_enc (stored by
-// thread 0), then the block (BlockQuantizeIR.h): S_enc * fl(1/6), the E4M3
-// scale, 1 / (scale * S_dec), 16 products, 8 packed bytes in one i64 store
-// and one scale byte. (The kernel derives S_enc twice, for S_dec and for
-// the block, and the block 1 / S_enc again; LLVM merges the copies.)
+// Quantize, 1x16 RN: the tensor amax reduced from the partials, S_enc =
+// fminf(2688 / amax, FLT_MAX) (unordered compare: a NaN gives FLT_MAX), 1 for
+// amax 0 or S_enc 0; thread 0 stores the amax (the NVFP4 value's f32
+// component); then the block (BlockQuantizeIR.h): S_enc * fl(1/6), the E4M3
+// scale, 1 / (scale * (1 / S_enc)), 16 products, 8 packed bytes in one i64
+// store and one scale byte.
 // CHECK:         gpu.func @nvfp4_quantize_64x256_1x16_f32_rn(
+// CHECK-SAME:      %{{.*}}: memref<64x256xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<64x256xf4E2M1FN>, %{{.*}}: memref<64x16xf8E4M3FN>, %[[AMAXOUT:.*]]: memref<1xf32>)
 // CHECK-DAG:       %[[SIXTH:.*]] = arith.constant 0.166666672 : f32
 // CHECK-DAG:       %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:       %[[FLTMAX:.*]] = arith.constant 3.40282347E+38 : f32
 // CHECK-DAG:       %[[C2688:.*]] = arith.constant 2.688000e+03 : f32
-// CHECK:           arith.divf %[[C2688]], %{{.*}} : f32
-// CHECK:           %[[SDEC:.*]] = arith.divf %[[ONE]], %{{.*}} : f32
-// CHECK:           memref.store %[[SDEC]], %{{.*}}[%c0] : memref<1xf32>
+// CHECK:           gpu.barrier
+// CHECK:           %[[Q:.*]] = arith.divf %[[C2688]], %[[AMAX:.*]] : f32
+// CHECK-NEXT:      %[[NANORBIG:.*]] = arith.cmpf ugt, %[[Q]], %[[FLTMAX]] : f32
+// CHECK-NEXT:      arith.select %[[NANORBIG]], %[[FLTMAX]], %[[Q]] : f32
+// CHECK:           memref.store %[[AMAX]], %[[AMAXOUT]][%c0] : memref<1xf32>
 // CHECK:           arith.mulf %{{.*}}, %[[SIXTH]] : f32
 // CHECK:           arith.divf %[[ONE]]
 // CVT-COUNT-8:     nvvm.convert.f32x2.to.f4x2 %{{.*}}, %{{.*}} : i8(f4E2M1FN)

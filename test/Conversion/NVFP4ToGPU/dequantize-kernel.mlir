@@ -7,7 +7,7 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file | FileCheck %s
 
 // A value from outside: disassembled, its components passed as read-only
-// buffers with the f32 decode scale; the result is a fresh 16-byte aligned
+// buffers with the f32 amax; the result is a fresh 16-byte aligned
 // buffer the kernel writes. 64x128 = 512 blocks = 4 CTAs.
 // CHECK-LABEL: func.func @weights(
 // CHECK-SAME:      %[[Q:.*]]: !nvfp4.tensor<64x128, 16x16>
@@ -24,17 +24,20 @@ func.func @weights(%q: !nvfp4.tensor<64x128, 16x16>) -> tensor<64x128xbf16> {
 }
 
 // The kernel: guard gid < 512, 8 code bytes at 8 * block, the compact scale
-// of the block's 16-row tile, exact decodes, (code * scale) * S_dec, rounded
-// to bf16, two 16-byte stores.
+// of the block's 16-row tile, exact decodes, Transformer Engine's order
+// code * ((scale * amax) * fl(1/2688)), rounded to bf16, two 16-byte stores.
 // CHECK:       gpu.module @nvfp4_kernels
 // CHECK:         gpu.func @nvfp4_dequantize_64x128_16x16_bf16(%{{.*}}: memref<64x128xf4E2M1FN>, %{{.*}}: memref<4x8xf8E4M3FN>, %[[KG:.*]]: f32, %{{.*}}: memref<64x128xbf16>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK:           %[[INV2688:.*]] = arith.constant 3.72023816E-4 : f32
 // CHECK:           arith.cmpi ult, %{{.*}}, %c512
 // CHECK:           scf.if
 // CHECK:             llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> i64
 // CHECK:             arith.divui %{{.*}}, %c128
 // CHECK:             llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
+// CHECK:             %[[SCALED:.*]] = arith.mulf %[[SCALE:.*]], %[[KG]] : f32
+// CHECK-NEXT:        %[[FACTOR:.*]] = arith.mulf %[[SCALED]], %[[INV2688]] : f32
 // CHECK:             arith.shrui %c-932957680_i32
-// CHECK-COUNT-16:    arith.mulf %{{.*}}, %[[KG]] : f32
+// CHECK-COUNT-16:    arith.mulf %{{.*}}, %[[FACTOR]] : f32
 // CHECK-COUNT-8:     arith.truncf %{{.*}} : f32 to bf16
 // CHECK:             llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
 // CHECK-COUNT-8:     arith.truncf %{{.*}} : f32 to bf16
@@ -45,7 +48,7 @@ func.func @weights(%q: !nvfp4.tensor<64x128, 16x16>) -> tensor<64x128xbf16> {
 // -----
 
 // quantize -> dequantize: the dequantize kernel reads the quantize kernel's
-// data and scale buffers and its S_dec; no disassemble, no copy, and the
+// data and scale buffers and its amax; no disassemble, no copy, and the
 // assembly that only fed the dequantize is erased (no host code is left
 // that reads the packed buffer as a tensor).
 // CHECK-LABEL: func.func @round_trip(

@@ -131,13 +131,36 @@ func.func @quantize_lhs(%x: tensor<256x512xbf16>, %w: !nvfp4.tensor<256x512, 1x1
 // CHECK-NOT:     llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK:         nvvm.fence.proxy
 // CHECK:         nvvm.mbarrier.arrive
-// The pair: each CTA copies the atoms of all 256 B rows.
+// The pair: each CTA TMA-loads its own 128 rows of A and of B (rank *
+// 128 past the tile's first row), but copies the scale atoms of all 256 B
+// rows of the tile, from its first row (no rank offset): each CTA's tensor
+// core scales its accumulator rows by every B column's scales. Copying from
+// the rank's row instead gave rank 1 the scales of rows [128, 384) of the
+// tile and read 2 KiB past the buffer at the last N tile.
 // PAIR-LABEL:  func.func @weights_16x16(
 // PAIR:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k256_t256_pair_1x16_16x16_f32_sfatoms_b clusters
 // PAIR:        gpu.func @nvfp4_tcgen05_matmul_m256n256k256_t256_pair_1x16_16x16_f32_sfatoms_b(
+// PAIR-SAME:       %{{[^:]*}}: memref<256x256xf4E2M1FN>, %[[AMAP:[^:]*]]: !llvm.ptr, %{{[^:]*}}: memref<256x16xf8E4M3FN>, %{{[^:]*}}: f32, %{{[^:]*}}: memref<256x256xf4E2M1FN>, %[[BMAP:[^:]*]]: !llvm.ptr, %[[BSCALES:[^:]*]]: memref<256x16xf8E4M3FN>
+// PAIR:            %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// PAIR:            %[[AFIRST:.*]] = arith.muli %{{.*}}, %c256_i32 : i32
+// PAIR-NEXT:       %[[ASHARE:.*]] = arith.muli %[[RANK]], %c128_i32 : i32
+// PAIR-NEXT:       %[[AROW:.*]] = arith.addi %[[AFIRST]], %[[ASHARE]] : i32
+// PAIR-NEXT:       %[[BFIRST:.*]] = arith.muli %{{.*}}, %c256_i32 : i32
+// PAIR-NEXT:       %[[BSHARE:.*]] = arith.muli %[[RANK]], %c128_i32 : i32
+// PAIR-NEXT:       %[[BROW:.*]] = arith.addi %[[BFIRST]], %[[BSHARE]] : i32
 // PAIR:            arith.select %{{.*}}, %c32768_i32, %c36864_i32 : i32
 // PAIR:            nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c4096_i32 : !llvm.ptr<3>, i32
-// PAIR-COUNT-2:    nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %c2048_i32
+// PAIR:            nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[AMAP]], %{{.*}}, box[%{{.*}}, %[[AROW]]]
+// PAIR:            nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[BMAP]], %{{.*}}, box[%{{.*}}, %[[BROW]]]
+// Atom 0: rows [BFIRST, BFIRST + 128); atom 1: rows [BFIRST + 128, BFIRST + 256).
+// PAIR:            %[[R0:.*]] = arith.extui %[[BFIRST]] : i32 to i64
+// PAIR:            arith.divui %[[R0]], %c128_i64 : i64
+// PAIR:            nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %c2048_i32
+// PAIR:            %[[R1:.*]] = arith.addi %[[BFIRST]], %c128_i32 : i32
+// PAIR-NEXT:       %[[R1W:.*]] = arith.extui %[[R1]] : i32 to i64
+// PAIR:            arith.divui %[[R1W]], %c128_i64 : i64
+// PAIR:            nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %c2048_i32
+// PAIR-NEXT:     }
 func.func @weights_16x16(%a: !nvfp4.tensor<256x256, 1x16>, %wf: tensor<256x256xbf16>, %amax: f32) -> tensor<256x256xf32> {
   %w = nvfp4.quantize %wf amax %amax : tensor<256x256xbf16> -> !nvfp4.tensor<256x256, 16x16>
   %y = nvfp4.matmul %a, %w : !nvfp4.tensor<256x256, 1x16>, !nvfp4.tensor<256x256, 16x16> -> tensor<256x256xf32>

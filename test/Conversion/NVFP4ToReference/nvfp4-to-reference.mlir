@@ -25,15 +25,17 @@ func.func @call(%q: !nvfp4.tensor<16x32, 1x16>) -> !nvfp4.tensor<16x32, 1x16> {
 
 // -----
 
-// Round-to-nearest quantization: amax over 16-lane vectors, S_enc = 2688 /
-// amax, per-block E4M3 scale and reciprocal multiplier, E2M1 codes written as
-// vector<16xi8>. No Philox without stochastic rounding.
+// Round-to-nearest quantization: amax over 16-lane vectors, S_enc =
+// fminf(2688 / amax, FLT_MAX), per-block E4M3 scale and reciprocal
+// multiplier, E2M1 codes written as vector<16xi8>; the amax is the tensor's
+// f32 component. No Philox without stochastic rounding.
 // CHECK-LABEL: func.func @quantize_rn
 // CHECK-SAME: (%[[X:.*]]: tensor<32x64xf32>) -> (tensor<32x64xi8>, tensor<32x4xi8>, f32)
 // CHECK: vector.transfer_read %[[X]]{{.*}} : tensor<32x64xf32>, vector<16xf32>
 // CHECK: arith.constant 2.688000e+03 : f32
-// CHECK: arith.divf
-// CHECK: %[[SDEC:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[Q:.*]] = arith.divf %{{.*}}, %[[AMAX:.*]] : f32
+// CHECK: arith.cmpf ugt, %[[Q]]
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
 // CHECK: %[[RES:.*]]:2 = scf.for
 // CHECK: scf.for
 // CHECK: tensor.insert %{{.*}} : tensor<32x4xi8>
@@ -41,7 +43,7 @@ func.func @call(%q: !nvfp4.tensor<16x32, 1x16>) -> !nvfp4.tensor<16x32, 1x16> {
 // CHECK: arith.trunci %{{.*}} : vector<16xi32> to vector<16xi8>
 // CHECK: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<32x64xi8>
 // CHECK-NOT: arith.mului_extended
-// CHECK: return %[[RES]]#0, %[[RES]]#1, %[[SDEC]]
+// CHECK: return %[[RES]]#0, %[[RES]]#1, %[[AMAX]]
 func.func @quantize_rn(%x: tensor<32x64xf32>) -> !nvfp4.tensor<32x64, 1x16> {
   %q = nvfp4.quantize %x : tensor<32x64xf32> -> !nvfp4.tensor<32x64, 1x16>
   return %q : !nvfp4.tensor<32x64, 1x16>
@@ -129,14 +131,17 @@ func.func @amax_rank1(%x: tensor<16xf32>) -> f32 {
 // -----
 
 // Dequantization: one linalg.generic; the scale of element (i, j) of a 16x16
-// tensor is read at (i floordiv 16, j floordiv 16).
+// tensor is read at (i floordiv 16, j floordiv 16); Transformer Engine's
+// order q * ((s * amax) * fl(1/2688)).
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[SC:.*]] = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16)>
 // CHECK-LABEL: func.func @dequantize
 // CHECK-SAME: (%[[D:.*]]: tensor<32x64xi8>, %[[S:.*]]: tensor<2x4xi8>, %[[G:.*]]: f32)
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[SC]], #[[ID]]]
 // CHECK-SAME: ins(%[[D]], %[[S]] : tensor<32x64xi8>, tensor<2x4xi8>)
-// CHECK: %[[V:.*]] = arith.mulf %{{.*}}, %[[G]] : f32
+// CHECK: %[[SA:.*]] = arith.mulf %[[SCALE:.*]], %[[G]] : f32
+// CHECK: %[[F:.*]] = arith.mulf %[[SA]], %{{.*}} : f32
+// CHECK: %[[V:.*]] = arith.mulf %[[Q:.*]], %[[F]] : f32
 // CHECK: %[[T:.*]] = arith.truncf %[[V]] : f32 to bf16
 // CHECK: linalg.yield %[[T]] : bf16
 func.func @dequantize(%q: !nvfp4.tensor<32x64, 16x16>) -> tensor<32x64xbf16> {
@@ -147,11 +152,14 @@ func.func @dequantize(%q: !nvfp4.tensor<32x64, 16x16>) -> tensor<32x64xbf16> {
 // -----
 
 // The exact GEMM: per 16-wide K block an exact vector sum, scaled by
-// sA * sB and accumulated in increasing K; then * (gA * gB) and + acc.
+// sA * sB and accumulated in increasing K; then * alpha, Transformer
+// Engine's (amaxA * amaxB) * fl(1 / (36 * 448^2)), and + acc.
 // FAKE, fake quantization: dequantize both operands and contract in f32.
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: %[[GA:arg[0-9]+]]: f32, %{{arg[0-9]+}}: tensor<48x64xi8>, %{{arg[0-9]+}}: tensor<3x4xi8>, %[[GB:arg[0-9]+]]: f32, %{{arg[0-9]+}}: tensor<32x48xbf16>
-// CHECK: %[[GS:.*]] = arith.mulf %[[GA]], %[[GB]] : f32
+// CHECK-DAG: %[[INV:.*]] = arith.constant 1.38401717E-7 : f32
+// CHECK-DAG: %[[AB:.*]] = arith.mulf %[[GA]], %[[GB]] : f32
+// CHECK: %[[GS:.*]] = arith.mulf %[[AB]], %[[INV]] : f32
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for

@@ -19,6 +19,23 @@ func.func @type_2d_rank(%a: !nvfp4.tensor<64, 16x16>) { return }
 
 // -----
 
+// 2^62 x 2^62 x 16 elements: the product wraps around in int64.
+// expected-error @+1 {{NVFP4 tensor shape 4611686018427387904x4611686018427387904x16 has more elements than a 64-bit index can count}}
+func.func @type_element_count_overflow(%a: !nvfp4.tensor<4611686018427387904x4611686018427387904x16, 1x16>) { return }
+
+// -----
+
+// 2^58 x 16 elements fit in int64 ...
+func.func @type_element_count_limit(%a: !nvfp4.tensor<288230376151711744x16, 1x16>) { return }
+
+// -----
+
+// ... 2^59 x 16 (2^63) do not.
+// expected-error @+1 {{NVFP4 tensor shape 576460752303423488x16 has more elements than a 64-bit index can count}}
+func.func @type_element_count_limit_plus_one(%a: !nvfp4.tensor<576460752303423488x16, 1x16>) { return }
+
+// -----
+
 // expected-error @+1 {{NVFP4 tensor dimensions must be static}}
 func.func @type_dynamic(%a: !nvfp4.tensor<?x64, 1x16>) { return }
 
@@ -428,5 +445,79 @@ func.func @disassemble_types(%q: !nvfp4.tensor<32x64, 1x16>) {
   // expected-error @+2 {{'nvfp4.disassemble' op inferred type(s) 'tensor<32x64xf4E2M1FN>', 'tensor<32x4xf8E4M3FN>', 'f32' are incompatible with return type(s) of operation 'tensor<32x64xf4E2M1FN>', 'tensor<2x4xf8E4M3FN>', 'f32'}}
   // expected-error @+1 {{'nvfp4.disassemble' op failed to infer returned types}}
   %0:3 = "nvfp4.disassemble"(%q) : (!nvfp4.tensor<32x64, 1x16>) -> (tensor<32x64xf4E2M1FN>, tensor<2x4xf8E4M3FN>, f32)
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Sizes of high-precision operands (checked arithmetic)
+//===----------------------------------------------------------------------===//
+
+// 2^32 x 2^32 f32 elements: 2^64 elements, 2^66 bytes.
+func.func @amax_input_count_overflow(%x: tensor<4294967296x4294967296xf32>) {
+  // expected-error @+1 {{input shape 4294967296x4294967296 has more elements or bytes than a 64-bit index can count}}
+  %q = nvfp4.amax %x : tensor<4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+// 2^31 x 2^30 f32 elements fit as a count (2^61) but not in bytes (2^63).
+func.func @amax_input_bytes_overflow(%x: tensor<2147483648x1073741824xf32>) {
+  // expected-error @+1 {{input shape 2147483648x1073741824 has more elements or bytes than a 64-bit index can count}}
+  %a = nvfp4.amax %x : tensor<2147483648x1073741824xf32>
+  return
+}
+
+// -----
+
+// The same count of bf16 elements is 2^62 bytes: accepted.
+func.func @amax_input_bytes_limit(%x: tensor<2147483648x1073741824xbf16>) -> f32 {
+  %a = nvfp4.amax %x : tensor<2147483648x1073741824xbf16>
+  return %a : f32
+}
+
+// -----
+
+// The NVFP4 result (2^61 codes) fits; the f32 input (2^63 bytes) does not.
+func.func @quantize_input_overflow(%x: tensor<2147483648x1073741824xf32>) {
+  // expected-error @+1 {{'nvfp4.quantize' op input shape 2147483648x1073741824 has more elements or bytes than a 64-bit index can count}}
+  %q = nvfp4.quantize %x : tensor<2147483648x1073741824xf32> -> !nvfp4.tensor<2147483648x1073741824, 1x16>
+  return
+}
+
+// -----
+
+func.func @hadamard_input_overflow(%x: tensor<4294967296x4294967296xbf16>) {
+  // expected-error @+1 {{'nvfp4.hadamard' op input shape 4294967296x4294967296 has more elements or bytes than a 64-bit index can count}}
+  %y = nvfp4.hadamard %x : tensor<4294967296x4294967296xbf16>
+  return
+}
+
+// -----
+
+// Each operand fits; the [M, N] f32 result (2^33 x 2^33) does not.
+func.func @matmul_result_overflow(%a: !nvfp4.tensor<8589934592x16, 1x16>, %b: !nvfp4.tensor<8589934592x16, 1x16>) {
+  // expected-error @+1 {{'nvfp4.matmul' op result shape 8589934592x8589934592 has more elements or bytes than a 64-bit index can count}}
+  %y = nvfp4.matmul %a, %b : !nvfp4.tensor<8589934592x16, 1x16>, !nvfp4.tensor<8589934592x16, 1x16> -> tensor<8589934592x8589934592xf32>
+  return
+}
+
+// -----
+
+// 2^62 elements: the codes fit, the f32 result (2^64 bytes) does not.
+func.func @dequantize_result_overflow(%q: !nvfp4.tensor<288230376151711744x16, 1x16>) {
+  // expected-error @+1 {{'nvfp4.dequantize' op result shape 288230376151711744x16 has more elements or bytes than a 64-bit index can count}}
+  %x = nvfp4.dequantize %q : !nvfp4.tensor<288230376151711744x16, 1x16> -> tensor<288230376151711744x16xf32>
+  return
+}
+
+// -----
+
+// A dynamic dimension prints as `?`, not as its sentinel value.
+func.func @quantize_dynamic_shape_message(%x: tensor<?x64xf32>) {
+  // expected-error @+1 {{input shape ?x64 does not match result shape 32x64}}
+  %q = nvfp4.quantize %x : tensor<?x64xf32> -> !nvfp4.tensor<32x64, 1x16>
   return
 }

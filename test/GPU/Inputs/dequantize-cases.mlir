@@ -6,8 +6,9 @@
 // bf16 / f16 results must equal the checked f32 result rounded to nearest
 // even (relative error exactly 0). Shapes: 1x16 and 16x16 scales, ranks 1
 // to 3, subnormal and zero block scales (fill mode 0 spans 2^-20 .. 2^10),
-// ties (mode 1), specials (mode 2); all 16 codes with a normal and a
-// subnormal scale.
+// ties (mode 1), specials (mode 2); all 16 codes with a normal scale (2.0,
+// amax 1344: (2 * 1344) * fl(1/2688) = 1) and a subnormal one (2^-9, amax
+// 2688: the factor is exactly 2^-9).
 
 func.func private @nvfp4RtFill(memref<*xf32>, i64, i32) attributes {llvm.emit_c_interface}
 func.func private @nvfp4RtQuantizeReference(memref<*xf32>, memref<*xi8>, memref<*xi8>, i64, i32) -> f32 attributes {llvm.emit_c_interface}
@@ -201,7 +202,7 @@ func.func @dequantize_known() {
   %c2 = arith.constant 0.0 : f32
   %codes3 = arith.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi4>
   %sc4 = arith.constant dense<[[64]]> : tensor<1x1xi8>
-  %g5 = arith.constant 0.5 : f32
+  %g5 = arith.constant 1344.0 : f32
   %d6 = arith.bitcast %codes3 : tensor<1x16xi4> to tensor<1x16xf4E2M1FN>
   %s7 = arith.bitcast %sc4 : tensor<1x1xi8> to tensor<1x1xf8E4M3FN>
   %q8 = nvfp4.assemble %d6, %s7, %g5 : tensor<1x16xf4E2M1FN>, tensor<1x1xf8E4M3FN> -> !nvfp4.tensor<1x16, 1x16>
@@ -212,7 +213,7 @@ func.func @dequantize_known() {
   %c12 = arith.constant 0.0 : f32
   %codes13 = arith.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<1x16xi4>
   %sc14 = arith.constant dense<[[1]]> : tensor<1x1xi8>
-  %g15 = arith.constant 1.0 : f32
+  %g15 = arith.constant 2688.0 : f32
   %d16 = arith.bitcast %codes13 : tensor<1x16xi4> to tensor<1x16xf4E2M1FN>
   %s17 = arith.bitcast %sc14 : tensor<1x1xi8> to tensor<1x1xf8E4M3FN>
   %q18 = nvfp4.assemble %d16, %s17, %g15 : tensor<1x16xf4E2M1FN>, tensor<1x1xf8E4M3FN> -> !nvfp4.tensor<1x16, 1x16>

@@ -92,8 +92,7 @@ getTcgen05EpilogueFusionBlocker(QuantizeOp op, GPUTarget target,
 /// launch of the tcgen05 kernel whose epilogue quantizes each block of 16
 /// accumulator columns (Hadamard transform, block scale, codes rounded to
 /// nearest or stochastically, by cvt.rs with `hardwareSR`) and writes the
-/// NVFP4 data and compact E4M3 scales; the result's decode scale is computed
-/// on the host from `amax`. The result is bit-identical to the matmul's
+/// NVFP4 data and compact E4M3 scales; the result carries `amax`. The result is bit-identical to the matmul's
 /// kernel followed by the quantize kernel.
 void populateNVFP4ToTcgen05NVFP4EpiloguePatterns(
     RewritePatternSet &patterns, GPUTarget target, bool hardwareSR,

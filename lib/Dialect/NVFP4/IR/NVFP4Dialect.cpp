@@ -8,7 +8,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -149,6 +151,11 @@ LogicalResult NVFP4TensorType::verify(function_ref<InFlightDiagnostic()> emitErr
   if (shape.back() % kBlockSize != 0)
     return emitError() << "last dimension (" << shape.back()
                        << ") must be a multiple of 16";
+  // The element count bounds every index a lowering computes on the
+  // components (data: 4 bits an element, scales: 1 byte per 16).
+  if (!getCheckedByteSize(shape, /*elementBits=*/4))
+    return emitError() << "NVFP4 tensor shape " << formatShape(shape)
+                       << " has more elements than a 64-bit index can count";
   if (block.is2D()) {
     if (shape.size() < 2)
       return emitError() << "16x16 blocks need a tensor of rank >= 2";
@@ -189,6 +196,86 @@ RankedTensorType NVFP4TensorType::getDataType() const {
 RankedTensorType NVFP4TensorType::getScalesType() const {
   return RankedTensorType::get(getScalesShape(),
                                Float8E4M3FNType::get(getContext()));
+}
+
+std::optional<int64_t> mlir::nvfp4::getCheckedByteSize(ArrayRef<int64_t> shape,
+                                                      int64_t elementBits) {
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim) || dim < 0)
+      return std::nullopt;
+    std::optional<int64_t> product = llvm::checkedMul(count, dim);
+    if (!product)
+      return std::nullopt;
+    count = *product;
+  }
+  if (elementBits % 8 == 0)
+    return llvm::checkedMul(count, elementBits / 8);
+  // Sub-byte elements (E2M1 codes, 4 bits): packed, no larger than count.
+  assert(elementBits < 8 && 8 % elementBits == 0 && "unexpected bit width");
+  const int64_t perByte = 8 / elementBits;
+  return count / perByte + (count % perByte != 0);
+}
+
+std::string mlir::nvfp4::formatShape(ArrayRef<int64_t> shape) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t dim) {
+        if (ShapedType::isDynamic(dim))
+          os << "?";
+        else
+          os << dim;
+      },
+      "x");
+  return str;
+}
+
+/// Whether `type` holds an NVFP4 tensor type strictly inside it.
+static bool holdsNestedNVFP4Type(Type type) {
+  if (isa<NVFP4TensorType>(type))
+    return false;
+  bool found = false;
+  type.walk([&](NVFP4TensorType) { found = true; });
+  return found;
+}
+
+LogicalResult mlir::nvfp4::checkLowerableModule(ModuleOp module,
+                                                StringRef passName) {
+  WalkResult result = module.walk([&](Operation *op) {
+    if (op != module.getOperation() && isa<ModuleOp>(op)) {
+      op->emitError() << passName
+                      << ": nested 'builtin.module' ops are not supported; "
+                         "lower each module separately";
+      return WalkResult::interrupt();
+    }
+    auto reject = [&](Type type, StringRef what) {
+      op->emitError() << passName << ": " << what << " of type " << type
+                      << " holds an NVFP4 tensor inside another type; an "
+                         "NVFP4 tensor cannot be an element (pass its "
+                         "components, from nvfp4.disassemble, instead)";
+      return WalkResult::interrupt();
+    };
+    if (auto function = dyn_cast<FunctionOpInterface>(op))
+      for (Type type : function.getArgumentTypes())
+        if (holdsNestedNVFP4Type(type))
+          return reject(type, "a function argument");
+    if (auto function = dyn_cast<FunctionOpInterface>(op))
+      for (Type type : function.getResultTypes())
+        if (holdsNestedNVFP4Type(type))
+          return reject(type, "a function result");
+    for (Type type : op->getResultTypes())
+      if (holdsNestedNVFP4Type(type))
+        return reject(type, "a result");
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type type : block.getArgumentTypes())
+          if (holdsNestedNVFP4Type(type))
+            return reject(type, "a block argument");
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 int64_t NVFP4TensorType::getNumElements() const {

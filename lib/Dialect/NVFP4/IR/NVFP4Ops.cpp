@@ -18,12 +18,21 @@ using namespace mlir::nvfp4;
 // Shared verification helpers
 //===----------------------------------------------------------------------===//
 
-/// Prints a shape as `AxBxC`.
-static std::string formatShape(ArrayRef<int64_t> shape) {
-  std::string str;
-  llvm::raw_string_ostream os(str);
-  llvm::interleave(shape, os, "x");
-  return str;
+/// Verifies that the static shaped `type` of the operand or result `name`
+/// has an element count and byte size that fit in int64_t, so that every
+/// lowering's index arithmetic on it is exact.
+static LogicalResult verifySizeRepresentable(Operation *op, ShapedType type,
+                                             StringRef name) {
+  if (!type.hasStaticShape())
+    return success();
+  int64_t bits = isa<NVFP4TensorType>(type)
+                     ? 4
+                     : type.getElementType().getIntOrFloatBitWidth();
+  if (!getCheckedByteSize(type.getShape(), bits))
+    return op->emitOpError()
+           << name << " shape " << formatShape(type.getShape())
+           << " has more elements or bytes than a 64-bit index can count";
+  return success();
 }
 
 /// Verifies a Hadamard sign vector: 16 entries, each +1 or -1.
@@ -74,6 +83,8 @@ LogicalResult QuantizeOp::verify() {
     return emitOpError() << "input shape " << formatShape(inputType.getShape())
                          << " does not match result shape "
                          << formatShape(resultType.getShape());
+  if (failed(verifySizeRepresentable(*this, inputType, "input")))
+    return failure();
   if (failed(verifyRounding(*this, getRounding(), getSeed(), getOffset())))
     return failure();
   return verifyHadamardSigns(*this, getHadamard(), "hadamard");
@@ -172,7 +183,7 @@ LogicalResult AmaxOp::verify() {
     return emitOpError() << "input's last dimension must be a multiple of "
                          << kBlockSize << " (as nvfp4.quantize reads it), got "
                          << inputType.getShape().back();
-  return success();
+  return verifySizeRepresentable(*this, inputType, "input");
 }
 
 //===----------------------------------------------------------------------===//
@@ -187,7 +198,7 @@ LogicalResult DequantizeOp::verify() {
                          << formatShape(resultType.getShape())
                          << " does not match input shape "
                          << formatShape(inputType.getShape());
-  return success();
+  return verifySizeRepresentable(*this, resultType, "result");
 }
 
 //===----------------------------------------------------------------------===//
@@ -223,7 +234,7 @@ LogicalResult MatmulOp::verify() {
     return emitOpError() << "accumulator type " << getAcc().getType()
                          << " does not match result type "
                          << getResult().getType();
-  return success();
+  return verifySizeRepresentable(*this, getResult().getType(), "result");
 }
 
 //===----------------------------------------------------------------------===//
@@ -240,6 +251,8 @@ LogicalResult HadamardOp::verify() {
                          << (ShapedType::isDynamic(shape.back())
                                  ? std::string("?")
                                  : std::to_string(shape.back()));
+  if (failed(verifySizeRepresentable(*this, getInput().getType(), "input")))
+    return failure();
   return verifyHadamardSigns(*this, getSigns(), "signs");
 }
 
@@ -318,7 +331,7 @@ OpFoldResult AssembleOp::fold(FoldAdaptor) {
   auto disassemble = getData().getDefiningOp<DisassembleOp>();
   if (!disassemble || disassemble.getData() != getData() ||
       disassemble.getScales() != getScales() ||
-      disassemble.getDecodeScale() != getDecodeScale() ||
+      disassemble.getAmax() != getAmax() ||
       disassemble.getInput().getType() != getType())
     return {};
   return disassemble.getInput();
@@ -348,7 +361,7 @@ LogicalResult DisassembleOp::fold(FoldAdaptor,
     return failure();
   results.push_back(assemble.getData());
   results.push_back(assemble.getScales());
-  results.push_back(assemble.getDecodeScale());
+  results.push_back(assemble.getAmax());
   return success();
 }
 

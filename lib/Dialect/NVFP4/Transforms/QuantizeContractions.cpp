@@ -64,6 +64,10 @@ analyzeRewritable(linalg::LinalgOp op,
     reason = llvm::formatv("K={0} is not a multiple of 16", info->k);
     return failure();
   }
+  if (!info->hasRepresentableSizes()) {
+    reason = kSizesNotRepresentable;
+    return failure();
+  }
   for (int i = 0; i < 2; ++i) {
     int64_t other = i == 0 ? info->m : info->n;
     if (is2DWeight(op, i, options) && other % kBlockSize != 0) {

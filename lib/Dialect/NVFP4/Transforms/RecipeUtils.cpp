@@ -331,6 +331,13 @@ TensorKind nvfp4::getArgumentKind(Value value) {
   return kind ? parseTensorKind(kind.getValue()) : TensorKind::Unknown;
 }
 
+bool mlir::nvfp4::ContractionInfo::hasRepresentableSizes() const {
+  const int64_t shapes[3][3] = {{batch, m, k}, {batch, n, k}, {batch, m, n}};
+  return llvm::all_of(shapes, [](const int64_t(&shape)[3]) {
+    return getCheckedByteSize(shape, /*elementBits=*/32).has_value();
+  });
+}
+
 std::string nvfp4::formatLocation(Location loc) {
   std::string result;
   llvm::raw_string_ostream os(result);

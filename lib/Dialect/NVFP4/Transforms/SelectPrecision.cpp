@@ -380,6 +380,8 @@ void NVFP4SelectPrecisionPass::selectInFunction(
                                      *d.layer, keepLast)};
       if (d.k % kBlockSize != 0)
         return {false, llvm::formatv("K={0} is not a multiple of 16", d.k)};
+      if (!info->hasRepresentableSizes())
+        return {false, std::string(kSizesNotRepresentable)};
       if (weightIndex >= 0 && !disable2D && d.role != "wgrad") {
         int64_t other = weightIndex == 0 ? d.m : d.n;
         if (other % kBlockSize != 0)

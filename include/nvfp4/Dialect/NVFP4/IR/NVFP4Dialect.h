@@ -15,6 +15,7 @@
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
@@ -43,6 +44,28 @@ inline constexpr int64_t kBlockSize = 16;
 
 /// Transformer Engine's fixed sign vector for the 16x16 Hadamard transform.
 llvm::ArrayRef<int8_t> getDefaultHadamardSigns();
+
+/// The number of bytes a static shape of elements of `elementBits` bits (a
+/// multiple of 8, or 4 for packed E2M1 codes) occupies, or std::nullopt when
+/// a dimension is dynamic or negative or the element count or byte size
+/// does not fit in int64_t. Lowerings index with 64-bit arithmetic, so every size they
+/// compute is bounded by this.
+std::optional<int64_t> getCheckedByteSize(llvm::ArrayRef<int64_t> shape,
+                                          int64_t elementBits);
+
+/// Prints a shape as `AxBxC`, dynamic dimensions as `?`.
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// Checks what every nvfp4 lowering requires of its input module and emits
+/// one error, with the offending op's location, at the first violation:
+/// - no nested `builtin.module` (the lowerings create their kernels,
+///   helpers and runtime declarations in the top-level module);
+/// - no value, block argument or function signature whose type holds an
+///   NVFP4 tensor type inside another type (`tensor<4x!nvfp4.tensor<..>>`,
+///   `memref<..x!nvfp4.tensor<..>>`, ...): an NVFP4 tensor is a value of
+///   three components and cannot be an element.
+/// `passName` prefixes the message.
+LogicalResult checkLowerableModule(ModuleOp module, llvm::StringRef passName);
 
 } // namespace nvfp4
 } // namespace mlir

@@ -35,7 +35,8 @@ def NVFP4_QuantizeOp : NVFP4_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
       `S_enc = 6 * 448 / amax` (1 when amax is 0 or S_enc underflows to 0);
     - per block: `s_b = e4m3_rn_satfinite(block_amax * (S_enc / 6))`;
     - per element: `q = e2m1(x * (1 / (s_b * (1 / S_enc))))`, rounded as
-      `rounding` says; the decode scale stored is `1 / S_enc`.
+      `rounding` says; the tensor carries `amax` (as Transformer Engine's
+      tensors do), from which dequantization and matmuls rescale.
 
     With `rounding rs` (stochastic), the random bits of the element at
     row-major linear index `i` come from Philox4x32-10 keyed by `seed`
@@ -116,9 +117,11 @@ def NVFP4_AmaxOp : NVFP4_Op<"amax", [Pure]> {
 def NVFP4_DequantizeOp : NVFP4_Op<"dequantize", [Pure]> {
   let summary = "dequantize an NVFP4 tensor to a floating-point tensor";
   let description = [{
-    Returns `e2m1(q) * e4m3(s_b) * decode_scale` for every element, computed
-    in f32 (that product order) and rounded to the result element type.
-    The result has the shape of the input.
+    Returns `e2m1(q) * ((e4m3(s_b) * amax) * fl(1 / (6 * 448)))` for every
+    element, computed in f32 in that order (Transformer Engine's
+    `dequantize_fp4_kernel`) and rounded to the result element type, where
+    `amax` is the tensor amax the input carries. The result has the shape of
+    the input.
 
     Example:
 
@@ -145,10 +148,11 @@ def NVFP4_MatmulOp : NVFP4_Op<"matmul", [Pure]> {
     are stored with the contraction dimension K innermost, as the hardware
     requires), giving [M, N]; with a leading batch dimension both operands are
     [B, M, K] and [B, N, K] and the result is [B, M, N]. The block scales of
-    both operands multiply each 16-wide K block's partial products, the
-    product of the two decode scales multiplies the sum, accumulation is in
-    f32, and `acc`, when present, is added to the result. A bf16 result is
-    the f32 result rounded to nearest even.
+    both operands multiply each 16-wide K block's partial products,
+    accumulation is in f32, and the sum is multiplied by
+    `alpha = (amax_lhs * amax_rhs) * fl(1 / (6 * 6 * 448 * 448))` (Transformer
+    Engine's per-tensor GEMM scale); `acc`, when present, is added to the
+    result. A bf16 result is the f32 result rounded to nearest even.
 
     On sm_100a/sm_103a/sm_110a this is
     `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`; on
@@ -285,25 +289,26 @@ def NVFP4_TransposeOp : NVFP4_Op<"transpose", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def NVFP4_AssembleOp : NVFP4_Op<"assemble", [Pure]> {
-  let summary = "build an NVFP4 tensor from its data, scales and decode scale";
+  let summary = "build an NVFP4 tensor from its data, scales and tensor amax";
   let description = [{
     Packs E2M1 `data`, E4M3 `scales` (one per block, compact: [.., M/16, K/16]
-    for 16x16) and the f32 `decode_scale` into an NVFP4 tensor. The component
-    shapes must be those the result type implies (see `!nvfp4.tensor`).
+    for 16x16) and the f32 tensor `amax` the scales were derived from
+    (`S_enc = 6 * 448 / amax`) into an NVFP4 tensor. The component shapes
+    must be those the result type implies (see `!nvfp4.tensor`).
 
     Example:
 
     ```mlir
-    %q = nvfp4.assemble %d, %s, %g : tensor<32x64xf4E2M1FN>,
+    %q = nvfp4.assemble %d, %s, %amax : tensor<32x64xf4E2M1FN>,
            tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x16>
     ```
   }];
   let arguments = (ins RankedTensorOf<[F4E2M1FN]>:$data,
                        RankedTensorOf<[F8E4M3FN]>:$scales,
-                       F32:$decode_scale);
+                       F32:$amax);
   let results = (outs NVFP4_TensorType:$result);
   let assemblyFormat = [{
-    $data `,` $scales `,` $decode_scale attr-dict `:` type($data) `,`
+    $data `,` $scales `,` $amax attr-dict `:` type($data) `,`
     type($scales) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
@@ -312,23 +317,23 @@ def NVFP4_AssembleOp : NVFP4_Op<"assemble", [Pure]> {
 
 def NVFP4_DisassembleOp : NVFP4_Op<"disassemble",
     [Pure, InferTypeOpAdaptor]> {
-  let summary = "take an NVFP4 tensor apart into data, scales and decode scale";
+  let summary = "take an NVFP4 tensor apart into data, scales and tensor amax";
   let description = [{
     The inverse of `nvfp4.assemble`: returns the E2M1 data, the compact E4M3
-    block scales and the f32 decode scale. Result types follow from the input
+    block scales and the f32 tensor amax. Result types follow from the input
     type.
 
     Example:
 
     ```mlir
-    %d, %s, %g = nvfp4.disassemble %q : !nvfp4.tensor<32x64, 16x16>
-    // %d: tensor<32x64xf4E2M1FN>, %s: tensor<2x4xf8E4M3FN>, %g: f32
+    %d, %s, %amax = nvfp4.disassemble %q : !nvfp4.tensor<32x64, 16x16>
+    // %d: tensor<32x64xf4E2M1FN>, %s: tensor<2x4xf8E4M3FN>, %amax: f32
     ```
   }];
   let arguments = (ins NVFP4_TensorType:$input);
   let results = (outs RankedTensorOf<[F4E2M1FN]>:$data,
                       RankedTensorOf<[F8E4M3FN]>:$scales,
-                      F32:$decode_scale);
+                      F32:$amax);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
   let hasFolder = 1;
 }

@@ -18,18 +18,20 @@ def NVFP4_TensorType : TypeDef<NVFP4_Dialect, "NVFP4Tensor",
   let description = [{
     A statically shaped tensor quantized along its last dimension. Each
     element is an E2M1 value; each block (see `#nvfp4.block`) of elements has
-    one E4M3 scale; the tensor has one FP32 decode scale. The logical value
-    of element `i` is `e2m1[i] * e4m3[block(i)] * decode_scale`.
+    one E4M3 scale; the tensor carries the FP32 amax its scales were derived
+    from, as Transformer Engine's NVFP4 tensors do. The logical value of
+    element `i` is `e2m1[i] * ((e4m3[block(i)] * amax) * fl(1 / (6 * 448)))`.
 
     The components, as `nvfp4.disassemble` returns them, are:
     - data: `tensor<d0 x ... x dn x f4E2M1FN>`;
     - scales: `tensor<d0 x ... x d(n-1)/R x dn/16 x f8E4M3FN>` for a block of
       `R`x16 (compact: one scale per 16x16 tile for `16x16`);
-    - decode scale: `f32`.
+    - amax: `f32`.
 
     Rules: rank >= 1, every dimension static and positive, the last dimension
-    a multiple of 16, and for `16x16` rank >= 2 and the second-to-last
-    dimension a multiple of 16.
+    a multiple of 16, for `16x16` rank >= 2 and the second-to-last dimension
+    a multiple of 16, and the element count and the size in bytes of each
+    component representable in int64.
 
     Example:
 

@@ -50,6 +50,11 @@ inline int64_t addFlops(int64_t a, int64_t b) {
 /// A linalg contraction in a form the recipe rewrites: one M, N and K
 /// dimension, at most one batch dimension (outermost in every operand), a
 /// result laid out [B, M, N], static shapes, float operands.
+/// The reason a contraction whose sizes overflow a 64-bit index stays in
+/// high precision (ContractionInfo::hasRepresentableSizes).
+inline constexpr llvm::StringLiteral kSizesNotRepresentable =
+    "operand sizes overflow a 64-bit index";
+
 struct ContractionInfo {
   mutable linalg::LinalgOp op;
   bool batched = false;
@@ -64,6 +69,10 @@ struct ContractionInfo {
   Value init() const { return op.getDpsInitOperand(0)->get(); }
   /// 2 * B * M * N * K, saturated (see contractionFlops).
   int64_t flops() const { return contractionFlops(batch, m, n, k); }
+  /// Whether the f32 operands and result of the NVFP4 form ([B, M, K],
+  /// [B, N, K], [B, M, N]) have sizes a 64-bit index can count, so that
+  /// nvfp4.quantize and nvfp4.matmul can express the contraction.
+  bool hasRepresentableSizes() const;
 };
 
 /// Whether `op` is a linalg multiply-accumulate contraction with two inputs
