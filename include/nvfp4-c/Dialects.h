@@ -35,7 +35,9 @@ MLIR_CAPI_EXPORTED void mlirNVFP4RegisterAllPasses(void);
 MLIR_CAPI_EXPORTED bool mlirTypeIsANVFP4Tensor(MlirType type);
 
 /// Returns !nvfp4.tensor<shape, blockRows x 16>, or a null type (and emits a
-/// diagnostic at an unknown location) when the shape or block is invalid.
+/// diagnostic at an unknown location) when the shape or block is invalid,
+/// including a negative `rank`, a null `shape` of positive rank and an
+/// element count that does not fit in int64.
 /// `blockRows` is 1 or 16.
 MLIR_CAPI_EXPORTED MlirType mlirNVFP4TensorTypeGet(MlirContext ctx,
                                                    intptr_t rank,

@@ -31,6 +31,11 @@ MlirType mlirNVFP4TensorTypeGet(MlirContext ctx, intptr_t rank,
                                 const int64_t *shape, int64_t blockRows) {
   MLIRContext *context = unwrap(ctx);
   auto emitError = [&] { return mlir::emitError(UnknownLoc::get(context)); };
+  if (rank < 0 || (rank > 0 && !shape)) {
+    emitError() << "mlirNVFP4TensorTypeGet: the rank must be non-negative "
+                   "and the shape non-null";
+    return wrap(Type());
+  }
   BlockAttr block = BlockAttr::getChecked(emitError, context, blockRows,
                                           /*cols=*/int64_t(16));
   if (!block)

@@ -50,6 +50,21 @@ static void testTypes(MlirContext ctx) {
   // CHECK: null: 1
   fprintf(stderr, "null: %d\n",
           mlirTypeIsNull(mlirNVFP4TensorTypeGet(ctx, 2, shape, 4)));
+  // An element count that wraps around int64.
+  int64_t huge[] = {INT64_C(1) << 62, INT64_C(1) << 62, 16};
+  // CHECK: has more elements than a 64-bit index can count
+  // CHECK: null: 1
+  fprintf(stderr, "null: %d\n",
+          mlirTypeIsNull(mlirNVFP4TensorTypeGet(ctx, 3, huge, 1)));
+  // A negative rank, or a null shape with a positive rank.
+  // CHECK: the rank must be non-negative and the shape non-null
+  // CHECK: null: 1
+  fprintf(stderr, "null: %d\n",
+          mlirTypeIsNull(mlirNVFP4TensorTypeGet(ctx, -1, shape, 1)));
+  // CHECK: the rank must be non-negative and the shape non-null
+  // CHECK: null: 1
+  fprintf(stderr, "null: %d\n",
+          mlirTypeIsNull(mlirNVFP4TensorTypeGet(ctx, 2, NULL, 1)));
 }
 
 static void testAttributes(MlirContext ctx) {

@@ -1,8 +1,8 @@
 // nvfp4.matmul lowered by nvfp4-to-cpu and run on the CPU, compared bit for
 // bit with the reference block-scaled GEMM: 1x16 x 16x16 and 1x16 x 1x16
 // operands, batched, with an f32 accumulator, inputs with Inf/NaN/ties; and
-// a hand-checked value: 32 products 1 * 1, scales 1, decode scales 0.25 *
-// 0.25 give 32 / 16 = 2.
+// a hand-checked value: 32 products 1 * 1, scales 1, amaxes 672 give
+// alpha = (672 * 672) * fl(1 / (36 * 448^2)) = 1/16 and 32 / 16 = 2.
 //
 // With fake quantization (dequantize + an f32 contraction) the same program
 // must agree with the reference GEMM up to f32 summation order: largest

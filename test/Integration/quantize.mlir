@@ -1,5 +1,5 @@
 // Quantization lowered by nvfp4-to-cpu and run on the CPU, compared bit for
-// bit (codes, block scales, decode scale) with the reference library: 1x16
+// bit (codes, block scales, amax) with the reference library: 1x16
 // and 16x16 blocks, round-to-nearest and stochastic rounding, with and
 // without the Hadamard transform, ranks 1 to 3, f32/bf16/f16 inputs,
 // explicit amax, and inputs with ties, zeros, -0, outliers, Inf and NaN.

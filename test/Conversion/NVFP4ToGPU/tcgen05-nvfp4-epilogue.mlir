@@ -2,8 +2,8 @@
 // operand (any block layout, rounding and Hadamard transform) of the single
 // use of an `nvfp4.matmul` lowers to one launch of the matmul kernel whose
 // epilogue quantizes each block of 16 accumulator columns and stores the
-// E2M1 codes and the E4M3 scales; the decode scale of the result is computed
-// on the host from amax. Every other quantization of a matmul result is left
+// E2M1 codes and the E4M3 scales; the result carries the quantization's
+// amax. Every other quantization of a matmul result is left
 // to the quantize kernels, with a report-fallbacks remark saying why.
 
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file | FileCheck %s

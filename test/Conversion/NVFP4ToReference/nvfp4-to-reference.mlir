@@ -210,7 +210,7 @@ func.func @rescale(%q: !nvfp4.tensor<32x64, 1x16>) -> !nvfp4.tensor<32x64, 16x16
 
 // -----
 
-// Transpose moves codes and tile scales; the decode scale passes through.
+// Transpose moves codes and tile scales; the amax passes through.
 // CHECK-LABEL: func.func @transpose
 // CHECK-SAME: (%[[D:.*]]: tensor<32x64xi8>, %[[S:.*]]: tensor<2x4xi8>, %[[G:.*]]: f32)
 // CHECK: %[[TD:.*]] = linalg.transpose ins(%[[D]] : tensor<32x64xi8>) outs(%{{.*}} : tensor<64x32xi8>) permutation = [1, 0]
