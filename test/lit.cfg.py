@@ -107,6 +107,13 @@ config.substitutions.append((
     os.path.join(config.nvfp4_obj_root, "lib",
                  "libnvfp4_reference_runtime" + config.shlib_ext)))
 
+# The GPU emulator: programs lowered with nvfp4-to-gpu-emulation run their
+# kernels on the host (docs/emulator.md).
+config.substitutions.append((
+    "%nvfp4_gpu_emulator_lib",
+    os.path.join(config.nvfp4_obj_root, "lib",
+                 "libnvfp4_gpu_emulator" + config.shlib_ext)))
+
 # GPU execution of programs lowered with nvfp4-to-gpu-executable (test/GPU):
 # libnvfp4_cuda_runtime (built when the CUDA toolkit is found) and the checks
 # of GPU results. Tests that run kernels say

@@ -329,7 +329,11 @@ void mlir::nvfp4::buildNVFP4ToGPUExecutablePipeline(
     OpPassManager &pm, const NVFP4ToPTXPipelineOptions &options) {
   // 1. Kernels: nvfp4.matmul -> gpu.launch_func + gpu.binary.
   buildNVFP4ToPTXPipeline(pm, options);
+  // 2.-4. The host.
+  buildGPUHostToLLVMPipeline(pm);
+}
 
+void mlir::nvfp4::buildGPUHostToLLVMPipeline(OpPassManager &pm) {
   // 2. Packed byte buffers for the E2M1 / E4M3 kernel operands, then the
   //    rest of the program through the reference lowering (as nvfp4-to-cpu).
   pm.addPass(createGPUPackLaunchOperandsPass());

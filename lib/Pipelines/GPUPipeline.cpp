@@ -121,7 +121,7 @@ StringRef mlir::nvfp4::getDefaultPTXFeatures(StringRef target) {
       .Default("");
 }
 
-void mlir::nvfp4::buildNVFP4ToPTXPipeline(
+void mlir::nvfp4::buildNVFP4ToNVVMKernelsPipeline(
     OpPassManager &pm, const NVFP4ToPTXPipelineOptions &options) {
   // 1. nvfp4.matmul -> gpu.launch_func of kernels in gpu.module
   //    @nvfp4_kernels.
@@ -137,6 +137,12 @@ void mlir::nvfp4::buildNVFP4ToPTXPipeline(
   pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::nvfp4::buildNVFP4ToPTXPipeline(
+    OpPassManager &pm, const NVFP4ToPTXPipelineOptions &options) {
+  // 1.-2. The kernels, in the NVVM dialect.
+  buildNVFP4ToNVVMKernelsPipeline(pm, options);
 
   // 3. Target attribute and serialization.
   GpuNVVMAttachTargetOptions targetOptions;

@@ -25,4 +25,5 @@ void mlir::nvfp4::registerAllPasses() {
   registerNVFP4ToCPUPipeline();
   registerNVFP4ToPTXPipeline();
   registerNVFP4ToGPUExecutablePipeline();
+  registerNVFP4ToGPUEmulationPipeline();
 }

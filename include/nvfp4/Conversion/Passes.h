@@ -7,6 +7,7 @@
 #ifndef NVFP4_CONVERSION_PASSES_H
 #define NVFP4_CONVERSION_PASSES_H
 
+#include "nvfp4/Conversion/GPUToEmulator/GPUToEmulator.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 #include "nvfp4/Conversion/NVFP4ToReference/NVFP4ToReference.h"
 

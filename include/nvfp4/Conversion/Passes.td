@@ -177,4 +177,51 @@ def ConvertNVFP4ToReference : Pass<"convert-nvfp4-to-reference", "ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// GPUToEmulator
+//===----------------------------------------------------------------------===//
+
+def EmulateGPUKernels : Pass<"nvfp4-emulate-gpu-kernels", "ModuleOp"> {
+  let summary = "Turn the NVVM kernels of gpu.modules into host functions run by the GPU emulator";
+  let description = [{
+    Takes every `gpu.module` after the kernel-side lowering that feeds the
+    NVVM target (`convert-scf-to-cf`, `convert-gpu-to-nvvm`,
+    `reconcile-unrealized-casts`), so its functions are in the NVVM and LLVM
+    dialects, and moves each function into the host module as
+    `@__nvfp4_emu_<module>_<function>` with a leading `!llvm.ptr` thread
+    context. The kernel bodies are kept as they are, except for:
+
+    - NVVM operations, which become calls of libnvfp4_gpu_emulator
+      (`nvfp4EmuSreg`, `nvfp4EmuBarrier0`, `nvfp4EmuShflSync`,
+      `nvfp4EmuCvtF32x2ToE2M1x2`; docs/emulator.md models each on the PTX
+      ISA);
+    - shared-memory variables (address space 3), laid out at fixed offsets
+      of the CTA's shared memory (`nvfp4EmuShared`), static ones first;
+    - address spaces, dropped: global memory is host memory.
+
+    Each kernel also gets `@__nvfp4_emu_<module>_<kernel>_entry(thread,
+    params)`, which loads the arguments from a `kernelParams`-style array and
+    calls it. The `gpu.module` is replaced by an empty `gpu.binary` of the
+    same name marked `nvfp4.emulated`, so that host launches still verify
+    and lower with `convert-gpu-to-llvm`; `nvfp4-emulate-gpu-launches` then
+    calls the entries. An NVVM operation the emulator does not model is an
+    error at that operation.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
+def EmulateGPULaunches : Pass<"nvfp4-emulate-gpu-launches", "ModuleOp"> {
+  let summary = "Replace the LLVM-lowered launches of emulated kernels by calls of the GPU emulator";
+  let description = [{
+    Runs after `convert-gpu-to-llvm`: each `gpu.launch_func` of a kernel of
+    a `gpu.binary` marked `nvfp4.emulated` (see `nvfp4-emulate-gpu-kernels`)
+    becomes a call of `nvfp4EmuLaunch` with the kernel's entry, its name,
+    the grid, CTA and cluster sizes, the dynamic shared memory size, the
+    stream and an array of pointers to the arguments; the emulated binaries
+    are then erased. Launches of other binaries are left alone.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // NVFP4_CONVERSION_PASSES_TD

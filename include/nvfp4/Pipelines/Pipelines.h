@@ -117,6 +117,13 @@ llvm::StringRef getDefaultPTXFeatures(llvm::StringRef target);
 void buildNVFP4ToPTXPipeline(OpPassManager &pm,
                              const NVFP4ToPTXPipelineOptions &options);
 
+/// The first steps of `nvfp4-to-ptx`: convert-nvfp4-to-gpu and the lowering
+/// of the kernel module to the NVVM and LLVM dialects, up to (not including)
+/// the target attribute: the IR that goes to the NVVM target, which the
+/// emulation pipeline runs instead.
+void buildNVFP4ToNVVMKernelsPipeline(OpPassManager &pm,
+                                     const NVFP4ToPTXPipelineOptions &options);
+
 /// Registers `nvfp4-to-ptx` with the global pass pipeline registry.
 void registerNVFP4ToPTXPipeline();
 
@@ -147,6 +154,28 @@ std::unique_ptr<Pass> createGPUStageLaunchOperandsPass();
 
 /// Registers `nvfp4-to-gpu-executable` and its two passes.
 void registerNVFP4ToGPUExecutablePipeline();
+
+/// The host side of `nvfp4-to-gpu-executable`, after the kernels: packed
+/// launch operands, the reference lowering of the other nvfp4 ops,
+/// bufferization, device copies around launches and the host code to the
+/// LLVM dialect (gpu-to-llvm included).
+void buildGPUHostToLLVMPipeline(OpPassManager &pm);
+
+//===----------------------------------------------------------------------===//
+// nvfp4-to-gpu-emulation
+//===----------------------------------------------------------------------===//
+
+/// Builds the `nvfp4-to-gpu-emulation` pipeline (options as nvfp4-to-ptx;
+/// `format` and `cuda-path` are unused): the kernels as for nvfp4-to-ptx up
+/// to the NVVM dialect, nvfp4-emulate-gpu-kernels, the host side of
+/// nvfp4-to-gpu-executable and nvfp4-emulate-gpu-launches. The result runs
+/// with mlir-runner and libnvfp4_gpu_emulator on a machine with no GPU
+/// (docs/emulator.md).
+void buildNVFP4ToGPUEmulationPipeline(OpPassManager &pm,
+                                      const NVFP4ToPTXPipelineOptions &options);
+
+/// Registers `nvfp4-to-gpu-emulation`.
+void registerNVFP4ToGPUEmulationPipeline();
 
 } // namespace nvfp4
 } // namespace mlir

@@ -1,0 +1,580 @@
+//===- EmulateGPUKernels.cpp - NVVM kernels as host functions -------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// nvfp4-emulate-gpu-kernels moves the kernels of every gpu.module (NVVM and
+// LLVM dialects, as they go to the NVVM target) into the host module and
+// replaces their NVVM operations by calls of libnvfp4_gpu_emulator;
+// nvfp4-emulate-gpu-launches replaces the LLVM-lowered launches of those
+// kernels by calls of the emulator's launch function. The kernel bodies are
+// otherwise the very IR that would be compiled to PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Conversion/GPUToEmulator/GPUToEmulator.h"
+
+#include "nvfp4/ExecutionEngine/GPUEmulator.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace nvfp4 {
+#define GEN_PASS_DEF_EMULATEGPUKERNELS
+#define GEN_PASS_DEF_EMULATEGPULAUNCHES
+#include "nvfp4/Conversion/Passes.h.inc"
+} // namespace nvfp4
+} // namespace mlir
+
+using namespace mlir;
+using ::nvfp4::emulator::ShuffleMode;
+using ::nvfp4::emulator::SpecialRegister;
+
+/// The attribute marking a gpu.binary whose kernels are emulated.
+static constexpr llvm::StringLiteral kEmulatedAttrName = "nvfp4.emulated";
+
+/// The host name of function `name` of gpu.module `module`.
+static std::string getHostName(StringRef module, StringRef name) {
+  return ("__nvfp4_emu_" + module + "_" + name).str();
+}
+
+/// The host name of the entry of kernel `name` of gpu.module `module`.
+static std::string getEntryName(StringRef module, StringRef name) {
+  return getHostName(module, name) + "_entry";
+}
+
+/// Declares (once) the runtime function `name` in `module`.
+static LLVM::LLVMFuncOp getOrCreateRuntimeFunction(ModuleOp module,
+                                                   StringRef name,
+                                                   Type result,
+                                                   ArrayRef<Type> params) {
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return fn;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  return LLVM::LLVMFuncOp::create(
+      b, module.getLoc(), name,
+      LLVM::LLVMFunctionType::get(result, params, /*isVarArg=*/false));
+}
+
+/// The special register an NVVM `read.ptx.sreg` operation reads.
+static std::optional<SpecialRegister> getSpecialRegister(Operation *op) {
+  return llvm::StringSwitch<std::optional<SpecialRegister>>(
+             op->getName().getStringRef())
+      .Case("nvvm.read.ptx.sreg.tid.x", SpecialRegister::TidX)
+      .Case("nvvm.read.ptx.sreg.tid.y", SpecialRegister::TidY)
+      .Case("nvvm.read.ptx.sreg.tid.z", SpecialRegister::TidZ)
+      .Case("nvvm.read.ptx.sreg.ntid.x", SpecialRegister::NtidX)
+      .Case("nvvm.read.ptx.sreg.ntid.y", SpecialRegister::NtidY)
+      .Case("nvvm.read.ptx.sreg.ntid.z", SpecialRegister::NtidZ)
+      .Case("nvvm.read.ptx.sreg.ctaid.x", SpecialRegister::CtaidX)
+      .Case("nvvm.read.ptx.sreg.ctaid.y", SpecialRegister::CtaidY)
+      .Case("nvvm.read.ptx.sreg.ctaid.z", SpecialRegister::CtaidZ)
+      .Case("nvvm.read.ptx.sreg.nctaid.x", SpecialRegister::NctaidX)
+      .Case("nvvm.read.ptx.sreg.nctaid.y", SpecialRegister::NctaidY)
+      .Case("nvvm.read.ptx.sreg.nctaid.z", SpecialRegister::NctaidZ)
+      .Case("nvvm.read.ptx.sreg.laneid", SpecialRegister::LaneId)
+      .Case("nvvm.read.ptx.sreg.warpid", SpecialRegister::WarpId)
+      .Default(std::nullopt);
+}
+
+namespace {
+
+/// Rewrites the gpu.modules of one host module.
+class KernelEmulator {
+public:
+  explicit KernelEmulator(ModuleOp module)
+      : module(module), ctx(module.getContext()),
+        ptrType(LLVM::LLVMPointerType::get(ctx)), i8(IntegerType::get(ctx, 8)),
+        i32(IntegerType::get(ctx, 32)), i64(IntegerType::get(ctx, 64)) {}
+
+  LogicalResult emulate(gpu::GPUModuleOp gpuModule);
+
+private:
+  LogicalResult layOutSharedMemory(gpu::GPUModuleOp gpuModule);
+  LogicalResult rewriteFunction(LLVM::LLVMFuncOp fn, StringRef moduleName);
+  LogicalResult rewriteOp(Operation *op, Value thread, StringRef moduleName);
+  void createEntry(LLVM::LLVMFuncOp kernel, StringRef moduleName,
+                   StringRef name);
+  Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
+    return LLVM::ConstantOp::create(b, loc, i32, value);
+  }
+  LLVM::CallOp call(OpBuilder &b, Location loc, StringRef name, Type result,
+                    ValueRange args) {
+    SmallVector<Type> types(args.getTypes());
+    LLVM::LLVMFuncOp fn = getOrCreateRuntimeFunction(module, name, result,
+                                                     types);
+    return LLVM::CallOp::create(b, loc, fn, args);
+  }
+
+  ModuleOp module;
+  MLIRContext *ctx;
+  Type ptrType, i8, i32, i64;
+  /// Offsets of the shared-memory variables of the gpu.module at hand.
+  llvm::StringMap<int64_t> sharedOffsets;
+  /// Host names of the functions and other globals of that gpu.module.
+  llvm::StringMap<std::string> hostNames;
+};
+
+} // namespace
+
+LogicalResult KernelEmulator::layOutSharedMemory(gpu::GPUModuleOp gpuModule) {
+  sharedOffsets.clear();
+  DataLayout layout = DataLayout::closest(gpuModule);
+  int64_t cursor = 0;
+  SmallVector<LLVM::GlobalOp> dynamic;
+  for (auto global : gpuModule.getOps<LLVM::GlobalOp>()) {
+    if (global.getAddrSpace() != 3)
+      continue;
+    auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+    if (array && array.getNumElements() == 0) {
+      dynamic.push_back(global);
+      continue;
+    }
+    int64_t align = global.getAlignment().value_or(16);
+    cursor = llvm::alignTo(cursor, align);
+    sharedOffsets[global.getSymName()] = cursor;
+    cursor += layout.getTypeSize(global.getGlobalType());
+  }
+  // Dynamic shared memory (`extern __shared__`) starts after the static
+  // variables, at the largest alignment any of them asks for.
+  int64_t dynamicAlign = 16;
+  for (LLVM::GlobalOp global : dynamic)
+    dynamicAlign = std::max<int64_t>(dynamicAlign,
+                                     global.getAlignment().value_or(16));
+  cursor = llvm::alignTo(cursor, dynamicAlign);
+  for (LLVM::GlobalOp global : dynamic)
+    sharedOffsets[global.getSymName()] = cursor;
+  return success();
+}
+
+LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread,
+                                        StringRef moduleName) {
+  Location loc = op->getLoc();
+  OpBuilder b(op);
+  if (std::optional<SpecialRegister> reg = getSpecialRegister(op)) {
+    Value value = call(b, loc, "nvfp4EmuSreg", i32,
+                       {thread, i32Constant(b, loc, int64_t(*reg))})
+                      .getResult();
+    Type type = op->getResult(0).getType();
+    if (type != i32)
+      value = LLVM::ZExtOp::create(b, loc, type, value);
+    op->getResult(0).replaceAllUsesWith(value);
+    op->erase();
+    return success();
+  }
+  if (isa<NVVM::Barrier0Op>(op)) {
+    call(b, loc, "nvfp4EmuBarrier0", LLVM::LLVMVoidType::get(ctx), {thread});
+    op->erase();
+    return success();
+  }
+  if (auto shfl = dyn_cast<NVVM::ShflOp>(op)) {
+    ShuffleMode mode = ShuffleMode::Index;
+    switch (shfl.getKind()) {
+    case NVVM::ShflKind::bfly:
+      mode = ShuffleMode::Butterfly;
+      break;
+    case NVVM::ShflKind::up:
+      mode = ShuffleMode::Up;
+      break;
+    case NVVM::ShflKind::down:
+      mode = ShuffleMode::Down;
+      break;
+    case NVVM::ShflKind::idx:
+      mode = ShuffleMode::Index;
+      break;
+    }
+    // The verifier admits i32 and f32 values; the emulator moves 32 bits.
+    Value value = shfl.getVal();
+    Type valueType = value.getType();
+    if (valueType.isF32())
+      value = LLVM::BitcastOp::create(b, loc, i32, value);
+    bool wantsValid = shfl.getReturnValueAndIsValid().has_value();
+    Value validSlot;
+    if (wantsValid) {
+      OpBuilder entry = OpBuilder::atBlockBegin(
+          &op->getParentOfType<LLVM::LLVMFuncOp>().getBody().front());
+      validSlot = LLVM::AllocaOp::create(entry, loc, ptrType, i8,
+                                         i32Constant(entry, loc, 1));
+    } else {
+      validSlot = LLVM::ZeroOp::create(b, loc, ptrType);
+    }
+    Value result =
+        call(b, loc, "nvfp4EmuShflSync", i32,
+             {thread, i32Constant(b, loc, int64_t(mode)), shfl.getThreadMask(),
+              value, shfl.getOffset(), shfl.getMaskAndClamp(), validSlot})
+            .getResult();
+    if (valueType.isF32())
+      result = LLVM::BitcastOp::create(b, loc, valueType, result);
+    if (wantsValid) {
+      Value valid = LLVM::TruncOp::create(
+          b, loc, IntegerType::get(ctx, 1),
+          LLVM::LoadOp::create(b, loc, i8, validSlot));
+      Type structType = shfl.getRes().getType();
+      Value packed = LLVM::PoisonOp::create(b, loc, structType);
+      packed = LLVM::InsertValueOp::create(b, loc, packed, result, ArrayRef<int64_t>{0});
+      result = LLVM::InsertValueOp::create(b, loc, packed, valid, ArrayRef<int64_t>{1});
+    }
+    shfl.getRes().replaceAllUsesWith(result);
+    op->erase();
+    return success();
+  }
+  if (auto cvt = dyn_cast<NVVM::ConvertF32x2ToF4x2Op>(op)) {
+    Value relu = LLVM::ConstantOp::create(b, loc, i8, cvt.getRelu() ? 1 : 0);
+    Value result = call(b, loc, "nvfp4EmuCvtF32x2ToE2M1x2", i8,
+                        {cvt.getA(), cvt.getB(), relu})
+                       .getResult();
+    if (cvt.getType() != i8)
+      result = LLVM::ZExtOp::create(b, loc, cvt.getType(), result);
+    cvt.getResult().replaceAllUsesWith(result);
+    op->erase();
+    return success();
+  }
+  if (auto addressOf = dyn_cast<LLVM::AddressOfOp>(op)) {
+    StringRef name = addressOf.getGlobalName();
+    auto shared = sharedOffsets.find(name);
+    if (shared != sharedOffsets.end()) {
+      Value offset = LLVM::ConstantOp::create(b, loc, i64, shared->second);
+      Value address =
+          call(b, loc, "nvfp4EmuShared", ptrType, {thread, offset})
+              .getResult();
+      addressOf.getResult().replaceAllUsesWith(address);
+      op->erase();
+      return success();
+    }
+    auto host = hostNames.find(name);
+    if (host == hostNames.end())
+      return op->emitError("nvfp4-emulate-gpu-kernels: @")
+             << name << " is not defined in the gpu.module";
+    addressOf.setGlobalName(host->second);
+    return success();
+  }
+  if (auto callOp = dyn_cast<LLVM::CallOp>(op)) {
+    std::optional<StringRef> callee = callOp.getCallee();
+    auto host = callee ? hostNames.find(*callee) : hostNames.end();
+    if (host == hostNames.end())
+      return op->emitError("nvfp4-emulate-gpu-kernels: only direct calls of "
+                           "functions of the gpu.module are emulated");
+    SmallVector<Value> operands = {thread};
+    llvm::append_range(operands, callOp.getArgOperands());
+    auto newCall = LLVM::CallOp::create(
+        b, loc, callOp.getResultTypes(),
+        FlatSymbolRefAttr::get(ctx, host->second), operands);
+    callOp.replaceAllUsesWith(newCall.getResults());
+    op->erase();
+    return success();
+  }
+  if (isa<NVVM::NVVMDialect>(op->getDialect()) || isa<LLVM::InlineAsmOp>(op))
+    return op->emitError("nvfp4-emulate-gpu-kernels: '")
+           << op->getName() << "' is not modelled by the GPU emulator yet";
+  return success();
+}
+
+LogicalResult KernelEmulator::rewriteFunction(LLVM::LLVMFuncOp fn,
+                                              StringRef moduleName) {
+  // The thread context first.
+  Block &entry = fn.getBody().front();
+  Value thread = entry.insertArgument(0u, ptrType, fn.getLoc());
+  auto type = fn.getFunctionType();
+  SmallVector<Type> params = {ptrType};
+  llvm::append_range(params, type.getParams());
+  fn.setFunctionType(LLVM::LLVMFunctionType::get(type.getReturnType(), params,
+                                                 type.isVarArg()));
+  if (ArrayAttr argAttrs = fn.getArgAttrsAttr()) {
+    SmallVector<Attribute> attrs = {DictionaryAttr::get(ctx)};
+    llvm::append_range(attrs, argAttrs);
+    fn.setArgAttrsAttr(ArrayAttr::get(ctx, attrs));
+  }
+
+  SmallVector<Operation *> ops;
+  fn.walk([&](Operation *op) {
+    if (op != fn.getOperation())
+      ops.push_back(op);
+  });
+  for (Operation *op : ops)
+    if (failed(rewriteOp(op, thread, moduleName)))
+      return failure();
+
+  // Drop the NVVM and GPU attributes (kernel, launch bounds) of the
+  // function and its arguments; then every address space: global memory is host memory and
+  // shared memory is addressed through nvfp4EmuShared.
+  for (NamedAttribute attr : llvm::to_vector(fn->getAttrs()))
+    if (attr.getName().strref().starts_with("nvvm.") ||
+        attr.getName().strref().starts_with("gpu."))
+      fn->removeAttr(attr.getName());
+  if (ArrayAttr argAttrs = fn.getArgAttrsAttr()) {
+    SmallVector<Attribute> stripped;
+    for (Attribute attr : argAttrs) {
+      NamedAttrList list(cast<DictionaryAttr>(attr));
+      for (NamedAttribute named : llvm::to_vector(list.getAttrs()))
+        if (named.getName().strref().starts_with("nvvm."))
+          list.erase(named.getName());
+      stripped.push_back(list.getDictionary(ctx));
+    }
+    fn.setArgAttrsAttr(ArrayAttr::get(ctx, stripped));
+  }
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](LLVM::LLVMPointerType type) -> Type {
+    return ptrType;
+  });
+  replacer.recursivelyReplaceElementsIn(fn, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+  fn.walk([](LLVM::AddrSpaceCastOp cast) {
+    cast.getResult().replaceAllUsesWith(cast.getArg());
+    cast.erase();
+  });
+  return success();
+}
+
+void KernelEmulator::createEntry(LLVM::LLVMFuncOp kernel,
+                                 StringRef moduleName, StringRef name) {
+  Location loc = kernel.getLoc();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto entry = LLVM::LLVMFuncOp::create(
+      b, loc, getEntryName(moduleName, name),
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                  {ptrType, ptrType}));
+  Block *body = entry.addEntryBlock(b);
+  b.setInsertionPointToStart(body);
+  Value thread = body->getArgument(0), params = body->getArgument(1);
+  SmallVector<Value> args = {thread};
+  ArrayRef<Type> kernelParams = kernel.getFunctionType().getParams();
+  for (auto [index, type] : llvm::enumerate(kernelParams.drop_front())) {
+    Value slotAddress = LLVM::GEPOp::create(
+        b, loc, ptrType, ptrType, params,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+    Value slot = LLVM::LoadOp::create(b, loc, ptrType, slotAddress);
+    args.push_back(LLVM::LoadOp::create(b, loc, type, slot));
+  }
+  LLVM::CallOp::create(b, loc, kernel, args);
+  LLVM::ReturnOp::create(b, loc, ValueRange());
+}
+
+LogicalResult KernelEmulator::emulate(gpu::GPUModuleOp gpuModule) {
+  StringRef moduleName = gpuModule.getSymName();
+  if (failed(layOutSharedMemory(gpuModule)))
+    return failure();
+
+  // Host names first, so that calls and references can be rewritten in any
+  // order.
+  hostNames.clear();
+  for (Operation &op : gpuModule.getBody()->getOperations()) {
+    auto symbol = dyn_cast<SymbolOpInterface>(&op);
+    if (!symbol)
+      continue;
+    if (auto global = dyn_cast<LLVM::GlobalOp>(&op);
+        global && global.getAddrSpace() == 3)
+      continue;
+    std::string host = getHostName(moduleName, symbol.getName());
+    if (module.lookupSymbol(host))
+      return op.emitError("nvfp4-emulate-gpu-kernels: the host module "
+                          "already defines @")
+             << host;
+    hostNames[symbol.getName()] = host;
+  }
+
+  // Move every function and non-shared global to the host module.
+  SmallVector<std::pair<LLVM::LLVMFuncOp, std::string>> kernels;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  for (Operation &op :
+       llvm::make_early_inc_range(gpuModule.getBody()->getOperations())) {
+    if (auto global = dyn_cast<LLVM::GlobalOp>(&op)) {
+      if (global.getAddrSpace() == 3)
+        continue;
+      auto hostGlobal = cast<LLVM::GlobalOp>(b.clone(op));
+      hostGlobal.setSymName(hostNames[global.getSymName()]);
+      hostGlobal.setAddrSpace(0);
+      continue;
+    }
+    auto fn = dyn_cast<LLVM::LLVMFuncOp>(&op);
+    if (!fn) {
+      if (op.hasTrait<OpTrait::IsTerminator>())
+        continue;
+      return op.emitError("nvfp4-emulate-gpu-kernels: '")
+             << op.getName()
+             << "' in a gpu.module is not emulated (expected the module "
+                "lowered to the NVVM and LLVM dialects)";
+    }
+    if (fn.isExternal())
+      return fn.emitError("nvfp4-emulate-gpu-kernels: the external function "
+                          "@")
+             << fn.getName() << " has no body to emulate";
+    auto hostFn = cast<LLVM::LLVMFuncOp>(b.clone(op));
+    hostFn.setSymName(hostNames[fn.getName()]);
+    hostFn.setLinkage(LLVM::Linkage::Internal);
+    if (fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+      kernels.emplace_back(hostFn, fn.getName().str());
+  }
+  for (auto fn : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {
+    if (!llvm::is_contained(llvm::make_second_range(hostNames),
+                            fn.getName().str()))
+      continue;
+    if (failed(rewriteFunction(fn, moduleName)))
+      return failure();
+  }
+  for (auto &[kernel, name] : kernels)
+    createEntry(kernel, moduleName, name);
+
+  // An empty binary in place of the module: host launches keep verifying.
+  b.setInsertionPoint(gpuModule);
+  Attribute target = gpuModule.getTargetsAttr() &&
+                             !gpuModule.getTargetsAttr().empty()
+                         ? gpuModule.getTargetsAttr()[0]
+                         : NVVM::NVVMTargetAttr::get(ctx);
+  auto object = gpu::ObjectAttr::get(ctx, target, gpu::CompilationTarget::Offload,
+                                     b.getStringAttr(""), DictionaryAttr(),
+                                     gpu::KernelTableAttr());
+  auto binary = gpu::BinaryOp::create(b, gpuModule.getLoc(), moduleName,
+                                      Attribute(), ArrayRef<Attribute>{object});
+  binary->setAttr(kEmulatedAttrName, b.getUnitAttr());
+  gpuModule.erase();
+  return success();
+}
+
+namespace {
+
+struct EmulateGPUKernelsPass
+    : public mlir::nvfp4::impl::EmulateGPUKernelsBase<EmulateGPUKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    KernelEmulator emulator(module);
+    for (auto gpuModule : llvm::to_vector(module.getOps<gpu::GPUModuleOp>()))
+      if (failed(emulator.emulate(gpuModule)))
+        return signalPassFailure();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nvfp4-emulate-gpu-launches
+//===----------------------------------------------------------------------===//
+
+struct EmulateGPULaunchesPass
+    : public mlir::nvfp4::impl::EmulateGPULaunchesBase<EmulateGPULaunchesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::LaunchFuncOp> launches;
+    module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+    for (gpu::LaunchFuncOp launch : launches) {
+      auto binary =
+          module.lookupSymbol<gpu::BinaryOp>(launch.getKernelModuleName());
+      if (!binary || !binary->hasAttr(kEmulatedAttrName))
+        continue;
+      if (failed(replaceLaunch(module, launch)))
+        return signalPassFailure();
+    }
+    for (auto binary : llvm::to_vector(module.getOps<gpu::BinaryOp>()))
+      if (binary->hasAttr(kEmulatedAttrName))
+        binary.erase();
+  }
+
+  LogicalResult replaceLaunch(ModuleOp module, gpu::LaunchFuncOp launch) {
+    MLIRContext *ctx = &getContext();
+    Location loc = launch.getLoc();
+    Type ptrType = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+    if (launch.getAsyncToken())
+      return launch.emitError("nvfp4-emulate-gpu-launches: expected a launch "
+                              "lowered by convert-gpu-to-llvm (no async "
+                              "token)");
+    std::string entryName =
+        getEntryName(launch.getKernelModuleName().getValue(),
+                     launch.getKernelName().getValue());
+    if (!module.lookupSymbol<LLVM::LLVMFuncOp>(entryName))
+      return launch.emitError("nvfp4-emulate-gpu-launches: no emulated "
+                              "kernel @")
+             << entryName;
+    for (Value operand : launch.getKernelOperands())
+      if (!LLVM::isCompatibleType(operand.getType()))
+        return launch.emitError("nvfp4-emulate-gpu-launches: kernel operand "
+                                "of type ")
+               << operand.getType() << " is not lowered to the LLVM dialect";
+
+    // The argument slots and their pointer array, in the entry block of the
+    // enclosing function (a launch in a loop reuses them).
+    auto fn = launch->getParentOfType<LLVM::LLVMFuncOp>();
+    if (!fn)
+      return launch.emitError("nvfp4-emulate-gpu-launches: expected the "
+                              "launch in an llvm.func");
+    OpBuilder entry = OpBuilder::atBlockBegin(&fn.getBody().front());
+    ValueRange operands = launch.getKernelOperands();
+    Value one = LLVM::ConstantOp::create(entry, loc, i32, 1);
+    Value count = LLVM::ConstantOp::create(
+        entry, loc, i32, std::max<int64_t>(operands.size(), 1));
+    Value params = LLVM::AllocaOp::create(entry, loc, ptrType, ptrType, count);
+    SmallVector<Value> slots;
+    for (Value operand : operands)
+      slots.push_back(
+          LLVM::AllocaOp::create(entry, loc, ptrType, operand.getType(), one));
+
+    OpBuilder b(launch);
+    for (auto [index, operand] : llvm::enumerate(operands)) {
+      LLVM::StoreOp::create(b, loc, operand, slots[index]);
+      Value address = LLVM::GEPOp::create(
+          b, loc, ptrType, ptrType, params,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+      LLVM::StoreOp::create(b, loc, slots[index], address);
+    }
+    auto toI64 = [&](Value v) -> Value {
+      if (!v)
+        return LLVM::ConstantOp::create(b, loc, i64, 1);
+      if (v.getType() == i64)
+        return v;
+      return LLVM::ZExtOp::create(b, loc, i64, v);
+    };
+    Value sharedBytes =
+        launch.getDynamicSharedMemorySize()
+            ? launch.getDynamicSharedMemorySize()
+            : Value(LLVM::ConstantOp::create(b, loc, i32, 0));
+    Value stream = launch.getAsyncObject()
+                       ? launch.getAsyncObject()
+                       : Value(LLVM::ZeroOp::create(b, loc, ptrType));
+    Value entryAddress = LLVM::AddressOfOp::create(
+        b, loc, ptrType, FlatSymbolRefAttr::get(ctx, entryName));
+    std::string nameGlobal =
+        getHostName(launch.getKernelModuleName().getValue(),
+                    launch.getKernelName().getValue()) +
+        "_name";
+    Value name =
+        module.lookupSymbol(nameGlobal)
+            ? Value(LLVM::AddressOfOp::create(
+                  b, loc, ptrType, FlatSymbolRefAttr::get(ctx, nameGlobal)))
+            : LLVM::createGlobalString(
+                  loc, b, nameGlobal,
+                  (launch.getKernelName().getValue() + Twine('\0')).str(),
+                  LLVM::Linkage::Internal);
+    bool cluster = launch.hasClusterSize();
+    SmallVector<Value> args = {
+        entryAddress,
+        name,
+        toI64(launch.getGridSizeX()),
+        toI64(launch.getGridSizeY()),
+        toI64(launch.getGridSizeZ()),
+        toI64(launch.getBlockSizeX()),
+        toI64(launch.getBlockSizeY()),
+        toI64(launch.getBlockSizeZ()),
+        toI64(cluster ? launch.getClusterSizeX() : Value()),
+        toI64(cluster ? launch.getClusterSizeY() : Value()),
+        toI64(cluster ? launch.getClusterSizeZ() : Value()),
+        sharedBytes,
+        stream,
+        params};
+    SmallVector<Type> types(ValueRange(args).getTypes());
+    LLVM::LLVMFuncOp launchFn = getOrCreateRuntimeFunction(
+        module, "nvfp4EmuLaunch", LLVM::LLVMVoidType::get(ctx), types);
+    LLVM::CallOp::create(b, loc, launchFn, args);
+    launch.erase();
+    return success();
+  }
+};
+
+} // namespace
