@@ -9,7 +9,9 @@
 //   cpu      nvfp4-to-cpu, down to the LLVM dialect (nothing is executed)
 //   gpu      nvfp4-to-ptx for every GPU target (sm_100a, sm_103a, sm_110a,
 //            sm_120a, sm_121a, sm_90a), up to and not including
-//            gpu-module-to-binary (no NVPTX code generation)
+//            nvfp4-gpu-module-to-binary (no NVPTX code generation)
+//   emulator nvfp4-to-gpu-emulation for sm_90a and sm_100a (nothing is
+//            executed)
 //
 // The CPU and GPU pipelines run on the recipe's output when the recipe
 // succeeded, else on the input. Diagnostics are captured, not printed.
@@ -24,7 +26,8 @@
 //
 // Environment:
 //   NVFP4_FUZZ_PIPELINES  comma-separated subset of recipe,cpu,sm_100a,
-//                         sm_103a,sm_110a,sm_120a,sm_121a,sm_90a
+//                         sm_103a,sm_110a,sm_120a,sm_121a,sm_90a,
+//                         emulator-sm_90a,emulator-sm_100a
 //                         (default: all)
 //   NVFP4_FUZZ_STRICT     1: silent pass failures are findings
 //   NVFP4_FUZZ_VERBOSE    1: print the captured diagnostics of every input
@@ -217,7 +220,21 @@ void initialize() {
                options.target = target;
                nvfp4::buildNVFP4ToPTXPipeline(pm, options);
              },
-             "gpu-module-to-binary"),
+             "nvfp4-gpu-module-to-binary"),
+         true});
+  }
+  // The emulation pipeline (kernels as host functions, launches as emulator
+  // calls) for a software-E2M1 target and a tcgen05 one.
+  for (const char *target : {"sm_90a", "sm_100a"}) {
+    std::string name = std::string("emulator-") + target;
+    if (!wanted(name))
+      continue;
+    globals->pipelines.push_back(
+        {name, pipelineText([&](OpPassManager &pm) {
+           nvfp4::NVFP4ToPTXPipelineOptions options;
+           options.target = target;
+           nvfp4::buildNVFP4ToGPUEmulationPipeline(pm, options);
+         }),
          true});
   }
   if (globals->verbose)
