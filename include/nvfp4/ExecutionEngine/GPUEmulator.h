@@ -86,6 +86,47 @@ int8_t nvfp4EmuCvtF32x2ToE2M1x2(float hi, float lo, int8_t relu);
 /// shared variables first, dynamic shared memory after them).
 void *nvfp4EmuShared(void *thread, int64_t offset);
 
+/// `cp.async.{ca,cg}.shared.global [dst], [src], size{, srcSize}`: queues
+/// the copy of `size` bytes (4, 8 or 16), of which the last `size - srcSize`
+/// are zeros (`srcSize` < 0: none), in the thread's open group. The copy
+/// happens when a `cp.async.wait_group` covers its group, or when the
+/// thread exits: shared memory read before the wait sees the old bytes.
+void nvfp4EmuCpAsync(void *thread, void *dst, const void *src, int32_t size,
+                     int32_t srcSize);
+
+/// `cp.async.commit_group`: closes the thread's open group (possibly empty).
+void nvfp4EmuCpAsyncCommitGroup(void *thread);
+
+/// `cp.async.wait_group n`: completes every committed group of the thread
+/// but the `n` most recent.
+void nvfp4EmuCpAsyncWaitGroup(void *thread, int32_t n);
+
+/// `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 d, a, b, c`: blocks
+/// until all 32 lanes of the warp arrived, then returns the lane's
+/// fragment of D = A * B + C (fragments as the PTX ISA's "Matrix Fragments
+/// for mma.m16n8k16 with floating point type"). Each D element is
+/// C + sum_k A[i][k] * B[k][j] with the products and their sum exact,
+/// rounded to f32 once (the ISA leaves the accumulation order open).
+void nvfp4EmuMmaM16N8K16Bf16(void *thread, const int32_t *a, const int32_t *b,
+                             const float *c, float *d);
+
+/// `mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.
+/// scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3 d, a, b, c, scaleA, {byteIdA,
+/// threadIdA}, scaleB, {byteIdB, threadIdB}`: as the bf16 form, with A's
+/// and B's E2M1 fragments (register r, nibble j: A row group + 8 (r % 2),
+/// k 8 (lane % 4) + j + 32 (r / 2); B column group, k 8 (lane % 4) + j +
+/// 32 r) and their E4M3 scales: lane l's `scaleA` holds, byte s, the scale
+/// of A row l / 4 + 8 (l % 2) for k block s, and its `scaleB` that of B
+/// column l / 4 (the layout of CUTLASS's SM120 block-scaled MMA traits for
+/// selectors 0; other selectors are refused). Each element is C plus the
+/// four 16-wide blocks' exact partial sums times their two scales, added
+/// in increasing k with one f32 rounding per block (the reference GEMM's
+/// order; the ISA leaves it open).
+void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a, const int32_t *b,
+                             const float *c, int32_t scaleA, int32_t byteIdA,
+                             int32_t threadIdA, int32_t scaleB,
+                             int32_t byteIdB, int32_t threadIdB, float *d);
+
 } // extern "C"
 
 #endif // NVFP4_EXECUTIONENGINE_GPUEMULATOR_H

@@ -103,6 +103,14 @@ private:
   LogicalResult layOutSharedMemory(gpu::GPUModuleOp gpuModule);
   LogicalResult rewriteFunction(LLVM::LLVMFuncOp fn, StringRef moduleName);
   LogicalResult rewriteOp(Operation *op, Value thread, StringRef moduleName);
+  LogicalResult rewriteMma(NVVM::MmaOp mma, Value thread);
+  LogicalResult rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma, Value thread);
+  /// Calls the runtime's warp-wide MMA `name` on the fragments of an
+  /// `mma.sync` (A and B i32 registers, C four f32) plus `extraArgs`, and
+  /// replaces `mma`'s struct of four f32 by the result.
+  void callWarpMma(Operation *mma, StringRef name, ValueRange operandA,
+                   ValueRange operandB, ValueRange operandC,
+                   ValueRange extraArgs, Value thread);
   void createEntry(LLVM::LLVMFuncOp kernel, StringRef moduleName,
                    StringRef name);
   Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
@@ -110,7 +118,11 @@ private:
   }
   LLVM::CallOp call(OpBuilder &b, Location loc, StringRef name, Type result,
                     ValueRange args) {
-    SmallVector<Type> types(args.getTypes());
+    // The runtime takes generic pointers: the address spaces of the
+    // operands are dropped once the function is rewritten.
+    SmallVector<Type> types;
+    for (Type type : args.getTypes())
+      types.push_back(isa<LLVM::LLVMPointerType>(type) ? ptrType : type);
     LLVM::LLVMFuncOp fn = getOrCreateRuntimeFunction(module, name, result,
                                                      types);
     return LLVM::CallOp::create(b, loc, fn, args);
@@ -157,6 +169,17 @@ LogicalResult KernelEmulator::layOutSharedMemory(gpu::GPUModuleOp gpuModule) {
   return success();
 }
 
+/// An alloca of `count` elements of `type` in the entry block of the
+/// function holding `op`.
+static Value createEntryAlloca(Operation *op, Type type, int64_t count) {
+  auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
+  OpBuilder b = OpBuilder::atBlockBegin(&fn.getBody().front());
+  Value n = LLVM::ConstantOp::create(b, op->getLoc(), b.getI32Type(), count);
+  return LLVM::AllocaOp::create(b, op->getLoc(),
+                                LLVM::LLVMPointerType::get(op->getContext()),
+                                type, n);
+}
+
 LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread,
                                         StringRef moduleName) {
   Location loc = op->getLoc();
@@ -201,10 +224,7 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread,
     bool wantsValid = shfl.getReturnValueAndIsValid().has_value();
     Value validSlot;
     if (wantsValid) {
-      OpBuilder entry = OpBuilder::atBlockBegin(
-          &op->getParentOfType<LLVM::LLVMFuncOp>().getBody().front());
-      validSlot = LLVM::AllocaOp::create(entry, loc, ptrType, i8,
-                                         i32Constant(entry, loc, 1));
+      validSlot = createEntryAlloca(op, i8, 1);
     } else {
       validSlot = LLVM::ZeroOp::create(b, loc, ptrType);
     }
@@ -239,6 +259,32 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread,
     op->erase();
     return success();
   }
+  if (auto copy = dyn_cast<NVVM::CpAsyncOp>(op)) {
+    Value srcSize = copy.getCpSize()
+                        ? copy.getCpSize()
+                        : Value(LLVM::ConstantOp::create(b, loc, i32, -1));
+    call(b, loc, "nvfp4EmuCpAsync", LLVM::LLVMVoidType::get(ctx),
+         {thread, copy.getDst(), copy.getSrc(),
+          i32Constant(b, loc, copy.getSize()), srcSize});
+    op->erase();
+    return success();
+  }
+  if (isa<NVVM::CpAsyncCommitGroupOp>(op)) {
+    call(b, loc, "nvfp4EmuCpAsyncCommitGroup", LLVM::LLVMVoidType::get(ctx),
+         {thread});
+    op->erase();
+    return success();
+  }
+  if (auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op)) {
+    call(b, loc, "nvfp4EmuCpAsyncWaitGroup", LLVM::LLVMVoidType::get(ctx),
+         {thread, i32Constant(b, loc, wait.getN())});
+    op->erase();
+    return success();
+  }
+  if (auto mma = dyn_cast<NVVM::MmaOp>(op))
+    return rewriteMma(mma, thread);
+  if (auto mma = dyn_cast<NVVM::MmaBlockScaleOp>(op))
+    return rewriteBlockScaledMma(mma, thread);
   if (auto addressOf = dyn_cast<LLVM::AddressOfOp>(op)) {
     StringRef name = addressOf.getGlobalName();
     auto shared = sharedOffsets.find(name);
@@ -276,6 +322,100 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread,
   if (isa<NVVM::NVVMDialect>(op->getDialect()) || isa<LLVM::InlineAsmOp>(op))
     return op->emitError("nvfp4-emulate-gpu-kernels: '")
            << op->getName() << "' is not modelled by the GPU emulator yet";
+  return success();
+}
+
+/// Whether `type` is the struct of four f32 the modelled MMAs return.
+static bool isFourF32Struct(Type type) {
+  auto structType = dyn_cast<LLVM::LLVMStructType>(type);
+  return structType && structType.getBody().size() == 4 &&
+         llvm::all_of(structType.getBody(),
+                      [](Type t) { return t.isF32(); });
+}
+
+LogicalResult KernelEmulator::rewriteMma(NVVM::MmaOp mma, Value thread) {
+  NVVM::MMAShapeAttr shape = mma.getShape();
+  bool bf16 = mma.getMultiplicandAPtxType() == NVVM::MMATypes::bf16 &&
+              mma.getMultiplicandBPtxType() == NVVM::MMATypes::bf16;
+  if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 16 ||
+      !bf16 || mma.getLayoutA() != NVVM::MMALayout::row ||
+      mma.getLayoutB() != NVVM::MMALayout::col ||
+      mma.getOperandA().size() != 4 || mma.getOperandB().size() != 2 ||
+      mma.getOperandC().size() != 4 || !isFourF32Struct(mma.getRes().getType()) ||
+      !llvm::all_of(mma.getOperandC().getTypes(),
+                    [](Type type) { return type.isF32(); }))
+    return mma.emitError("nvfp4-emulate-gpu-kernels: only "
+                         "mma.sync.m16n8k16.row.col.f32.bf16.bf16.f32 is "
+                         "modelled by the GPU emulator yet");
+  callWarpMma(mma, "nvfp4EmuMmaM16N8K16Bf16", mma.getOperandA(),
+              mma.getOperandB(), mma.getOperandC(), {}, thread);
+  return success();
+}
+
+void KernelEmulator::callWarpMma(Operation *mma, StringRef name,
+                                 ValueRange operandA, ValueRange operandB,
+                                 ValueRange operandC, ValueRange extraArgs,
+                                 Value thread) {
+  Location loc = mma->getLoc();
+  Type f32 = Float32Type::get(ctx);
+  OpBuilder b(mma);
+  Value a = createEntryAlloca(mma, i32, operandA.size());
+  Value bb = createEntryAlloca(mma, i32, operandB.size());
+  Value c = createEntryAlloca(mma, f32, 4), d = createEntryAlloca(mma, f32, 4);
+  auto storeAll = [&](ValueRange values, Value base, Type type) {
+    for (auto [index, value] : llvm::enumerate(values)) {
+      Value address = LLVM::GEPOp::create(
+          b, loc, ptrType, type, base,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+      LLVM::StoreOp::create(b, loc, value, address);
+    }
+  };
+  storeAll(operandA, a, i32);
+  storeAll(operandB, bb, i32);
+  storeAll(operandC, c, f32);
+  SmallVector<Value> args = {thread, a, bb, c};
+  llvm::append_range(args, extraArgs);
+  args.push_back(d);
+  call(b, loc, name, LLVM::LLVMVoidType::get(ctx), args);
+  Type resultType = mma->getResult(0).getType();
+  Value result = LLVM::PoisonOp::create(b, loc, resultType);
+  for (int64_t i = 0; i < 4; ++i) {
+    Value address = LLVM::GEPOp::create(
+        b, loc, ptrType, f32, d, ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    Value element = LLVM::LoadOp::create(b, loc, f32, address);
+    result = LLVM::InsertValueOp::create(b, loc, result, element,
+                                         ArrayRef<int64_t>{i});
+  }
+  mma->getResult(0).replaceAllUsesWith(result);
+  mma->erase();
+}
+
+LogicalResult KernelEmulator::rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma,
+                                                    Value thread) {
+  NVVM::MMAShapeAttr shape = mma.getShape();
+  if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 64 ||
+      mma.getKind() != NVVM::MMABlockScaleKind::MXF4NVF4 ||
+      mma.getScaleVecSize() != NVVM::ScaleVecSize::X4 ||
+      mma.getBlockScaleFormat() != NVVM::BlockScaleFormat::UE4M3 ||
+      mma.getOperandA().size() != 4 || mma.getOperandB().size() != 2 ||
+      mma.getOperandC().size() != 4 || !isFourF32Struct(mma.getRes().getType()) ||
+      !llvm::all_of(mma.getOperandC().getTypes(),
+                    [](Type type) { return type.isF32(); }))
+    return mma.emitError("nvfp4-emulate-gpu-kernels: only "
+                         "mma.sync.m16n8k64.kind::mxf4nvf4.block_scale."
+                         "scale_vec::4X with f32 results is modelled by the GPU "
+                         "emulator yet");
+  OpBuilder b(mma);
+  auto widen = [&](Value v) -> Value {
+    return v.getType() == i32 ? v
+                              : Value(LLVM::ZExtOp::create(b, mma.getLoc(),
+                                                           i32, v));
+  };
+  SmallVector<Value> extra = {
+      mma.getScaleAData(), widen(mma.getByteIdA()), widen(mma.getThreadIdA()),
+      mma.getScaleBData(), widen(mma.getByteIdB()), widen(mma.getThreadIdB())};
+  callWarpMma(mma, "nvfp4EmuMmaM16N8K64Nvf4", mma.getOperandA(),
+              mma.getOperandB(), mma.getOperandC(), extra, thread);
   return success();
 }
 

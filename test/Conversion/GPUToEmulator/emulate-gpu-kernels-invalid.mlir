@@ -4,9 +4,21 @@
 
 module attributes {gpu.container_module} {
   gpu.module @k {
-    llvm.func @kern(%dst: !llvm.ptr<3>, %src: !llvm.ptr<1>) attributes {gpu.kernel, nvvm.kernel} {
-      // expected-error @below {{nvfp4-emulate-gpu-kernels: 'nvvm.cp.async.shared.global' is not modelled by the GPU emulator yet}}
-      nvvm.cp.async.shared.global %dst, %src, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+    llvm.func @kern() attributes {gpu.kernel, nvvm.kernel} {
+      // expected-error @below {{nvfp4-emulate-gpu-kernels: 'nvvm.elect.sync' is not modelled by the GPU emulator yet}}
+      %0 = nvvm.elect.sync -> i1
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    llvm.func @kern(%a: vector<2xf16>, %c: f32) attributes {gpu.kernel, nvvm.kernel} {
+      // expected-error @below {{nvfp4-emulate-gpu-kernels: only mma.sync.m16n8k16.row.col.f32.bf16.bf16.f32 is modelled by the GPU emulator yet}}
+      %0 = nvvm.mma.sync A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
       llvm.return
     }
   }

@@ -1,0 +1,30 @@
+// The sm_120a / sm_121a matmul kernel (3-stage cp.async pipeline, swizzled
+// shared memory, block-scaled mma.sync m16n8k64 kind::mxf4nvf4 with E4M3
+// scales, the Transformer Engine alpha in the epilogue) run by the GPU
+// emulator: on the GPU matmul cases (Inputs/matmul-cases.mlir, default
+// tiles) and with every CTA tile forced on a shape they all divide
+// (Inputs/matmul-tile-cases.mlir). The emulator takes the MMA's fragment and
+// scale layouts from the PTX ISA and CUTLASS's SM120 traits, not from the
+// kernel builder's own index maps; the results are bit-exact with the
+// reference GEMM.
+//
+// RUN: for target in sm_120a sm_121a; do \
+// RUN:   nvfp4-opt %S/Inputs/matmul-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
+// RUN:   | %mlir_runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   > %t.$target.txt || exit 1; \
+// RUN:   FileCheck %S/Inputs/matmul-cases.mlir --input-file=%t.$target.txt || exit 1; \
+// RUN:   FileCheck %s --check-prefix=CASES --input-file=%t.$target.txt || exit 1; \
+// RUN: done
+// CASES: gpu matmul [64x128] x [192x128]: outside bound 0 (of 12288), bit-exact 12288,
+// CASES: gpu matmul [128x1024] x [128x1024]: outside bound 0 (of 16384), bit-exact 16384,
+// CASES: gpu matmul [2x128x256] x [2x64x256] acc: outside bound 0 (of 16384), bit-exact 16384,
+// CASES: gpu matmul [192x512] x [64x512] bf16: outside bound 0 (of 12288), bit-exact 12288,
+//
+// RUN: for tile in 64x64 128x64 64x128 128x128; do \
+// RUN:   nvfp4-opt %S/Inputs/matmul-tile-cases.mlir --nvfp4-to-gpu-emulation="target=sm_120a tile=$tile" \
+// RUN:   | %mlir_runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   | FileCheck %s --check-prefix=TILES || exit 1; \
+// RUN: done
+// TILES: gpu matmul [256x512] x [384x512]: outside bound 0 (of 98304), bit-exact 98304,
