@@ -41,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -621,10 +622,50 @@ extern "C" void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a,
   });
 }
 
+namespace {
+/// The live allocations of mgpuMemAlloc: start -> size.
+std::map<uintptr_t, uint64_t> &deviceAllocations() {
+  static std::map<uintptr_t, uint64_t> allocations;
+  return allocations;
+}
+} // namespace
+
+extern "C" void nvfp4EmuCheckAccess(void *thread, const void *address,
+                                    int64_t bytes, int32_t isStore,
+                                    int32_t space, const char *location) {
+  Thread *t = asThread(thread);
+  const Cta &cta = *t->cta;
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(address);
+  const uintptr_t end = begin + static_cast<uintptr_t>(bytes);
+  bool inBounds = false;
+  const uintptr_t sharedBase = reinterpret_cast<uintptr_t>(cta.shared.data());
+  const bool inShared =
+      begin >= sharedBase && end <= sharedBase + cta.shared.size();
+  if (space == 3 || (space == 0 && inShared)) {
+    inBounds = inShared;
+    space = 3;
+  } else {
+    space = 1;
+    const auto &allocations = deviceAllocations();
+    auto it = allocations.upper_bound(begin);
+    if (it != allocations.begin()) {
+      --it;
+      inBounds = end <= it->first + it->second;
+    }
+  }
+  if (inBounds)
+    return;
+  fail("out-of-bounds %s of %" PRId64 " bytes of %s memory at %p in kernel "
+       "%s, CTA (%d, %d, %d), thread (%d, %d, %d), at %s",
+       isStore ? "store" : "load", bytes, space == 3 ? "shared" : "global",
+       address, cta.name, cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], t->tid[0],
+       t->tid[1], t->tid[2], location);
+}
+
 extern "C" void *nvfp4EmuShared(void *thread, int64_t offset) {
   Thread *t = asThread(thread);
   Cta &cta = *t->cta;
-  if (offset < 0 || offset >= static_cast<int64_t>(cta.shared.size()))
+  if (offset < 0 || offset > static_cast<int64_t>(cta.shared.size()))
     fail("kernel %s: thread %" PRId64 " addresses shared byte %" PRId64
          ", outside the CTA's %zu bytes",
          cta.name, t->linear, offset, cta.shared.size());
@@ -635,8 +676,9 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
                                int64_t gridX, int64_t gridY, int64_t gridZ,
                                int64_t blockX, int64_t blockY, int64_t blockZ,
                                int64_t clusterX, int64_t clusterY,
-                               int64_t clusterZ, int32_t sharedBytes,
-                               void *stream, void **params) {
+                               int64_t clusterZ, int64_t staticSharedBytes,
+                               int32_t sharedBytes, void *stream,
+                               void **params) {
   (void)stream;
   if (gridX < 1 || gridY < 1 || gridZ < 1 || gridX > INT32_MAX ||
       gridY > 65535 || gridZ > 65535)
@@ -651,9 +693,11 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
     fail("kernel %s: clusters (%" PRId64 "x%" PRId64 "x%" PRId64
          ") are not emulated yet",
          name, clusterX, clusterY, clusterZ);
-  if (sharedBytes < 0 || sharedBytes > kSharedBytesPerCta)
-    fail("kernel %s: %d bytes of dynamic shared memory (at most %" PRId64 ")",
-         name, sharedBytes, kSharedBytesPerCta);
+  if (sharedBytes < 0 || staticSharedBytes < 0 ||
+      staticSharedBytes + sharedBytes > kSharedBytesPerCta)
+    fail("kernel %s: %" PRId64 " bytes of static and %d of dynamic shared "
+         "memory (at most %" PRId64 " in all)",
+         name, staticSharedBytes, sharedBytes, kSharedBytesPerCta);
   const int64_t threads = blockX * blockY * blockZ;
   if (const char *trace = std::getenv("NVFP4_GPU_EMULATOR_TRACE");
       trace && *trace && std::strcmp(trace, "0") != 0)
@@ -685,7 +729,8 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
         cta.ntid[2] = static_cast<int32_t>(blockZ);
         // Shared memory starts zeroed here; on hardware it is undefined
         // (reads of never-written shared memory are not yet reported).
-        cta.shared.assign(kSharedBytesPerCta, 0);
+        cta.shared.assign(
+            static_cast<size_t>(staticSharedBytes + sharedBytes), 0);
         cta.threads.resize(threads);
         cta.warps.resize((threads + kWarpSize - 1) / kWarpSize);
         cta.mmas.resize((threads + kWarpSize - 1) / kWarpSize);
@@ -721,14 +766,18 @@ extern "C" void mgpuEventSynchronize(void *) {}
 extern "C" void mgpuEventRecord(void *, void *) {}
 
 extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool) {
-  // 128-byte aligned, as cuMemAlloc's 256-byte alignment covers every
-  // vector access of the kernels.
+  // 256-byte aligned, as cuMemAlloc's allocations are; recorded for the
+  // out-of-bounds checker.
   void *ptr = nullptr;
   if (posix_memalign(&ptr, 256, sizeBytes ? sizeBytes : 1) != 0)
     fail("mgpuMemAlloc: cannot allocate %" PRIu64 " bytes", sizeBytes);
+  deviceAllocations()[reinterpret_cast<uintptr_t>(ptr)] = sizeBytes;
   return ptr;
 }
-extern "C" void mgpuMemFree(void *ptr, void *) { std::free(ptr); }
+extern "C" void mgpuMemFree(void *ptr, void *) {
+  deviceAllocations().erase(reinterpret_cast<uintptr_t>(ptr));
+  std::free(ptr);
+}
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
   if (sizeBytes)
     std::memmove(dst, src, sizeBytes);

@@ -53,15 +53,27 @@ using KernelEntry = void (*)(void *thread, void **params);
 extern "C" {
 
 /// Runs `entry` on a grid of `gridX * gridY * gridZ` CTAs of `blockX *
-/// blockY * blockZ` threads with `sharedBytes` bytes of dynamic shared memory
-/// (after the kernel's static shared memory). Clusters other than 1x1x1 are
-/// not modelled yet: the launch fails with a message. `stream` is ignored
-/// (launches run to completion in order).
+/// blockY * blockZ` threads with `staticSharedBytes` of static and
+/// `sharedBytes` of dynamic shared memory per CTA. Clusters other than 1x1x1
+/// are not modelled yet: the launch fails with a message. `stream` is
+/// ignored (launches run to completion in order).
 void nvfp4EmuLaunch(nvfp4::emulator::KernelEntry entry, const char *name,
                     int64_t gridX, int64_t gridY, int64_t gridZ,
                     int64_t blockX, int64_t blockY, int64_t blockZ,
                     int64_t clusterX, int64_t clusterY, int64_t clusterZ,
-                    int32_t sharedBytes, void *stream, void **params);
+                    int64_t staticSharedBytes, int32_t sharedBytes,
+                    void *stream, void **params);
+
+/// The out-of-bounds checker: before a kernel's load (`isStore` 0) or store
+/// (1) of `bytes` at `address` in generic (`space` 0), global (1) or shared
+/// (3) memory. A global access (a generic one outside the CTA's shared
+/// memory) must lie within one allocation of mgpuMemAlloc, a shared one
+/// within the CTA's shared memory; otherwise the launch reports the
+/// kernel, CTA, thread, access and `location` (the operation's source
+/// location) and exits with status 1.
+void nvfp4EmuCheckAccess(void *thread, const void *address, int64_t bytes,
+                         int32_t isStore, int32_t space,
+                         const char *location);
 
 /// The value of special register `which` (SpecialRegister) of `thread`.
 int32_t nvfp4EmuSreg(void *thread, int32_t which);

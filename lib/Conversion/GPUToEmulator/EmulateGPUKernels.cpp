@@ -104,6 +104,12 @@ private:
   LogicalResult rewriteFunction(LLVM::LLVMFuncOp fn, StringRef moduleName);
   LogicalResult rewriteOp(Operation *op, Value thread, StringRef moduleName);
   LogicalResult rewriteMma(NVVM::MmaOp mma, Value thread);
+  /// Before a load or store of generic (0), global (1) or shared (3) memory:
+  /// a call of nvfp4EmuCheckAccess with its address, size, direction, memory
+  /// and source location.
+  void insertAccessCheck(Operation *op, Value thread);
+  /// The address of a NUL-terminated global string holding `text`.
+  Value getLocationString(OpBuilder &b, Location loc, StringRef text);
   LogicalResult rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma, Value thread);
   /// Calls the runtime's warp-wide MMA `name` on the fragments of an
   /// `mma.sync` (A and B i32 registers, C four f32) plus `extraArgs`, and
@@ -131,8 +137,12 @@ private:
   ModuleOp module;
   MLIRContext *ctx;
   Type ptrType, i8, i32, i64;
-  /// Offsets of the shared-memory variables of the gpu.module at hand.
+  /// Offsets of the shared-memory variables of the gpu.module at hand, and
+  /// where its dynamic shared memory starts (the static size).
   llvm::StringMap<int64_t> sharedOffsets;
+  int64_t staticSharedBytes = 0;
+  /// The location strings of checked accesses, by text.
+  llvm::StringMap<std::string> locationGlobals;
   /// Host names of the functions and other globals of that gpu.module.
   llvm::StringMap<std::string> hostNames;
 };
@@ -166,6 +176,7 @@ LogicalResult KernelEmulator::layOutSharedMemory(gpu::GPUModuleOp gpuModule) {
   cursor = llvm::alignTo(cursor, dynamicAlign);
   for (LLVM::GlobalOp global : dynamic)
     sharedOffsets[global.getSymName()] = cursor;
+  staticSharedBytes = cursor;
   return success();
 }
 
@@ -419,6 +430,60 @@ LogicalResult KernelEmulator::rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma,
   return success();
 }
 
+Value KernelEmulator::getLocationString(OpBuilder &b, Location loc,
+                                        StringRef text) {
+  auto [it, inserted] = locationGlobals.try_emplace(
+      text, "__nvfp4_emu_location_" + std::to_string(locationGlobals.size()));
+  if (inserted) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(i8, text.size() + 1);
+    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, it->second,
+                           b.getStringAttr((text + Twine('\0')).str()));
+  }
+  return LLVM::AddressOfOp::create(b, loc, ptrType, it->second);
+}
+
+void KernelEmulator::insertAccessCheck(Operation *op, Value thread) {
+  Value address;
+  Type accessType;
+  bool isStore = false;
+  if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+    address = load.getAddr();
+    accessType = load.getType();
+  } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+    address = store.getAddr();
+    accessType = store.getValue().getType();
+    isStore = true;
+  } else {
+    return;
+  }
+  // Global (1), shared (3), or generic (0: either, decided at run time).
+  auto pointer = cast<LLVM::LLVMPointerType>(address.getType());
+  unsigned space = pointer.getAddressSpace();
+  if (space != 0 && space != 1 && space != 3)
+    return;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  // file:line:col of the access (the innermost file location).
+  std::string text = "an unknown location";
+  loc->walk([&](Location inner) {
+    auto file = dyn_cast<FileLineColLoc>(inner);
+    if (!file)
+      return WalkResult::advance();
+    text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+               .str();
+    return WalkResult::interrupt();
+  });
+  int64_t bytes = DataLayout::closest(op).getTypeSize(accessType);
+  call(b, loc, "nvfp4EmuCheckAccess", LLVM::LLVMVoidType::get(ctx),
+       {thread, address, LLVM::ConstantOp::create(b, loc, i64, bytes),
+        i32Constant(b, loc, isStore ? 1 : 0), i32Constant(b, loc, space),
+        getLocationString(b, loc, text)});
+}
+
 LogicalResult KernelEmulator::rewriteFunction(LLVM::LLVMFuncOp fn,
                                               StringRef moduleName) {
   // The thread context first.
@@ -440,6 +505,10 @@ LogicalResult KernelEmulator::rewriteFunction(LLVM::LLVMFuncOp fn,
     if (op != fn.getOperation())
       ops.push_back(op);
   });
+  // Checks of the global and shared accesses, while the pointer types still
+  // say which memory an access reads or writes.
+  for (Operation *op : ops)
+    insertAccessCheck(op, thread);
   for (Operation *op : ops)
     if (failed(rewriteOp(op, thread, moduleName)))
       return failure();
@@ -576,7 +645,8 @@ LogicalResult KernelEmulator::emulate(gpu::GPUModuleOp gpuModule) {
                                      gpu::KernelTableAttr());
   auto binary = gpu::BinaryOp::create(b, gpuModule.getLoc(), moduleName,
                                       Attribute(), ArrayRef<Attribute>{object});
-  binary->setAttr(kEmulatedAttrName, b.getUnitAttr());
+  // The static shared memory of the module's kernels, for the launches.
+  binary->setAttr(kEmulatedAttrName, b.getI64IntegerAttr(staticSharedBytes));
   gpuModule.erase();
   return success();
 }
@@ -609,7 +679,9 @@ struct EmulateGPULaunchesPass
           module.lookupSymbol<gpu::BinaryOp>(launch.getKernelModuleName());
       if (!binary || !binary->hasAttr(kEmulatedAttrName))
         continue;
-      if (failed(replaceLaunch(module, launch)))
+      if (failed(replaceLaunch(module, launch,
+                               binary->getAttrOfType<IntegerAttr>(
+                                   kEmulatedAttrName))))
         return signalPassFailure();
     }
     for (auto binary : llvm::to_vector(module.getOps<gpu::BinaryOp>()))
@@ -617,7 +689,12 @@ struct EmulateGPULaunchesPass
         binary.erase();
   }
 
-  LogicalResult replaceLaunch(ModuleOp module, gpu::LaunchFuncOp launch) {
+  LogicalResult replaceLaunch(ModuleOp module, gpu::LaunchFuncOp launch,
+                              IntegerAttr staticSharedBytes) {
+    if (!staticSharedBytes)
+      return launch.emitError("nvfp4-emulate-gpu-launches: the emulated "
+                              "binary does not record its static shared "
+                              "memory size");
     MLIRContext *ctx = &getContext();
     Location loc = launch.getLoc();
     Type ptrType = LLVM::LLVMPointerType::get(ctx);
@@ -705,6 +782,7 @@ struct EmulateGPULaunchesPass
         toI64(cluster ? launch.getClusterSizeX() : Value()),
         toI64(cluster ? launch.getClusterSizeY() : Value()),
         toI64(cluster ? launch.getClusterSizeZ() : Value()),
+        LLVM::ConstantOp::create(b, loc, i64, staticSharedBytes.getInt()),
         sharedBytes,
         stream,
         params};

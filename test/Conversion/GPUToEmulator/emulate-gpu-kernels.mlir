@@ -8,8 +8,9 @@
 
 // The gpu.module is an empty binary marked emulated; the launch is left to
 // the host lowering.
+// CHECK:       llvm.mlir.global internal constant @__nvfp4_emu_location_0("{{.*}}emulate-gpu-kernels.mlir:{{[0-9]+}}:{{[0-9]+}}\00")
 // CHECK:       gpu.launch_func @nvfp4_kernels::@nvfp4_amax_64x256_bf16 blocks in
-// CHECK:       gpu.binary @nvfp4_kernels {nvfp4.emulated} [#gpu.object<#nvvm.target, offload = "">]
+// CHECK:       gpu.binary @nvfp4_kernels {nvfp4.emulated = 16 : i64} [#gpu.object<#nvvm.target, offload = "">]
 // CHECK-NOT:   gpu.module
 // The kernel: a host function with the thread context first, no address
 // spaces and no NVVM or GPU attributes; the shared variable at offset 0
@@ -35,6 +36,15 @@
 // CHECK-NEXT:    %[[BFLY:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK-NEXT:    %[[SHFL:.*]] = llvm.call @nvfp4EmuShflSync(%[[THREAD]], %[[BFLY]], %{{.*}}, %[[BITS]], %{{.*}}, %{{.*}}, %[[NOVALID]])
 // CHECK-NEXT:    llvm.bitcast %[[SHFL]] : i32 to f32
+// Every global and shared access is checked first: the store of the warp's
+// maximum to shared memory (4 bytes, a store (1), shared (3)), with the
+// location of the op it lowers.
+// CHECK:         %[[BYTES:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK-NEXT:    %[[STORE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT:    %[[SHARED:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-NEXT:    %[[LOCATION:.*]] = llvm.mlir.addressof @[[LOCATIONNAME:__nvfp4_emu_location_[0-9]+]] : !llvm.ptr
+// CHECK-NEXT:    llvm.call @nvfp4EmuCheckAccess(%[[THREAD]], %[[ADDRESS:.*]], %[[BYTES]], %[[STORE]], %[[SHARED]], %[[LOCATION]])
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[ADDRESS]] : f32, !llvm.ptr
 // CHECK:         llvm.call @nvfp4EmuBarrier0(%[[THREAD]]) : (!llvm.ptr) -> ()
 // CHECK-NOT:     nvvm.
 // CHECK:       llvm.func @nvfp4EmuShared(!llvm.ptr, i64) -> !llvm.ptr
@@ -53,7 +63,8 @@
 // The launch: each operand stored to a slot in the function's entry block,
 // the slots' addresses in a pointer array, then one nvfp4EmuLaunch with the
 // entry, the kernel's name, grid (8, 1, 1), CTA (128, 1, 1), cluster
-// (1, 1, 1), no dynamic shared memory and the stream. The binary is gone.
+// (1, 1, 1), 16 bytes of static shared memory (the warp maxima), no dynamic
+// shared memory and the stream. The binary is gone.
 // LAUNCH-NOT:   gpu.binary
 // LAUNCH:       llvm.mlir.global internal constant @__nvfp4_emu_nvfp4_kernels_nvfp4_amax_64x256_bf16_name("nvfp4_amax_64x256_bf16\00")
 // LAUNCH-LABEL: llvm.func @amax(
@@ -66,7 +77,8 @@
 // LAUNCH:         %[[ENTRY:.*]] = llvm.mlir.addressof @__nvfp4_emu_nvfp4_kernels_nvfp4_amax_64x256_bf16_entry : !llvm.ptr
 // LAUNCH-NEXT:    %[[NAMEG:.*]] = llvm.mlir.addressof @__nvfp4_emu_nvfp4_kernels_nvfp4_amax_64x256_bf16_name : !llvm.ptr
 // LAUNCH-NEXT:    %[[NAME:.*]] = llvm.getelementptr %[[NAMEG]][0, 0]
-// LAUNCH:         llvm.call @nvfp4EmuLaunch(%[[ENTRY]], %[[NAME]], %[[GX:.*]], %[[ONE:.*]], %[[ONE]], %[[BX:.*]], %[[ONE]], %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PARAMS]])
+// LAUNCH:         %[[STATIC:.*]] = llvm.mlir.constant(16 : i64) : i64
+// LAUNCH:         llvm.call @nvfp4EmuLaunch(%[[ENTRY]], %[[NAME]], %[[GX:.*]], %[[ONE:.*]], %[[ONE]], %[[BX:.*]], %[[ONE]], %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}, %[[STATIC]], %{{.*}}, %{{.*}}, %[[PARAMS]])
 // LAUNCH-NOT:     gpu.launch_func
 func.func @amax(%x: tensor<64x256xbf16>) -> f32 {
   %a = nvfp4.amax %x : tensor<64x256xbf16>
