@@ -174,6 +174,9 @@ struct Cta {
   std::vector<WarpShuffle> warps;
   std::vector<WarpMma> mmas;
   std::vector<uint8_t> shared;
+  /// 1 for each shared byte some store or copy wrote: reads of the others
+  /// are reported (shared memory is undefined until written).
+  std::vector<uint8_t> sharedWritten;
   ucontext_t scheduler;
   /// The scheduler's stack, for AddressSanitizer's switches back to it.
   const void *schedulerStack = nullptr;
@@ -194,6 +197,20 @@ thread_local Thread *gStartingThread = nullptr;
 
 Thread *asThread(void *thread) { return static_cast<Thread *>(thread); }
 
+/// Marks `bytes` at `address` written when they are shared memory.
+void markSharedWritten(Cta &cta, const void *address, size_t bytes) {
+  const auto *p = static_cast<const uint8_t *>(address);
+  const uint8_t *base = cta.shared.data();
+  if (p >= base && p + bytes <= base + cta.shared.size())
+    std::memset(cta.sharedWritten.data() + (p - base), 1, bytes);
+}
+
+/// Performs the thread's `cp.async` `copy`, marking its bytes written.
+void completeCopy(Thread &thread, const AsyncCopy &copy) {
+  performCopy(copy);
+  markSharedWritten(*thread.cta, copy.dst, static_cast<size_t>(copy.size));
+}
+
 void fiberMain() {
   Cta *cta = gStartingCta;
   Thread *thread = gStartingThread;
@@ -202,9 +219,9 @@ void fiberMain() {
   // The async proxy completes what the thread left in flight.
   for (const std::vector<AsyncCopy> &group : thread->committedGroups)
     for (const AsyncCopy &copy : group)
-      performCopy(copy);
+      completeCopy(*thread, copy);
   for (const AsyncCopy &copy : thread->openGroup)
-    performCopy(copy);
+    completeCopy(*thread, copy);
   thread->finished = true;
   // A thread that exits no longer counts towards `bar.sync 0`; its stack is
   // not resumed again.
@@ -479,7 +496,7 @@ extern "C" void nvfp4EmuCpAsyncWaitGroup(void *thread, int32_t n) {
   const size_t keep = n < 0 ? 0 : static_cast<size_t>(n);
   while (t->committedGroups.size() > keep) {
     for (const AsyncCopy &copy : t->committedGroups.front())
-      performCopy(copy);
+      completeCopy(*t, copy);
     t->committedGroups.erase(t->committedGroups.begin());
   }
 }
@@ -653,6 +670,23 @@ extern "C" void nvfp4EmuCheckAccess(void *thread, const void *address,
       inBounds = end <= it->first + it->second;
     }
   }
+  if (inBounds && space == 3) {
+    // Stores mark their bytes; loads need every byte written before.
+    const size_t offset = begin - sharedBase;
+    if (isStore) {
+      markSharedWritten(*t->cta, address, static_cast<size_t>(bytes));
+      return;
+    }
+    for (int64_t i = 0; i < bytes; ++i)
+      if (!cta.sharedWritten[offset + i])
+        fail("load of never-written shared memory: byte %zu of the %" PRId64
+             "-byte load at shared offset %zu in kernel %s, CTA (%d, %d, "
+             "%d), thread (%d, %d, %d), at %s",
+             static_cast<size_t>(i), bytes, offset, cta.name, cta.ctaid[0],
+             cta.ctaid[1], cta.ctaid[2], t->tid[0], t->tid[1], t->tid[2],
+             location);
+    return;
+  }
   if (inBounds)
     return;
   fail("out-of-bounds %s of %" PRId64 " bytes of %s memory at %p in kernel "
@@ -731,6 +765,7 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
         // (reads of never-written shared memory are not yet reported).
         cta.shared.assign(
             static_cast<size_t>(staticSharedBytes + sharedBytes), 0);
+        cta.sharedWritten.assign(cta.shared.size(), 0);
         cta.threads.resize(threads);
         cta.warps.resize((threads + kWarpSize - 1) / kWarpSize);
         cta.mmas.resize((threads + kWarpSize - 1) / kWarpSize);

@@ -70,7 +70,9 @@ void nvfp4EmuLaunch(nvfp4::emulator::KernelEntry entry, const char *name,
 /// memory) must lie within one allocation of mgpuMemAlloc, a shared one
 /// within the CTA's shared memory; otherwise the launch reports the
 /// kernel, CTA, thread, access and `location` (the operation's source
-/// location) and exits with status 1.
+/// location) and exits with status 1. Shared stores mark their bytes
+/// written (so do `cp.async` copies when they complete); a shared load of a
+/// byte never written is reported the same way.
 void nvfp4EmuCheckAccess(void *thread, const void *address, int64_t bytes,
                          int32_t isStore, int32_t space,
                          const char *location);
