@@ -42,6 +42,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -133,6 +136,8 @@ struct Thread {
   int32_t tid[3] = {0, 0, 0};
   bool finished = false;
   Wait wait = Wait::None;
+  /// Executions of each access site so far (memory counters only).
+  std::unordered_map<int32_t, uint32_t> siteExecutions;
   /// `cp.async`: the open group and the committed ones, oldest first.
   std::vector<AsyncCopy> openGroup;
   std::vector<std::vector<AsyncCopy>> committedGroups;
@@ -166,6 +171,33 @@ struct WarpMma {
   uint64_t generation = 0;
 };
 
+/// One warp-wide memory request: the lanes' n-th execution of one access
+/// site in one warp.
+struct RequestKey {
+  int64_t warp;
+  int32_t site;
+  uint32_t execution;
+  bool operator<(const RequestKey &o) const {
+    return std::tie(warp, site, execution) <
+           std::tie(o.warp, o.site, o.execution);
+  }
+};
+
+/// What the lanes of one request touched.
+struct Request {
+  bool shared = false;
+  int64_t bytes = 0;
+  /// Global: 32-byte sectors. Shared: 4-byte words.
+  std::set<uint64_t> units;
+};
+
+/// The memory counters of one launch (docs/emulator.md).
+struct MemoryCounters {
+  int64_t globalRequests = 0, globalSectors = 0, globalBytes = 0;
+  int64_t sharedRequests = 0, sharedWavefronts = 0, sharedBytes = 0;
+  int64_t asyncCopyBytes = 0;
+};
+
 struct Cta {
   int32_t ctaid[3] = {0, 0, 0};
   int32_t nctaid[3] = {1, 1, 1};
@@ -187,6 +219,10 @@ struct Cta {
   uint64_t barrierGeneration = 0;
   KernelEntry entry = nullptr;
   void **params = nullptr;
+  /// The memory counters' requests (only when reporting).
+  bool countMemory = false;
+  std::map<RequestKey, Request> requests;
+  int64_t asyncCopyBytes = 0;
   const char *name = "";
 };
 
@@ -208,6 +244,7 @@ void markSharedWritten(Cta &cta, const void *address, size_t bytes) {
 /// Performs the thread's `cp.async` `copy`, marking its bytes written.
 void completeCopy(Thread &thread, const AsyncCopy &copy) {
   performCopy(copy);
+  thread.cta->asyncCopyBytes += copy.size;
   markSharedWritten(*thread.cta, copy.dst, static_cast<size_t>(copy.size));
 }
 
@@ -649,7 +686,8 @@ std::map<uintptr_t, uint64_t> &deviceAllocations() {
 
 extern "C" void nvfp4EmuCheckAccess(void *thread, const void *address,
                                     int64_t bytes, int32_t isStore,
-                                    int32_t space, const char *location) {
+                                    int32_t space, int32_t site,
+                                    const char *location) {
   Thread *t = asThread(thread);
   const Cta &cta = *t->cta;
   const uintptr_t begin = reinterpret_cast<uintptr_t>(address);
@@ -669,6 +707,18 @@ extern "C" void nvfp4EmuCheckAccess(void *thread, const void *address,
       --it;
       inBounds = end <= it->first + it->second;
     }
+  }
+  if (inBounds && cta.countMemory) {
+    Cta &counted = *t->cta;
+    const uint32_t execution = t->siteExecutions[site]++;
+    Request &request =
+        counted.requests[{t->linear / kWarpSize, site, execution}];
+    request.shared = space == 3;
+    request.bytes += bytes;
+    const uint64_t unit = request.shared ? 4 : 32;
+    const uint64_t first = request.shared ? begin - sharedBase : begin;
+    for (uint64_t u = first / unit; u <= (first + bytes - 1) / unit; ++u)
+      request.units.insert(u);
   }
   if (inBounds && space == 3) {
     // Stores mark their bytes; loads need every byte written before.
@@ -706,6 +756,26 @@ extern "C" void *nvfp4EmuShared(void *thread, int64_t offset) {
   return cta.shared.data() + offset;
 }
 
+/// Adds the requests of a finished CTA to the launch's counters.
+static void accumulate(const Cta &cta, MemoryCounters &counters) {
+  for (const auto &[key, request] : cta.requests) {
+    if (!request.shared) {
+      ++counters.globalRequests;
+      counters.globalSectors += static_cast<int64_t>(request.units.size());
+      counters.globalBytes += request.bytes;
+      continue;
+    }
+    // Wavefronts: the most distinct words any one of the 32 banks serves.
+    int64_t perBank[32] = {};
+    for (uint64_t word : request.units)
+      ++perBank[word % 32];
+    ++counters.sharedRequests;
+    counters.sharedWavefronts += *std::max_element(perBank, perBank + 32);
+    counters.sharedBytes += request.bytes;
+  }
+  counters.asyncCopyBytes += cta.asyncCopyBytes;
+}
+
 extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
                                int64_t gridX, int64_t gridY, int64_t gridZ,
                                int64_t blockX, int64_t blockY, int64_t blockZ,
@@ -733,6 +803,9 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
          "memory (at most %" PRId64 " in all)",
          name, staticSharedBytes, sharedBytes, kSharedBytesPerCta);
   const int64_t threads = blockX * blockY * blockZ;
+  const char *report = std::getenv("NVFP4_GPU_EMULATOR_REPORT");
+  const bool countMemory = report && *report && std::strcmp(report, "0") != 0;
+  MemoryCounters counters;
   if (const char *trace = std::getenv("NVFP4_GPU_EMULATOR_TRACE");
       trace && *trace && std::strcmp(trace, "0") != 0)
     std::fprintf(stderr,
@@ -766,6 +839,7 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
         cta.shared.assign(
             static_cast<size_t>(staticSharedBytes + sharedBytes), 0);
         cta.sharedWritten.assign(cta.shared.size(), 0);
+        cta.countMemory = countMemory;
         cta.threads.resize(threads);
         cta.warps.resize((threads + kWarpSize - 1) / kWarpSize);
         cta.mmas.resize((threads + kWarpSize - 1) / kWarpSize);
@@ -778,7 +852,26 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
           t.tid[2] = static_cast<int32_t>(i / (blockX * blockY));
         }
         runCta(cta, stacks);
+        if (countMemory)
+          accumulate(cta, counters);
       }
+  if (countMemory)
+    std::fprintf(
+        stderr,
+        "nvfp4-gpu-emulator: memory of %s: global %" PRId64
+        " requests, %" PRId64 " sectors, %" PRId64
+        " bytes, coalescing %.1f%%; shared %" PRId64 " requests, %" PRId64
+        " wavefronts, %" PRId64 " bank conflicts, %" PRId64
+        " bytes; cp.async %" PRId64 " bytes, TMA 0 bytes\n",
+        name, counters.globalRequests, counters.globalSectors,
+        counters.globalBytes,
+        counters.globalSectors
+            ? 100.0 * double(counters.globalBytes) /
+                  double(32 * counters.globalSectors)
+            : 100.0,
+        counters.sharedRequests, counters.sharedWavefronts,
+        counters.sharedWavefronts - counters.sharedRequests,
+        counters.sharedBytes, counters.asyncCopyBytes);
 }
 
 //===----------------------------------------------------------------------===//

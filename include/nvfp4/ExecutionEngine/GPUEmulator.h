@@ -73,8 +73,16 @@ void nvfp4EmuLaunch(nvfp4::emulator::KernelEntry entry, const char *name,
 /// location) and exits with status 1. Shared stores mark their bytes
 /// written (so do `cp.async` copies when they complete); a shared load of a
 /// byte never written is reported the same way.
+///
+/// `site` numbers the access in the kernel: the n-th execution of site s by
+/// the lanes of a warp is one warp-wide request, which the memory counters
+/// (`NVFP4_GPU_EMULATOR_REPORT=1`) use: global requests and the 32-byte
+/// sectors they touch (coalescing efficiency = bytes requested / bytes of
+/// the sectors), shared requests and their wavefronts (the most distinct
+/// 4-byte words of one of the 32 banks; bank conflicts = wavefronts - 1),
+/// and the bytes moved by threads and by `cp.async`, printed per launch.
 void nvfp4EmuCheckAccess(void *thread, const void *address, int64_t bytes,
-                         int32_t isStore, int32_t space,
+                         int32_t isStore, int32_t space, int32_t site,
                          const char *location);
 
 /// The value of special register `which` (SpecialRegister) of `thread`.

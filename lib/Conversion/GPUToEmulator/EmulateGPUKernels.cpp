@@ -105,8 +105,8 @@ private:
   LogicalResult rewriteOp(Operation *op, Value thread, StringRef moduleName);
   LogicalResult rewriteMma(NVVM::MmaOp mma, Value thread);
   /// Before a load or store of generic (0), global (1) or shared (3) memory:
-  /// a call of nvfp4EmuCheckAccess with its address, size, direction, memory
-  /// and source location.
+  /// a call of nvfp4EmuCheckAccess with its address, size, direction, memory,
+  /// site number and source location.
   void insertAccessCheck(Operation *op, Value thread);
   /// The address of a NUL-terminated global string holding `text`.
   Value getLocationString(OpBuilder &b, Location loc, StringRef text);
@@ -143,6 +143,9 @@ private:
   int64_t staticSharedBytes = 0;
   /// The location strings of checked accesses, by text.
   llvm::StringMap<std::string> locationGlobals;
+  /// Checked accesses so far: each gets its own site number, which the
+  /// emulator's counters use to group the lanes of one warp access.
+  int32_t accessSites = 0;
   /// Host names of the functions and other globals of that gpu.module.
   llvm::StringMap<std::string> hostNames;
 };
@@ -481,7 +484,7 @@ void KernelEmulator::insertAccessCheck(Operation *op, Value thread) {
   call(b, loc, "nvfp4EmuCheckAccess", LLVM::LLVMVoidType::get(ctx),
        {thread, address, LLVM::ConstantOp::create(b, loc, i64, bytes),
         i32Constant(b, loc, isStore ? 1 : 0), i32Constant(b, loc, space),
-        getLocationString(b, loc, text)});
+        i32Constant(b, loc, accessSites++), getLocationString(b, loc, text)});
 }
 
 LogicalResult KernelEmulator::rewriteFunction(LLVM::LLVMFuncOp fn,

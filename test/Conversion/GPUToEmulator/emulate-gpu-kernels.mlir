@@ -37,13 +37,14 @@
 // CHECK-NEXT:    %[[SHFL:.*]] = llvm.call @nvfp4EmuShflSync(%[[THREAD]], %[[BFLY]], %{{.*}}, %[[BITS]], %{{.*}}, %{{.*}}, %[[NOVALID]])
 // CHECK-NEXT:    llvm.bitcast %[[SHFL]] : i32 to f32
 // Every global and shared access is checked first: the store of the warp's
-// maximum to shared memory (4 bytes, a store (1), shared (3)), with the
-// location of the op it lowers.
+// maximum to shared memory (4 bytes, a store (1), shared (3)), its site
+// number and the location of the op it lowers.
 // CHECK:         %[[BYTES:.*]] = llvm.mlir.constant(4 : i64) : i64
 // CHECK-NEXT:    %[[STORE:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-NEXT:    %[[SHARED:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-NEXT:    %[[SITE:.*]] = llvm.mlir.constant({{[0-9]+}} : i32) : i32
 // CHECK-NEXT:    %[[LOCATION:.*]] = llvm.mlir.addressof @[[LOCATIONNAME:__nvfp4_emu_location_[0-9]+]] : !llvm.ptr
-// CHECK-NEXT:    llvm.call @nvfp4EmuCheckAccess(%[[THREAD]], %[[ADDRESS:.*]], %[[BYTES]], %[[STORE]], %[[SHARED]], %[[LOCATION]])
+// CHECK-NEXT:    llvm.call @nvfp4EmuCheckAccess(%[[THREAD]], %[[ADDRESS:.*]], %[[BYTES]], %[[STORE]], %[[SHARED]], %[[SITE]], %[[LOCATION]])
 // CHECK-NEXT:    llvm.store %{{.*}}, %[[ADDRESS]] : f32, !llvm.ptr
 // CHECK:         llvm.call @nvfp4EmuBarrier0(%[[THREAD]]) : (!llvm.ptr) -> ()
 // CHECK-NOT:     nvvm.

@@ -1,0 +1,39 @@
+// The GPU emulator's memory counters (NVFP4_GPU_EMULATOR_REPORT=1) on a
+// hand-written kernel of one warp with known access patterns:
+// - a contiguous f32 store (lane l writes element l): 1 request, 128 bytes
+//   in 4 sectors, 100% coalesced;
+// - a strided f32 store (lane l writes element 32 l): 1 request, 128 bytes
+//   in 32 sectors;
+// - together 2 global requests, 36 sectors, 256 bytes: 22.2% coalescing;
+// - a shared store where lane l writes word 32 l (all in bank 0): 1 request,
+//   32 wavefronts, 31 bank conflicts; then a conflict-free shared store of
+//   word l (one per bank): 1 request, 1 wavefront.
+//
+// RUN: nvfp4-opt %s --nvfp4-to-gpu-emulation="target=sm_90a" \
+// RUN: | env NVFP4_GPU_EMULATOR_REPORT=1 %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils 2>&1 \
+// RUN: | FileCheck %s
+// CHECK: nvfp4-gpu-emulator: memory of patterns: global 2 requests, 36 sectors, 256 bytes, coalescing 22.2%; shared 2 requests, 33 wavefronts, 31 bank conflicts, 256 bytes; cp.async 0 bytes, TMA 0 bytes
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @patterns(%out: memref<1024xf32>) workgroup(%buf : memref<1024xf32, #gpu.address_space<workgroup>>) kernel {
+      %tid = gpu.thread_id x
+      %c32 = arith.constant 32 : index
+      %strided = arith.muli %tid, %c32 : index
+      %one = arith.constant 1.0 : f32
+      memref.store %one, %out[%tid] : memref<1024xf32>
+      memref.store %one, %out[%strided] : memref<1024xf32>
+      memref.store %one, %buf[%strided] : memref<1024xf32, #gpu.address_space<workgroup>>
+      memref.store %one, %buf[%tid] : memref<1024xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %m = memref.alloc() : memref<1024xf32>
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@patterns blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%m : memref<1024xf32>)
+    return
+  }
+}
