@@ -5,9 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // libnvfp4_gpu_emulator: executes the kernels nvfp4-emulate-gpu-kernels
-// turned into host functions, and provides the mgpu* host API of gpu-to-llvm
-// on host memory (device memory is host memory; streams and events are
-// no-ops, every launch runs to completion).
+// turned into host functions. This file holds the scheduler, the launch and
+// the thread-level operations (special registers, bar.sync, shfl.sync, cvt,
+// shared memory, the access checks and memory counters);
+// GPUEmulatorMma.cpp holds cp.async and the warp-wide MMAs,
+// GPUEmulatorHostApi.cpp the mgpu* host API of gpu-to-llvm on host memory.
 //
 // Thread model: the CTAs of a grid run one after the other; the threads of a
 // CTA run concurrently as fibers (ucontext) under a round-robin scheduler.
@@ -18,11 +20,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/ExecutionEngine/GPUEmulator.h"
+#include "GPUEmulatorState.h"
 
 #include "nvfp4/Numerics/Numerics.h"
-
-#include <ucontext.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define NVFP4_EMULATOR_ASAN 1
@@ -35,35 +35,17 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-#include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <map>
-#include <set>
-#include <tuple>
-#include <unordered_map>
 #include <memory>
 #include <string>
-#include <vector>
 
 using namespace nvfp4::emulator;
+using namespace nvfp4::emulator::detail;
 
-namespace {
-
-constexpr int kWarpSize = 32;
-/// The largest CTA (PTX ISA: 1024 threads).
-constexpr int64_t kMaxThreadsPerCta = 1024;
-/// Shared memory per CTA: the 228 KiB of an sm_90 / sm_100 SM less the 1 KiB
-/// the system reserves.
-constexpr int64_t kSharedBytesPerCta = 227 * 1024;
-/// Fiber stacks: generous for the JIT-compiled kernel bodies, which keep
-/// their values in registers or small frames.
-constexpr size_t kStackBytes = 256 * 1024;
-
-[[noreturn]] void fail(const char *format, ...) {
+void nvfp4::emulator::detail::fail(const char *format, ...) {
   va_list args;
   va_start(args, format);
   std::fprintf(stderr, "nvfp4-gpu-emulator: ");
@@ -73,6 +55,8 @@ constexpr size_t kStackBytes = 256 * 1024;
   std::fflush(stderr);
   std::exit(1);
 }
+
+namespace {
 
 /// AddressSanitizer's fiber annotations around each stack switch, so that
 /// it tracks the fiber stacks (no-ops in other builds).
@@ -91,162 +75,10 @@ void finishSwitch(void *fakeStack, const void **bottomOld, size_t *sizeOld) {
 #endif
 }
 
-enum class Wait { None, Barrier, Shuffle, Mma };
-
-const char *waitName(Wait wait) {
-  switch (wait) {
-  case Wait::None:
-    return "running";
-  case Wait::Barrier:
-    return "bar.sync 0";
-  case Wait::Shuffle:
-    return "shfl.sync";
-  case Wait::Mma:
-    return "mma.sync";
-  }
-  return "?";
-}
-
-/// One `cp.async` in flight.
-struct AsyncCopy {
-  void *dst;
-  const void *src;
-  int32_t size, srcSize;
-};
-
-/// Performs `copy` (the bytes past `srcSize` are zeros).
-void performCopy(const AsyncCopy &copy) {
-  const int32_t fromSource =
-      copy.srcSize < 0 ? copy.size : std::min(copy.srcSize, copy.size);
-  std::memcpy(copy.dst, copy.src, static_cast<size_t>(fromSource));
-  std::memset(static_cast<char *>(copy.dst) + fromSource, 0,
-              static_cast<size_t>(copy.size - fromSource));
-}
-
-struct Cta;
-
-/// One thread of a CTA: its fiber, indices and what it waits on.
-struct Thread {
-  Cta *cta = nullptr;
-  ucontext_t context;
-  char *stack = nullptr;
-  /// AddressSanitizer's fake stack of this fiber while it is switched out.
-  void *fakeStack = nullptr;
-  int64_t linear = 0; // tid.x + ntid.x * (tid.y + ntid.y * tid.z)
-  int32_t tid[3] = {0, 0, 0};
-  bool finished = false;
-  Wait wait = Wait::None;
-  /// Executions of each access site so far (memory counters only).
-  std::unordered_map<int32_t, uint32_t> siteExecutions;
-  /// `cp.async`: the open group and the committed ones, oldest first.
-  std::vector<AsyncCopy> openGroup;
-  std::vector<std::vector<AsyncCopy>> committedGroups;
-  /// The barrier or shuffle generation the thread waits to see pass.
-  uint64_t waitGeneration = 0;
-};
-
-/// The state of one warp's `shfl.sync`s. Shuffle `g` of a warp (its
-/// generation) completes when every member lane arrived; its values live in
-/// slot `g % 2`, so that lanes already at shuffle `g + 1` do not overwrite
-/// what slower lanes still read from `g` (no lane can be two shuffles
-/// ahead: `g + 1` completes only after every member read `g`).
-struct WarpShuffle {
-  uint32_t arrived[2] = {0, 0};
-  uint32_t memberMask[2] = {0, 0};
-  int32_t values[2][kWarpSize] = {};
-  /// The shuffle lanes arrive at next; bumped when it completes.
-  uint64_t generation = 0;
-};
-
-/// The state of one warp's `mma.sync`s, double-buffered by generation as
-/// for shuffles.
-struct WarpMma {
-  uint32_t arrived[2] = {0, 0};
-  int32_t a[2][kWarpSize][4] = {};
-  int32_t b[2][kWarpSize][2] = {};
-  float c[2][kWarpSize][4] = {};
-  int32_t scaleA[2][kWarpSize] = {};
-  int32_t scaleB[2][kWarpSize] = {};
-  float d[2][kWarpSize][4] = {};
-  uint64_t generation = 0;
-};
-
-/// One warp-wide memory request: the lanes' n-th execution of one access
-/// site in one warp.
-struct RequestKey {
-  int64_t warp;
-  int32_t site;
-  uint32_t execution;
-  bool operator<(const RequestKey &o) const {
-    return std::tie(warp, site, execution) <
-           std::tie(o.warp, o.site, o.execution);
-  }
-};
-
-/// What the lanes of one request touched.
-struct Request {
-  bool shared = false;
-  int64_t bytes = 0;
-  /// Global: 32-byte sectors. Shared: 4-byte words.
-  std::set<uint64_t> units;
-};
-
-/// The memory counters of one launch (docs/emulator.md).
-struct MemoryCounters {
-  int64_t globalRequests = 0, globalSectors = 0, globalBytes = 0;
-  int64_t sharedRequests = 0, sharedWavefronts = 0, sharedBytes = 0;
-  int64_t asyncCopyBytes = 0;
-};
-
-struct Cta {
-  int32_t ctaid[3] = {0, 0, 0};
-  int32_t nctaid[3] = {1, 1, 1};
-  int32_t ntid[3] = {1, 1, 1};
-  std::vector<Thread> threads;
-  std::vector<WarpShuffle> warps;
-  std::vector<WarpMma> mmas;
-  std::vector<uint8_t> shared;
-  /// 1 for each shared byte some store or copy wrote: reads of the others
-  /// are reported (shared memory is undefined until written).
-  std::vector<uint8_t> sharedWritten;
-  ucontext_t scheduler;
-  /// The scheduler's stack, for AddressSanitizer's switches back to it.
-  const void *schedulerStack = nullptr;
-  size_t schedulerStackSize = 0;
-  Thread *current = nullptr;
-  /// `bar.sync 0`: arrivals of the current phase, and its generation.
-  int64_t barrierArrived = 0;
-  uint64_t barrierGeneration = 0;
-  KernelEntry entry = nullptr;
-  void **params = nullptr;
-  /// The memory counters' requests (only when reporting).
-  bool countMemory = false;
-  std::map<RequestKey, Request> requests;
-  int64_t asyncCopyBytes = 0;
-  const char *name = "";
-};
-
 /// The CTA the current fiber belongs to, for the fiber entry function
 /// (makecontext passes int arguments only).
 thread_local Cta *gStartingCta = nullptr;
 thread_local Thread *gStartingThread = nullptr;
-
-Thread *asThread(void *thread) { return static_cast<Thread *>(thread); }
-
-/// Marks `bytes` at `address` written when they are shared memory.
-void markSharedWritten(Cta &cta, const void *address, size_t bytes) {
-  const auto *p = static_cast<const uint8_t *>(address);
-  const uint8_t *base = cta.shared.data();
-  if (p >= base && p + bytes <= base + cta.shared.size())
-    std::memset(cta.sharedWritten.data() + (p - base), 1, bytes);
-}
-
-/// Performs the thread's `cp.async` `copy`, marking its bytes written.
-void completeCopy(Thread &thread, const AsyncCopy &copy) {
-  performCopy(copy);
-  thread.cta->asyncCopyBytes += copy.size;
-  markSharedWritten(*thread.cta, copy.dst, static_cast<size_t>(copy.size));
-}
 
 void fiberMain() {
   Cta *cta = gStartingCta;
@@ -264,14 +96,6 @@ void fiberMain() {
   // not resumed again.
   startSwitch(nullptr, cta->schedulerStack, cta->schedulerStackSize);
   swapcontext(&thread->context, &cta->scheduler);
-}
-
-/// Switches from a blocked thread back to the scheduler.
-void yield(Thread *thread) {
-  Cta &cta = *thread->cta;
-  startSwitch(&thread->fakeStack, cta.schedulerStack, cta.schedulerStackSize);
-  swapcontext(&thread->context, &cta.scheduler);
-  finishSwitch(thread->fakeStack, nullptr, nullptr);
 }
 
 int64_t liveThreads(const Cta &cta) {
@@ -310,9 +134,9 @@ bool canRun(const Cta &cta, const Thread &t) {
                "nvfp4-gpu-emulator: deadlock in kernel %s, CTA (%d, %d, %d): "
                "no thread can run\n",
                cta.name, cta.ctaid[0], cta.ctaid[1], cta.ctaid[2]);
-  std::fprintf(stderr, "  bar.sync 0: %" PRId64 " of %" PRId64
-                       " live threads arrived\n",
-               cta.barrierArrived, liveThreads(cta));
+  std::fprintf(
+      stderr, "  bar.sync 0: %" PRId64 " of %" PRId64 " live threads arrived\n",
+      cta.barrierArrived, liveThreads(cta));
   for (size_t w = 0; w < cta.warps.size(); ++w) {
     // One line per warp: the state of each lane, runs of equal states
     // folded.
@@ -325,8 +149,7 @@ bool canRun(const Cta &cta, const Thread &t) {
       size_t j = i + 1;
       while (j < end &&
              (cta.threads[j].finished ? "exited"
-                                      : waitName(cta.threads[j].wait)) ==
-                 state)
+                                      : waitName(cta.threads[j].wait)) == state)
         ++j;
       line += " lanes " + std::to_string(i - begin) + ".." +
               std::to_string(j - 1 - begin) + ": " + state + ";";
@@ -334,8 +157,9 @@ bool canRun(const Cta &cta, const Thread &t) {
     }
     const WarpShuffle &warp = cta.warps[w];
     const int slot = static_cast<int>(warp.generation % 2);
-    std::fprintf(stderr, "  warp %zu:%s shfl.sync members arrived 0x%08x of "
-                         "0x%08x\n",
+    std::fprintf(stderr,
+                 "  warp %zu:%s shfl.sync members arrived 0x%08x of "
+                 "0x%08x\n",
                  w, line.c_str(), warp.arrived[slot], warp.memberMask[slot]);
   }
   std::fflush(stderr);
@@ -386,6 +210,13 @@ void runCta(Cta &cta, std::vector<std::unique_ptr<char[]>> &stacks) {
 }
 
 } // namespace
+
+void nvfp4::emulator::detail::yield(Thread *thread) {
+  Cta &cta = *thread->cta;
+  startSwitch(&thread->fakeStack, cta.schedulerStack, cta.schedulerStackSize);
+  swapcontext(&thread->context, &cta.scheduler);
+  finishSwitch(thread->fakeStack, nullptr, nullptr);
+}
 
 //===----------------------------------------------------------------------===//
 // Kernel-side operations
@@ -507,182 +338,6 @@ extern "C" int8_t nvfp4EmuCvtF32x2ToE2M1x2(float hi, float lo, int8_t relu) {
   const uint8_t h = ::nvfp4::encodeE2M1(hi), l = ::nvfp4::encodeE2M1(lo);
   return static_cast<int8_t>(static_cast<uint8_t>((h << 4) | (l & 0xF)));
 }
-
-extern "C" void nvfp4EmuCpAsync(void *thread, void *dst, const void *src,
-                                int32_t size, int32_t srcSize) {
-  Thread *t = asThread(thread);
-  if (size != 4 && size != 8 && size != 16)
-    fail("kernel %s: thread %" PRId64 ": cp.async of %d bytes (4, 8 or 16)",
-         t->cta->name, t->linear, size);
-  if (reinterpret_cast<uintptr_t>(dst) % size != 0 ||
-      reinterpret_cast<uintptr_t>(src) % size != 0)
-    fail("kernel %s: thread %" PRId64 ": cp.async of %d bytes with a "
-         "misaligned address (PTX ISA: both aligned to the size)",
-         t->cta->name, t->linear, size);
-  t->openGroup.push_back({dst, src, size, srcSize});
-}
-
-extern "C" void nvfp4EmuCpAsyncCommitGroup(void *thread) {
-  Thread *t = asThread(thread);
-  t->committedGroups.push_back(std::move(t->openGroup));
-  t->openGroup.clear();
-}
-
-extern "C" void nvfp4EmuCpAsyncWaitGroup(void *thread, int32_t n) {
-  Thread *t = asThread(thread);
-  const size_t keep = n < 0 ? 0 : static_cast<size_t>(n);
-  while (t->committedGroups.size() > keep) {
-    for (const AsyncCopy &copy : t->committedGroups.front())
-      completeCopy(*t, copy);
-    t->committedGroups.erase(t->committedGroups.begin());
-  }
-}
-
-/// The bf16 in bits [16 h, 16 h + 16) of `packed`, as an f32 (exact).
-static float bf16At(int32_t packed, int h) {
-  const uint32_t bits = (static_cast<uint32_t>(packed) >> (16 * h)) & 0xFFFFu;
-  float value;
-  const uint32_t wide = bits << 16;
-  std::memcpy(&value, &wide, sizeof(value));
-  return value;
-}
-
-/// Deposits the lane's fragments of a warp-wide `mma.sync`; the last lane
-/// to arrive runs `compute(warp, slot)`, which fills every lane's D; then
-/// copies the lane's D to `d`.
-template <typename Compute>
-static void warpMma(Thread *t, const int32_t *a, int aRegs, const int32_t *b,
-                    int bRegs, const float *c, int32_t scaleA, int32_t scaleB,
-                    float *d, Compute compute) {
-  Cta &cta = *t->cta;
-  const int lane = static_cast<int>(t->linear % kWarpSize);
-  WarpMma &warp = cta.mmas[t->linear / kWarpSize];
-  const uint64_t g = warp.generation;
-  const int slot = static_cast<int>(g % 2);
-  std::memcpy(warp.a[slot][lane], a, sizeof(int32_t) * aRegs);
-  std::memcpy(warp.b[slot][lane], b, sizeof(int32_t) * bRegs);
-  std::memcpy(warp.c[slot][lane], c, sizeof(warp.c[slot][lane]));
-  warp.scaleA[slot][lane] = scaleA;
-  warp.scaleB[slot][lane] = scaleB;
-  warp.arrived[slot] |= 1u << lane;
-  t->waitGeneration = g;
-  if (warp.arrived[slot] == 0xFFFFFFFFu) {
-    compute(warp, slot);
-    warp.arrived[1 - slot] = 0;
-    ++warp.generation;
-  } else {
-    t->wait = Wait::Mma;
-    yield(t);
-  }
-  std::memcpy(d, warp.d[slot][lane], sizeof(warp.d[slot][lane]));
-}
-
-extern "C" void nvfp4EmuMmaM16N8K16Bf16(void *thread, const int32_t *a,
-                                        const int32_t *b, const float *c,
-                                        float *d) {
-  warpMma(asThread(thread), a, 4, b, 2, c, 0, 0, d,
-          [](WarpMma &warp, int slot) {
-    // The matrices from the fragments (PTX ISA, mma.m16n8k16 .bf16):
-    // group = lane / 4, t4 = lane % 4.
-    float am[16][16], bm[16][8], cm[16][8];
-    for (int l = 0; l < kWarpSize; ++l) {
-      const int group = l / 4, t4 = l % 4;
-      for (int r = 0; r < 4; ++r)
-        for (int h = 0; h < 2; ++h) {
-          const int row = group + 8 * (r % 2);
-          const int col = 2 * t4 + h + 8 * (r / 2);
-          am[row][col] = bf16At(warp.a[slot][l][r], h);
-        }
-      for (int r = 0; r < 2; ++r)
-        for (int h = 0; h < 2; ++h)
-          bm[2 * t4 + h + 8 * r][group] = bf16At(warp.b[slot][l][r], h);
-      for (int r = 0; r < 4; ++r)
-        cm[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
-    }
-    for (int l = 0; l < kWarpSize; ++l) {
-      const int group = l / 4, t4 = l % 4;
-      for (int r = 0; r < 4; ++r) {
-        const int row = group + 8 * (r / 2), col = 2 * t4 + r % 2;
-        // bf16 products are exact in double, and so is their sum for the
-        // exponent spreads of the kernels' operands; one rounding to f32.
-        double sum = cm[row][col];
-        for (int k = 0; k < 16; ++k)
-          sum += double(am[row][k]) * double(bm[k][col]);
-        warp.d[slot][l][r] = static_cast<float>(sum);
-      }
-    }
-  });
-}
-
-extern "C" void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a,
-                                        const int32_t *b, const float *c,
-                                        int32_t scaleA, int32_t byteIdA,
-                                        int32_t threadIdA, int32_t scaleB,
-                                        int32_t byteIdB, int32_t threadIdB,
-                                        float *d) {
-  Thread *t = asThread(thread);
-  if (byteIdA != 0 || threadIdA != 0 || byteIdB != 0 || threadIdB != 0)
-    fail("kernel %s: thread %" PRId64 ": block-scaled mma.sync with scale "
-         "selectors {%d, %d} / {%d, %d}: only {0, 0} is modelled",
-         t->cta->name, t->linear, byteIdA, threadIdA, byteIdB, threadIdB);
-  warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [](WarpMma &warp, int slot) {
-    auto nibble = [](int32_t reg, int j) {
-      return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (4 * j)) &
-                                  0xFu);
-    };
-    auto scaleByte = [](int32_t reg, int s) {
-      // ue4m3: the E4M3 magnitude bits; the sign bit is not part of it.
-      return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (8 * s)) &
-                                  0x7Fu);
-    };
-    float am[16][64], bm[64][8], cm[16][8], sa[16][4], sb[8][4];
-    for (int l = 0; l < kWarpSize; ++l) {
-      const int group = l / 4, t4 = l % 4;
-      for (int r = 0; r < 4; ++r)
-        for (int j = 0; j < 8; ++j)
-          am[group + 8 * (r % 2)][8 * t4 + j + 32 * (r / 2)] =
-              ::nvfp4::decodeE2M1(nibble(warp.a[slot][l][r], j));
-      for (int r = 0; r < 2; ++r)
-        for (int j = 0; j < 8; ++j)
-          bm[8 * t4 + j + 32 * r][group] =
-              ::nvfp4::decodeE2M1(nibble(warp.b[slot][l][r], j));
-      for (int r = 0; r < 4; ++r)
-        cm[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
-      // Scale selectors 0: A's scales from lanes 4g and 4g + 1 (rows g and
-      // g + 8), B's from lane 4g; the other lanes' copies are not read.
-      for (int s = 0; s < 4; ++s) {
-        if (t4 < 2)
-          sa[group + 8 * (l % 2)][s] =
-              ::nvfp4::decodeE4M3(scaleByte(warp.scaleA[slot][l], s));
-        if (t4 == 0)
-          sb[group][s] =
-              ::nvfp4::decodeE4M3(scaleByte(warp.scaleB[slot][l], s));
-      }
-    }
-    for (int l = 0; l < kWarpSize; ++l) {
-      const int group = l / 4, t4 = l % 4;
-      for (int r = 0; r < 4; ++r) {
-        const int row = group + 8 * (r / 2), col = 2 * t4 + r % 2;
-        float acc = cm[row][col];
-        for (int kb = 0; kb < 4; ++kb) {
-          float partial = 0.0f; // exact: multiples of 1/4 below 576
-          for (int e = 0; e < 16; ++e)
-            partial += am[row][16 * kb + e] * bm[16 * kb + e][col];
-          acc += partial * (sa[row][kb] * sb[col][kb]);
-        }
-        warp.d[slot][l][r] = acc;
-      }
-    }
-  });
-}
-
-namespace {
-/// The live allocations of mgpuMemAlloc: start -> size.
-std::map<uintptr_t, uint64_t> &deviceAllocations() {
-  static std::map<uintptr_t, uint64_t> allocations;
-  return allocations;
-}
-} // namespace
 
 extern "C" void nvfp4EmuCheckAccess(void *thread, const void *address,
                                     int64_t bytes, int32_t isStore,
@@ -836,8 +491,8 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
         cta.ntid[2] = static_cast<int32_t>(blockZ);
         // Shared memory starts zeroed here; on hardware it is undefined
         // (reads of never-written shared memory are not yet reported).
-        cta.shared.assign(
-            static_cast<size_t>(staticSharedBytes + sharedBytes), 0);
+        cta.shared.assign(static_cast<size_t>(staticSharedBytes + sharedBytes),
+                          0);
         cta.sharedWritten.assign(cta.shared.size(), 0);
         cta.countMemory = countMemory;
         cta.threads.resize(threads);
@@ -865,65 +520,10 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
         " bytes; cp.async %" PRId64 " bytes, TMA 0 bytes\n",
         name, counters.globalRequests, counters.globalSectors,
         counters.globalBytes,
-        counters.globalSectors
-            ? 100.0 * double(counters.globalBytes) /
-                  double(32 * counters.globalSectors)
-            : 100.0,
+        counters.globalSectors ? 100.0 * double(counters.globalBytes) /
+                                     double(32 * counters.globalSectors)
+                               : 100.0,
         counters.sharedRequests, counters.sharedWavefronts,
         counters.sharedWavefronts - counters.sharedRequests,
         counters.sharedBytes, counters.asyncCopyBytes);
 }
-
-//===----------------------------------------------------------------------===//
-// Host API of gpu-to-llvm on host memory
-//===----------------------------------------------------------------------===//
-
-extern "C" void *mgpuStreamCreate() {
-  static int stream;
-  return &stream;
-}
-extern "C" void mgpuStreamDestroy(void *) {}
-extern "C" void mgpuStreamSynchronize(void *) {}
-extern "C" void mgpuStreamWaitEvent(void *, void *) {}
-extern "C" void *mgpuEventCreate() {
-  static int event;
-  return &event;
-}
-extern "C" void mgpuEventDestroy(void *) {}
-extern "C" void mgpuEventSynchronize(void *) {}
-extern "C" void mgpuEventRecord(void *, void *) {}
-
-extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool) {
-  // 256-byte aligned, as cuMemAlloc's allocations are; recorded for the
-  // out-of-bounds checker.
-  void *ptr = nullptr;
-  if (posix_memalign(&ptr, 256, sizeBytes ? sizeBytes : 1) != 0)
-    fail("mgpuMemAlloc: cannot allocate %" PRIu64 " bytes", sizeBytes);
-  deviceAllocations()[reinterpret_cast<uintptr_t>(ptr)] = sizeBytes;
-  return ptr;
-}
-extern "C" void mgpuMemFree(void *ptr, void *) {
-  deviceAllocations().erase(reinterpret_cast<uintptr_t>(ptr));
-  std::free(ptr);
-}
-extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
-  if (sizeBytes)
-    std::memmove(dst, src, sizeBytes);
-}
-extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
-                             void *) {
-  auto *words = static_cast<unsigned int *>(dst);
-  for (size_t i = 0; i < count; ++i)
-    words[i] = value;
-}
-extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                             void *) {
-  auto *halves = static_cast<unsigned short *>(dst);
-  for (size_t i = 0; i < count; ++i)
-    halves[i] = value;
-}
-extern "C" void mgpuMemHostRegister(void *, uint64_t) {}
-extern "C" void mgpuMemHostUnregister(void *) {}
-extern "C" void mgpuMemHostRegisterMemRef(int64_t, void *, int64_t) {}
-extern "C" void mgpuMemHostUnregisterMemRef(int64_t, void *, int64_t) {}
-extern "C" void mgpuSetDefaultDevice(int32_t) {}

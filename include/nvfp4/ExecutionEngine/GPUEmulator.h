@@ -58,9 +58,9 @@ extern "C" {
 /// are not modelled yet: the launch fails with a message. `stream` is
 /// ignored (launches run to completion in order).
 void nvfp4EmuLaunch(nvfp4::emulator::KernelEntry entry, const char *name,
-                    int64_t gridX, int64_t gridY, int64_t gridZ,
-                    int64_t blockX, int64_t blockY, int64_t blockZ,
-                    int64_t clusterX, int64_t clusterY, int64_t clusterZ,
+                    int64_t gridX, int64_t gridY, int64_t gridZ, int64_t blockX,
+                    int64_t blockY, int64_t blockZ, int64_t clusterX,
+                    int64_t clusterY, int64_t clusterZ,
                     int64_t staticSharedBytes, int32_t sharedBytes,
                     void *stream, void **params);
 
@@ -146,8 +146,8 @@ void nvfp4EmuMmaM16N8K16Bf16(void *thread, const int32_t *a, const int32_t *b,
 /// order; the ISA leaves it open).
 void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a, const int32_t *b,
                              const float *c, int32_t scaleA, int32_t byteIdA,
-                             int32_t threadIdA, int32_t scaleB,
-                             int32_t byteIdB, int32_t threadIdB, float *d);
+                             int32_t threadIdA, int32_t scaleB, int32_t byteIdB,
+                             int32_t threadIdB, float *d);
 
 } // extern "C"
 

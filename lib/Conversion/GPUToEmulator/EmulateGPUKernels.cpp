@@ -6,16 +6,16 @@
 //
 // nvfp4-emulate-gpu-kernels moves the kernels of every gpu.module (NVVM and
 // LLVM dialects, as they go to the NVVM target) into the host module and
-// replaces their NVVM operations by calls of libnvfp4_gpu_emulator;
-// nvfp4-emulate-gpu-launches replaces the LLVM-lowered launches of those
-// kernels by calls of the emulator's launch function. The kernel bodies are
-// otherwise the very IR that would be compiled to PTX.
+// replaces their NVVM operations by calls of libnvfp4_gpu_emulator. The
+// kernel bodies are otherwise the very IR that would be compiled to PTX.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Conversion/GPUToEmulator/GPUToEmulator.h"
 
 #include "nvfp4/ExecutionEngine/GPUEmulator.h"
+
+#include "EmulatorSymbols.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -31,33 +31,17 @@
 namespace mlir {
 namespace nvfp4 {
 #define GEN_PASS_DEF_EMULATEGPUKERNELS
-#define GEN_PASS_DEF_EMULATEGPULAUNCHES
 #include "nvfp4/Conversion/Passes.h.inc"
 } // namespace nvfp4
 } // namespace mlir
 
 using namespace mlir;
+using namespace mlir::nvfp4::detail;
 using ::nvfp4::emulator::ShuffleMode;
 using ::nvfp4::emulator::SpecialRegister;
 
-/// The attribute marking a gpu.binary whose kernels are emulated.
-static constexpr llvm::StringLiteral kEmulatedAttrName = "nvfp4.emulated";
-
-/// The host name of function `name` of gpu.module `module`.
-static std::string getHostName(StringRef module, StringRef name) {
-  return ("__nvfp4_emu_" + module + "_" + name).str();
-}
-
-/// The host name of the entry of kernel `name` of gpu.module `module`.
-static std::string getEntryName(StringRef module, StringRef name) {
-  return getHostName(module, name) + "_entry";
-}
-
-/// Declares (once) the runtime function `name` in `module`.
-static LLVM::LLVMFuncOp getOrCreateRuntimeFunction(ModuleOp module,
-                                                   StringRef name,
-                                                   Type result,
-                                                   ArrayRef<Type> params) {
+LLVM::LLVMFuncOp mlir::nvfp4::detail::getOrCreateRuntimeFunction(
+    ModuleOp module, StringRef name, Type result, ArrayRef<Type> params) {
   if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return fn;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
@@ -102,7 +86,7 @@ public:
 private:
   LogicalResult layOutSharedMemory(gpu::GPUModuleOp gpuModule);
   LogicalResult rewriteFunction(LLVM::LLVMFuncOp fn, StringRef moduleName);
-  LogicalResult rewriteOp(Operation *op, Value thread, StringRef moduleName);
+  LogicalResult rewriteOp(Operation *op, Value thread);
   LogicalResult rewriteMma(NVVM::MmaOp mma, Value thread);
   /// Before a load or store of generic (0), global (1) or shared (3) memory:
   /// a call of nvfp4EmuCheckAccess with its address, size, direction, memory,
@@ -129,8 +113,8 @@ private:
     SmallVector<Type> types;
     for (Type type : args.getTypes())
       types.push_back(isa<LLVM::LLVMPointerType>(type) ? ptrType : type);
-    LLVM::LLVMFuncOp fn = getOrCreateRuntimeFunction(module, name, result,
-                                                     types);
+    LLVM::LLVMFuncOp fn =
+        getOrCreateRuntimeFunction(module, name, result, types);
     return LLVM::CallOp::create(b, loc, fn, args);
   }
 
@@ -174,8 +158,8 @@ LogicalResult KernelEmulator::layOutSharedMemory(gpu::GPUModuleOp gpuModule) {
   // variables, at the largest alignment any of them asks for.
   int64_t dynamicAlign = 16;
   for (LLVM::GlobalOp global : dynamic)
-    dynamicAlign = std::max<int64_t>(dynamicAlign,
-                                     global.getAlignment().value_or(16));
+    dynamicAlign =
+        std::max<int64_t>(dynamicAlign, global.getAlignment().value_or(16));
   cursor = llvm::alignTo(cursor, dynamicAlign);
   for (LLVM::GlobalOp global : dynamic)
     sharedOffsets[global.getSymName()] = cursor;
@@ -189,13 +173,11 @@ static Value createEntryAlloca(Operation *op, Type type, int64_t count) {
   auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
   OpBuilder b = OpBuilder::atBlockBegin(&fn.getBody().front());
   Value n = LLVM::ConstantOp::create(b, op->getLoc(), b.getI32Type(), count);
-  return LLVM::AllocaOp::create(b, op->getLoc(),
-                                LLVM::LLVMPointerType::get(op->getContext()),
-                                type, n);
+  return LLVM::AllocaOp::create(
+      b, op->getLoc(), LLVM::LLVMPointerType::get(op->getContext()), type, n);
 }
 
-LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread,
-                                        StringRef moduleName) {
+LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread) {
   Location loc = op->getLoc();
   OpBuilder b(op);
   if (std::optional<SpecialRegister> reg = getSpecialRegister(op)) {
@@ -250,13 +232,15 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread,
     if (valueType.isF32())
       result = LLVM::BitcastOp::create(b, loc, valueType, result);
     if (wantsValid) {
-      Value valid = LLVM::TruncOp::create(
-          b, loc, IntegerType::get(ctx, 1),
-          LLVM::LoadOp::create(b, loc, i8, validSlot));
+      Value valid =
+          LLVM::TruncOp::create(b, loc, IntegerType::get(ctx, 1),
+                                LLVM::LoadOp::create(b, loc, i8, validSlot));
       Type structType = shfl.getRes().getType();
       Value packed = LLVM::PoisonOp::create(b, loc, structType);
-      packed = LLVM::InsertValueOp::create(b, loc, packed, result, ArrayRef<int64_t>{0});
-      result = LLVM::InsertValueOp::create(b, loc, packed, valid, ArrayRef<int64_t>{1});
+      packed = LLVM::InsertValueOp::create(b, loc, packed, result,
+                                           ArrayRef<int64_t>{0});
+      result = LLVM::InsertValueOp::create(b, loc, packed, valid,
+                                           ArrayRef<int64_t>{1});
     }
     shfl.getRes().replaceAllUsesWith(result);
     op->erase();
@@ -305,8 +289,7 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread,
     if (shared != sharedOffsets.end()) {
       Value offset = LLVM::ConstantOp::create(b, loc, i64, shared->second);
       Value address =
-          call(b, loc, "nvfp4EmuShared", ptrType, {thread, offset})
-              .getResult();
+          call(b, loc, "nvfp4EmuShared", ptrType, {thread, offset}).getResult();
       addressOf.getResult().replaceAllUsesWith(address);
       op->erase();
       return success();
@@ -343,19 +326,19 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread,
 static bool isFourF32Struct(Type type) {
   auto structType = dyn_cast<LLVM::LLVMStructType>(type);
   return structType && structType.getBody().size() == 4 &&
-         llvm::all_of(structType.getBody(),
-                      [](Type t) { return t.isF32(); });
+         llvm::all_of(structType.getBody(), [](Type t) { return t.isF32(); });
 }
 
 LogicalResult KernelEmulator::rewriteMma(NVVM::MmaOp mma, Value thread) {
   NVVM::MMAShapeAttr shape = mma.getShape();
   bool bf16 = mma.getMultiplicandAPtxType() == NVVM::MMATypes::bf16 &&
               mma.getMultiplicandBPtxType() == NVVM::MMATypes::bf16;
-  if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 16 ||
-      !bf16 || mma.getLayoutA() != NVVM::MMALayout::row ||
+  if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 16 || !bf16 ||
+      mma.getLayoutA() != NVVM::MMALayout::row ||
       mma.getLayoutB() != NVVM::MMALayout::col ||
       mma.getOperandA().size() != 4 || mma.getOperandB().size() != 2 ||
-      mma.getOperandC().size() != 4 || !isFourF32Struct(mma.getRes().getType()) ||
+      mma.getOperandC().size() != 4 ||
+      !isFourF32Struct(mma.getRes().getType()) ||
       !llvm::all_of(mma.getOperandC().getTypes(),
                     [](Type type) { return type.isF32(); }))
     return mma.emitError("nvfp4-emulate-gpu-kernels: only "
@@ -394,8 +377,9 @@ void KernelEmulator::callWarpMma(Operation *mma, StringRef name,
   Type resultType = mma->getResult(0).getType();
   Value result = LLVM::PoisonOp::create(b, loc, resultType);
   for (int64_t i = 0; i < 4; ++i) {
-    Value address = LLVM::GEPOp::create(
-        b, loc, ptrType, f32, d, ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    Value address =
+        LLVM::GEPOp::create(b, loc, ptrType, f32, d,
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
     Value element = LLVM::LoadOp::create(b, loc, f32, address);
     result = LLVM::InsertValueOp::create(b, loc, result, element,
                                          ArrayRef<int64_t>{i});
@@ -412,18 +396,20 @@ LogicalResult KernelEmulator::rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma,
       mma.getScaleVecSize() != NVVM::ScaleVecSize::X4 ||
       mma.getBlockScaleFormat() != NVVM::BlockScaleFormat::UE4M3 ||
       mma.getOperandA().size() != 4 || mma.getOperandB().size() != 2 ||
-      mma.getOperandC().size() != 4 || !isFourF32Struct(mma.getRes().getType()) ||
+      mma.getOperandC().size() != 4 ||
+      !isFourF32Struct(mma.getRes().getType()) ||
       !llvm::all_of(mma.getOperandC().getTypes(),
                     [](Type type) { return type.isF32(); }))
-    return mma.emitError("nvfp4-emulate-gpu-kernels: only "
-                         "mma.sync.m16n8k64.kind::mxf4nvf4.block_scale."
-                         "scale_vec::4X with f32 results is modelled by the GPU "
-                         "emulator yet");
+    return mma.emitError(
+        "nvfp4-emulate-gpu-kernels: only "
+        "mma.sync.m16n8k64.kind::mxf4nvf4.block_scale."
+        "scale_vec::4X with f32 results is modelled by the GPU "
+        "emulator yet");
   OpBuilder b(mma);
   auto widen = [&](Value v) -> Value {
-    return v.getType() == i32 ? v
-                              : Value(LLVM::ZExtOp::create(b, mma.getLoc(),
-                                                           i32, v));
+    return v.getType() == i32
+               ? v
+               : Value(LLVM::ZExtOp::create(b, mma.getLoc(), i32, v));
   };
   SmallVector<Value> extra = {
       mma.getScaleAData(), widen(mma.getByteIdA()), widen(mma.getThreadIdA()),
@@ -513,12 +499,12 @@ LogicalResult KernelEmulator::rewriteFunction(LLVM::LLVMFuncOp fn,
   for (Operation *op : ops)
     insertAccessCheck(op, thread);
   for (Operation *op : ops)
-    if (failed(rewriteOp(op, thread, moduleName)))
+    if (failed(rewriteOp(op, thread)))
       return failure();
 
   // Drop the NVVM and GPU attributes (kernel, launch bounds) of the
-  // function and its arguments; then every address space: global memory is host memory and
-  // shared memory is addressed through nvfp4EmuShared.
+  // function and its arguments; then every address space: global memory is host
+  // memory and shared memory is addressed through nvfp4EmuShared.
   for (NamedAttribute attr : llvm::to_vector(fn->getAttrs()))
     if (attr.getName().strref().starts_with("nvvm.") ||
         attr.getName().strref().starts_with("gpu."))
@@ -535,9 +521,8 @@ LogicalResult KernelEmulator::rewriteFunction(LLVM::LLVMFuncOp fn,
     fn.setArgAttrsAttr(ArrayAttr::get(ctx, stripped));
   }
   AttrTypeReplacer replacer;
-  replacer.addReplacement([&](LLVM::LLVMPointerType type) -> Type {
-    return ptrType;
-  });
+  replacer.addReplacement(
+      [&](LLVM::LLVMPointerType type) -> Type { return ptrType; });
   replacer.recursivelyReplaceElementsIn(fn, /*replaceAttrs=*/true,
                                         /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);
@@ -548,8 +533,8 @@ LogicalResult KernelEmulator::rewriteFunction(LLVM::LLVMFuncOp fn,
   return success();
 }
 
-void KernelEmulator::createEntry(LLVM::LLVMFuncOp kernel,
-                                 StringRef moduleName, StringRef name) {
+void KernelEmulator::createEntry(LLVM::LLVMFuncOp kernel, StringRef moduleName,
+                                 StringRef name) {
   Location loc = kernel.getLoc();
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto entry = LLVM::LLVMFuncOp::create(
@@ -639,13 +624,13 @@ LogicalResult KernelEmulator::emulate(gpu::GPUModuleOp gpuModule) {
 
   // An empty binary in place of the module: host launches keep verifying.
   b.setInsertionPoint(gpuModule);
-  Attribute target = gpuModule.getTargetsAttr() &&
-                             !gpuModule.getTargetsAttr().empty()
-                         ? gpuModule.getTargetsAttr()[0]
-                         : NVVM::NVVMTargetAttr::get(ctx);
-  auto object = gpu::ObjectAttr::get(ctx, target, gpu::CompilationTarget::Offload,
-                                     b.getStringAttr(""), DictionaryAttr(),
-                                     gpu::KernelTableAttr());
+  Attribute target =
+      gpuModule.getTargetsAttr() && !gpuModule.getTargetsAttr().empty()
+          ? gpuModule.getTargetsAttr()[0]
+          : NVVM::NVVMTargetAttr::get(ctx);
+  auto object = gpu::ObjectAttr::get(
+      ctx, target, gpu::CompilationTarget::Offload, b.getStringAttr(""),
+      DictionaryAttr(), gpu::KernelTableAttr());
   auto binary = gpu::BinaryOp::create(b, gpuModule.getLoc(), moduleName,
                                       Attribute(), ArrayRef<Attribute>{object});
   // The static shared memory of the module's kernels, for the launches.
@@ -664,137 +649,6 @@ struct EmulateGPUKernelsPass
     for (auto gpuModule : llvm::to_vector(module.getOps<gpu::GPUModuleOp>()))
       if (failed(emulator.emulate(gpuModule)))
         return signalPassFailure();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// nvfp4-emulate-gpu-launches
-//===----------------------------------------------------------------------===//
-
-struct EmulateGPULaunchesPass
-    : public mlir::nvfp4::impl::EmulateGPULaunchesBase<EmulateGPULaunchesPass> {
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<gpu::LaunchFuncOp> launches;
-    module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
-    for (gpu::LaunchFuncOp launch : launches) {
-      auto binary =
-          module.lookupSymbol<gpu::BinaryOp>(launch.getKernelModuleName());
-      if (!binary || !binary->hasAttr(kEmulatedAttrName))
-        continue;
-      if (failed(replaceLaunch(module, launch,
-                               binary->getAttrOfType<IntegerAttr>(
-                                   kEmulatedAttrName))))
-        return signalPassFailure();
-    }
-    for (auto binary : llvm::to_vector(module.getOps<gpu::BinaryOp>()))
-      if (binary->hasAttr(kEmulatedAttrName))
-        binary.erase();
-  }
-
-  LogicalResult replaceLaunch(ModuleOp module, gpu::LaunchFuncOp launch,
-                              IntegerAttr staticSharedBytes) {
-    if (!staticSharedBytes)
-      return launch.emitError("nvfp4-emulate-gpu-launches: the emulated "
-                              "binary does not record its static shared "
-                              "memory size");
-    MLIRContext *ctx = &getContext();
-    Location loc = launch.getLoc();
-    Type ptrType = LLVM::LLVMPointerType::get(ctx);
-    Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
-    if (launch.getAsyncToken())
-      return launch.emitError("nvfp4-emulate-gpu-launches: expected a launch "
-                              "lowered by convert-gpu-to-llvm (no async "
-                              "token)");
-    std::string entryName =
-        getEntryName(launch.getKernelModuleName().getValue(),
-                     launch.getKernelName().getValue());
-    if (!module.lookupSymbol<LLVM::LLVMFuncOp>(entryName))
-      return launch.emitError("nvfp4-emulate-gpu-launches: no emulated "
-                              "kernel @")
-             << entryName;
-    for (Value operand : launch.getKernelOperands())
-      if (!LLVM::isCompatibleType(operand.getType()))
-        return launch.emitError("nvfp4-emulate-gpu-launches: kernel operand "
-                                "of type ")
-               << operand.getType() << " is not lowered to the LLVM dialect";
-
-    // The argument slots and their pointer array, in the entry block of the
-    // enclosing function (a launch in a loop reuses them).
-    auto fn = launch->getParentOfType<LLVM::LLVMFuncOp>();
-    if (!fn)
-      return launch.emitError("nvfp4-emulate-gpu-launches: expected the "
-                              "launch in an llvm.func");
-    OpBuilder entry = OpBuilder::atBlockBegin(&fn.getBody().front());
-    ValueRange operands = launch.getKernelOperands();
-    Value one = LLVM::ConstantOp::create(entry, loc, i32, 1);
-    Value count = LLVM::ConstantOp::create(
-        entry, loc, i32, std::max<int64_t>(operands.size(), 1));
-    Value params = LLVM::AllocaOp::create(entry, loc, ptrType, ptrType, count);
-    SmallVector<Value> slots;
-    for (Value operand : operands)
-      slots.push_back(
-          LLVM::AllocaOp::create(entry, loc, ptrType, operand.getType(), one));
-
-    OpBuilder b(launch);
-    for (auto [index, operand] : llvm::enumerate(operands)) {
-      LLVM::StoreOp::create(b, loc, operand, slots[index]);
-      Value address = LLVM::GEPOp::create(
-          b, loc, ptrType, ptrType, params,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
-      LLVM::StoreOp::create(b, loc, slots[index], address);
-    }
-    auto toI64 = [&](Value v) -> Value {
-      if (!v)
-        return LLVM::ConstantOp::create(b, loc, i64, 1);
-      if (v.getType() == i64)
-        return v;
-      return LLVM::ZExtOp::create(b, loc, i64, v);
-    };
-    Value sharedBytes =
-        launch.getDynamicSharedMemorySize()
-            ? launch.getDynamicSharedMemorySize()
-            : Value(LLVM::ConstantOp::create(b, loc, i32, 0));
-    Value stream = launch.getAsyncObject()
-                       ? launch.getAsyncObject()
-                       : Value(LLVM::ZeroOp::create(b, loc, ptrType));
-    Value entryAddress = LLVM::AddressOfOp::create(
-        b, loc, ptrType, FlatSymbolRefAttr::get(ctx, entryName));
-    std::string nameGlobal =
-        getHostName(launch.getKernelModuleName().getValue(),
-                    launch.getKernelName().getValue()) +
-        "_name";
-    Value name =
-        module.lookupSymbol(nameGlobal)
-            ? Value(LLVM::AddressOfOp::create(
-                  b, loc, ptrType, FlatSymbolRefAttr::get(ctx, nameGlobal)))
-            : LLVM::createGlobalString(
-                  loc, b, nameGlobal,
-                  (launch.getKernelName().getValue() + Twine('\0')).str(),
-                  LLVM::Linkage::Internal);
-    bool cluster = launch.hasClusterSize();
-    SmallVector<Value> args = {
-        entryAddress,
-        name,
-        toI64(launch.getGridSizeX()),
-        toI64(launch.getGridSizeY()),
-        toI64(launch.getGridSizeZ()),
-        toI64(launch.getBlockSizeX()),
-        toI64(launch.getBlockSizeY()),
-        toI64(launch.getBlockSizeZ()),
-        toI64(cluster ? launch.getClusterSizeX() : Value()),
-        toI64(cluster ? launch.getClusterSizeY() : Value()),
-        toI64(cluster ? launch.getClusterSizeZ() : Value()),
-        LLVM::ConstantOp::create(b, loc, i64, staticSharedBytes.getInt()),
-        sharedBytes,
-        stream,
-        params};
-    SmallVector<Type> types(ValueRange(args).getTypes());
-    LLVM::LLVMFuncOp launchFn = getOrCreateRuntimeFunction(
-        module, "nvfp4EmuLaunch", LLVM::LLVMVoidType::get(ctx), types);
-    LLVM::CallOp::create(b, loc, launchFn, args);
-    launch.erase();
-    return success();
   }
 };
 

@@ -1,0 +1,43 @@
+//===- EmulatorSymbols.h - Names shared by the emulation passes -*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to lib/Conversion/GPUToEmulator: the symbols and attribute through
+// which nvfp4-emulate-gpu-kernels hands the emulated kernels to
+// nvfp4-emulate-gpu-launches, and the declaration of runtime functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_LIB_CONVERSION_GPUTOEMULATOR_EMULATORSYMBOLS_H
+#define NVFP4_LIB_CONVERSION_GPUTOEMULATOR_EMULATORSYMBOLS_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace mlir::nvfp4::detail {
+
+/// The attribute marking a gpu.binary whose kernels are emulated; its value
+/// is the static shared memory of the module's kernels, in bytes.
+inline constexpr llvm::StringLiteral kEmulatedAttrName = "nvfp4.emulated";
+
+/// The host name of function `name` of gpu.module `module`.
+inline std::string getHostName(StringRef module, StringRef name) {
+  return ("__nvfp4_emu_" + module + "_" + name).str();
+}
+
+/// The host name of the entry of kernel `name` of gpu.module `module`.
+inline std::string getEntryName(StringRef module, StringRef name) {
+  return getHostName(module, name) + "_entry";
+}
+
+/// Declares (once) the runtime function `name` in `module`.
+LLVM::LLVMFuncOp getOrCreateRuntimeFunction(ModuleOp module, StringRef name,
+                                            Type result, ArrayRef<Type> params);
+
+} // namespace mlir::nvfp4::detail
+
+#endif // NVFP4_LIB_CONVERSION_GPUTOEMULATOR_EMULATORSYMBOLS_H

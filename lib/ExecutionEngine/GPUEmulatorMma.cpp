@@ -1,0 +1,189 @@
+//===- GPUEmulatorMma.cpp - cp.async and warp MMAs of the GPU emulator ----===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The emulator's asynchronous copies (cp.async groups) and warp-wide matrix
+// multiply-accumulates (mma.sync bf16 and block-scaled mxf4nvf4), modelled
+// on the PTX ISA's fragment layouts (docs/emulator.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUEmulatorState.h"
+
+#include "nvfp4/Numerics/Numerics.h"
+
+#include <cinttypes>
+
+using namespace nvfp4::emulator;
+using namespace nvfp4::emulator::detail;
+
+extern "C" void nvfp4EmuCpAsync(void *thread, void *dst, const void *src,
+                                int32_t size, int32_t srcSize) {
+  Thread *t = asThread(thread);
+  if (size != 4 && size != 8 && size != 16)
+    fail("kernel %s: thread %" PRId64 ": cp.async of %d bytes (4, 8 or 16)",
+         t->cta->name, t->linear, size);
+  if (reinterpret_cast<uintptr_t>(dst) % size != 0 ||
+      reinterpret_cast<uintptr_t>(src) % size != 0)
+    fail("kernel %s: thread %" PRId64 ": cp.async of %d bytes with a "
+         "misaligned address (PTX ISA: both aligned to the size)",
+         t->cta->name, t->linear, size);
+  t->openGroup.push_back({dst, src, size, srcSize});
+}
+
+extern "C" void nvfp4EmuCpAsyncCommitGroup(void *thread) {
+  Thread *t = asThread(thread);
+  t->committedGroups.push_back(std::move(t->openGroup));
+  t->openGroup.clear();
+}
+
+extern "C" void nvfp4EmuCpAsyncWaitGroup(void *thread, int32_t n) {
+  Thread *t = asThread(thread);
+  const size_t keep = n < 0 ? 0 : static_cast<size_t>(n);
+  while (t->committedGroups.size() > keep) {
+    for (const AsyncCopy &copy : t->committedGroups.front())
+      completeCopy(*t, copy);
+    t->committedGroups.erase(t->committedGroups.begin());
+  }
+}
+
+/// The bf16 in bits [16 h, 16 h + 16) of `packed`, as an f32 (exact).
+static float bf16At(int32_t packed, int h) {
+  const uint32_t bits = (static_cast<uint32_t>(packed) >> (16 * h)) & 0xFFFFu;
+  float value;
+  const uint32_t wide = bits << 16;
+  std::memcpy(&value, &wide, sizeof(value));
+  return value;
+}
+
+/// Deposits the lane's fragments of a warp-wide `mma.sync`; the last lane
+/// to arrive runs `compute(warp, slot)`, which fills every lane's D; then
+/// copies the lane's D to `d`.
+template <typename Compute>
+static void warpMma(Thread *t, const int32_t *a, int aRegs, const int32_t *b,
+                    int bRegs, const float *c, int32_t scaleA, int32_t scaleB,
+                    float *d, Compute compute) {
+  Cta &cta = *t->cta;
+  const int lane = static_cast<int>(t->linear % kWarpSize);
+  WarpMma &warp = cta.mmas[t->linear / kWarpSize];
+  const uint64_t g = warp.generation;
+  const int slot = static_cast<int>(g % 2);
+  std::memcpy(warp.a[slot][lane], a, sizeof(int32_t) * aRegs);
+  std::memcpy(warp.b[slot][lane], b, sizeof(int32_t) * bRegs);
+  std::memcpy(warp.c[slot][lane], c, sizeof(warp.c[slot][lane]));
+  warp.scaleA[slot][lane] = scaleA;
+  warp.scaleB[slot][lane] = scaleB;
+  warp.arrived[slot] |= 1u << lane;
+  t->waitGeneration = g;
+  if (warp.arrived[slot] == 0xFFFFFFFFu) {
+    compute(warp, slot);
+    warp.arrived[1 - slot] = 0;
+    ++warp.generation;
+  } else {
+    t->wait = Wait::Mma;
+    yield(t);
+  }
+  std::memcpy(d, warp.d[slot][lane], sizeof(warp.d[slot][lane]));
+}
+
+extern "C" void nvfp4EmuMmaM16N8K16Bf16(void *thread, const int32_t *a,
+                                        const int32_t *b, const float *c,
+                                        float *d) {
+  warpMma(asThread(thread), a, 4, b, 2, c, 0, 0, d,
+          [](WarpMma &warp, int slot) {
+            // The matrices from the fragments (PTX ISA, mma.m16n8k16 .bf16):
+            // group = lane / 4, t4 = lane % 4.
+            float am[16][16], bm[16][8], cm[16][8];
+            for (int l = 0; l < kWarpSize; ++l) {
+              const int group = l / 4, t4 = l % 4;
+              for (int r = 0; r < 4; ++r)
+                for (int h = 0; h < 2; ++h) {
+                  const int row = group + 8 * (r % 2);
+                  const int col = 2 * t4 + h + 8 * (r / 2);
+                  am[row][col] = bf16At(warp.a[slot][l][r], h);
+                }
+              for (int r = 0; r < 2; ++r)
+                for (int h = 0; h < 2; ++h)
+                  bm[2 * t4 + h + 8 * r][group] = bf16At(warp.b[slot][l][r], h);
+              for (int r = 0; r < 4; ++r)
+                cm[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
+            }
+            for (int l = 0; l < kWarpSize; ++l) {
+              const int group = l / 4, t4 = l % 4;
+              for (int r = 0; r < 4; ++r) {
+                const int row = group + 8 * (r / 2), col = 2 * t4 + r % 2;
+                // bf16 products are exact in double, and so is their sum for
+                // the exponent spreads of the kernels' operands; one rounding
+                // to f32.
+                double sum = cm[row][col];
+                for (int k = 0; k < 16; ++k)
+                  sum += double(am[row][k]) * double(bm[k][col]);
+                warp.d[slot][l][r] = static_cast<float>(sum);
+              }
+            }
+          });
+}
+
+extern "C" void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a,
+                                        const int32_t *b, const float *c,
+                                        int32_t scaleA, int32_t byteIdA,
+                                        int32_t threadIdA, int32_t scaleB,
+                                        int32_t byteIdB, int32_t threadIdB,
+                                        float *d) {
+  Thread *t = asThread(thread);
+  if (byteIdA != 0 || threadIdA != 0 || byteIdB != 0 || threadIdB != 0)
+    fail("kernel %s: thread %" PRId64 ": block-scaled mma.sync with scale "
+         "selectors {%d, %d} / {%d, %d}: only {0, 0} is modelled",
+         t->cta->name, t->linear, byteIdA, threadIdA, byteIdB, threadIdB);
+  warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [](WarpMma &warp, int slot) {
+    auto nibble = [](int32_t reg, int j) {
+      return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (4 * j)) &
+                                  0xFu);
+    };
+    auto scaleByte = [](int32_t reg, int s) {
+      // ue4m3: the E4M3 magnitude bits; the sign bit is not part of it.
+      return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (8 * s)) &
+                                  0x7Fu);
+    };
+    float am[16][64], bm[64][8], cm[16][8], sa[16][4], sb[8][4];
+    for (int l = 0; l < kWarpSize; ++l) {
+      const int group = l / 4, t4 = l % 4;
+      for (int r = 0; r < 4; ++r)
+        for (int j = 0; j < 8; ++j)
+          am[group + 8 * (r % 2)][8 * t4 + j + 32 * (r / 2)] =
+              ::nvfp4::decodeE2M1(nibble(warp.a[slot][l][r], j));
+      for (int r = 0; r < 2; ++r)
+        for (int j = 0; j < 8; ++j)
+          bm[8 * t4 + j + 32 * r][group] =
+              ::nvfp4::decodeE2M1(nibble(warp.b[slot][l][r], j));
+      for (int r = 0; r < 4; ++r)
+        cm[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
+      // Scale selectors 0: A's scales from lanes 4g and 4g + 1 (rows g and
+      // g + 8), B's from lane 4g; the other lanes' copies are not read.
+      for (int s = 0; s < 4; ++s) {
+        if (t4 < 2)
+          sa[group + 8 * (l % 2)][s] =
+              ::nvfp4::decodeE4M3(scaleByte(warp.scaleA[slot][l], s));
+        if (t4 == 0)
+          sb[group][s] =
+              ::nvfp4::decodeE4M3(scaleByte(warp.scaleB[slot][l], s));
+      }
+    }
+    for (int l = 0; l < kWarpSize; ++l) {
+      const int group = l / 4, t4 = l % 4;
+      for (int r = 0; r < 4; ++r) {
+        const int row = group + 8 * (r / 2), col = 2 * t4 + r % 2;
+        float acc = cm[row][col];
+        for (int kb = 0; kb < 4; ++kb) {
+          float partial = 0.0f; // exact: multiples of 1/4 below 576
+          for (int e = 0; e < 16; ++e)
+            partial += am[row][16 * kb + e] * bm[16 * kb + e][col];
+          acc += partial * (sa[row][kb] * sb[col][kb]);
+        }
+        warp.d[slot][l][r] = acc;
+      }
+    }
+  });
+}
