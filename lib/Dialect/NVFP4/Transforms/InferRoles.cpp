@@ -14,8 +14,8 @@
 #include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
 #include "nvfp4/Dialect/NVFP4/Transforms/RecipeUtils.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -117,6 +117,81 @@ nextContractions(Operation *root,
   return found;
 }
 
+/// The top-level op of `func` holding `op` (itself when top-level).
+static Operation *getTopLevelOp(Operation *op) {
+  while (op->getParentOp() && !isa<FunctionOpInterface>(op->getParentOp()))
+    op = op->getParentOp();
+  return op;
+}
+
+/// Which of the contractions `candidates` (indices into `cs`, each with a
+/// weight operand) depend, through the function's data flow, on another
+/// contraction with the same weight. One pass over the function in order
+/// (a top-level op is one node, its nested ops' uses of outer values its
+/// inputs) propagates, per value, the set of weights whose contractions it
+/// depends on, as a bit vector over the weights used by two or more
+/// contractions: O(ops x those weights / 64), where a backward slice per
+/// contraction was quadratic in the size of the function.
+static llvm::DenseSet<unsigned>
+dependOnSameWeight(func::FuncOp func, ArrayRef<Contraction> cs,
+                   ArrayRef<unsigned> candidates) {
+  llvm::DenseSet<unsigned> dependent;
+  // Bits: weights with two or more contractions (only those can depend on
+  // themselves).
+  llvm::DenseMap<Value, unsigned> uses;
+  for (const Contraction &c : cs)
+    if (c.weightIndex >= 0)
+      ++uses[c.weight()];
+  llvm::DenseMap<Value, unsigned> bitOfWeight;
+  for (const Contraction &c : cs)
+    if (c.weightIndex >= 0 && uses[c.weight()] >= 2)
+      bitOfWeight.try_emplace(c.weight(), bitOfWeight.size());
+  if (bitOfWeight.empty())
+    return dependent;
+  // The contractions with a tracked weight, by top-level op.
+  llvm::DenseMap<Operation *, SmallVector<unsigned>> byTopLevel;
+  for (auto [i, c] : llvm::enumerate(cs))
+    if (c.weightIndex >= 0 && bitOfWeight.count(c.weight()))
+      byTopLevel[getTopLevelOp(c.info.op)].push_back(i);
+  llvm::DenseSet<unsigned> isCandidate(candidates.begin(), candidates.end());
+
+  const unsigned numBits = bitOfWeight.size();
+  llvm::DenseMap<Value, llvm::BitVector> reached;
+  for (Operation &op : func.getBody().getOps()) {
+    // The weights this op's inputs depend on.
+    llvm::BitVector inputs(numBits);
+    auto addInput = [&](Value value) {
+      auto it = reached.find(value);
+      if (it != reached.end())
+        inputs |= it->second;
+    };
+    for (Value operand : op.getOperands())
+      addInput(operand);
+    op.walk([&](Operation *nested) {
+      if (nested == &op)
+        return;
+      for (Value operand : nested->getOperands())
+        if (!op.isAncestor(operand.getParentRegion()->getParentOp()))
+          addInput(operand);
+    });
+    llvm::BitVector outputs = inputs;
+    auto contractions = byTopLevel.find(&op);
+    if (contractions != byTopLevel.end()) {
+      for (unsigned i : contractions->second) {
+        unsigned bit = bitOfWeight.lookup(cs[i].weight());
+        if (isCandidate.contains(i) && inputs.test(bit))
+          dependent.insert(i);
+        outputs.set(bit);
+      }
+    }
+    if (outputs.none())
+      continue;
+    for (Value result : op.getResults())
+      reached[result] = outputs;
+  }
+  return dependent;
+}
+
 void NVFP4InferRolesPass::runOnOperation() {
   func::FuncOp func = getOperation();
   if (func.isExternal())
@@ -205,23 +280,21 @@ void NVFP4InferRolesPass::runOnOperation() {
   }
   // Values computed from gradient arguments.
   llvm::DenseSet<Value> argGradients = forwardClosure(gradientSeeds);
-  for (Contraction &c : cs) {
+  SmallVector<unsigned> undecided;
+  for (auto [i, c] : llvm::enumerate(cs)) {
     if (c.weightIndex < 0 || !c.role.empty())
       continue;
-    if (argGradients.contains(c.operand(1 - c.weightIndex))) {
+    if (argGradients.contains(c.operand(1 - c.weightIndex)))
       c.role = "dgrad";
-      continue;
-    }
-    SetVector<Operation *> slice;
-    BackwardSliceOptions options;
-    options.omitBlockArguments = true;
-    (void)getBackwardSlice(c.info.op.getOperation(), &slice, options);
-    bool dependsOnSameWeight = llvm::any_of(cs, [&](const Contraction &o) {
-      return &o != &c && o.weight() == c.weight() &&
-             slice.contains(o.info.op.getOperation());
-    });
-    c.role = dependsOnSameWeight ? "dgrad" : "fprop";
+    else
+      undecided.push_back(i);
   }
+  // The others: a dgrad depends on another contraction with the same weight
+  // (its fprop), an fprop does not.
+  llvm::DenseSet<unsigned> dependent =
+      dependOnSameWeight(func, cs, undecided);
+  for (unsigned i : undecided)
+    cs[i].role = dependent.contains(i) ? "dgrad" : "fprop";
 
   // Gradients: seeds, non-weight operands of dgrads, and what they compute.
   for (Contraction &c : cs) {
@@ -324,26 +397,33 @@ void NVFP4InferRolesPass::runOnOperation() {
     if (!c.layer && c.weightIndex >= 0 && weightLayer.count(c.weight()))
       c.layer = weightLayer[c.weight()];
   // wgrad: the layer of the weight whose dgrad shares the gradient operand,
-  // else of the fprop sharing the activation operand and the weight's shape.
+  // else of the fprop sharing the activation operand and the weight's shape
+  // (the first such contraction in IR order; looked up by operand, so that
+  // the pass stays linear in the number of contractions).
+  llvm::DenseMap<Value, int64_t> dgradLayerByGradient;
+  llvm::DenseMap<Value, SmallVector<const Contraction *>> fpropsByActivation;
+  for (const Contraction &o : cs) {
+    if (o.weightIndex < 0 || !o.layer)
+      continue;
+    Value data = o.operand(1 - o.weightIndex);
+    if (o.role == "dgrad")
+      dgradLayerByGradient.try_emplace(data, *o.layer);
+    else if (o.role == "fprop")
+      fpropsByActivation[data].push_back(&o);
+  }
   for (Contraction &c : cs) {
     if (c.layer || c.role != "wgrad" || c.weightIndex >= 0)
       continue;
     int gradIndex = c.kinds[0] == TensorKind::Gradient ? 0 : 1;
     Value grad = c.operand(gradIndex), act = c.operand(1 - gradIndex);
-    for (const Contraction &o : cs) {
-      if (o.weightIndex >= 0 && o.role == "dgrad" && o.layer &&
-          o.operand(1 - o.weightIndex) == grad) {
-        c.layer = o.layer;
-        break;
-      }
-    }
-    if (c.layer)
+    auto dgradLayer = dgradLayerByGradient.find(grad);
+    if (dgradLayer != dgradLayerByGradient.end()) {
+      c.layer = dgradLayer->second;
       continue;
+    }
     auto resultType = cast<ShapedType>(c.info.op->getResult(0).getType());
-    for (const Contraction &o : cs) {
-      if (o.weightIndex < 0 || o.role != "fprop" || !o.layer ||
-          o.operand(1 - o.weightIndex) != act)
-        continue;
+    for (const Contraction *fprop : fpropsByActivation.lookup(act)) {
+      const Contraction &o = *fprop;
       auto weightShape = cast<ShapedType>(o.weight().getType()).getShape();
       SmallVector<int64_t> transposed(llvm::reverse(weightShape));
       if (resultType.getShape() == weightShape ||
