@@ -37,6 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemRefArguments.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -50,101 +51,13 @@
 #include <string>
 #include <vector>
 
+using namespace nvfp4::runtime;
+
 namespace {
 
 /// Reports an invalid call of `entry` on stderr.
 void reportInvalid(const char *entry, const std::string &message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "nvfp4-cuda-runtime-checks: %s: %s\n", entry,
-               message.c_str());
-  std::fflush(stderr);
-}
-
-/// What the checks return for an invalid call.
-constexpr int64_t kInvalidCall = -1;
-
-std::string shapeString(const std::vector<int64_t> &shape) {
-  std::string s;
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "x" : "") + std::to_string(shape[i]);
-  return s;
-}
-
-/// "[4x8]" (or "[] (rank 0)").
-std::string bracketed(const std::vector<int64_t> &shape) {
-  return "[" + shapeString(shape) + "]" + (shape.empty() ? " (rank 0)" : "");
-}
-
-/// The elements of a memref in row-major order, and its shape.
-template <typename T>
-struct Flat {
-  std::vector<int64_t> shape;
-  std::vector<T> values;
-};
-
-/// Validates the descriptor `m` (argument `name`): not null, a non-negative
-/// rank and sizes, an element count and element offsets that fit in int64_t
-/// and do not lie before the aligned pointer, a data pointer when there are
-/// elements. Then copies its elements, row-major, into `f`.
-template <typename T>
-std::optional<std::string> flatten(const char *name, UnrankedMemRefType<T> *m,
-                                   Flat<T> &f) {
-  const std::string what(name);
-  if (!m || !m->descriptor)
-    return what + ": null memref descriptor";
-  if (m->rank < 0)
-    return what + ": negative rank " + std::to_string(m->rank);
-  auto *desc = static_cast<StridedMemRefType<T, 1> *>(m->descriptor);
-  const int64_t rank = m->rank;
-  const int64_t *sizes = rank == 0 ? nullptr : desc->sizes;
-  const int64_t *strides = rank == 0 ? nullptr : sizes + rank;
-  f.shape.assign(sizes, sizes + rank);
-  f.values.clear();
-  std::optional<int64_t> numel = 1;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (sizes[i] < 0)
-      return what + ": negative size " + std::to_string(sizes[i]) +
-             " in dimension " + std::to_string(i);
-    if (numel)
-      numel = nvfp4::checkedMul(*numel, sizes[i]);
-  }
-  if (!numel)
-    return what + ": shape " + bracketed(f.shape) +
-           " has more elements than int64_t can count";
-  if (*numel == 0)
-    return std::nullopt;
-  if (!desc->data)
-    return what + ": null data pointer for " + std::to_string(*numel) +
-           " elements";
-  int64_t lo = desc->offset, hi = desc->offset;
-  for (int64_t i = 0; i < rank; ++i) {
-    int64_t step;
-    bool overflow = __builtin_mul_overflow(sizes[i] - 1, strides[i], &step);
-    if (!overflow)
-      overflow = step < 0 ? __builtin_add_overflow(lo, step, &lo)
-                          : __builtin_add_overflow(hi, step, &hi);
-    if (overflow)
-      return what + ": element offsets of shape " + bracketed(f.shape) +
-             " overflow int64_t";
-  }
-  if (lo < 0)
-    return what + ": elements at offset " + std::to_string(lo) +
-           ", before the start of the buffer";
-  f.values.reserve(static_cast<size_t>(*numel));
-  std::vector<int64_t> index(static_cast<size_t>(rank), 0);
-  int64_t offset = desc->offset;
-  for (int64_t n = 0; n < *numel; ++n) {
-    f.values.push_back(desc->data[offset]);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < sizes[d]) {
-        offset += strides[d];
-        break;
-      }
-      offset -= (sizes[d] - 1) * strides[d];
-      index[d] = 0;
-    }
-  }
-  return std::nullopt;
+  nvfp4::runtime::reportInvalid("nvfp4-cuda-runtime-checks", entry, message);
 }
 
 /// `x` rounded to the nearest bf16 (ties to even), as f32; NaN stays NaN.
@@ -221,18 +134,6 @@ struct Operand {
     return t;
   }
 };
-
-/// "<name>: shape [..], expected [..] <because>" when `got` differs from
-/// `want`.
-std::optional<std::string> expectShape(const std::string &name,
-                                       const std::vector<int64_t> &got,
-                                       const std::vector<int64_t> &want,
-                                       const std::string &because) {
-  if (got == want)
-    return std::nullopt;
-  return name + ": shape " + bracketed(got) + ", expected " + bracketed(want) +
-         " " + because;
-}
 
 /// Validates the shapes of the operands, the result and (when not null) the
 /// accumulator against each other and the block rows: codes [batch?, M, K]
