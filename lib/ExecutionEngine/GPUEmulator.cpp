@@ -75,15 +75,16 @@ void finishSwitch(void *fakeStack, const void **bottomOld, size_t *sizeOld) {
 #endif
 }
 
-/// The CTA the current fiber belongs to, for the fiber entry function
-/// (makecontext passes int arguments only).
-thread_local Cta *gStartingCta = nullptr;
+/// The thread the next fiber to start runs (makecontext passes int
+/// arguments only).
 thread_local Thread *gStartingThread = nullptr;
 
 void fiberMain() {
-  Cta *cta = gStartingCta;
   Thread *thread = gStartingThread;
-  finishSwitch(nullptr, &cta->schedulerStack, &cta->schedulerStackSize);
+  Cta *cta = thread->cta;
+  Cluster *cluster = cta->cluster;
+  finishSwitch(nullptr, &cluster->schedulerStack,
+               &cluster->schedulerStackSize);
   cta->entry(thread, cta->params);
   // The async proxy completes what the thread left in flight.
   for (const std::vector<AsyncCopy> &group : thread->committedGroups)
@@ -94,8 +95,8 @@ void fiberMain() {
   thread->finished = true;
   // A thread that exits no longer counts towards `bar.sync 0`; its stack is
   // not resumed again.
-  startSwitch(nullptr, cta->schedulerStack, cta->schedulerStackSize);
-  swapcontext(&thread->context, &cta->scheduler);
+  startSwitch(nullptr, cluster->schedulerStack, cluster->schedulerStackSize);
+  swapcontext(&thread->context, &cluster->scheduler);
 }
 
 int64_t liveThreads(const Cta &cta) {
@@ -105,11 +106,28 @@ int64_t liveThreads(const Cta &cta) {
   return live;
 }
 
+int64_t liveThreads(const Cluster &cluster) {
+  int64_t live = 0;
+  for (const Cta *cta : cluster.ctas)
+    live += liveThreads(*cta);
+  return live;
+}
+
 /// Completes the barrier phase when every live thread arrived.
 void tryReleaseBarrier(Cta &cta) {
   if (cta.barrierArrived > 0 && cta.barrierArrived >= liveThreads(cta)) {
     cta.barrierArrived = 0;
     ++cta.barrierGeneration;
+  }
+}
+
+/// Completes the `barrier.cluster` phase when every live thread of the
+/// cluster arrived (exited threads count as arrived).
+void tryReleaseClusterBarrier(Cluster &cluster) {
+  if (cluster.barrierArrived > 0 &&
+      cluster.barrierArrived >= liveThreads(cluster)) {
+    cluster.barrierArrived = 0;
+    ++cluster.barrierGeneration;
   }
 }
 
@@ -125,57 +143,98 @@ bool canRun(const Cta &cta, const Thread &t) {
     return cta.warps[t.linear / kWarpSize].generation != t.waitGeneration;
   case Wait::Mma:
     return cta.mmas[t.linear / kWarpSize].generation != t.waitGeneration;
+  case Wait::Mbarrier: {
+    const Mbarrier &barrier = t.waitCta->mbarriers.at(t.waitOffset);
+    return (barrier.phase & 1) != t.waitParity;
+  }
+  case Wait::ClusterBarrier:
+    return cta.cluster->barrierGeneration != t.waitGeneration;
   }
   return false;
 }
 
-[[noreturn]] void reportDeadlock(Cta &cta) {
+/// A lane's state for the deadlock report.
+std::string describeWait(const Thread &t) {
+  std::string text = t.finished ? "exited" : waitName(t.wait);
+  if (!t.finished && t.wait == Wait::Mbarrier) {
+    char buffer[96];
+    std::snprintf(buffer, sizeof(buffer),
+                  " (CTA rank %d, shared 0x%x, parity %u)", t.waitCta->rank,
+                  kSharedWindowBase + t.waitOffset, t.waitParity);
+    text += buffer;
+  }
+  return text;
+}
+
+[[noreturn]] void reportDeadlock(Cluster &cluster) {
+  const Cta &first = *cluster.ctas.front();
   std::fprintf(stderr,
-               "nvfp4-gpu-emulator: deadlock in kernel %s, CTA (%d, %d, %d): "
-               "no thread can run\n",
-               cta.name, cta.ctaid[0], cta.ctaid[1], cta.ctaid[2]);
-  std::fprintf(
-      stderr, "  bar.sync 0: %" PRId64 " of %" PRId64 " live threads arrived\n",
-      cta.barrierArrived, liveThreads(cta));
-  for (size_t w = 0; w < cta.warps.size(); ++w) {
-    // One line per warp: the state of each lane, runs of equal states
-    // folded.
-    std::string line;
-    size_t begin = w * kWarpSize;
-    size_t end = std::min(cta.threads.size(), begin + kWarpSize);
-    for (size_t i = begin; i < end;) {
-      const Thread &t = cta.threads[i];
-      const char *state = t.finished ? "exited" : waitName(t.wait);
-      size_t j = i + 1;
-      while (j < end &&
-             (cta.threads[j].finished ? "exited"
-                                      : waitName(cta.threads[j].wait)) == state)
-        ++j;
-      line += " lanes " + std::to_string(i - begin) + ".." +
-              std::to_string(j - 1 - begin) + ": " + state + ";";
-      i = j;
-    }
-    const WarpShuffle &warp = cta.warps[w];
-    const int slot = static_cast<int>(warp.generation % 2);
+               "nvfp4-gpu-emulator: deadlock in kernel %s, cluster of CTA "
+               "(%d, %d, %d) (%zu CTAs): no thread can run\n",
+               first.name, first.ctaid[0], first.ctaid[1], first.ctaid[2],
+               cluster.ctas.size());
+  if (cluster.ctas.size() > 1)
     std::fprintf(stderr,
-                 "  warp %zu:%s shfl.sync members arrived 0x%08x of "
-                 "0x%08x\n",
-                 w, line.c_str(), warp.arrived[slot], warp.memberMask[slot]);
+                 "  barrier.cluster: %" PRId64 " of %" PRId64
+                 " live threads arrived\n",
+                 cluster.barrierArrived, liveThreads(cluster));
+  for (const Cta *ctaPtr : cluster.ctas) {
+    const Cta &cta = *ctaPtr;
+    std::fprintf(stderr,
+                 "  CTA (%d, %d, %d), rank %d: bar.sync 0: %" PRId64
+                 " of %" PRId64 " live threads arrived\n",
+                 cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], cta.rank,
+                 cta.barrierArrived, liveThreads(cta));
+    for (const auto &[offset, barrier] : cta.mbarriers)
+      std::fprintf(stderr,
+                   "    mbarrier at shared 0x%x: phase %" PRIu64
+                   " (parity %d), pending arrivals %d of %d, tx-count %" PRId64
+                   "\n",
+                   kSharedWindowBase + offset, barrier.phase,
+                   static_cast<int>(barrier.phase & 1), barrier.pending,
+                   barrier.expected, barrier.tx);
+    for (size_t w = 0; w < cta.warps.size(); ++w) {
+      // One line per warp: the state of each lane, runs of equal states
+      // folded.
+      std::string line;
+      size_t begin = w * kWarpSize;
+      size_t end = std::min(cta.threads.size(), begin + kWarpSize);
+      for (size_t i = begin; i < end;) {
+        const std::string state = describeWait(cta.threads[i]);
+        size_t j = i + 1;
+        while (j < end && describeWait(cta.threads[j]) == state)
+          ++j;
+        line += " lanes " + std::to_string(i - begin) + ".." +
+                std::to_string(j - 1 - begin) + ": " + state + ";";
+        i = j;
+      }
+      const WarpShuffle &warp = cta.warps[w];
+      const int slot = static_cast<int>(warp.generation % 2);
+      std::fprintf(stderr,
+                   "    warp %zu:%s shfl.sync members arrived 0x%08x of "
+                   "0x%08x\n",
+                   w, line.c_str(), warp.arrived[slot], warp.memberMask[slot]);
+    }
   }
   std::fflush(stderr);
   std::exit(1);
 }
 
-/// Runs every thread of `cta` to completion.
-void runCta(Cta &cta, std::vector<std::unique_ptr<char[]>> &stacks) {
-  const size_t n = cta.threads.size();
+/// Runs every thread of every CTA of `cluster` to completion.
+void runCluster(Cluster &cluster,
+                std::vector<std::unique_ptr<char[]>> &stacks) {
+  std::vector<Thread *> threads;
+  for (Cta *cta : cluster.ctas)
+    for (Thread &t : cta->threads)
+      threads.push_back(&t);
+  const size_t n = threads.size();
   for (size_t i = 0; i < n; ++i) {
-    Thread &t = cta.threads[i];
+    Thread &t = *threads[i];
     getcontext(&t.context);
     t.stack = stacks[i].get();
     t.context.uc_stack.ss_sp = t.stack;
     t.context.uc_stack.ss_size = kStackBytes;
-    t.context.uc_link = &cta.scheduler;
+    t.context.uc_link = &cluster.scheduler;
     makecontext(&t.context, fiberMain, 0);
   }
   std::vector<bool> started(n, false);
@@ -183,39 +242,83 @@ void runCta(Cta &cta, std::vector<std::unique_ptr<char[]>> &stacks) {
   while (finished < n) {
     bool progress = false;
     for (size_t i = 0; i < n; ++i) {
-      Thread &t = cta.threads[i];
-      if (!canRun(cta, t))
+      Thread &t = *threads[i];
+      if (!canRun(*t.cta, t))
         continue;
       t.wait = Wait::None;
-      cta.current = &t;
+      cluster.current = &t;
       if (!started[i]) {
         started[i] = true;
-        gStartingCta = &cta;
         gStartingThread = &t;
       }
       void *schedulerFakeStack = nullptr;
       startSwitch(&schedulerFakeStack, t.stack, kStackBytes);
-      swapcontext(&cta.scheduler, &t.context);
+      swapcontext(&cluster.scheduler, &t.context);
       finishSwitch(schedulerFakeStack, nullptr, nullptr);
       progress = true;
       if (t.finished) {
         ++finished;
         // An exit may complete a barrier phase the others wait on.
-        tryReleaseBarrier(cta);
+        tryReleaseBarrier(*t.cta);
+        tryReleaseClusterBarrier(cluster);
       }
     }
-    if (!progress && finished < n)
-      reportDeadlock(cta);
+    // Nothing can run: what is in flight completes now (as late as the
+    // hardware may complete it); if nothing was, every thread is blocked
+    // for good.
+    if (!progress && finished < n && !completeAsync(cluster, nullptr, 0))
+      reportDeadlock(cluster);
+  }
+}
+
+/// The checks when a cluster's threads all exited: nothing in flight,
+/// tensor memory freed.
+void checkClusterExit(Cluster &cluster) {
+  if (!cluster.transfers.empty()) {
+    const Transfer &transfer = cluster.transfers.front();
+    fail("kernel %s: CTA rank %d exited with a %s into its shared memory in "
+         "flight (no thread waited on its mbarrier)",
+         transfer.kernel, transfer.dst->rank,
+         transfer.tensor ? "TMA load" : "bulk copy");
+  }
+  for (Cta *cta : cluster.ctas) {
+    if (!cta->tensorOps.empty())
+      fail("kernel %s: CTA (%d, %d, %d) exited with tcgen05 operations in "
+           "flight (the first issued at %s; no thread waited on a commit "
+           "after them)",
+           cta->name, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
+           cta->tensorOps.front().location);
+    if (!cta->tmemAllocations.empty())
+      fail("kernel %s: CTA (%d, %d, %d) exited with %u tensor-memory columns "
+           "allocated at column %u (PTX ISA: tcgen05.dealloc them before "
+           "the CTA exits)",
+           cta->name, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
+           cta->tmemAllocations.begin()->second,
+           cta->tmemAllocations.begin()->first);
   }
 }
 
 } // namespace
 
 void nvfp4::emulator::detail::yield(Thread *thread) {
-  Cta &cta = *thread->cta;
-  startSwitch(&thread->fakeStack, cta.schedulerStack, cta.schedulerStackSize);
-  swapcontext(&thread->context, &cta.scheduler);
+  Cluster &cluster = *thread->cta->cluster;
+  startSwitch(&thread->fakeStack, cluster.schedulerStack,
+              cluster.schedulerStackSize);
+  swapcontext(&thread->context, &cluster.scheduler);
   finishSwitch(thread->fakeStack, nullptr, nullptr);
+}
+
+Cta *nvfp4::emulator::detail::findShared(Thread &thread, const void *address,
+                                         uint32_t *offset) {
+  const auto *p = static_cast<const uint8_t *>(address);
+  for (Cta *cta : thread.cta->cluster->ctas) {
+    const uint8_t *base = cta->shared.data();
+    if (p >= base && p < base + cta->shared.size()) {
+      *offset = static_cast<uint32_t>(p - base);
+      return cta;
+    }
+  }
+  return nullptr;
 }
 
 //===----------------------------------------------------------------------===//
@@ -246,6 +349,32 @@ extern "C" int32_t nvfp4EmuSreg(void *thread, int32_t which) {
     return static_cast<int32_t>(t->linear % kWarpSize);
   case SpecialRegister::WarpId:
     return static_cast<int32_t>(t->linear / kWarpSize);
+  case SpecialRegister::ClusterIdX:
+  case SpecialRegister::ClusterIdY:
+  case SpecialRegister::ClusterIdZ: {
+    const int d = which - int32_t(SpecialRegister::ClusterIdX);
+    return cta.ctaid[d] / cta.cluster->dims[d];
+  }
+  case SpecialRegister::NclusterIdX:
+  case SpecialRegister::NclusterIdY:
+  case SpecialRegister::NclusterIdZ: {
+    const int d = which - int32_t(SpecialRegister::NclusterIdX);
+    return cta.nctaid[d] / cta.cluster->dims[d];
+  }
+  case SpecialRegister::ClusterCtaidX:
+  case SpecialRegister::ClusterCtaidY:
+  case SpecialRegister::ClusterCtaidZ: {
+    const int d = which - int32_t(SpecialRegister::ClusterCtaidX);
+    return cta.ctaid[d] % cta.cluster->dims[d];
+  }
+  case SpecialRegister::ClusterNctaidX:
+  case SpecialRegister::ClusterNctaidY:
+  case SpecialRegister::ClusterNctaidZ:
+    return cta.cluster->dims[which - int32_t(SpecialRegister::ClusterNctaidX)];
+  case SpecialRegister::ClusterCtaRank:
+    return cta.rank;
+  case SpecialRegister::ClusterNctaRank:
+    return static_cast<int32_t>(cta.cluster->ctas.size());
   }
   fail("kernel %s: unknown special register %d", cta.name, which);
 }
@@ -257,6 +386,34 @@ extern "C" void nvfp4EmuBarrier0(void *thread) {
   t->waitGeneration = cta.barrierGeneration;
   ++cta.barrierArrived;
   tryReleaseBarrier(cta);
+  yield(t);
+}
+
+extern "C" void nvfp4EmuClusterArrive(void *thread) {
+  Thread *t = asThread(thread);
+  Cluster &cluster = *t->cta->cluster;
+  if (t->clusterArrived)
+    fail("kernel %s: thread %" PRId64 " of CTA rank %d executes "
+         "barrier.cluster.arrive twice without barrier.cluster.wait",
+         t->cta->name, t->linear, t->cta->rank);
+  t->clusterArrived = true;
+  t->clusterArrivalGeneration = cluster.barrierGeneration;
+  ++cluster.barrierArrived;
+  tryReleaseClusterBarrier(cluster);
+}
+
+extern "C" void nvfp4EmuClusterWait(void *thread) {
+  Thread *t = asThread(thread);
+  Cluster &cluster = *t->cta->cluster;
+  if (!t->clusterArrived)
+    fail("kernel %s: thread %" PRId64 " of CTA rank %d executes "
+         "barrier.cluster.wait without barrier.cluster.arrive",
+         t->cta->name, t->linear, t->cta->rank);
+  t->clusterArrived = false;
+  if (cluster.barrierGeneration != t->clusterArrivalGeneration)
+    return;
+  t->wait = Wait::ClusterBarrier;
+  t->waitGeneration = t->clusterArrivalGeneration;
   yield(t);
 }
 
@@ -339,6 +496,30 @@ extern "C" int8_t nvfp4EmuCvtF32x2ToE2M1x2(float hi, float lo, int8_t relu) {
   return static_cast<int8_t>(static_cast<uint8_t>((h << 4) | (l & 0xF)));
 }
 
+extern "C" int16_t nvfp4EmuCvtRsF32x4ToE2M1x4(float a, float b, float e,
+                                              float f, int32_t rbits,
+                                              int8_t relu) {
+  // PTX ISA (cvt): "lower 8-bits from both 16-bits half of rbits are used
+  // for operands e, f and upper 8-bits ... for operands a, b", read in
+  // operand order (a: bits 31..24, b: 15..8, e: 23..16, f: 7..0), each byte
+  // added to the top 8 discarded bits (nvfp4::encodeE2M1Stochastic). The
+  // byte order within a pair is the ISA's figure; docs/gpu.md says what is
+  // unverified on hardware.
+  const uint32_t bits = static_cast<uint32_t>(rbits);
+  const float values[4] = {a, b, e, f};
+  const int shifts[4] = {24, 8, 16, 0};
+  uint32_t d = 0;
+  for (int i = 0; i < 4; ++i) {
+    float x = values[i];
+    if (relu)
+      x = x > 0.0f ? x : 0.0f;
+    const uint8_t code = ::nvfp4::encodeE2M1Stochastic(
+        x, static_cast<uint8_t>((bits >> shifts[i]) & 0xFF));
+    d |= static_cast<uint32_t>(code & 0xF) << (12 - 4 * i);
+  }
+  return static_cast<int16_t>(d);
+}
+
 extern "C" void nvfp4EmuCheckAccess(void *thread, const void *address,
                                     int64_t bytes, int32_t isStore,
                                     int32_t space, int32_t site,
@@ -376,20 +557,51 @@ extern "C" void nvfp4EmuCheckAccess(void *thread, const void *address,
       request.units.insert(u);
   }
   if (inBounds && space == 3) {
-    // Stores mark their bytes; loads need every byte written before.
+    // Stores mark their bytes (and wait for a proxy fence before the async
+    // proxy may read them); loads need every byte written before. Neither
+    // may touch bytes an async operation in flight writes, nor a store
+    // bytes a tensor-core operation in flight reads.
     const size_t offset = begin - sharedBase;
-    if (isStore) {
-      markSharedWritten(*t->cta, address, static_cast<size_t>(bytes));
-      return;
-    }
-    for (int64_t i = 0; i < bytes; ++i)
-      if (!cta.sharedWritten[offset + i])
-        fail("load of never-written shared memory: byte %zu of the %" PRId64
-             "-byte load at shared offset %zu in kernel %s, CTA (%d, %d, "
-             "%d), thread (%d, %d, %d), at %s",
-             static_cast<size_t>(i), bytes, offset, cta.name, cta.ctaid[0],
+    Cta &mutableCta = *t->cta;
+    for (int64_t i = 0; i < bytes; ++i) {
+      const char *problem = nullptr;
+      if (cta.sharedPendingWrites[offset + i])
+        problem = "a TMA load or bulk copy in flight writes (no wait on its "
+                  "mbarrier before the access)";
+      else if (isStore && cta.sharedPendingReads[offset + i])
+        problem = "a tcgen05 operation in flight reads (overwritten before "
+                  "the commit that tracks the operation arrived)";
+      else if (!isStore && !cta.sharedWritten[offset + i])
+        problem = "nothing wrote before";
+      if (problem)
+        fail("%s of shared memory that %s: byte %zu of the %" PRId64
+             "-byte access at shared address 0x%zx in kernel %s, CTA (%d, "
+             "%d, %d), thread (%d, %d, %d), at %s",
+             isStore ? "store" : "load", problem, static_cast<size_t>(i),
+             bytes, offset + kSharedWindowBase, cta.name, cta.ctaid[0],
              cta.ctaid[1], cta.ctaid[2], t->tid[0], t->tid[1], t->tid[2],
              location);
+    }
+    if (isStore) {
+      markSharedWritten(mutableCta, address, static_cast<size_t>(bytes));
+      std::fill_n(mutableCta.sharedUnfenced.begin() + offset, bytes,
+                  static_cast<uint16_t>(t->linear + 1));
+      auto &stores = t->unfencedStores;
+      if (!stores.empty() &&
+          stores.back().first + stores.back().second == offset)
+        stores.back().second += static_cast<uint32_t>(bytes);
+      else
+        stores.emplace_back(static_cast<uint32_t>(offset),
+                            static_cast<uint32_t>(bytes));
+      // Bounded: forgetting the oldest stores can only hide a missing
+      // fence, never report one that is there.
+      if (stores.size() > 4096) {
+        for (size_t i = 0; i < 2048; ++i)
+          std::fill_n(mutableCta.sharedUnfenced.begin() + stores[i].first,
+                      stores[i].second, 0);
+        stores.erase(stores.begin(), stores.begin() + 2048);
+      }
+    }
     return;
   }
   if (inBounds)
@@ -399,6 +611,40 @@ extern "C" void nvfp4EmuCheckAccess(void *thread, const void *address,
        isStore ? "store" : "load", bytes, space == 3 ? "shared" : "global",
        address, cta.name, cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], t->tid[0],
        t->tid[1], t->tid[2], location);
+}
+
+extern "C" int64_t nvfp4EmuSharedToInt(void *thread, const void *pointer) {
+  Thread *t = asThread(thread);
+  uint32_t offset = 0;
+  Cta *cta = findShared(*t, pointer, &offset);
+  // One past the end of the thread's own CTA's shared memory.
+  if (!cta && pointer == t->cta->shared.data() + t->cta->shared.size()) {
+    cta = t->cta;
+    offset = static_cast<uint32_t>(t->cta->shared.size());
+  }
+  if (!cta)
+    fail("kernel %s: thread %" PRId64 " converts %p to a shared address, "
+         "but it is in no shared memory of its cluster",
+         t->cta->name, t->linear, pointer);
+  return (static_cast<int64_t>(cta->rank) << kClusterRankShift) |
+         (kSharedWindowBase + offset);
+}
+
+extern "C" void *nvfp4EmuIntToShared(void *thread, int64_t address) {
+  Thread *t = asThread(thread);
+  const Cluster &cluster = *t->cta->cluster;
+  const int64_t rank = address >> kClusterRankShift;
+  const int64_t offset =
+      (address & ((int64_t(1) << kClusterRankShift) - 1)) - kSharedWindowBase;
+  if (rank < 0 || rank >= static_cast<int64_t>(cluster.ctas.size()) ||
+      offset < 0 ||
+      offset > static_cast<int64_t>(cluster.ctas[rank]->shared.size()))
+    fail("kernel %s: thread %" PRId64 " converts 0x%" PRIx64 " to a shared "
+         "pointer, which is outside the shared memory of its cluster's %zu "
+         "CTA(s)",
+         t->cta->name, t->linear, static_cast<uint64_t>(address),
+         cluster.ctas.size());
+  return cluster.ctas[rank]->shared.data() + offset;
 }
 
 extern "C" void *nvfp4EmuShared(void *thread, int64_t offset) {
@@ -429,6 +675,7 @@ static void accumulate(const Cta &cta, MemoryCounters &counters) {
     counters.sharedBytes += request.bytes;
   }
   counters.asyncCopyBytes += cta.asyncCopyBytes;
+  counters.tmaBytes += cta.tmaBytes;
 }
 
 extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
@@ -448,10 +695,14 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
     fail("kernel %s: invalid CTA %" PRId64 "x%" PRId64 "x%" PRId64
          " (at most %" PRId64 " threads)",
          name, blockX, blockY, blockZ, kMaxThreadsPerCta);
-  if (clusterX != 1 || clusterY != 1 || clusterZ != 1)
-    fail("kernel %s: clusters (%" PRId64 "x%" PRId64 "x%" PRId64
-         ") are not emulated yet",
-         name, clusterX, clusterY, clusterZ);
+  // PTX ISA: at most 8 CTAs per cluster (portable size), tiling the grid.
+  if (clusterX < 1 || clusterY < 1 || clusterZ < 1 ||
+      clusterX * clusterY * clusterZ > 8 || gridX % clusterX != 0 ||
+      gridY % clusterY != 0 || gridZ % clusterZ != 0)
+    fail("kernel %s: invalid cluster %" PRId64 "x%" PRId64 "x%" PRId64
+         " for the grid %" PRId64 "x%" PRId64 "x%" PRId64
+         " (at most 8 CTAs, dividing the grid)",
+         name, clusterX, clusterY, clusterZ, gridX, gridY, gridZ);
   if (sharedBytes < 0 || staticSharedBytes < 0 ||
       staticSharedBytes + sharedBytes > kSharedBytesPerCta)
     fail("kernel %s: %" PRId64 " bytes of static and %d of dynamic shared "
@@ -469,46 +720,67 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
                  ") dynamic shared %d bytes\n",
                  name, gridX, gridY, gridZ, blockX, blockY, blockZ,
                  sharedBytes);
+  const int64_t clusterSize = clusterX * clusterY * clusterZ;
   std::vector<std::unique_ptr<char[]>> stacks;
-  stacks.reserve(threads);
-  for (int64_t i = 0; i < threads; ++i)
+  stacks.reserve(threads * clusterSize);
+  for (int64_t i = 0; i < threads * clusterSize; ++i)
     stacks.emplace_back(new char[kStackBytes]);
-  for (int64_t z = 0; z < gridZ; ++z)
-    for (int64_t y = 0; y < gridY; ++y)
-      for (int64_t x = 0; x < gridX; ++x) {
-        Cta cta;
-        cta.name = name;
-        cta.entry = entry;
-        cta.params = params;
-        cta.ctaid[0] = static_cast<int32_t>(x);
-        cta.ctaid[1] = static_cast<int32_t>(y);
-        cta.ctaid[2] = static_cast<int32_t>(z);
-        cta.nctaid[0] = static_cast<int32_t>(gridX);
-        cta.nctaid[1] = static_cast<int32_t>(gridY);
-        cta.nctaid[2] = static_cast<int32_t>(gridZ);
-        cta.ntid[0] = static_cast<int32_t>(blockX);
-        cta.ntid[1] = static_cast<int32_t>(blockY);
-        cta.ntid[2] = static_cast<int32_t>(blockZ);
-        // Shared memory starts zeroed here; on hardware it is undefined
-        // (reads of never-written shared memory are not yet reported).
-        cta.shared.assign(static_cast<size_t>(staticSharedBytes + sharedBytes),
-                          0);
-        cta.sharedWritten.assign(cta.shared.size(), 0);
-        cta.countMemory = countMemory;
-        cta.threads.resize(threads);
-        cta.warps.resize((threads + kWarpSize - 1) / kWarpSize);
-        cta.mmas.resize((threads + kWarpSize - 1) / kWarpSize);
-        for (int64_t i = 0; i < threads; ++i) {
-          Thread &t = cta.threads[i];
-          t.cta = &cta;
-          t.linear = i;
-          t.tid[0] = static_cast<int32_t>(i % blockX);
-          t.tid[1] = static_cast<int32_t>((i / blockX) % blockY);
-          t.tid[2] = static_cast<int32_t>(i / (blockX * blockY));
+  for (int64_t cz = 0; cz < gridZ; cz += clusterZ)
+    for (int64_t cy = 0; cy < gridY; cy += clusterY)
+      for (int64_t cx = 0; cx < gridX; cx += clusterX) {
+        Cluster cluster;
+        cluster.dims[0] = static_cast<int32_t>(clusterX);
+        cluster.dims[1] = static_cast<int32_t>(clusterY);
+        cluster.dims[2] = static_cast<int32_t>(clusterZ);
+        std::vector<std::unique_ptr<Cta>> ctas;
+        for (int64_t rank = 0; rank < clusterSize; ++rank) {
+          auto cta = std::make_unique<Cta>();
+          cta->cluster = &cluster;
+          cta->rank = static_cast<int32_t>(rank);
+          cta->name = name;
+          cta->entry = entry;
+          cta->params = params;
+          cta->ctaid[0] = static_cast<int32_t>(cx + rank % clusterX);
+          cta->ctaid[1] =
+              static_cast<int32_t>(cy + (rank / clusterX) % clusterY);
+          cta->ctaid[2] = static_cast<int32_t>(cz + rank / (clusterX * clusterY));
+          cta->nctaid[0] = static_cast<int32_t>(gridX);
+          cta->nctaid[1] = static_cast<int32_t>(gridY);
+          cta->nctaid[2] = static_cast<int32_t>(gridZ);
+          cta->ntid[0] = static_cast<int32_t>(blockX);
+          cta->ntid[1] = static_cast<int32_t>(blockY);
+          cta->ntid[2] = static_cast<int32_t>(blockZ);
+          // Shared memory starts zeroed here; on hardware it is undefined
+          // (loads of never-written bytes are reported).
+          const size_t sharedSize =
+              static_cast<size_t>(staticSharedBytes + sharedBytes);
+          cta->shared.assign(sharedSize, 0);
+          cta->sharedWritten.assign(sharedSize, 0);
+          cta->sharedPendingWrites.assign(sharedSize, 0);
+          cta->sharedPendingReads.assign(sharedSize, 0);
+          cta->sharedUnfenced.assign(sharedSize, 0);
+          cta->countMemory = countMemory;
+          cta->threads.resize(threads);
+          const size_t warps = (threads + kWarpSize - 1) / kWarpSize;
+          cta->warps.resize(warps);
+          cta->mmas.resize(warps);
+          cta->warpTensorAllocOps.assign(warps, 0);
+          for (int64_t i = 0; i < threads; ++i) {
+            Thread &t = cta->threads[i];
+            t.cta = cta.get();
+            t.linear = i;
+            t.tid[0] = static_cast<int32_t>(i % blockX);
+            t.tid[1] = static_cast<int32_t>((i / blockX) % blockY);
+            t.tid[2] = static_cast<int32_t>(i / (blockX * blockY));
+          }
+          cluster.ctas.push_back(cta.get());
+          ctas.push_back(std::move(cta));
         }
-        runCta(cta, stacks);
+        runCluster(cluster, stacks);
+        checkClusterExit(cluster);
         if (countMemory)
-          accumulate(cta, counters);
+          for (const Cta *cta : cluster.ctas)
+            accumulate(*cta, counters);
       }
   if (countMemory)
     std::fprintf(
@@ -517,7 +789,7 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
         " requests, %" PRId64 " sectors, %" PRId64
         " bytes, coalescing %.1f%%; shared %" PRId64 " requests, %" PRId64
         " wavefronts, %" PRId64 " bank conflicts, %" PRId64
-        " bytes; cp.async %" PRId64 " bytes, TMA 0 bytes\n",
+        " bytes; cp.async %" PRId64 " bytes, TMA %" PRId64 " bytes\n",
         name, counters.globalRequests, counters.globalSectors,
         counters.globalBytes,
         counters.globalSectors ? 100.0 * double(counters.globalBytes) /
@@ -525,5 +797,5 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
                                : 100.0,
         counters.sharedRequests, counters.sharedWavefronts,
         counters.sharedWavefronts - counters.sharedRequests,
-        counters.sharedBytes, counters.asyncCopyBytes);
+        counters.sharedBytes, counters.asyncCopyBytes, counters.tmaBytes);
 }

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <set>
 #include <tuple>
@@ -44,7 +45,16 @@ constexpr size_t kStackBytes = 256 * 1024;
 /// exits with status 1: the emulator's way of failing a launch.
 [[noreturn]] void fail(const char *format, ...);
 
-enum class Wait { None, Barrier, Shuffle, Mma };
+/// The PTX address of shared byte 0 of a CTA: shared addresses start after
+/// the 1 KiB the system reserves, so that kernels which align their buffers
+/// at run time are exercised with a base that is not itself aligned beyond
+/// 1 KiB. Bits 24 and up of a shared address hold the CTA's rank in its
+/// cluster (the shared::cluster window; CUTLASS's peer-bit mask clears bit
+/// 24 to name the even CTA of a pair).
+constexpr uint32_t kSharedWindowBase = 1024;
+constexpr int kClusterRankShift = 24;
+
+enum class Wait { None, Barrier, Shuffle, Mma, Mbarrier, ClusterBarrier };
 
 inline const char *waitName(Wait wait) {
   switch (wait) {
@@ -56,6 +66,10 @@ inline const char *waitName(Wait wait) {
     return "shfl.sync";
   case Wait::Mma:
     return "mma.sync";
+  case Wait::Mbarrier:
+    return "mbarrier.try_wait";
+  case Wait::ClusterBarrier:
+    return "barrier.cluster.wait";
   }
   return "?";
 }
@@ -77,6 +91,18 @@ inline void performCopy(const AsyncCopy &copy) {
 }
 
 struct Cta;
+struct Cluster;
+
+/// An mbarrier object (PTX ISA 9.7.13.15): the arrivals a phase expects, the
+/// arrivals still pending and the transaction count of the current phase,
+/// and the number of completed phases. Kept beside shared memory, keyed by
+/// the object's offset; its 8 bytes count as written once initialized.
+struct Mbarrier {
+  int32_t expected = 0;
+  int32_t pending = 0;
+  int64_t tx = 0;
+  uint64_t phase = 0;
+};
 
 /// One thread of a CTA: its fiber, indices and what it waits on.
 struct Thread {
@@ -89,6 +115,10 @@ struct Thread {
   int32_t tid[3] = {0, 0, 0};
   bool finished = false;
   Wait wait = Wait::None;
+  /// `barrier.cluster.arrive` executed and not yet waited for, and the
+  /// phase it arrived in.
+  bool clusterArrived = false;
+  uint64_t clusterArrivalGeneration = 0;
   /// Executions of each access site so far (memory counters only).
   std::unordered_map<int32_t, uint32_t> siteExecutions;
   /// `cp.async`: the open group and the committed ones, oldest first.
@@ -96,6 +126,18 @@ struct Thread {
   std::vector<std::vector<AsyncCopy>> committedGroups;
   /// The barrier or shuffle generation the thread waits to see pass.
   uint64_t waitGeneration = 0;
+  /// `mbarrier.try_wait.parity`: the barrier (its CTA and offset) and the
+  /// parity of the phase the thread waits to see complete.
+  Cta *waitCta = nullptr;
+  uint32_t waitOffset = 0;
+  uint32_t waitParity = 0;
+  /// Shared bytes the thread stored since its last `fence.proxy.async`:
+  /// the async proxy (tcgen05.cp, tcgen05.mma, TMA) must not read them.
+  std::vector<std::pair<uint32_t, uint32_t>> unfencedStores;
+  /// `tcgen05.alloc` / `dealloc` / `relinquish_alloc_permit` executed by
+  /// the thread: the warp performs each the first time one of its lanes
+  /// reaches it (the instructions are warp-wide).
+  uint32_t tensorAllocOps = 0;
 };
 
 /// The state of one warp's `shfl.sync`s. Shuffle `g` of a warp (its
@@ -149,9 +191,32 @@ struct MemoryCounters {
   int64_t globalRequests = 0, globalSectors = 0, globalBytes = 0;
   int64_t sharedRequests = 0, sharedWavefronts = 0, sharedBytes = 0;
   int64_t asyncCopyBytes = 0;
+  /// Bytes moved by TMA loads and bulk copies.
+  int64_t tmaBytes = 0;
+};
+
+/// A tensor-core operation in flight (PTX ISA 9.7.16: tcgen05.mma,
+/// tcgen05.cp and tcgen05.commit execute asynchronously, in issue order).
+struct TensorOp {
+  enum class Kind { Mma, Copy, Commit } kind = Kind::Mma;
+  bool pair = false; // .cta_group::2
+  const char *location = "";
+  // Mma: D, scale A and B tensor-memory addresses, descriptors.
+  uint32_t d = 0, scaleA = 0, scaleB = 0, idesc = 0;
+  uint64_t adesc = 0, bdesc = 0;
+  bool enableInputD = false;
+  // Copy: tensor-memory address and shared-memory descriptor (adesc).
+  // Commit: the mbarrier offset and the CTA ranks it arrives at.
+  uint32_t barrierOffset = 0;
+  uint32_t rankMask = 0;
+  /// Shared bytes the operation reads: (CTA rank, offset, length).
+  std::vector<std::tuple<int32_t, uint32_t, uint32_t>> reads;
 };
 
 struct Cta {
+  Cluster *cluster = nullptr;
+  /// %cluster_ctarank.
+  int32_t rank = 0;
   int32_t ctaid[3] = {0, 0, 0};
   int32_t nctaid[3] = {1, 1, 1};
   int32_t ntid[3] = {1, 1, 1};
@@ -162,11 +227,24 @@ struct Cta {
   /// 1 for each shared byte some store or copy wrote: reads of the others
   /// are reported (shared memory is undefined until written).
   std::vector<uint8_t> sharedWritten;
-  ucontext_t scheduler;
-  /// The scheduler's stack, for AddressSanitizer's switches back to it.
-  const void *schedulerStack = nullptr;
-  size_t schedulerStackSize = 0;
-  Thread *current = nullptr;
+  /// Per shared byte: async-proxy writes in flight (TMA, bulk copies) and
+  /// tensor-core operations in flight that read it.
+  std::vector<uint8_t> sharedPendingWrites, sharedPendingReads;
+  /// Per shared byte: a generic-proxy store not yet followed by its
+  /// thread's `fence.proxy.async` (the thread's index + 1, 0 for none).
+  std::vector<uint16_t> sharedUnfenced;
+  std::map<uint32_t, Mbarrier> mbarriers;
+  /// Tensor memory: 128 lanes x 512 columns of 32 bits, the cells written
+  /// so far, the allocated columns (first column -> count) and whether the
+  /// CTA relinquished its right to allocate.
+  std::vector<uint32_t> tmem;
+  std::vector<uint8_t> tmemWritten;
+  std::map<uint32_t, uint32_t> tmemAllocations;
+  bool tmemRelinquished = false;
+  /// Warp-wide tcgen05 allocation operations performed, per warp.
+  std::vector<uint32_t> warpTensorAllocOps;
+  /// The tensor pipe: tcgen05 operations issued and not yet executed.
+  std::deque<TensorOp> tensorOps;
   /// `bar.sync 0`: arrivals of the current phase, and its generation.
   int64_t barrierArrived = 0;
   uint64_t barrierGeneration = 0;
@@ -176,7 +254,38 @@ struct Cta {
   bool countMemory = false;
   std::map<RequestKey, Request> requests;
   int64_t asyncCopyBytes = 0;
+  int64_t tmaBytes = 0;
   const char *name = "";
+};
+
+/// A TMA load or bulk copy in flight: the bytes it writes (read from global
+/// memory when issued), where, and the mbarrier it completes on.
+struct Transfer {
+  Cta *dst = nullptr;
+  uint32_t dstOffset = 0;
+  std::vector<uint8_t> bytes;
+  Cta *barrierCta = nullptr;
+  uint32_t barrierOffset = 0;
+  /// The barrier's phase when the transfer was issued.
+  uint64_t phase = 0;
+  bool tensor = false; // TMA (else a bulk copy)
+  const char *kernel = "";
+};
+
+/// The CTAs of one cluster, which run concurrently: every thread of every
+/// CTA is a fiber of one scheduler.
+struct Cluster {
+  std::vector<Cta *> ctas; // by %cluster_ctarank
+  int32_t dims[3] = {1, 1, 1};
+  ucontext_t scheduler;
+  /// The scheduler's stack, for AddressSanitizer's switches back to it.
+  const void *schedulerStack = nullptr;
+  size_t schedulerStackSize = 0;
+  Thread *current = nullptr;
+  /// `barrier.cluster`: arrivals of the current phase, and its generation.
+  int64_t barrierArrived = 0;
+  uint64_t barrierGeneration = 0;
+  std::deque<Transfer> transfers;
 };
 
 inline Thread *asThread(void *thread) { return static_cast<Thread *>(thread); }
@@ -198,6 +307,32 @@ inline void completeCopy(Thread &thread, const AsyncCopy &copy) {
 
 /// Switches from a blocked thread back to the scheduler.
 void yield(Thread *thread);
+
+/// The CTA of `thread`'s cluster whose shared memory holds `address`, and
+/// the byte's offset in it; null when no CTA's does.
+Cta *findShared(Thread &thread, const void *address, uint32_t *offset);
+
+/// The mbarrier at `address` (shared memory of a CTA of the thread's
+/// cluster); fails unless one was initialized there.
+Mbarrier &getMbarrier(Thread &thread, const void *address, const char *op,
+                      Cta **cta, uint32_t *offset);
+
+/// One arrival on `barrier` (of `cta`, at `offset`); fails on over-arrival.
+void arriveOn(Cta &cta, uint32_t offset, Mbarrier &barrier, const char *who);
+
+/// Completes, in issue order, the transfers and tensor-core operations in
+/// flight that signal the mbarrier of `cta` at `offset` (all of them when
+/// `cta` is null). Returns whether anything completed.
+bool completeAsync(Cluster &cluster, Cta *cta, uint32_t offset);
+
+/// Executes the tensor-core operation `op` issued by `issuer`.
+void executeTensorOp(Cta &issuer, const TensorOp &op);
+
+/// Fails when the shared bytes [offset, offset + length) of `cta` are read
+/// by the async proxy while a generic store to them is not fenced, a write
+/// is in flight, or they were never written.
+void checkAsyncRead(Cta &cta, uint32_t offset, uint32_t length,
+                    const char *what);
 
 /// The live allocations of mgpuMemAlloc: start -> size.
 std::map<uintptr_t, uint64_t> &deviceAllocations();

@@ -37,6 +37,20 @@ enum class SpecialRegister : int32_t {
   NctaidZ,
   LaneId,
   WarpId,
+  ClusterIdX,
+  ClusterIdY,
+  ClusterIdZ,
+  NclusterIdX,
+  NclusterIdY,
+  NclusterIdZ,
+  ClusterCtaidX,
+  ClusterCtaidY,
+  ClusterCtaidZ,
+  ClusterNctaidX,
+  ClusterNctaidY,
+  ClusterNctaidZ,
+  ClusterCtaRank,
+  ClusterNctaRank,
 };
 
 /// The modes of `shfl.sync` (PTX ISA 9.7.9.6), as nvfp4EmuShflSync takes
@@ -104,6 +118,13 @@ int32_t nvfp4EmuShflSync(void *thread, int32_t mode, int32_t memberMask,
 /// bits 7..4 and of `lo` in bits 3..0.
 int8_t nvfp4EmuCvtF32x2ToE2M1x2(float hi, float lo, int8_t relu);
 
+/// `cvt.rs.satfinite{.relu}.e2m1x4.f32 d, {a, b, e, f}, rbits`: the codes
+/// of a, b, e, f in d bits 15..12, 11..8, 7..4, 3..0, each rounded
+/// stochastically with its byte of `rbits` (a: 31..24, b: 15..8, e: 23..16,
+/// f: 7..0; docs/emulator.md).
+int16_t nvfp4EmuCvtRsF32x4ToE2M1x4(float a, float b, float e, float f,
+                                   int32_t rbits, int8_t relu);
+
 /// The address of byte `offset` of the thread's CTA shared memory (static
 /// shared variables first, dynamic shared memory after them).
 void *nvfp4EmuShared(void *thread, int64_t offset);
@@ -148,6 +169,96 @@ void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a, const int32_t *b,
                              const float *c, int32_t scaleA, int32_t byteIdA,
                              int32_t threadIdA, int32_t scaleB, int32_t byteIdB,
                              int32_t threadIdB, float *d);
+
+/// `ptrtoint` of a shared (address space 3) or shared::cluster (7) pointer:
+/// the PTX shared address, `(cluster rank << 24) | (1024 + offset)` (shared
+/// memory starts after the 1 KiB the system reserves).
+int64_t nvfp4EmuSharedToInt(void *thread, const void *pointer);
+
+/// `inttoptr` to a shared or shared::cluster pointer: the inverse.
+void *nvfp4EmuIntToShared(void *thread, int64_t address);
+
+/// `barrier.cluster.arrive` / `barrier.cluster.wait`: the wait blocks until
+/// every thread of the cluster (exited ones count) arrived in the phase of
+/// the thread's arrival.
+void nvfp4EmuClusterArrive(void *thread);
+void nvfp4EmuClusterWait(void *thread);
+
+/// `mbarrier.init.shared.b64 [address], count`.
+void nvfp4EmuMbarrierInit(void *thread, void *address, int32_t count);
+
+/// `mbarrier.arrive` (also `.release.cluster` on a peer's barrier): one
+/// arrival; an arrival on a phase with no pending arrival left is reported
+/// (over-arrival). Returns the phase it arrived in.
+int64_t nvfp4EmuMbarrierArrive(void *thread, void *address);
+
+/// `mbarrier.expect_tx`: adds `bytes` to the phase's transaction count.
+void nvfp4EmuMbarrierExpectTx(void *thread, void *address, int32_t bytes);
+
+/// `mbarrier.try_wait.parity`: 1 once the phase of parity `parity`
+/// completed; completes the transfers and tensor-core operations in flight
+/// towards the barrier first, and blocks the thread until then.
+int8_t nvfp4EmuMbarrierTryWaitParity(void *thread, void *address,
+                                     int32_t parity);
+
+/// `cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::
+/// bytes{.cta_group::2} [dst], [tensorMap, {x, y}], [barrier]`: the box at
+/// (x, y) of the map (zeros out of bounds, 128-byte swizzle by the shared
+/// address), landing when a thread waits on `barrier` or nothing can run.
+void nvfp4EmuTmaLoad2D(void *thread, void *dst, const void *tensorMap,
+                       void *barrier, int32_t x, int32_t y, int32_t pair,
+                       const char *location);
+
+/// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`.
+void nvfp4EmuBulkCopy(void *thread, void *dst, const void *src, int32_t size,
+                      void *barrier, const char *location);
+
+/// `mapa.shared::cluster`: the same shared offset in CTA `rank`.
+void *nvfp4EmuMapa(void *thread, void *address, int32_t rank);
+
+/// `elect.sync`: warp-wide over `memberMask`; 1 in its lowest lane.
+int8_t nvfp4EmuElectSync(void *thread, int32_t memberMask);
+
+/// `fence.proxy.async.shared::cta`: the thread's shared stores so far may
+/// be read by the async proxy.
+void nvfp4EmuFenceProxyAsync(void *thread);
+
+/// `tcgen05.alloc` / `dealloc` / `relinquish_alloc_permit`
+/// (`.cta_group::1` or `::2`): warp-wide, performed once per warp.
+void nvfp4EmuTcgen05Alloc(void *thread, void *dst, int32_t columns,
+                          int32_t pair, const char *location);
+void nvfp4EmuTcgen05Dealloc(void *thread, void *taddr, int32_t columns,
+                            int32_t pair, const char *location);
+void nvfp4EmuTcgen05Relinquish(void *thread, int32_t pair,
+                               const char *location);
+
+/// `tcgen05.cp.32x128b.warpx4`, `tcgen05.mma.kind::mxf4nvf4.block_scale.
+/// block16` and `tcgen05.commit{.multicast::cluster}` (`rankMask` < 0: no
+/// multicast): queued in the CTA's tensor pipe (docs/emulator.md).
+void nvfp4EmuTcgen05Copy(void *thread, void *taddr, int64_t sdesc,
+                         int32_t pair, const char *location);
+void nvfp4EmuTcgen05MmaBlockScaled(void *thread, void *d, int64_t adesc,
+                                   int64_t bdesc, int32_t idesc,
+                                   int8_t enableInputD, void *scaleA,
+                                   void *scaleB, int32_t pair,
+                                   const char *location);
+void nvfp4EmuTcgen05Commit(void *thread, void *barrier, int32_t rankMask,
+                           int32_t pair, const char *location);
+
+/// `tcgen05.ld.sync.aligned.32x32b.x<count>.b32`: the thread's lane, `count`
+/// columns from `taddr`, into `values`.
+void nvfp4EmuTcgen05Load32x32b(void *thread, void *taddr, int32_t count,
+                               int32_t *values, const char *location);
+
+/// The host side of the tcgen05 kernels (as libnvfp4_cuda_runtime's):
+/// tensor maps the emulated TMA reads, and the SM count
+/// (NVFP4_GPU_EMULATOR_SMS, default 148).
+void *nvfp4CudaTensorMapCreate2D(void *globalAddress, uint64_t innerBytes,
+                                 uint64_t outerRows, uint64_t rowStrideBytes,
+                                 uint32_t boxInnerBytes, uint32_t boxOuterRows,
+                                 int32_t swizzle);
+void nvfp4CudaTensorMapDestroy(void *tensorMap);
+int32_t nvfp4CudaMultiprocessorCount();
 
 } // extern "C"
 

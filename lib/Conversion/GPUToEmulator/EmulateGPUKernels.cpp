@@ -50,6 +50,34 @@ LLVM::LLVMFuncOp mlir::nvfp4::detail::getOrCreateRuntimeFunction(
       LLVM::LLVMFunctionType::get(result, params, /*isVarArg=*/false));
 }
 
+LLVM::CallOp mlir::nvfp4::detail::createRuntimeCall(OpBuilder &b, Location loc,
+                                                    ModuleOp module,
+                                                    StringRef name, Type result,
+                                                    ValueRange args) {
+  SmallVector<Type> types;
+  for (Type type : args.getTypes())
+    types.push_back(isa<LLVM::LLVMPointerType>(type)
+                        ? LLVM::LLVMPointerType::get(b.getContext())
+                        : type);
+  return LLVM::CallOp::create(
+      b, loc, getOrCreateRuntimeFunction(module, name, result, types), args);
+}
+
+/// `file:line:col` of the innermost file location in `loc`.
+static std::string getLocationText(Location loc) {
+  std::string text = "an unknown location";
+  loc->walk([&](Location inner) {
+    auto file = dyn_cast<FileLineColLoc>(inner);
+    if (!file)
+      return WalkResult::advance();
+    text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+               .str();
+    return WalkResult::interrupt();
+  });
+  return text;
+}
+
 /// The special register an NVVM `read.ptx.sreg` operation reads.
 static std::optional<SpecialRegister> getSpecialRegister(Operation *op) {
   return llvm::StringSwitch<std::optional<SpecialRegister>>(
@@ -68,6 +96,28 @@ static std::optional<SpecialRegister> getSpecialRegister(Operation *op) {
       .Case("nvvm.read.ptx.sreg.nctaid.z", SpecialRegister::NctaidZ)
       .Case("nvvm.read.ptx.sreg.laneid", SpecialRegister::LaneId)
       .Case("nvvm.read.ptx.sreg.warpid", SpecialRegister::WarpId)
+      .Case("nvvm.read.ptx.sreg.clusterid.x", SpecialRegister::ClusterIdX)
+      .Case("nvvm.read.ptx.sreg.clusterid.y", SpecialRegister::ClusterIdY)
+      .Case("nvvm.read.ptx.sreg.clusterid.z", SpecialRegister::ClusterIdZ)
+      .Case("nvvm.read.ptx.sreg.nclusterid.x", SpecialRegister::NclusterIdX)
+      .Case("nvvm.read.ptx.sreg.nclusterid.y", SpecialRegister::NclusterIdY)
+      .Case("nvvm.read.ptx.sreg.nclusterid.z", SpecialRegister::NclusterIdZ)
+      .Case("nvvm.read.ptx.sreg.cluster.ctaid.x",
+            SpecialRegister::ClusterCtaidX)
+      .Case("nvvm.read.ptx.sreg.cluster.ctaid.y",
+            SpecialRegister::ClusterCtaidY)
+      .Case("nvvm.read.ptx.sreg.cluster.ctaid.z",
+            SpecialRegister::ClusterCtaidZ)
+      .Case("nvvm.read.ptx.sreg.cluster.nctaid.x",
+            SpecialRegister::ClusterNctaidX)
+      .Case("nvvm.read.ptx.sreg.cluster.nctaid.y",
+            SpecialRegister::ClusterNctaidY)
+      .Case("nvvm.read.ptx.sreg.cluster.nctaid.z",
+            SpecialRegister::ClusterNctaidZ)
+      .Case("nvvm.read.ptx.sreg.cluster.ctarank",
+            SpecialRegister::ClusterCtaRank)
+      .Case("nvvm.read.ptx.sreg.cluster.nctarank",
+            SpecialRegister::ClusterNctaRank)
       .Default(std::nullopt);
 }
 
@@ -108,14 +158,7 @@ private:
   }
   LLVM::CallOp call(OpBuilder &b, Location loc, StringRef name, Type result,
                     ValueRange args) {
-    // The runtime takes generic pointers: the address spaces of the
-    // operands are dropped once the function is rewritten.
-    SmallVector<Type> types;
-    for (Type type : args.getTypes())
-      types.push_back(isa<LLVM::LLVMPointerType>(type) ? ptrType : type);
-    LLVM::LLVMFuncOp fn =
-        getOrCreateRuntimeFunction(module, name, result, types);
-    return LLVM::CallOp::create(b, loc, fn, args);
+    return createRuntimeCall(b, loc, module, name, result, args);
   }
 
   ModuleOp module;
@@ -257,6 +300,25 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread) {
     op->erase();
     return success();
   }
+  if (auto cvt = dyn_cast<NVVM::ConvertF32x4ToF4x4Op>(op)) {
+    if (!isa<Float4E2M1FNType>(cvt.getDstTy()))
+      return op->emitError("nvfp4-emulate-gpu-kernels: only cvt.rs to "
+                           "e2m1x4 is modelled by the GPU emulator yet");
+    SmallVector<Value> args;
+    for (int64_t i = 0; i < 4; ++i)
+      args.push_back(LLVM::ExtractElementOp::create(
+          b, loc, cvt.getSrc(), i32Constant(b, loc, i)));
+    args.push_back(cvt.getRbits());
+    args.push_back(
+        LLVM::ConstantOp::create(b, loc, i8, cvt.getRelu() ? 1 : 0));
+    Value result =
+        call(b, loc, "nvfp4EmuCvtRsF32x4ToE2M1x4", IntegerType::get(ctx, 16),
+             args)
+            .getResult();
+    cvt.getDst().replaceAllUsesWith(result);
+    op->erase();
+    return success();
+  }
   if (auto copy = dyn_cast<NVVM::CpAsyncOp>(op)) {
     Value srcSize = copy.getCpSize()
                         ? copy.getCpSize()
@@ -290,6 +352,10 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread) {
       Value offset = LLVM::ConstantOp::create(b, loc, i64, shared->second);
       Value address =
           call(b, loc, "nvfp4EmuShared", ptrType, {thread, offset}).getResult();
+      // Back in address space 3 until the address spaces are dropped:
+      // the rewriting of the operations after it inspects the type.
+      address = LLVM::AddrSpaceCastOp::create(b, loc, addressOf.getType(),
+                                              address);
       addressOf.getResult().replaceAllUsesWith(address);
       op->erase();
       return success();
@@ -316,6 +382,16 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread) {
     op->erase();
     return success();
   }
+  bool handled = false;
+  if (failed(rewriteAsyncOp(
+          op, thread, module,
+          [&](OpBuilder &builder, Location at) {
+            return getLocationString(builder, at, getLocationText(at));
+          },
+          handled)))
+    return failure();
+  if (handled)
+    return success();
   if (isa<NVVM::NVVMDialect>(op->getDialect()) || isa<LLVM::InlineAsmOp>(op))
     return op->emitError("nvfp4-emulate-gpu-kernels: '")
            << op->getName() << "' is not modelled by the GPU emulator yet";
@@ -455,17 +531,7 @@ void KernelEmulator::insertAccessCheck(Operation *op, Value thread) {
     return;
   OpBuilder b(op);
   Location loc = op->getLoc();
-  // file:line:col of the access (the innermost file location).
-  std::string text = "an unknown location";
-  loc->walk([&](Location inner) {
-    auto file = dyn_cast<FileLineColLoc>(inner);
-    if (!file)
-      return WalkResult::advance();
-    text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
-            Twine(file.getColumn()))
-               .str();
-    return WalkResult::interrupt();
-  });
+  std::string text = getLocationText(loc);
   int64_t bytes = DataLayout::closest(op).getTypeSize(accessType);
   call(b, loc, "nvfp4EmuCheckAccess", LLVM::LLVMVoidType::get(ctx),
        {thread, address, LLVM::ConstantOp::create(b, loc, i64, bytes),

@@ -38,6 +38,22 @@ inline std::string getEntryName(StringRef module, StringRef name) {
 LLVM::LLVMFuncOp getOrCreateRuntimeFunction(ModuleOp module, StringRef name,
                                             Type result, ArrayRef<Type> params);
 
+/// Calls the runtime function `name` of libnvfp4_gpu_emulator with `args`
+/// (declared on first use; pointers are passed as generic pointers, since
+/// the address spaces of a rewritten kernel are dropped).
+LLVM::CallOp createRuntimeCall(OpBuilder &b, Location loc, ModuleOp module,
+                               StringRef name, Type result, ValueRange args);
+
+/// Rewrites `op` into runtime calls when it is one of the cluster, mbarrier,
+/// TMA, bulk-copy, fence, `elect.sync` and tcgen05 operations, or a
+/// conversion between shared pointers and integers (EmulateAsyncOps.cpp);
+/// sets `handled` when it is. `locationOf` gives the address of the string
+/// naming an operation's source location for the runtime's reports.
+LogicalResult
+rewriteAsyncOp(Operation *op, Value thread, ModuleOp module,
+               llvm::function_ref<Value(OpBuilder &, Location)> locationOf,
+               bool &handled);
+
 } // namespace mlir::nvfp4::detail
 
 #endif // NVFP4_LIB_CONVERSION_GPUTOEMULATOR_EMULATORSYMBOLS_H
