@@ -7,9 +7,9 @@
 // RUN: | not %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils 2>&1 \
 // RUN: | FileCheck %s
-// CHECK:      nvfp4-gpu-emulator: deadlock in kernel divergent_shuffle, CTA (0, 0, 0): no thread can run
-// CHECK-NEXT:   bar.sync 0: 0 of 16 live threads arrived
-// CHECK-NEXT:   warp 0: lanes 0..15: shfl.sync; lanes 16..31: exited; shfl.sync members arrived 0x0000ffff of 0xffffffff
+// CHECK:      nvfp4-gpu-emulator: deadlock in kernel divergent_shuffle, cluster of CTA (0, 0, 0) (1 CTAs): no thread can run
+// CHECK-NEXT:   CTA (0, 0, 0), rank 0: bar.sync 0: 0 of 16 live threads arrived
+// CHECK-NEXT:     warp 0: lanes 0..15: shfl.sync; lanes 16..31: exited; shfl.sync members arrived 0x0000ffff of 0xffffffff
 
 module attributes {gpu.container_module} {
   gpu.module @bad {

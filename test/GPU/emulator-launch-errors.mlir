@@ -1,12 +1,12 @@
-// Launches the GPU emulator does not model fail with a message and a
-// non-zero status, never with a wrong result: a cluster launch (clusters
-// are not emulated yet).
+// Launches the hardware would refuse fail with a message and a non-zero
+// status, never with a wrong result: a cluster of 2 CTAs that does not tile
+// a grid of 3.
 //
 // RUN: nvfp4-opt %s --nvfp4-to-gpu-emulation="target=sm_90a" \
 // RUN: | not %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils 2>&1 \
 // RUN: | FileCheck %s
-// CHECK: nvfp4-gpu-emulator: kernel fill: clusters (2x1x1) are not emulated yet
+// CHECK: nvfp4-gpu-emulator: kernel fill: invalid cluster 2x1x1 for the grid 3x1x1 (at most 8 CTAs, dividing the grid)
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -21,8 +21,9 @@ module attributes {gpu.container_module} {
     %m = memref.alloc() : memref<64xf32>
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
     %c32 = arith.constant 32 : index
-    gpu.launch_func @kernels::@fill clusters in (%c2, %c1, %c1) blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%m : memref<64xf32>)
+    gpu.launch_func @kernels::@fill clusters in (%c2, %c1, %c1) blocks in (%c3, %c1, %c1) threads in (%c32, %c1, %c1) args(%m : memref<64xf32>)
     return
   }
 }

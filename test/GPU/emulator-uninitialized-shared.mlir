@@ -8,7 +8,7 @@
 // RUN: | not %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils 2>&1 \
 // RUN: | FileCheck %s
-// CHECK: nvfp4-gpu-emulator: load of never-written shared memory: byte 0 of the 4-byte load at shared offset 4 in kernel partial_write, CTA (0, 0, 0), thread (1, 0, 0), at {{.*}}emulator-uninitialized-shared.mlir:[[# @LINE + 13]]:12
+// CHECK: nvfp4-gpu-emulator: load of shared memory that nothing wrote before: byte 0 of the 4-byte access at shared address 0x404 in kernel partial_write, CTA (0, 0, 0), thread (1, 0, 0), at {{.*}}emulator-uninitialized-shared.mlir:[[# @LINE + 13]]:12
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

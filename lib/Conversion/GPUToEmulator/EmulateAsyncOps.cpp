@@ -263,7 +263,8 @@ LogicalResult AsyncOpRewriter::rewriteTcgen05() {
   }
   call("nvfp4EmuTcgen05Load32x32b", voidType,
        {load.getTmemAddr(), constant(i32, count), slot, location()});
-  return replace(LLVM::LoadOp::create(b, loc, type, slot));
+  // The slot is an array of i32: 4-byte aligned.
+  return replace(LLVM::LoadOp::create(b, loc, type, slot, /*alignment=*/4));
 }
 
 LogicalResult AsyncOpRewriter::rewrite(bool &handled) {

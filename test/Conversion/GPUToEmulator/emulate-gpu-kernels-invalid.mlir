@@ -5,8 +5,8 @@
 module attributes {gpu.container_module} {
   gpu.module @k {
     llvm.func @kern() attributes {gpu.kernel, nvvm.kernel} {
-      // expected-error @below {{nvfp4-emulate-gpu-kernels: 'nvvm.elect.sync' is not modelled by the GPU emulator yet}}
-      %0 = nvvm.elect.sync -> i1
+      // expected-error @below {{nvfp4-emulate-gpu-kernels: 'nvvm.fence.sc.cluster' is not modelled by the GPU emulator yet}}
+      nvvm.fence.sc.cluster
       llvm.return
     }
   }

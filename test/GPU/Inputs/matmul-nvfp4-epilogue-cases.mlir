@@ -1,0 +1,177 @@
+// The NVFP4-epilogue cases of the tcgen05 kernel (matmul-nvfp4-epilogue-sm100.mlir
+// on a GPU, matmul-nvfp4-epilogue-emulated.mlir in the GPU emulator):
+// quantize(matmul) with an amax operand (1x16 or 16x16 blocks, round to
+// nearest or stochastic, with or without a Hadamard transform) is one kernel
+// that writes the NVFP4 result; it must equal bit for bit the same matmul
+// stored in f32 (a second use keeps it) and quantized by the quantize
+// kernel. Both results are dequantized on the GPU and compared (relative
+// error exactly 0).
+
+// CHECK: relative error 0 [256x512]: 0.000000 (tolerance 0.000): ok
+// CHECK: relative error 1 [2x128x256]: 0.000000 (tolerance 0.000): ok
+// CHECK: relative error 2 [256x512]: 0.000000 (tolerance 0.000): ok
+// CHECK: relative error 3 [2x128x256]: 0.000000 (tolerance 0.000): ok
+// CHECK-NOT: FAIL
+
+func.func private @nvfp4RtFill(memref<*xf32>, i64, i32) attributes {llvm.emit_c_interface}
+func.func private @nvfp4RtRelativeError(memref<*xf32>, memref<*xf32>, i32, f64) -> f64 attributes {llvm.emit_c_interface}
+
+/// A tensor filled by the reference runtime (mode 0: magnitudes 2^-20 ..
+/// 2^10, both signs).
+func.func @fill_2d(%seed: i64) -> tensor<256x1024xf32> {
+  %m = memref.alloc() : memref<256x1024xf32>
+  %u = memref.cast %m : memref<256x1024xf32> to memref<*xf32>
+  %mode = arith.constant 0 : i32
+  call @nvfp4RtFill(%u, %seed, %mode) : (memref<*xf32>, i64, i32) -> ()
+  %t = bufferization.to_tensor %m restrict : memref<256x1024xf32> to tensor<256x1024xf32>
+  return %t : tensor<256x1024xf32>
+}
+
+func.func @fill_w(%seed: i64) -> tensor<512x1024xf32> {
+  %m = memref.alloc() : memref<512x1024xf32>
+  %u = memref.cast %m : memref<512x1024xf32> to memref<*xf32>
+  %mode = arith.constant 0 : i32
+  call @nvfp4RtFill(%u, %seed, %mode) : (memref<*xf32>, i64, i32) -> ()
+  %t = bufferization.to_tensor %m restrict : memref<512x1024xf32> to tensor<512x1024xf32>
+  return %t : tensor<512x1024xf32>
+}
+
+func.func @fill_3d(%seed: i64) -> tensor<2x128x512xf32> {
+  %m = memref.alloc() : memref<2x128x512xf32>
+  %u = memref.cast %m : memref<2x128x512xf32> to memref<*xf32>
+  %mode = arith.constant 0 : i32
+  call @nvfp4RtFill(%u, %seed, %mode) : (memref<*xf32>, i64, i32) -> ()
+  %t = bufferization.to_tensor %m restrict : memref<2x128x512xf32> to tensor<2x128x512xf32>
+  return %t : tensor<2x128x512xf32>
+}
+
+func.func @fill_3d_w(%seed: i64) -> tensor<2x256x512xf32> {
+  %m = memref.alloc() : memref<2x256x512xf32>
+  %u = memref.cast %m : memref<2x256x512xf32> to memref<*xf32>
+  %mode = arith.constant 0 : i32
+  call @nvfp4RtFill(%u, %seed, %mode) : (memref<*xf32>, i64, i32) -> ()
+  %t = bufferization.to_tensor %m restrict : memref<2x256x512xf32> to tensor<2x256x512xf32>
+  return %t : tensor<2x256x512xf32>
+}
+
+/// 256 x 512 x 1024, f32 result: the 128x256 tile. The amax operand is below
+/// the result's actual amax for some blocks (their scales saturate), as
+/// delayed scaling allows.
+func.func @case_0() {
+  %s0 = arith.constant 300 : i64
+  %s1 = arith.constant 301 : i64
+  %x = call @fill_2d(%s0) : (i64) -> tensor<256x1024xf32>
+  %w = call @fill_w(%s1) : (i64) -> tensor<512x1024xf32>
+  %qx = nvfp4.quantize %x : tensor<256x1024xf32> -> !nvfp4.tensor<256x1024, 1x16>
+  %qw = nvfp4.quantize %w : tensor<512x1024xf32> -> !nvfp4.tensor<512x1024, 16x16>
+  %amax = arith.constant 1.0e+6 : f32
+  // Fused: the matmul result's only use is the quantization.
+  %y0 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<256x1024, 1x16>, !nvfp4.tensor<512x1024, 16x16> -> tensor<256x512xf32>
+  %q0 = nvfp4.quantize %y0 amax %amax : tensor<256x512xf32> -> !nvfp4.tensor<256x512, 1x16>
+  %d0 = nvfp4.dequantize %q0 : !nvfp4.tensor<256x512, 1x16> -> tensor<256x512xf32>
+  // Not fused: the f32 result is also read on the host (%my).
+  %y1 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<256x1024, 1x16>, !nvfp4.tensor<512x1024, 16x16> -> tensor<256x512xf32>
+  %q1 = nvfp4.quantize %y1 amax %amax : tensor<256x512xf32> -> !nvfp4.tensor<256x512, 1x16>
+  %d1 = nvfp4.dequantize %q1 : !nvfp4.tensor<256x512, 1x16> -> tensor<256x512xf32>
+  %m0 = bufferization.to_buffer %d0 : tensor<256x512xf32> to memref<256x512xf32>
+  %m1 = bufferization.to_buffer %d1 : tensor<256x512xf32> to memref<256x512xf32>
+  %my = bufferization.to_buffer %y1 : tensor<256x512xf32> to memref<256x512xf32>
+  %u0 = memref.cast %m0 : memref<256x512xf32> to memref<*xf32>
+  %u1 = memref.cast %m1 : memref<256x512xf32> to memref<*xf32>
+  %id = arith.constant 0 : i32
+  %tol = arith.constant 0.0 : f64
+  %e = call @nvfp4RtRelativeError(%u0, %u1, %id, %tol) : (memref<*xf32>, memref<*xf32>, i32, f64) -> f64
+  return
+}
+
+/// 2 x 128 x 256 x 512, bf16 result (rounded to bf16 before the epilogue
+/// quantizes it): the 128x256 tile over a batch.
+func.func @case_1() {
+  %s0 = arith.constant 310 : i64
+  %s1 = arith.constant 311 : i64
+  %x = call @fill_3d(%s0) : (i64) -> tensor<2x128x512xf32>
+  %w = call @fill_3d_w(%s1) : (i64) -> tensor<2x256x512xf32>
+  %qx = nvfp4.quantize %x : tensor<2x128x512xf32> -> !nvfp4.tensor<2x128x512, 1x16>
+  %qw = nvfp4.quantize %w : tensor<2x256x512xf32> -> !nvfp4.tensor<2x256x512, 1x16>
+  %amax = arith.constant 3.0e+5 : f32
+  %y0 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<2x128x512, 1x16>, !nvfp4.tensor<2x256x512, 1x16> -> tensor<2x128x256xbf16>
+  %q0 = nvfp4.quantize %y0 amax %amax : tensor<2x128x256xbf16> -> !nvfp4.tensor<2x128x256, 1x16>
+  %d0 = nvfp4.dequantize %q0 : !nvfp4.tensor<2x128x256, 1x16> -> tensor<2x128x256xf32>
+  %y1 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<2x128x512, 1x16>, !nvfp4.tensor<2x256x512, 1x16> -> tensor<2x128x256xbf16>
+  %q1 = nvfp4.quantize %y1 amax %amax : tensor<2x128x256xbf16> -> !nvfp4.tensor<2x128x256, 1x16>
+  %d1 = nvfp4.dequantize %q1 : !nvfp4.tensor<2x128x256, 1x16> -> tensor<2x128x256xf32>
+  %m0 = bufferization.to_buffer %d0 : tensor<2x128x256xf32> to memref<2x128x256xf32>
+  %m1 = bufferization.to_buffer %d1 : tensor<2x128x256xf32> to memref<2x128x256xf32>
+  %my = bufferization.to_buffer %y1 : tensor<2x128x256xbf16> to memref<2x128x256xbf16>
+  %u0 = memref.cast %m0 : memref<2x128x256xf32> to memref<*xf32>
+  %u1 = memref.cast %m1 : memref<2x128x256xf32> to memref<*xf32>
+  %id = arith.constant 1 : i32
+  %tol = arith.constant 0.0 : f64
+  %e = call @nvfp4RtRelativeError(%u0, %u1, %id, %tol) : (memref<*xf32>, memref<*xf32>, i32, f64) -> f64
+  return
+}
+
+/// The gradient forms: 16x16 blocks (half-warp scale reduction),
+/// stochastic rounding (the same Philox counters as the quantize kernel;
+/// software, or cvt.rs with hardware-sr) and a Hadamard transform.
+func.func @case_2() {
+  %s0 = arith.constant 320 : i64
+  %s1 = arith.constant 321 : i64
+  %x = call @fill_2d(%s0) : (i64) -> tensor<256x1024xf32>
+  %w = call @fill_w(%s1) : (i64) -> tensor<512x1024xf32>
+  %qx = nvfp4.quantize %x : tensor<256x1024xf32> -> !nvfp4.tensor<256x1024, 1x16>
+  %qw = nvfp4.quantize %w : tensor<512x1024xf32> -> !nvfp4.tensor<512x1024, 16x16>
+  %amax = arith.constant 1.0e+6 : f32
+  %seed = arith.constant 1234567 : i64
+  %y0 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<256x1024, 1x16>, !nvfp4.tensor<512x1024, 16x16> -> tensor<256x512xf32>
+  %q0 = nvfp4.quantize %y0 amax %amax rounding rs seed %seed offset 4096 hadamard [1, 1, 1, -1, 1, -1, -1, -1, -1, -1, -1, 1, -1, 1, -1, -1] : tensor<256x512xf32> -> !nvfp4.tensor<256x512, 16x16>
+  %d0 = nvfp4.dequantize %q0 : !nvfp4.tensor<256x512, 16x16> -> tensor<256x512xf32>
+  %y1 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<256x1024, 1x16>, !nvfp4.tensor<512x1024, 16x16> -> tensor<256x512xf32>
+  %q1 = nvfp4.quantize %y1 amax %amax rounding rs seed %seed offset 4096 hadamard [1, 1, 1, -1, 1, -1, -1, -1, -1, -1, -1, 1, -1, 1, -1, -1] : tensor<256x512xf32> -> !nvfp4.tensor<256x512, 16x16>
+  %d1 = nvfp4.dequantize %q1 : !nvfp4.tensor<256x512, 16x16> -> tensor<256x512xf32>
+  %m0 = bufferization.to_buffer %d0 : tensor<256x512xf32> to memref<256x512xf32>
+  %m1 = bufferization.to_buffer %d1 : tensor<256x512xf32> to memref<256x512xf32>
+  %my = bufferization.to_buffer %y1 : tensor<256x512xf32> to memref<256x512xf32>
+  %u0 = memref.cast %m0 : memref<256x512xf32> to memref<*xf32>
+  %u1 = memref.cast %m1 : memref<256x512xf32> to memref<*xf32>
+  %id = arith.constant 2 : i32
+  %tol = arith.constant 0.0 : f64
+  %e = call @nvfp4RtRelativeError(%u0, %u1, %id, %tol) : (memref<*xf32>, memref<*xf32>, i32, f64) -> f64
+  return
+}
+
+/// Stochastic rounding of a batched bf16 result with 1x16 blocks: the
+/// counters run over the flattened batch.
+func.func @case_3() {
+  %s0 = arith.constant 330 : i64
+  %s1 = arith.constant 331 : i64
+  %x = call @fill_3d(%s0) : (i64) -> tensor<2x128x512xf32>
+  %w = call @fill_3d_w(%s1) : (i64) -> tensor<2x256x512xf32>
+  %qx = nvfp4.quantize %x : tensor<2x128x512xf32> -> !nvfp4.tensor<2x128x512, 1x16>
+  %qw = nvfp4.quantize %w : tensor<2x256x512xf32> -> !nvfp4.tensor<2x256x512, 1x16>
+  %amax = arith.constant 3.0e+5 : f32
+  %seed = arith.constant 99 : i64
+  %y0 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<2x128x512, 1x16>, !nvfp4.tensor<2x256x512, 1x16> -> tensor<2x128x256xbf16>
+  %q0 = nvfp4.quantize %y0 amax %amax rounding rs seed %seed offset 0 : tensor<2x128x256xbf16> -> !nvfp4.tensor<2x128x256, 1x16>
+  %d0 = nvfp4.dequantize %q0 : !nvfp4.tensor<2x128x256, 1x16> -> tensor<2x128x256xf32>
+  %y1 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<2x128x512, 1x16>, !nvfp4.tensor<2x256x512, 1x16> -> tensor<2x128x256xbf16>
+  %q1 = nvfp4.quantize %y1 amax %amax rounding rs seed %seed offset 0 : tensor<2x128x256xbf16> -> !nvfp4.tensor<2x128x256, 1x16>
+  %d1 = nvfp4.dequantize %q1 : !nvfp4.tensor<2x128x256, 1x16> -> tensor<2x128x256xf32>
+  %m0 = bufferization.to_buffer %d0 : tensor<2x128x256xf32> to memref<2x128x256xf32>
+  %m1 = bufferization.to_buffer %d1 : tensor<2x128x256xf32> to memref<2x128x256xf32>
+  %my = bufferization.to_buffer %y1 : tensor<2x128x256xbf16> to memref<2x128x256xbf16>
+  %u0 = memref.cast %m0 : memref<2x128x256xf32> to memref<*xf32>
+  %u1 = memref.cast %m1 : memref<2x128x256xf32> to memref<*xf32>
+  %id = arith.constant 3 : i32
+  %tol = arith.constant 0.0 : f64
+  %e = call @nvfp4RtRelativeError(%u0, %u1, %id, %tol) : (memref<*xf32>, memref<*xf32>, i32, f64) -> f64
+  return
+}
+
+func.func @main() {
+  call @case_0() : () -> ()
+  call @case_1() : () -> ()
+  call @case_2() : () -> ()
+  call @case_3() : () -> ()
+  return
+}
