@@ -18,5 +18,5 @@
 // RUN:   | grep -v "base@" > %t.gpu || exit 1; \
 // RUN:   cmp %t.cpu %t.gpu || exit 1; \
 // RUN: done
-// RUN: grep -c "data =" %t.cpu | FileCheck %s
+// RUN: grep -c "^\[\[" %t.cpu | FileCheck %s
 // CHECK: 3
