@@ -35,6 +35,7 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -220,6 +221,17 @@ std::string describeWait(const Thread &t) {
   std::exit(1);
 }
 
+/// Makes `t`'s context start fiberMain on `stack` (a function of its own:
+/// getcontext returns twice, which would clobber its caller's locals).
+void prepareFiber(Thread &t, char *stack, Cluster &cluster) {
+  getcontext(&t.context);
+  t.stack = stack;
+  t.context.uc_stack.ss_sp = t.stack;
+  t.context.uc_stack.ss_size = kStackBytes;
+  t.context.uc_link = &cluster.scheduler;
+  makecontext(&t.context, fiberMain, 0);
+}
+
 /// Runs every thread of every CTA of `cluster` to completion.
 void runCluster(Cluster &cluster,
                 std::vector<std::unique_ptr<char[]>> &stacks) {
@@ -228,15 +240,8 @@ void runCluster(Cluster &cluster,
     for (Thread &t : cta->threads)
       threads.push_back(&t);
   const size_t n = threads.size();
-  for (size_t i = 0; i < n; ++i) {
-    Thread &t = *threads[i];
-    getcontext(&t.context);
-    t.stack = stacks[i].get();
-    t.context.uc_stack.ss_sp = t.stack;
-    t.context.uc_stack.ss_size = kStackBytes;
-    t.context.uc_link = &cluster.scheduler;
-    makecontext(&t.context, fiberMain, 0);
-  }
+  for (size_t i = 0; i < n; ++i)
+    prepareFiber(*threads[i], stacks[i].get(), cluster);
   std::vector<bool> started(n, false);
   size_t finished = 0;
   while (finished < n) {
@@ -657,6 +662,12 @@ extern "C" void *nvfp4EmuShared(void *thread, int64_t offset) {
   return cta.shared.data() + offset;
 }
 
+/// Whether NVFP4_GPU_EMULATOR_TRACE asks for a line per launch.
+static bool traceLaunches() {
+  const char *trace = std::getenv("NVFP4_GPU_EMULATOR_TRACE");
+  return trace && *trace && std::strcmp(trace, "0") != 0;
+}
+
 /// Adds the requests of a finished CTA to the launch's counters.
 static void accumulate(const Cta &cta, MemoryCounters &counters) {
   for (const auto &[key, request] : cta.requests) {
@@ -712,14 +723,16 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
   const char *report = std::getenv("NVFP4_GPU_EMULATOR_REPORT");
   const bool countMemory = report && *report && std::strcmp(report, "0") != 0;
   MemoryCounters counters;
-  if (const char *trace = std::getenv("NVFP4_GPU_EMULATOR_TRACE");
-      trace && *trace && std::strcmp(trace, "0") != 0)
+  if (traceLaunches())
     std::fprintf(stderr,
                  "nvfp4-gpu-emulator: launch %s grid (%" PRId64 ", %" PRId64
                  ", %" PRId64 ") CTA (%" PRId64 ", %" PRId64 ", %" PRId64
                  ") dynamic shared %d bytes\n",
                  name, gridX, gridY, gridZ, blockX, blockY, blockZ,
                  sharedBytes);
+  const bool trace = traceLaunches();
+  const auto startTime = std::chrono::steady_clock::now();
+  uint64_t modelledOperations = 0;
   const int64_t clusterSize = clusterX * clusterY * clusterZ;
   std::vector<std::unique_ptr<char[]>> stacks;
   stacks.reserve(threads * clusterSize);
@@ -778,10 +791,21 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
         }
         runCluster(cluster, stacks);
         checkClusterExit(cluster);
-        if (countMemory)
-          for (const Cta *cta : cluster.ctas)
+        for (const Cta *cta : cluster.ctas) {
+          for (const Thread &t : cta->threads)
+            modelledOperations += t.modelledOperations;
+          if (countMemory)
             accumulate(*cta, counters);
+        }
       }
+  if (trace)
+    std::fprintf(stderr,
+                 "nvfp4-gpu-emulator: done %s: %" PRIu64
+                 " modelled operations in %.3f s\n",
+                 name, modelledOperations,
+                 std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - startTime)
+                     .count());
   if (countMemory)
     std::fprintf(
         stderr,

@@ -138,6 +138,9 @@ struct Thread {
   /// the thread: the warp performs each the first time one of its lanes
   /// reaches it (the instructions are warp-wide).
   uint32_t tensorAllocOps = 0;
+  /// Runtime calls of the thread: the operations with no host equivalent
+  /// (NVVM operations, checked accesses) it executed.
+  uint64_t modelledOperations = 0;
 };
 
 /// The state of one warp's `shfl.sync`s. Shuffle `g` of a warp (its
@@ -288,7 +291,13 @@ struct Cluster {
   std::deque<Transfer> transfers;
 };
 
-inline Thread *asThread(void *thread) { return static_cast<Thread *>(thread); }
+/// The thread context of a kernel-side runtime call, counting the call as
+/// one modelled operation.
+inline Thread *asThread(void *thread) {
+  Thread *t = static_cast<Thread *>(thread);
+  ++t->modelledOperations;
+  return t;
+}
 
 /// Marks `bytes` at `address` written when they are shared memory.
 inline void markSharedWritten(Cta &cta, const void *address, size_t bytes) {
