@@ -683,6 +683,8 @@ static void accumulate(const Cta &cta, MemoryCounters &counters) {
       ++perBank[word % 32];
     ++counters.sharedRequests;
     counters.sharedWavefronts += *std::max_element(perBank, perBank + 32);
+    counters.sharedMinWavefronts +=
+        static_cast<int64_t>((request.units.size() + 31) / 32);
     counters.sharedBytes += request.bytes;
   }
   counters.asyncCopyBytes += cta.asyncCopyBytes;
@@ -820,6 +822,6 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
                                      double(32 * counters.globalSectors)
                                : 100.0,
         counters.sharedRequests, counters.sharedWavefronts,
-        counters.sharedWavefronts - counters.sharedRequests,
+        counters.sharedWavefronts - counters.sharedMinWavefronts,
         counters.sharedBytes, counters.asyncCopyBytes, counters.tmaBytes);
 }

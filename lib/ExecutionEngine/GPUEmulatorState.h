@@ -193,6 +193,9 @@ struct Request {
 struct MemoryCounters {
   int64_t globalRequests = 0, globalSectors = 0, globalBytes = 0;
   int64_t sharedRequests = 0, sharedWavefronts = 0, sharedBytes = 0;
+  /// The fewest wavefronts the shared requests could take: one per 128
+  /// bytes of distinct words (a 16-byte access by 32 lanes needs 4).
+  int64_t sharedMinWavefronts = 0;
   int64_t asyncCopyBytes = 0;
   /// Bytes moved by TMA loads and bulk copies.
   int64_t tmaBytes = 0;
