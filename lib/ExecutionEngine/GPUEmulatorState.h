@@ -320,6 +320,14 @@ inline void completeCopy(Thread &thread, const AsyncCopy &copy) {
 /// Switches from a blocked thread back to the scheduler.
 void yield(Thread *thread);
 
+/// Completes the `bar.sync 0` phase of `cta` when every live thread
+/// arrived.
+void tryReleaseBarrier(Cta &cta);
+
+/// Completes the `barrier.cluster` phase when every live thread of the
+/// cluster arrived (exited threads count as arrived).
+void tryReleaseClusterBarrier(Cluster &cluster);
+
 /// The CTA of `thread`'s cluster whose shared memory holds `address`, and
 /// the byte's offset in it; null when no CTA's does.
 Cta *findShared(Thread &thread, const void *address, uint32_t *offset);
