@@ -1,0 +1,210 @@
+//===- Tcgen05Epilogue.cpp - The tcgen05 kernel's epilogue warps ----------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Tcgen05KernelBuilder (Tcgen05KernelBuilder.h): the epilogue warps, which
+// read the accumulator from tensor memory (tcgen05.ld), scale it by the
+// operands' alpha, add `acc`, and store f32 / bf16 or quantize it to NVFP4
+// (the NVFP4 epilogue), merging the result's amax when asked.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tcgen05KernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+using namespace mlir::nvfp4::detail;
+
+SmallVector<Value> Tcgen05KernelBuilder::emitLoadAccChunk(Value row,
+                                                          Value col) {
+  Type f32 = b.getF32Type(), resultType = c.resultElementType;
+  const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
+  constexpr int64_t kVec = 4;
+  auto f32Vec = VectorType::get({kVec}, f32);
+  auto accVec = VectorType::get({kVec}, resultType);
+  Value elem0 = add(mulC(ext64(row), c.n), ext64(col));
+  SmallVector<Value> values;
+  for (int64_t v = 0; v < tc::kEpilogueColumns / kVec; ++v) {
+    Value byteOff = mulC(addC(elem0, v * kVec), eltBytes);
+    Value vec = LLVM::LoadOp::create(b, loc, accVec, gep(accPtr, byteOff),
+                                     kVec * eltBytes);
+    if (resultType != f32)
+      vec = arith::ExtFOp::create(b, loc, f32Vec, vec);
+    for (int64_t e = 0; e < kVec; ++e)
+      values.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32(e)));
+  }
+  return values;
+}
+
+void Tcgen05KernelBuilder::emitStoreNVFP4Block(ArrayRef<Value> values,
+                                               Value row, Value col) {
+  SmallVector<Value> rounded;
+  for (Value v : values)
+    rounded.push_back(roundToResultType(v));
+  const EpilogueQuantization &q = *c.nvfp4Output;
+  if (q.hadamardNegateMask)
+    mlir::nvfp4::detail::createHadamard16(b, loc, rounded,
+                                          *q.hadamardNegateMask);
+  BlockQuantizeEmitter quantizer(b, loc, c.target);
+  Value scaleAmax = quantizer.blockAmax(rounded);
+  if (q.blockRows == 16)
+    scaleAmax = mlir::nvfp4::detail::createButterflyMax(b, loc, scaleAmax,
+                                                        {1, 2, 4, 8});
+  // The block's index in the row-major blocks of 16 elements of the result
+  // (flattened over the batch): (row * N + col) / 16.
+  constexpr int64_t kBlock = mlir::nvfp4::kBlockSize;
+  Value block64 = add(mulC(ext64(row), c.n / kBlock), ext64(divC(col, kBlock)));
+  std::optional<mlir::nvfp4::detail::BlockStochasticRounding> stochastic;
+  if (q.stochastic)
+    stochastic = mlir::nvfp4::detail::BlockStochasticRounding{
+        outSeed, addC(block64, static_cast<int64_t>(q.offset)), q.hardwareSR};
+  BlockQuantizeEmitter::Block block =
+      quantizer.quantizeBlock(rounded, outEncodeScale, scaleAmax, stochastic);
+  // Data: two codes per byte, so the block is the 8 bytes at byte 8 * block
+  // (8-byte aligned). Scales: one byte per 1x16 block, row-major [rows,
+  // N / 16], or per 16x16 tile, row-major [rows / 16, N / 16].
+  LLVM::StoreOp::create(b, loc, block.packed,
+                        gep(outPtr, mulC(block64, kBlock / 2)), 8);
+  if (q.scaleAtoms) {
+    // The atoms layout has one scale per row, also for 16x16 blocks: every
+    // row of the tile stores the tile's scale at its own position.
+    Value scaleByte =
+        tc::scaleAtomsOffset(idx(ext64(row)), idx(ext64(divC(col, kBlock))),
+                             c.n / kBlock)
+            .v;
+    LLVM::StoreOp::create(b, loc, block.scale, gep(outScalesPtr, scaleByte), 1);
+    return;
+  }
+  if (q.blockRows == 1) {
+    LLVM::StoreOp::create(b, loc, block.scale, gep(outScalesPtr, block64), 1);
+    return;
+  }
+  Value tileRow = divC(row, q.blockRows);
+  Value firstRowOfTile =
+      cmp(arith::CmpIPredicate::eq, mulC(tileRow, q.blockRows), row);
+  ifThen(firstRowOfTile, [&] {
+    Value scaleByte =
+        add(mulC(ext64(tileRow), c.n / kBlock), ext64(divC(col, kBlock)));
+    LLVM::StoreOp::create(b, loc, block.scale, gep(outScalesPtr, scaleByte), 1);
+  });
+}
+
+void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
+                                          Value col) {
+  if (c.nvfp4Output)
+    return emitStoreNVFP4Block(values, row, col);
+  Type f32 = b.getF32Type(), resultType = c.resultElementType;
+  const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
+  constexpr int64_t kVec = 4;
+  auto f32Vec = VectorType::get({kVec}, f32);
+  auto outVec = VectorType::get({kVec}, resultType);
+  Value elem0 = add(mulC(ext64(row), c.n), ext64(col));
+  for (int64_t v = 0; v < tc::kEpilogueColumns / kVec; ++v) {
+    Value out = LLVM::PoisonOp::create(b, loc, f32Vec);
+    for (int64_t e = 0; e < kVec; ++e)
+      out = LLVM::InsertElementOp::create(b, loc, out, values[v * kVec + e],
+                                          i32(e));
+    if (resultType != f32)
+      out = arith::TruncFOp::create(b, loc, outVec, out);
+    Value byteOff = mulC(addC(elem0, v * kVec), eltBytes);
+    LLVM::StoreOp::create(b, loc, out, gep(outPtr, byteOff), kVec * eltBytes);
+  }
+}
+
+void Tcgen05KernelBuilder::emitEpilogue() {
+  Type f32 = b.getF32Type(), i32T = b.getI32Type();
+  Value alpha =
+      mlir::nvfp4::detail::createMatmulAlpha(b, loc, lhsAmax, rhsAmax);
+  // This thread's accumulator row and the lane field of its tcgen05.ld
+  // addresses.
+  Value rowInTile = tc::epilogueRow(idx(warp), idx(laneId)).v;
+  Value laneField = arith::ShLIOp::create(
+      b, loc, tc::tmemLaneBaseOfWarp(idx(warp)).v, i32(16));
+  if (c.nvfp4Output)
+    outEncodeScale =
+        BlockQuantizeEmitter(b, loc, c.target).globalEncodeScale(outAmax);
+  forEachTile([&](Value local, tc::TileCoord<IdxI32> coord) {
+    Value acc = tc::slotOf(idx(local), p.accStages).v;
+    emitWait(barrier(p.accFullBarrierOffset, acc),
+             tc::consumerParity(idx(local), p.accStages).v);
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value rowTmem = add(add(tmemBase, laneField), mulC(acc, p.tileN));
+    Value row = add(ctaFirstRow(coord), rowInTile);
+    Value col0 = (coord.n * p.tileN).v;
+    // With computesAmax the loop carries the maximum magnitude of the
+    // thread's values of the tile.
+    SmallVector<Value> amaxInit;
+    if (c.computesAmax)
+      amaxInit.push_back(
+          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
+    auto chunks = scf::ForOp::create(
+        b, loc, i32(0), i32(p.tileN / tc::kEpilogueColumns), i32(1), amaxInit);
+    {
+      OpBuilder::InsertionGuard chunkGuard(b);
+      b.setInsertionPointToStart(chunks.getBody());
+      Value chunk = chunks.getInductionVar();
+      Value colOff = mulC(chunk, tc::kEpilogueColumns);
+      auto ldType = VectorType::get({tc::kEpilogueColumns}, i32T);
+      Value raw = NVVM::Tcgen05LdOp::create(
+          b, loc, ldType, /*pack=*/false, NVVM::Tcgen05LdStShape::SHAPE_32X32B,
+          tmemPtr(add(rowTmem, colOff)), /*offset=*/Value());
+      NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
+      Value col = add(col0, colOff);
+      SmallVector<Value> values;
+      for (int64_t e = 0; e < tc::kEpilogueColumns; ++e) {
+        Value bits = LLVM::ExtractElementOp::create(b, loc, raw, i32(e));
+        values.push_back(arith::MulFOp::create(
+            b, loc, arith::BitcastOp::create(b, loc, f32, bits), alpha));
+      }
+      if (accPtr) {
+        SmallVector<Value> accValues = emitLoadAccChunk(row, col);
+        for (auto [value, accValue] : llvm::zip_equal(values, accValues))
+          value = arith::AddFOp::create(b, loc, value, accValue);
+      }
+      emitStoreChunk(values, row, col);
+      if (c.computesAmax) {
+        BlockQuantizeEmitter quantizer(b, loc, c.target);
+        Value amax = chunks.getRegionIterArgs()[0];
+        for (Value v : values)
+          amax = quantizer.absMaxAccumulate(amax, roundToResultType(v));
+        scf::YieldOp::create(b, loc, amax);
+      }
+    }
+    // This thread's reads of the accumulator are done: let the MMA thread
+    // reuse it.
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    emitArrive(p.accEmptyBarrierOffset, acc);
+    if (c.computesAmax)
+      emitResultAmaxReduction(chunks.getResult(0));
+  });
+}
+
+Value Tcgen05KernelBuilder::roundToResultType(Value v) {
+  if (c.resultElementType == b.getF32Type())
+    return v;
+  Value narrow = arith::TruncFOp::create(b, loc, c.resultElementType, v);
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), narrow);
+}
+
+void Tcgen05KernelBuilder::emitResultAmaxReduction(Value threadAmax) {
+  Value warpAmax = mlir::nvfp4::detail::createButterflyMax(b, loc, threadAmax,
+                                                           {16, 8, 4, 2, 1});
+  ifThen(cmp(arith::CmpIPredicate::eq, laneId, i32(0)), [&] {
+    // Magnitudes (NaNs ignored) are non-negative floats, which order as
+    // their bit patterns do: an unsigned integer maximum is the float one.
+    Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), warpAmax);
+    LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::umax, resultAmaxPtr,
+                              bits, LLVM::AtomicOrdering::monotonic);
+  });
+}

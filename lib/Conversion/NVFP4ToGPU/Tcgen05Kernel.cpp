@@ -1,0 +1,544 @@
+//===- Tcgen05Kernel.cpp - The tcgen05 kernel: producer and MMA thread ----===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Tcgen05KernelBuilder (Tcgen05KernelBuilder.h): the kernel's setup
+// (barriers, tensor memory), the producer warp (TMA loads of A and B, the
+// scales), the MMA-issuing thread (tcgen05.cp of the scales, tcgen05.mma,
+// tcgen05.commit) and the teardown. The epilogue warps are in
+// Tcgen05Epilogue.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tcgen05KernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+using namespace mlir::nvfp4::detail;
+
+Value Tcgen05KernelBuilder::smemDesc(uint64_t constant, Value address) {
+  Value field = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, address, i32(4)),
+      i32(tc::kSmemDescField14));
+  return arith::OrIOp::create(b, loc, ext64(field),
+                              i64(static_cast<int64_t>(constant)));
+}
+
+void Tcgen05KernelBuilder::forEachTile(
+    function_ref<void(Value, tc::TileCoord<IdxI32>)> body) {
+  forRange(i32(0), numLocalTiles, [&](Value local) {
+    IdxI32 tile = tc::tileOfCta(idx(cta), idx(gridSize), idx(local));
+    body(local, tc::tileCoord(tile, c.nTiles(), c.mTiles()));
+  });
+}
+
+void Tcgen05KernelBuilder::emitWait(Value bar, Value parity) {
+  // mbarrier.try_wait.parity suspends the thread for a system-defined time
+  // per attempt; retry until the phase completed.
+  auto spin = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
+  OpBuilder::InsertionGuard guard(b);
+  b.createBlock(&spin.getBefore());
+  Value done = NVVM::MBarrierTryWaitOp::create(
+      b, loc, b.getI1Type(), bar, parity, /*ticks=*/Value(),
+      p.ctaPair ? NVVM::MemScopeKind::CLUSTER : NVVM::MemScopeKind::CTA);
+  Value pending = arith::XOrIOp::create(
+      b, loc, done, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  scf::ConditionOp::create(b, loc, pending, ValueRange());
+  b.createBlock(&spin.getAfter());
+  scf::YieldOp::create(b, loc);
+}
+
+Value Tcgen05KernelBuilder::leaderBarrier(int64_t offset, Value index) {
+  auto clusterPtrType = LLVM::LLVMPointerType::get(
+      b.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  return NVVM::MapaOp::create(b, loc, clusterPtrType, barrier(offset, index),
+                              i32(tc::kPairLeaderRank));
+}
+
+void Tcgen05KernelBuilder::emitArrive(int64_t offset, Value index) {
+  if (!p.ctaPair) {
+    NVVM::MBarrierArriveOp::create(b, loc, TypeRange(), barrier(offset, index),
+                                   /*count=*/Value());
+    return;
+  }
+  NVVM::MBarrierArriveOp::create(
+      b, loc, TypeRange(), leaderBarrier(offset, index),
+      /*count=*/Value(), NVVM::MemScopeKind::CLUSTER);
+}
+
+void Tcgen05KernelBuilder::emitProducer() {
+  MLIRContext *ctx = b.getContext();
+  auto clusterPtrType = LLVM::LLVMPointerType::get(
+      ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  auto smemPtrType = LLVM::LLVMPointerType::get(
+      ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  const int64_t kTiles = c.kTiles();
+  const int64_t scaleCopyBytes =
+      p.scaleCopyBytes(c.lhsScaleAtoms, c.rhsScaleAtoms);
+  // A pair with scale atoms: the leader's copies complete on its full
+  // barrier, the peer's on its own scaleFull barrier (a bulk copy completes
+  // on an mbarrier in the CTA of its destination), which its lanes wait for
+  // before they arrive on the leader's full barrier.
+  const bool relayScales = p.ctaPair && scaleCopyBytes != 0;
+  Value isPeer = relayScales ? cmp(arith::CmpIPredicate::ne, rankInPair,
+                                   i32(tc::kPairLeaderRank))
+                             : Value();
+  Value leader = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+  forEachTile([&](Value local, tc::TileCoord<IdxI32> coord) {
+    // Rows of the 2-D [batch * rows, K / 2] byte views: this CTA's 128 rows
+    // of A and its share of the tile's B rows. The B scales are those of
+    // all the tile's rows, in each CTA of a pair too (each CTA's tensor core
+    // scales its accumulator rows by every B column's scales, read from its
+    // own tensor memory), so their first row has no rank offset.
+    Value lhsRow = ctaFirstRow(coord);
+    Value rhsScaleRow = (coord.batch * c.n + coord.n * p.tileN).v;
+    Value rhsRow = rhsScaleRow;
+    if (p.ctaPair)
+      rhsRow = add(rhsRow, mulC(rankInPair, p.bRowsPerCta));
+    forRange(i32(0), i32(kTiles), [&](Value kt) {
+      IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
+      Value stage = tc::slotOf(step, p.stages).v;
+      emitWait(barrier(p.emptyBarrierOffset, stage),
+               tc::producerParity(step, p.stages).v);
+      Value stageOff = mulC(stage, p.stageBytes);
+      // The full barrier that counts this CTA's loads: its own, or the
+      // leader's (a shared::cluster address; the TMA's `.cta_group::2` form
+      // may signal the peer CTA's barrier).
+      Value full = barrier(p.fullBarrierOffset, stage);
+      Value fullOfLoads = full, fullOfScaleCopies = full;
+      Value scaleFull;
+      if (relayScales) {
+        scaleFull = barrier(p.scaleFullBarrierOffset, stage);
+        fullOfScaleCopies =
+            arith::SelectOp::create(b, loc, isPeer, scaleFull, full);
+      }
+      if (p.ctaPair) {
+        full = leaderBarrier(p.fullBarrierOffset, stage);
+        fullOfLoads = LLVM::IntToPtrOp::create(
+            b, loc, smemPtrType,
+            LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), full).getResult());
+      }
+      ifThen(leader, [&] {
+        // Each CTA announces its own bytes before its loads, so that the
+        // transaction count of the phase never goes negative (the peer of a
+        // pair those of its scale copies on its scaleFull barrier, with the
+        // one arrival that barrier counts).
+        Value txBytes = i32(p.txBytesPerCta + scaleCopyBytes);
+        if (relayScales) {
+          txBytes = arith::SelectOp::create(b, loc, isPeer,
+                                            i32(p.txBytesPerCta), txBytes);
+          ifThen(isPeer, [&] {
+            NVVM::MBarrierArriveExpectTxOp::create(
+                b, loc, TypeRange(), scaleFull, i32(scaleCopyBytes),
+                NVVM::MemScopeKind::CTA, /*relaxed=*/false,
+                /*predicate=*/Value());
+          });
+        }
+        NVVM::MBarrierExpectTxOp::create(b, loc, full, txBytes,
+                                         p.ctaPair ? NVVM::MemScopeKind::CLUSTER
+                                                   : NVVM::MemScopeKind::CTA);
+        Value kByte = mulC(kt, tc::kTileRowBytes);
+        auto load = [&](Value tensorMap, int64_t offset, Value row) {
+          Value dst = LLVM::AddrSpaceCastOp::create(
+              b, loc, clusterPtrType, smemPtr(addC(stageOff, offset)));
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              b, loc, dst, tensorMap, ValueRange{kByte, row}, fullOfLoads,
+              /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+              /*l2CacheHint=*/Value(),
+              NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
+              b.getBoolAttr(false),
+              p.ctaPair ? NVVM::CTAGroupKindAttr::get(ctx, ctaGroup())
+                        : NVVM::CTAGroupKindAttr(),
+              /*predicate=*/Value());
+        };
+        load(lhsTensorMap, p.aOffset, lhsRow);
+        load(rhsTensorMap, p.bOffset, rhsRow);
+        // Scales in the global atoms layout: the 2 KiB of each 128-row
+        // block (its atoms of this K tile, MMA by MMA) in one bulk copy to
+        // the stage's atoms of that block, completing on this CTA's full
+        // barrier (the pair's peer: on its scaleFull barrier).
+        auto copyScaleAtoms = [&](Value scales, Value firstRow,
+                                  int64_t rowBlocks, bool isLhs) {
+          for (int64_t rb = 0; rb < rowBlocks; ++rb) {
+            Value src = gep(
+                scales,
+                tc::scaleAtomsAtomOffset(
+                    idx(ext64(addC(firstRow, rb * tc::kScaleAtomRows))),
+                    idx(ext64(mulC(kt, tc::kTileK / mlir::nvfp4::kBlockSize))),
+                    c.k / mlir::nvfp4::kBlockSize)
+                    .v);
+            int64_t dstOffset =
+                isLhs ? p.aScaleAtomOffsetOf(0) : p.bScaleAtomOffsetOf(0, rb);
+            Value dst = LLVM::AddrSpaceCastOp::create(
+                b, loc, clusterPtrType, smemPtr(addC(stageOff, dstOffset)));
+            NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+                b, loc, dst, src, fullOfScaleCopies,
+                i32(tc::kScaleAtomKTileBytes),
+                /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
+          }
+        };
+        if (c.lhsScaleAtoms)
+          copyScaleAtoms(lhsScales, lhsRow, 1, /*isLhs=*/true);
+        if (c.rhsScaleAtoms)
+          copyScaleAtoms(rhsScales, rhsScaleRow, p.bScaleAtoms,
+                         /*isLhs=*/false);
+      });
+      if (!c.lhsScaleAtoms || !c.rhsScaleAtoms) {
+        emitScaleStores(kt, stageOff, coord);
+        // Make the generic-proxy scale stores visible to tcgen05.cp.
+        NVVM::FenceProxyOp::create(
+            b, loc, NVVM::ProxyKind::async_shared,
+            NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      }
+      // The relay: the peer's lanes arrive on the leader's full barrier only
+      // once their scale copies landed (the MMA thread waits on that barrier
+      // only; acquire here, release by the arrival).
+      if (relayScales)
+        ifThen(isPeer, [&] {
+          emitWait(scaleFull, tc::consumerParity(step, p.stages).v);
+        });
+      // Arrive (one of the p.fullBarrierArrivals the full barrier expects;
+      // with a CTA pair on the leader's barrier, release.cluster).
+      NVVM::MBarrierArriveOp::create(b, loc, TypeRange(), full,
+                                     /*count=*/Value(),
+                                     p.ctaPair ? NVVM::MemScopeKind::CLUSTER
+                                               : NVVM::MemScopeKind::CTA);
+    });
+  });
+  // Drain: wait for the release of the last `stages` steps, as if producing
+  // `stages` more.
+  Value steps = mulC(numLocalTiles, kTiles);
+  forRange(steps, addC(steps, p.stages), [&](Value stepValue) {
+    IdxI32 step = idx(stepValue);
+    emitWait(barrier(p.emptyBarrierOffset, tc::slotOf(step, p.stages).v),
+             tc::producerParity(step, p.stages).v);
+  });
+}
+
+void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
+                                           const tc::TileCoord<IdxI32> &coord) {
+  auto vecType = VectorType::get({4}, b.getI32Type());
+  const int64_t scaleRowBytes = c.k / 16;
+  Value kScaleByte = ext64(mulC(kt, tc::kTileK / 16));
+  Value batch64 = ext64(coord.batch.v);
+  // The 16 scale bytes of K tile kt (one 32-bit word per MMA) of tile row
+  // `row`.
+  auto loadRow = [&](Value base, int64_t rows, int64_t blockRows,
+                     Value tileRow0, Value row) -> Value {
+    Value scaleRow = divC(add(tileRow0, row), blockRows);
+    Value src = add(add(mulC(batch64, rows / blockRows * scaleRowBytes),
+                        mulC(ext64(scaleRow), scaleRowBytes)),
+                    kScaleByte);
+    return LLVM::LoadOp::create(b, loc, vecType, gep(base, src), 16);
+  };
+  // Word i of the four rows (null: zero padding) into the atom of MMA i.
+  Value laneOff = tc::scaleLaneStoreOffset(idx(laneId)).v;
+  auto storeAtoms = [&](ArrayRef<Value> rows, int64_t firstAtomOffset) {
+    for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
+      Value vec = LLVM::PoisonOp::create(b, loc, vecType);
+      for (auto [q, row] : llvm::enumerate(rows)) {
+        Value word = row ? LLVM::ExtractElementOp::create(b, loc, row, i32(i))
+                               .getResult()
+                         : i32(0);
+        vec = LLVM::InsertElementOp::create(b, loc, vec, word,
+                                            i32(static_cast<int64_t>(q)));
+      }
+      Value dst = add(addC(stageOff, firstAtomOffset + i * tc::kScaleAtomBytes),
+                      laneOff);
+      LLVM::StoreOp::create(b, loc, vec, smemPtr(dst), 16);
+    }
+  };
+  auto storeOperand = [&](Value base, int64_t rows, int64_t blockRows,
+                          Value tileRow0, int64_t tileRows, int64_t atoms,
+                          bool isLhs) {
+    for (int64_t atom = 0; atom < atoms; ++atom) {
+      SmallVector<Value, tc::kScaleRowsPerLane> words;
+      for (int64_t q = 0; q < tc::kScaleRowsPerLane; ++q) {
+        // Rows past the tile (N = 64: half of the atom) are padding the
+        // MMA does not read; they are written as zeros.
+        bool inTile = tc::scaleRowOfLane<int64_t>(0, atom, q) < tileRows;
+        words.push_back(
+            inTile ? loadRow(base, rows, blockRows, tileRow0,
+                             tc::scaleRowOfLane(idx(laneId), atom, q).v)
+                   : Value());
+      }
+      storeAtoms(words, isLhs ? p.aScaleAtomOffsetOf(0)
+                              : p.bScaleAtomOffsetOf(0, atom));
+    }
+  };
+  // A: this CTA's 128 rows. B: all tileN rows, also in each CTA of a pair
+  // (each CTA's tensor core scales its 128 accumulator rows by the scales
+  // of every B column, which it reads from its own tensor memory).
+  Value aRow0 = (coord.m * p.tileM).v;
+  if (p.ctaPair)
+    aRow0 = add(aRow0, mulC(rankInPair, tc::kTileM));
+  // Operands whose scales are in the global atoms layout came by bulk copy.
+  if (!c.lhsScaleAtoms)
+    storeOperand(lhsScales, c.m, c.lhsBlockRows, aRow0, tc::kTileM, 1,
+                 /*isLhs=*/true);
+  if (!c.rhsScaleAtoms)
+    storeOperand(rhsScales, c.n, c.rhsBlockRows, (coord.n * p.tileN).v, p.tileN,
+                 p.bScaleAtoms, /*isLhs=*/false);
+}
+
+void Tcgen05KernelBuilder::emitMmaIssuer() {
+  const int64_t kTiles = c.kTiles();
+  forEachTile([&](Value local, tc::TileCoord<IdxI32>) {
+    // Wait until the epilogue drained this accumulator's previous tile.
+    Value acc = tc::slotOf(idx(local), p.accStages).v;
+    emitWait(barrier(p.accEmptyBarrierOffset, acc),
+             tc::producerParity(idx(local), p.accStages).v);
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value accColumn = add(tmemBase, mulC(acc, p.tileN));
+    forRange(i32(0), i32(kTiles), [&](Value kt) {
+      IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
+      Value stage = tc::slotOf(step, p.stages).v;
+      emitWait(barrier(p.fullBarrierOffset, stage),
+               tc::consumerParity(step, p.stages).v);
+      NVVM::Tcgen05FenceOp::create(b, loc,
+                                   NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+      emitIssueKTile(kt, stage, accColumn);
+      // Release the stage once these MMAs (and every earlier one) complete.
+      emitCommit(p.emptyBarrierOffset, stage);
+    });
+    // The accumulator is complete once the tile's last MMAs complete.
+    emitCommit(p.accFullBarrierOffset, acc);
+  });
+}
+
+void Tcgen05KernelBuilder::emitCommit(int64_t offset, Value index) {
+  // With a CTA pair the commit arrives on the barrier at this offset in
+  // both CTAs (.multicast::cluster), whose producers and epilogues wait on
+  // their own barriers.
+  Value mask;
+  if (p.ctaPair)
+    mask = arith::ConstantIntOp::create(b, loc, b.getI16Type(),
+                                        tc::kPairMulticastMask);
+  NVVM::Tcgen05CommitOp::create(b, loc, barrier(offset, index), mask,
+                                ctaGroup());
+}
+
+void Tcgen05KernelBuilder::emitIssueKTile(Value kt, Value stage,
+                                          Value accColumn) {
+  Value stageOff = mulC(stage, p.stageBytes);
+  Value scaleCol =
+      add(addC(tmemBase, p.scaleColumn), mulC(stage, p.scaleColumnsPerStage));
+  const uint64_t cpConst = tc::encodeSmemDesc(
+      0, tc::kScaleCopyLbo, tc::kScaleCopySbo, tc::SmemSwizzle::None);
+  const uint64_t opConst = tc::encodeSmemDesc(
+      0, tc::kSw128KMajorLbo, tc::kSw128KMajorSbo, tc::SmemSwizzle::B128);
+  // The descriptors of the stage base; an operand or atom at byte `offset`
+  // of the stage adds offset >> 4 to the start-address field (no carry out
+  // of the field: every shared-memory address is below 2^18).
+  Value stageAddr = smemAddr(stageOff);
+  Value cpStageDesc = smemDesc(cpConst, stageAddr);
+  Value opStageDesc = smemDesc(opConst, stageAddr);
+  auto descAt = [&](Value stageDesc, int64_t offset) {
+    return addC(stageDesc, tc::smemDescBytes(offset));
+  };
+  auto copyAtom = [&](int64_t smemOffset, int64_t column) {
+    Value desc = descAt(cpStageDesc, smemOffset);
+    NVVM::Tcgen05CpOp::create(b, loc, NVVM::Tcgen05CpShape::SHAPE_32x128b,
+                              ctaGroup(), NVVM::Tcgen05CpMulticast::WARPX4,
+                              /*srcFormat=*/nullptr,
+                              tmemPtr(addC(scaleCol, column)), desc);
+  };
+  for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
+    copyAtom(p.aScaleAtomOffsetOf(i), p.aScaleColumnOf(i));
+    for (int64_t a = 0; a < p.bScaleAtoms; ++a)
+      copyAtom(p.bScaleAtomOffsetOf(i, a),
+               p.bScaleColumnOf(i) + a * tc::kScaleAtomTmemColumns);
+  }
+  // With a CTA pair: M = 256, A from both CTAs' shared memory (128 rows
+  // each at this address), B from both (tileN / 2 rows each), the scales
+  // and the accumulator from / to both CTAs' tensor memory.
+  const uint32_t idesc =
+      tc::encodeMxf4Nvf4InstrDesc(p.tileM, p.tileN, tc::ScaleFormat::UE4M3,
+                                  /*scaleIdA=*/0, /*scaleIdB=*/0, p.ctaPair);
+  Value idescV = i32(static_cast<int32_t>(idesc));
+  // The first MMA of a tile overwrites the accumulator.
+  Value notFirst = cmp(arith::CmpIPredicate::ne, kt, i32(0));
+  Value always = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
+    // MMA i reads the 32-byte K slice i of each 128-byte swizzled row.
+    int64_t kOff = i * (tc::kMmaK / 2);
+    Value aDesc = descAt(opStageDesc, p.aOffset + kOff);
+    Value bDesc = descAt(opStageDesc, p.bOffset + kOff);
+    NVVM::Tcgen05MMABlockScaleOp::create(
+        b, loc, NVVM::MMABlockScaleKind::MXF4NVF4, ctaGroup(),
+        NVVM::Tcgen05MMABlockScale::BLOCK16,
+        NVVM::Tcgen05MMACollectorOp::DISCARD, tmemPtr(accColumn), aDesc, bDesc,
+        idescV, i == 0 ? notFirst : always,
+        tmemPtr(addC(scaleCol, p.aScaleColumnOf(i))),
+        tmemPtr(addC(scaleCol, p.bScaleColumnOf(i))));
+  }
+}
+
+gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
+                                           StringRef name, TypeRange argTypes) {
+  MLIRContext *ctx = b.getContext();
+  Type i32T = b.getI32Type();
+  auto smemPtrType = LLVM::LLVMPointerType::get(
+      ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  if (!module.lookupSymbol(kSmemSymbol)) {
+    // Dynamic shared memory: `.extern .shared .align 1024 .b8 sym[]`.
+    LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+        /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol,
+        /*value=*/Attribute(),
+        /*alignment=*/tc::kSwizzleAtomBytes,
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  }
+  b.setInsertionPointToEnd(module.getBody());
+  auto kernel =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(tc::kThreads), 1, 1}));
+  // One CTA per SM (it allocates all 512 tensor-memory columns and most of
+  // the shared memory): `.minnctapersm 1` tells ptxas so, which otherwise
+  // caps the registers for an occupancy the kernel cannot have and spills.
+  kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(1));
+  // A CTA pair is a cluster of two CTAs along x (`.reqnctapercluster 2, 1,
+  // 1`; the host launches it with `clusters in (2, 1, 1)`).
+  if (p.ctaPair)
+    kernel->setAttr(
+        NVVM::NVVMDialect::getClusterDimAttrName(),
+        b.getDenseI32ArrayAttr({static_cast<int32_t>(tc::kPairCtas), 1, 1}));
+  Block &entry = kernel.front();
+  b.setInsertionPointToStart(&entry);
+
+  // The A and B data arguments are read through their tensor maps.
+  lhsTensorMap = entry.getArgument(kArgLhsTensorMap);
+  lhsScales = globalBase(entry.getArgument(kArgLhsScales));
+  lhsAmax = entry.getArgument(kArgLhsAmax);
+  rhsTensorMap = entry.getArgument(kArgRhsTensorMap);
+  rhsScales = globalBase(entry.getArgument(kArgRhsScales));
+  rhsAmax = entry.getArgument(kArgRhsAmax);
+  accPtr = c.hasAcc ? globalBase(entry.getArgument(kArgAccOrResult)) : Value();
+  unsigned arg = kArgAccOrResult + (c.hasAcc ? 1 : 0);
+  if (c.nvfp4Output) {
+    outAmax = entry.getArgument(arg++);
+    if (c.nvfp4Output->stochastic)
+      outSeed = entry.getArgument(arg++);
+    outPtr = globalBase(entry.getArgument(arg++));
+    outScalesPtr = globalBase(entry.getArgument(arg++));
+  } else {
+    outPtr = globalBase(entry.getArgument(arg++));
+  }
+  if (c.computesAmax)
+    resultAmaxPtr = globalBase(entry.getArgument(arg++));
+
+  auto toI32 = [&](Value index) {
+    return arith::IndexCastUIOp::create(b, loc, i32T, index).getResult();
+  };
+  tid = toI32(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  if (p.ctaPair) {
+    // The tile schedule is per cluster.
+    cta = NVVM::ClusterIdXOp::create(b, loc, i32T);
+    gridSize = NVVM::ClusterDimXOp::create(b, loc, i32T);
+    rankInPair = NVVM::ClusterId::create(b, loc, i32T);
+    isLeader =
+        cmp(arith::CmpIPredicate::eq, rankInPair, i32(tc::kPairLeaderRank));
+  } else {
+    cta = toI32(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+    gridSize = toI32(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+  }
+  warp = divC(tid, 32);
+  laneId = arith::RemUIOp::create(b, loc, tid, i32(32));
+  numLocalTiles = tc::tilesOfCta(idx(cta), idx(gridSize), c.numTiles()).v;
+
+  // The dynamic shared memory, its base rounded up to 1024 bytes (the
+  // 128-byte swizzle atoms, TMA's swizzle and descriptor base offset 0 need
+  // it).
+  Value raw = LLVM::AddressOfOp::create(b, loc, smemPtrType, kSmemSymbol);
+  Value rawAddr = LLVM::PtrToIntOp::create(b, loc, i32T, raw);
+  smemBaseAddr =
+      arith::AndIOp::create(b, loc, addC(rawAddr, tc::kSwizzleAtomBytes - 1),
+                            i32(~(tc::kSwizzleAtomBytes - 1)));
+  smemBase = gep(raw, arith::SubIOp::create(b, loc, smemBaseAddr, rawAddr));
+
+  // Setup: the mbarriers (thread 0) and the tensor-memory allocation (warp
+  // 1, which also frees it). With a CTA pair both CTAs initialize their
+  // barriers (the leader's full and accEmpty barriers count both CTAs'
+  // arrivals) and their warps 1 allocate together (tcgen05.alloc.cta_group::2
+  // is issued by one warp of each CTA of the pair); the cluster barrier then
+  // makes the barriers initialized before the peer signals them.
+  Value slot = smemPtr(i32(p.tmemSlotOffset));
+  ifThen(cmp(arith::CmpIPredicate::eq, tid, i32(0)), [&] {
+    auto init = [&](int64_t offset, int64_t count, int64_t arrivals) {
+      for (int64_t i = 0; i < count; ++i)
+        NVVM::MBarrierInitOp::create(
+            b, loc, smemPtr(i32(offset + i * tc::kMbarrierBytes)),
+            i32(arrivals), /*predicate=*/Value());
+    };
+    init(p.fullBarrierOffset, p.stages, p.fullBarrierArrivals);
+    init(p.emptyBarrierOffset, p.stages, tc::kEmptyBarrierArrivals);
+    init(p.accFullBarrierOffset, p.accStages, tc::kAccFullBarrierArrivals);
+    init(p.accEmptyBarrierOffset, p.accStages, p.accEmptyBarrierArrivals);
+    // Both CTAs alike; only the peer's are used.
+    if (p.ctaPair && (c.lhsScaleAtoms || c.rhsScaleAtoms))
+      init(p.scaleFullBarrierOffset, p.stages, tc::kScaleFullBarrierArrivals);
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+  });
+  Value nCols = i32(p.tmemColumns);
+  Value isMmaWarp = cmp(arith::CmpIPredicate::eq, warp, i32(tc::kMmaWarp));
+  ifThen(isMmaWarp, [&] {
+    NVVM::Tcgen05AllocOp::create(b, loc, slot, nCols, ctaGroup());
+    NVVM::Tcgen05RelinquishAllocPermitOp::create(b, loc, ctaGroup());
+  });
+  NVVM::Tcgen05FenceOp::create(b, loc,
+                               NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  emitCtaOrClusterBarrier();
+  NVVM::Tcgen05FenceOp::create(b, loc,
+                               NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  tmemBase = LLVM::LoadOp::create(b, loc, i32T, slot, 4);
+
+  // The roles.
+  ifThen(cmp(arith::CmpIPredicate::eq, warp, i32(tc::kProducerWarp)),
+         [&] { emitProducer(); });
+  // With a CTA pair only the leader's MMA thread issues tcgen05 work.
+  ifThen(p.ctaPair
+             ? arith::AndIOp::create(b, loc, isMmaWarp, isLeader).getResult()
+             : isMmaWarp,
+         [&] {
+           Value elected =
+               NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+           ifThen(elected, [&] { emitMmaIssuer(); });
+         });
+  ifThen(cmp(arith::CmpIPredicate::uge, warp, i32(tc::kFirstEpilogueWarp)),
+         [&] { emitEpilogue(); });
+
+  // Teardown: every tcgen05.ld has completed (tcgen05.wait::ld) before the
+  // barrier; warp 1 frees the tensor memory. With a CTA pair the cluster
+  // barrier keeps each CTA alive until its peer is done with it: the
+  // leader's MMAs read the peer's shared memory and write its tensor
+  // memory, the peer's producer and epilogue arrive on the leader's
+  // barriers (the ISA's pattern before tcgen05.dealloc.cta_group::2).
+  NVVM::Tcgen05FenceOp::create(b, loc,
+                               NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  emitCtaOrClusterBarrier();
+  ifThen(isMmaWarp, [&] {
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    NVVM::Tcgen05DeallocOp::create(b, loc, tmemPtr(tmemBase), nCols,
+                                   ctaGroup());
+  });
+  gpu::ReturnOp::create(b, loc);
+  return kernel;
+}

@@ -1,0 +1,453 @@
+//===- Tcgen05KernelBuilder.h - The tcgen05 matmul kernel builder -*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to lib/Conversion/NVFP4ToGPU: the configuration of one tcgen05
+// matmul kernel (Tcgen05Config, the NVFP4 epilogue's EpilogueQuantization),
+// the kernel's argument order, and Tcgen05KernelBuilder, which emits the
+// kernel: the producer warp and the MMA thread in Tcgen05Kernel.cpp, the
+// epilogue warps in Tcgen05Epilogue.cpp. The pattern and the host side are
+// in Tcgen05Matmul.cpp; docs/tcgen05.md describes the design.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_TCGEN05KERNELBUILDER_H
+#define NVFP4_LIB_CONVERSION_NVFP4TOGPU_TCGEN05KERNELBUILDER_H
+
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
+
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Pipeline.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+
+#include "BlockQuantizeIR.h"
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
+#include "KernelIR.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/Format.h"
+
+#include <array>
+#include <optional>
+
+namespace mlir::nvfp4::detail {
+
+namespace tc = ::nvfp4::gpu::tcgen05;
+
+/// How the NVFP4 epilogue quantizes: everything of the `nvfp4.quantize` it
+/// computes that the kernel is specialized on (its amax and seed operands are
+/// kernel arguments).
+struct EpilogueQuantization {
+  /// 1 (1x16 blocks) or 16 (16x16 blocks).
+  int64_t blockRows = 1;
+  bool stochastic = false;
+  /// The Philox counter of the result's first block (`offset`).
+  uint64_t offset = 0;
+  /// Stochastic rounding by cvt.rs.satfinite.e2m1x4.f32 (hardware-sr).
+  bool hardwareSR = false;
+  /// Bit j set when Hadamard sign j is negative; none: no transform.
+  std::optional<uint32_t> hadamardNegateMask;
+  /// The scales are stored in the global atoms layout (the quantization's
+  /// users are tcgen05 matmuls: producesTcgen05ScaleAtoms).
+  bool scaleAtoms = false;
+
+  static EpilogueQuantization get(QuantizeOp op, bool hardwareSR) {
+    EpilogueQuantization q;
+    q.scaleAtoms = op->hasAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName);
+    q.blockRows =
+        cast<NVFP4TensorType>(op.getResult().getType()).getBlock().getRows();
+    q.stochastic = op.getRounding() == Rounding::Stochastic;
+    if (q.stochastic) {
+      q.offset = op.getOffset().value_or(0);
+      q.hardwareSR = hardwareSR;
+    }
+    if (std::optional<ArrayRef<int8_t>> signs = op.getHadamard()) {
+      uint32_t mask = 0;
+      for (auto [j, sign] : llvm::enumerate(*signs))
+        mask |= sign < 0 ? 1u << j : 0u;
+      q.hadamardNegateMask = mask;
+    }
+    return q;
+  }
+
+  /// e.g. `_nvfp4`, `_nvfp4_16x16`, `_nvfp4_rs_o64_hw_rhtd7e8`: the suffix
+  /// of the quantize kernels' names for the same options.
+  std::string kernelNameSuffix() const {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << "_nvfp4";
+    if (blockRows != 1)
+      os << "_" << blockRows << "x16";
+    if (stochastic)
+      os << "_rs_o" << offset << (hardwareSR ? "_hw" : "");
+    if (hadamardNegateMask)
+      os << "_rht" << llvm::format_hex_no_prefix(*hadamardNegateMask, 4);
+    if (scaleAtoms)
+      os << "_sfatoms";
+    return name;
+  }
+};
+
+/// Everything the tcgen05 kernel is specialized on.
+struct Tcgen05Config {
+  int64_t batch = 0; // 0: unbatched
+  int64_t m = 0, n = 0, k = 0;
+  int64_t lhsBlockRows = 1, rhsBlockRows = 1;
+  /// The A / B scales are in the global atoms layout: the producer's elected
+  /// lane bulk-copies them into the stage's atoms instead of the warp's
+  /// loads and transposed stores.
+  bool lhsScaleAtoms = false, rhsScaleAtoms = false;
+  Type resultElementType;
+  bool hasAcc = false;
+  /// The epilogue quantizes the result to NVFP4, with the tensor scale of a
+  /// given amax, instead of storing it.
+  std::optional<EpilogueQuantization> nvfp4Output;
+  /// The epilogue also reduces the result's amax (`nvfp4.amax` of the
+  /// matmul result) into a one-element buffer.
+  bool computesAmax = false;
+  /// The target (the NVFP4 epilogue uses its E2M1 conversion).
+  GPUTarget target = GPUTarget::SM100a;
+  /// Which variant `tcgen05-cta-pair` asks for; `plan.ctaPair` is the
+  /// outcome of its selection rule (tc::selectCtaPair).
+  tc::CtaPairMode ctaPairMode = tc::CtaPairMode::Auto;
+  tc::TilePlan plan;
+
+  static Tcgen05Config
+  get(MatmulOp op, GPUTarget target,
+      std::optional<EpilogueQuantization> nvfp4Output = std::nullopt,
+      tc::CtaPairMode ctaPairMode = tc::CtaPairMode::Auto) {
+    auto lhs = cast<NVFP4TensorType>(op.getLhs().getType());
+    auto rhs = cast<NVFP4TensorType>(op.getRhs().getType());
+    ArrayRef<int64_t> lhsShape = lhs.getShape(), rhsShape = rhs.getShape();
+    Tcgen05Config c;
+    if (lhsShape.size() == 3)
+      c.batch = lhsShape[0];
+    c.m = lhsShape[lhsShape.size() - 2];
+    c.k = lhsShape.back();
+    c.n = rhsShape[rhsShape.size() - 2];
+    c.lhsBlockRows = lhs.getBlock().getRows();
+    c.rhsBlockRows = rhs.getBlock().getRows();
+    c.resultElementType = op.getResult().getType().getElementType();
+    c.hasAcc = static_cast<bool>(op.getAcc());
+    c.nvfp4Output = nvfp4Output;
+    c.target = target;
+    c.ctaPairMode = ctaPairMode;
+    const int64_t tileN = tc::chooseTileN(c.n);
+    c.plan = tc::makeTilePlan(
+        tileN, tc::selectCtaPair(ctaPairMode, c.batches(), c.m, c.n, tileN));
+    return c;
+  }
+
+  int64_t batches() const { return std::max<int64_t>(batch, 1); }
+  int64_t nTiles() const { return n / plan.tileN; }
+  int64_t mTiles() const { return m / plan.tileM; }
+  int64_t numTiles() const { return nTiles() * mTiles() * batches(); }
+  int64_t kTiles() const { return k / tc::kTileK; }
+
+  /// The tensor maps of the A and B data at device address `address`: one
+  /// box is what one CTA loads (with a CTA pair, 128 rows of A and half of
+  /// the tile's B rows).
+  tc::ByteTensorMap2D lhsTensorMap(uint64_t address) const {
+    return tc::operandTensorMap(address, batches(), m, k, tc::kTileM);
+  }
+  tc::ByteTensorMap2D rhsTensorMap(uint64_t address) const {
+    return tc::operandTensorMap(address, batches(), n, k, plan.bRowsPerCta);
+  }
+
+  /// e.g. `nvfp4_tcgen05_matmul_m128n256k1024_t256_1x16_16x16_f32`, or
+  /// `..._t256_pair_...` for the CTA pair; `_sfatoms_a`, `_sfatoms_b`,
+  /// `_sfatoms_ab` name the operands whose scales are in the atoms layout.
+  std::string kernelName() const {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << "nvfp4_tcgen05_matmul_";
+    if (batch)
+      os << "b" << batch;
+    os << "m" << m << "n" << n << "k" << k << "_t" << plan.tileN
+       << (plan.ctaPair ? "_pair_" : "_") << lhsBlockRows << "x16_"
+       << rhsBlockRows << "x16_"
+       << (resultElementType.isBF16() ? "bf16" : "f32");
+    if (hasAcc)
+      os << "_acc";
+    if (lhsScaleAtoms || rhsScaleAtoms)
+      os << "_sfatoms_" << (lhsScaleAtoms ? "a" : "")
+         << (rhsScaleAtoms ? "b" : "");
+    if (nvfp4Output)
+      os << nvfp4Output->kernelNameSuffix();
+    if (computesAmax)
+      os << "_resultamax";
+    return name;
+  }
+};
+
+/// An i32 value (the kernel's index arithmetic; i64 for global byte
+/// offsets: constants take the value's type) with operators that emit
+/// `arith` operations, so that the templates of Tcgen05Descriptors.h and
+/// Tcgen05Pipeline.h generate IR. Operands are non-negative: division and
+/// remainder are unsigned.
+struct IdxI32 {
+  OpBuilder *b;
+  Location loc;
+  Value v;
+
+  IdxI32 cst(int64_t c) const {
+    return {b, loc, arith::ConstantIntOp::create(*b, loc, v.getType(), c)};
+  }
+  friend IdxI32 operator+(IdxI32 x, IdxI32 y) {
+    return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+  friend IdxI32 operator-(IdxI32 x, IdxI32 y) {
+    return {x.b, x.loc, arith::SubIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+  friend IdxI32 operator*(IdxI32 x, IdxI32 y) {
+    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+  friend IdxI32 operator/(IdxI32 x, IdxI32 y) {
+    return {x.b, x.loc, arith::DivUIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+  friend IdxI32 operator+(IdxI32 x, int64_t c) {
+    return c == 0 ? x : x + x.cst(c);
+  }
+  friend IdxI32 operator*(IdxI32 x, int64_t c) {
+    return c == 1 ? x : x * x.cst(c);
+  }
+  friend IdxI32 operator/(IdxI32 x, int64_t c) {
+    return c == 1 ? x : x / x.cst(c);
+  }
+  friend IdxI32 operator%(IdxI32 x, int64_t c) {
+    if (c == 1)
+      return x.cst(0);
+    return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+  }
+};
+
+/// Name of the dynamic shared-memory symbol of the tcgen05 kernels.
+constexpr llvm::StringLiteral kSmemSymbol = "__nvfp4_tcgen05_smem";
+
+/// libnvfp4_cuda_runtime entry points the host code calls
+/// (include/nvfp4/ExecutionEngine/CudaRuntime.h).
+constexpr llvm::StringLiteral kTensorMapCreateFn = "nvfp4CudaTensorMapCreate2D";
+constexpr llvm::StringLiteral kTensorMapDestroyFn = "nvfp4CudaTensorMapDestroy";
+constexpr llvm::StringLiteral kMultiprocessorCountFn =
+    "nvfp4CudaMultiprocessorCount";
+
+/// Kernel arguments (then `acc` if any, then the result: one buffer, or with
+/// the NVFP4 epilogue the amax, the seed if stochastic, the data and the
+/// scales buffers; then the result's amax buffer if the kernel computes it).
+/// Each
+/// tensor map directly follows the data buffer it describes: the kernel reads
+/// the data only through the tensor map, but the buffer stays an operand of the
+/// launch so that the host staging of nvfp4-to-gpu-executable moves it to the
+/// device, and nvfp4-tcgen05-retarget-tensor-maps finds the buffer of each map.
+enum KernelArg : unsigned {
+  kArgLhsData,
+  kArgLhsTensorMap,
+  kArgLhsScales,
+  kArgLhsAmax,
+  kArgRhsData,
+  kArgRhsTensorMap,
+  kArgRhsScales,
+  kArgRhsAmax,
+  kArgAccOrResult,
+};
+
+class Tcgen05KernelBuilder {
+public:
+  Tcgen05KernelBuilder(OpBuilder &b, Location loc, const Tcgen05Config &c)
+      : b(b), loc(loc), c(c), p(c.plan) {}
+
+  gpu::GPUFuncOp build(gpu::GPUModuleOp module, StringRef name,
+                       TypeRange argTypes);
+
+private:
+  IdxI32 idx(Value v) { return {&b, loc, v}; }
+
+  // Integer helpers. Index arithmetic is done in i32 (shared-memory
+  // addresses, tensor-memory addresses, tile and pipeline counters) or i64
+  // (global byte offsets).
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value i64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value addC(Value x, int64_t v) {
+    return v == 0 ? x : add(x, cst(x.getType(), v));
+  }
+  Value mulC(Value x, int64_t v) {
+    return v == 1 ? x : mul(x, cst(x.getType(), v));
+  }
+  Value divC(Value x, int64_t v) {
+    return v == 1 ? x
+                  : arith::DivUIOp::create(b, loc, x, cst(x.getType(), v))
+                        .getResult();
+  }
+  Value cst(Type t, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, t, v);
+  }
+  Value ext64(Value v) {
+    return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value cmp(arith::CmpIPredicate pred, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, pred, x, y);
+  }
+
+  /// The global pointer to the first byte of a memref argument.
+  Value globalBase(Value memref) {
+    return mlir::nvfp4::detail::createGlobalBasePointer(b, loc, memref);
+  }
+  /// `base` advanced by `offset` (i32 or i64) bytes, as a pointer of base's
+  /// type.
+  Value gep(Value base, Value offset) {
+    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{offset},
+                               LLVM::GEPNoWrapFlags::inbounds);
+  }
+  /// A shared-memory pointer at byte `offset` (i32) of the aligned base.
+  Value smemPtr(Value offset) { return gep(smemBase, offset); }
+  /// The shared-window address of byte `offset` (i32) of the aligned base.
+  Value smemAddr(Value offset) { return add(smemBaseAddr, offset); }
+  /// The mbarrier `index` (i32) of the array at byte `offset`.
+  Value barrier(int64_t offset, Value index) {
+    return smemPtr(add(i32(offset), mulC(index, tc::kMbarrierBytes)));
+  }
+  /// A descriptor: `constant | ((address >> 4) & 0x3FFF)`.
+  Value smemDesc(uint64_t constant, Value address);
+  /// A tensor-memory pointer to the address `address` (lane << 16 | column).
+  Value tmemPtr(Value address) {
+    return LLVM::IntToPtrOp::create(
+        b, loc,
+        LLVM::LLVMPointerType::get(
+            b.getContext(),
+            static_cast<unsigned>(NVVM::NVVMMemorySpace::Tensor)),
+        address);
+  }
+
+  /// Emits `then` under `scf.if cond`.
+  void ifThen(Value cond, function_ref<void()> then) {
+    auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&op.getThenRegion().front());
+    then();
+  }
+  /// Emits `body(iv)` in `scf.for iv = lower to upper` (i32 bounds).
+  void forRange(Value lower, Value upper, function_ref<void(Value)> body) {
+    auto loop = scf::ForOp::create(b, loc, lower, upper, i32(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    body(loop.getInductionVar());
+  }
+  /// Emits `body(local, coord)` for each tile of this CTA: local index
+  /// `local` (0, 1, ...), coordinates `coord`.
+  void forEachTile(function_ref<void(Value, tc::TileCoord<IdxI32>)> body);
+
+  /// Spins until phase parity `parity` (i32) of the mbarrier `bar` completed
+  /// (acquire at cluster scope with a CTA pair, whose peer arrives on the
+  /// leader's barriers).
+  void emitWait(Value bar, Value parity);
+
+  // CTA pairs (cta_group::2; the 1-CTA kernel uses cta_group::1).
+  NVVM::CTAGroupKind ctaGroup() const {
+    return p.ctaPair ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
+  }
+  /// The mbarrier `index` (i32) of the array at byte `offset` of the pair's
+  /// leader CTA, as a shared::cluster pointer (`mapa`; the leader's own
+  /// address in the leader).
+  Value leaderBarrier(int64_t offset, Value index);
+  /// Arrives on the mbarrier `index` of the array at `offset` that counts
+  /// this CTA's arrivals: its own (release.cta), or with a CTA pair the
+  /// leader's (release.cluster).
+  void emitArrive(int64_t offset, Value index);
+  /// The first output row (flattened over the batch) of this CTA's 128
+  /// accumulator rows of the tile at `coord`.
+  Value ctaFirstRow(const tc::TileCoord<IdxI32> &coord) {
+    IdxI32 row = coord.batch * c.m + coord.m * p.tileM;
+    return p.ctaPair ? add(row.v, mulC(rankInPair, tc::kTileM)) : row.v;
+  }
+
+  /// Warp 0: fills the stages, then waits until the MMAs of the last
+  /// `stages` K tiles committed (no tcgen05.commit arrives at the barriers
+  /// of an exited CTA).
+  void emitProducer();
+  /// Warp 0: the E4M3 scales of K tile `kt` of the tile at `coord` into the
+  /// scale atoms of the stage at byte `stageOff`.
+  void emitScaleStores(Value kt, Value stageOff,
+                       const tc::TileCoord<IdxI32> &coord);
+  /// The elected thread of warp 1: per tile, waits for a free accumulator,
+  /// issues copies, MMAs and commits.
+  void emitMmaIssuer();
+  /// Warp 1: scale copies and MMAs of K tile `kt` of stage `stage` into the
+  /// accumulator at tensor-memory column `accColumn`.
+  void emitIssueKTile(Value kt, Value stage, Value accColumn);
+  /// The MMA thread: tcgen05.commit to the mbarrier `index` of the array at
+  /// `offset` (with a CTA pair, multicast to that barrier of both CTAs).
+  void emitCommit(int64_t offset, Value index);
+  /// `bar.sync 0`, or with a CTA pair `barrier.cluster.arrive` (release) +
+  /// `barrier.cluster.wait` (acquire) by every thread of both CTAs.
+  void emitCtaOrClusterBarrier() {
+    if (!p.ctaPair) {
+      gpu::BarrierOp::create(b, loc);
+      return;
+    }
+    NVVM::ClusterArriveOp::create(b, loc, /*aligned=*/nullptr);
+    NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/nullptr);
+  }
+  /// Warps 2..5: per tile, read the accumulator and store the result.
+  void emitEpilogue();
+  /// The 16 f32 values of `acc` at output row `row` (flattened over the
+  /// batch) and columns `col`..`col + 15`.
+  SmallVector<Value> emitLoadAccChunk(Value row, Value col);
+  /// Stores the 16 final f32 values `values` of output row `row` (flattened
+  /// over the batch), columns `col`..`col + 15`, in the result type, or as
+  /// one NVFP4 block with the NVFP4 epilogue.
+  void emitStoreChunk(ArrayRef<Value> values, Value row, Value col);
+  /// The NVFP4 epilogue: quantizes the 16 values (rounded to the matmul's
+  /// result type first, as the separate quantization would read them) as
+  /// the quantize kernel quantizes one 1x16 block: Hadamard transform,
+  /// block scale (for 16x16 blocks from the maximum over the half warp, whose
+  /// 16 lanes hold the tile's 16 rows), codes rounded to nearest or
+  /// stochastically with the same Philox counter. Stores the 8 data bytes
+  /// and the E4M3 scale (16x16: by the tile's first row) in the compact
+  /// layout of the NVFP4 tensor, or (scaleAtoms) the scale by every row in
+  /// the global atoms layout. Every lane of the warp must execute it.
+  void emitStoreNVFP4Block(ArrayRef<Value> values, Value row, Value col);
+  /// The f32 `v` rounded to the matmul's result type (bf16: as the stored
+  /// result holds it), as f32.
+  Value roundToResultType(Value v);
+  /// Warps 2..5 with computesAmax: the maximum of `threadAmax` over the warp,
+  /// merged into the result's amax buffer by lane 0 (an atomic maximum).
+  void emitResultAmaxReduction(Value threadAmax);
+
+  OpBuilder &b;
+  Location loc;
+  const Tcgen05Config &c;
+  const tc::TilePlan &p;
+
+  // Values of the kernel body.
+  Value tid, warp, laneId, cta, gridSize, numLocalTiles;
+  /// With a CTA pair: this CTA's rank in its cluster (%cluster_ctarank) and
+  /// whether it is the leader; `cta` and `gridSize` are then the cluster
+  /// index and the cluster count (the tile schedule is per cluster).
+  Value rankInPair, isLeader;
+  Value lhsTensorMap, lhsScales, rhsTensorMap, rhsScales, accPtr, outPtr;
+  Value lhsAmax, rhsAmax;
+  // The NVFP4 epilogue: the amax and the seed (stochastic rounding) operands
+  // of the quantization, the output's scales and its global encode scale.
+  Value outAmax, outSeed, outScalesPtr, outEncodeScale;
+  // computesAmax: the f32 the epilogue merges the result's amax into.
+  Value resultAmaxPtr;
+  Value smemBase, smemBaseAddr, tmemBase;
+};
+
+} // namespace mlir::nvfp4::detail
+
+#endif // NVFP4_LIB_CONVERSION_NVFP4TOGPU_TCGEN05KERNELBUILDER_H
