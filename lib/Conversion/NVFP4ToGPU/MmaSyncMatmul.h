@@ -1,0 +1,88 @@
+//===- MmaSyncMatmul.h - The mma.sync matmul kernels ------------*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to lib/Conversion/NVFP4ToGPU: the configuration of an
+// `nvfp4.matmul` lowered to the mma.sync kernels (sm_120a / sm_121a:
+// block-scaled m16n8k64 kind::mxf4nvf4; sm_90a: bf16 m16n8k16 on operands
+// dequantized in registers) and the builder of those kernels
+// (MmaSyncMatmul.cpp). The pattern and the pass are in NVFP4ToGPU.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_MMASYNCMATMUL_H
+#define NVFP4_LIB_CONVERSION_NVFP4TOGPU_MMASYNCMATMUL_H
+
+#include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::nvfp4::detail {
+
+/// Everything the kernel is specialized on.
+struct MatmulConfig {
+  int64_t batch = 0; // 0: unbatched
+  int64_t m = 0, n = 0, k = 0;
+  int64_t lhsBlockRows = 1, rhsBlockRows = 1;
+  Type resultElementType;
+  bool hasAcc = false;
+  /// The CTA tile: `forcedTile` or selectTileShape(M, N).
+  ::nvfp4::gpu::TileShape tile;
+
+  static MatmulConfig get(MatmulOp op,
+                          std::optional<::nvfp4::gpu::TileShape> forcedTile = {}) {
+    auto lhs = cast<NVFP4TensorType>(op.getLhs().getType());
+    auto rhs = cast<NVFP4TensorType>(op.getRhs().getType());
+    ArrayRef<int64_t> lhsShape = lhs.getShape(), rhsShape = rhs.getShape();
+    MatmulConfig c;
+    if (lhsShape.size() == 3)
+      c.batch = lhsShape[0];
+    c.m = lhsShape[lhsShape.size() - 2];
+    c.k = lhsShape.back();
+    c.n = rhsShape[rhsShape.size() - 2];
+    c.lhsBlockRows = lhs.getBlock().getRows();
+    c.rhsBlockRows = rhs.getBlock().getRows();
+    c.resultElementType = op.getResult().getType().getElementType();
+    c.hasAcc = static_cast<bool>(op.getAcc());
+    c.tile = forcedTile ? *forcedTile : ::nvfp4::gpu::selectTileShape(c.m, c.n);
+    return c;
+  }
+
+  /// A symbol name unique to the configuration, e.g.
+  /// `nvfp4_matmul_m128n64k256_1x16_16x16_f32`; tiles other than 64x64 add
+  /// a suffix, e.g. `_t128x128`.
+  std::string kernelName() const {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << "nvfp4_matmul_";
+    if (batch)
+      os << "b" << batch;
+    os << "m" << m << "n" << n << "k" << k << "_" << lhsBlockRows << "x16_"
+       << rhsBlockRows << "x16_"
+       << (resultElementType.isBF16() ? "bf16" : "f32");
+    if (hasAcc)
+      os << "_acc";
+    if (!(tile == ::nvfp4::gpu::kTile64x64))
+      os << "_t" << tile.m << "x" << tile.n;
+    return name;
+  }
+};
+
+/// Builds the mma.sync matmul kernel of `config` for `target` (sm_120a,
+/// sm_121a or sm_90a) into `module` as `name`, with arguments `argTypes`.
+gpu::GPUFuncOp buildMmaSyncMatmulKernel(OpBuilder &b, Location loc,
+                                        const MatmulConfig &config,
+                                        GPUTarget target,
+                                        gpu::GPUModuleOp module, StringRef name,
+                                        TypeRange argTypes);
+
+} // namespace mlir::nvfp4::detail
+
+#endif // NVFP4_LIB_CONVERSION_NVFP4TOGPU_MMASYNCMATMUL_H
