@@ -192,6 +192,19 @@ extern "C" int32_t nvfp4EmuShflSync(void *thread, int32_t mode,
   return warp.values[slot][source];
 }
 
+extern "C" void nvfp4EmuWarpSync(void *thread, int32_t memberMask) {
+  Thread *t = asThread(thread);
+  const int lane = static_cast<int>(t->linear % kWarpSize);
+  if (!(static_cast<uint32_t>(memberMask) & (1u << lane)))
+    fail("kernel %s: thread %" PRId64 " executes bar.warp.sync with a member "
+         "mask 0x%08x that excludes its own lane %d (undefined in the PTX "
+         "ISA)",
+         t->cta->name, t->linear, static_cast<uint32_t>(memberMask), lane);
+  // The same rendezvous as shfl.sync: every member lane arrives.
+  nvfp4EmuShflSync(thread, static_cast<int32_t>(ShuffleMode::Index),
+                   memberMask, 0, 0, 0x1F, nullptr);
+}
+
 extern "C" int8_t nvfp4EmuCvtF32x2ToE2M1x2(float hi, float lo, int8_t relu) {
   if (relu) {
     // .relu clamps negative results (and NaN) to +0 before the conversion.

@@ -207,8 +207,14 @@ TEST(Tcgen05Plan, TileChoiceAndBudgets) {
     EXPECT_EQ(p.accEmptyBarrierOffset,
               p.accFullBarrierOffset + 8 * p.accStages);
     EXPECT_EQ(p.tmemSlotOffset, p.accEmptyBarrierOffset + 8 * p.accStages);
-    // The request covers the slot and the base alignment, and fits sm_100.
-    EXPECT_GE(p.sharedBytes, p.tmemSlotOffset + 4 + kSwizzleAtomBytes - 1);
+    // Then the epilogue's staging buffers, 128-byte aligned; the request
+    // covers them and the base alignment, and fits sm_100.
+    EXPECT_GE(p.epilogueStagingOffset, p.tmemSlotOffset + 4);
+    EXPECT_EQ(p.epilogueStagingOffset % kEpilogueStagingAlignment, 0);
+    EXPECT_LT(p.epilogueStagingOffset,
+              p.tmemSlotOffset + 4 + kEpilogueStagingAlignment);
+    EXPECT_EQ(p.sharedBytes, p.epilogueStagingOffset + kEpilogueStagingBytes +
+                                 kSwizzleAtomBytes);
     EXPECT_LE(p.sharedBytes, kMaxDynamicSharedBytes);
     // Tensor memory: the accumulators, then one scale slot per stage, all
     // inside the allocation.
@@ -254,12 +260,15 @@ TEST(Tcgen05Plan, CtaPairScaleFullBarriers) {
     EXPECT_EQ(pair.scaleFullBarrierOffset % kMbarrierBytes, 0);
     EXPECT_EQ(pair.tmemSlotOffset,
               pair.scaleFullBarrierOffset + 8 * pair.stages);
-    EXPECT_EQ(pair.sharedBytes,
-              pair.tmemSlotOffset + kMbarrierBytes + kSwizzleAtomBytes);
+    EXPECT_EQ(pair.epilogueStagingOffset % kEpilogueStagingAlignment, 0);
+    EXPECT_GE(pair.epilogueStagingOffset, pair.tmemSlotOffset + 4);
+    EXPECT_EQ(pair.sharedBytes, pair.epilogueStagingOffset +
+                                    kEpilogueStagingBytes + kSwizzleAtomBytes);
     EXPECT_LE(pair.sharedBytes, kMaxDynamicSharedBytes);
-    if (pair.stages < kMaxStages)
+    if (pair.stages < kMaxStages) {
       EXPECT_GT(sharedBytesFor(n, pair.stages + 1, kMaxAccStages, true),
                 kMaxDynamicSharedBytes);
+    }
     // Each CTA's copies per K tile: 2 KiB for its 128 A rows, 2 KiB per
     // 128 B rows of the whole tile (padded to an atom).
     EXPECT_EQ(pair.scaleCopyBytes(true, false), 2048);
@@ -270,7 +279,7 @@ TEST(Tcgen05Plan, CtaPairScaleFullBarriers) {
   EXPECT_EQ(p.stages, 5);
   EXPECT_EQ(p.stageBytes, 38912);
   EXPECT_EQ(p.scaleFullBarrierOffset, 5 * 38912 + 8 * (2 * 5 + 2 * 1));
-  EXPECT_EQ(p.sharedBytes, 195728);
+  EXPECT_EQ(p.sharedBytes, 204032);
   EXPECT_EQ(makeTilePlan(128, true).stages, 6);
   EXPECT_EQ(makeTilePlan(64, true).stages, 6);
 }
@@ -304,6 +313,52 @@ uint64_t mmaOperandAddress(uint64_t start, int64_t row, int64_t chunk) {
   uint64_t linear = start + (row / 8) * kSw128KMajorSbo + (row % 8) * 128 +
                     chunk * kSwizzleChunkBytes;
   return applySw128(linear);
+}
+
+// The epilogue's staging buffer (epilogueStagingOffset): for f32 and bf16
+// chunks, every (row, group) has its own bytes inside the warp's buffer,
+// and the threads' row-wise accesses and the transposed accesses (lane l of
+// access s: group l % 4 of row 8 s + l / 4) are free of bank conflicts (the
+// hardware serves a 16-byte access in 4 passes of 8 lanes, an 8-byte one in
+// 2 passes of 16: the lanes of a pass must use distinct banks). The
+// coalescing of the resulting global accesses is measured by the GPU
+// emulator (test/GPU/emulator-memory-report.mlir).
+TEST(Tcgen05Layout, EpilogueStagingIsConflictFree) {
+  for (int64_t eltBytes : {2, 4}) {
+    SCOPED_TRACE(eltBytes);
+    const int64_t groupBytes = kEpilogueGroup * eltBytes;
+    const int64_t rowBytes = kEpilogueColumns * eltBytes;
+    std::vector<int> owner(kEpilogueStagingBytesPerWarp, 0);
+    for (int64_t row = 0; row < 32; ++row)
+      for (int64_t g = 0; g < kEpilogueColumns / kEpilogueGroup; ++g) {
+        int64_t at = epilogueStagingOffset<int64_t>(row, g, eltBytes);
+        ASSERT_EQ(at % groupBytes, 0);
+        ASSERT_LE(at + groupBytes, 32 * rowBytes);
+        ASSERT_LE(32 * rowBytes, kEpilogueStagingBytesPerWarp);
+        for (int64_t i = 0; i < groupBytes; ++i)
+          EXPECT_EQ(owner[at + i]++, 0) << "row " << row << " group " << g;
+      }
+    const int64_t lanesPerPass = 128 / groupBytes;
+    auto expectConflictFree = [&](auto rowOf, auto groupOf, const char *what) {
+      for (int64_t pass = 0; pass < 32 / lanesPerPass; ++pass) {
+        std::set<int64_t> banks;
+        for (int64_t l = pass * lanesPerPass; l < (pass + 1) * lanesPerPass;
+             ++l) {
+          int64_t at =
+              epilogueStagingOffset<int64_t>(rowOf(l), groupOf(l), eltBytes);
+          for (int64_t w = 0; w < groupBytes / 4; ++w)
+            EXPECT_TRUE(banks.insert((at / 4 + w) % 32).second)
+                << what << ", pass " << pass << ", lane " << l;
+        }
+      }
+    };
+    for (int64_t g = 0; g < kEpilogueColumns / kEpilogueGroup; ++g)
+      expectConflictFree([](int64_t l) { return l; },
+                         [g](int64_t) { return g; }, "row-wise");
+    for (int64_t s = 0; s < 4; ++s)
+      expectConflictFree([s](int64_t l) { return 8 * s + l / 4; },
+                         [](int64_t l) { return l % 4; }, "transposed");
+  }
 }
 
 TEST(Tcgen05Layout, Sw128TileIsABijectionWithin1024ByteAtoms) {

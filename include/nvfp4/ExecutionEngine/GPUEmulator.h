@@ -114,6 +114,10 @@ int32_t nvfp4EmuShflSync(void *thread, int32_t mode, int32_t memberMask,
                          int32_t value, int32_t offset, int32_t clampMask,
                          int8_t *valid);
 
+/// `bar.warp.sync memberMask`: blocks until every lane of `memberMask`
+/// arrived (the rendezvous of shfl.sync).
+void nvfp4EmuWarpSync(void *thread, int32_t memberMask);
+
 /// `cvt.rn.satfinite{.relu}.e2m1x2.f32 d, hi, lo`: the E2M1 code of `hi` in
 /// bits 7..4 and of `lo` in bits 3..0.
 int8_t nvfp4EmuCvtF32x2ToE2M1x2(float hi, float lo, int8_t relu);

@@ -239,6 +239,12 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread) {
     op->erase();
     return success();
   }
+  if (auto sync = dyn_cast<NVVM::SyncWarpOp>(op)) {
+    call(b, loc, "nvfp4EmuWarpSync", LLVM::LLVMVoidType::get(ctx),
+         {thread, sync.getMask()});
+    op->erase();
+    return success();
+  }
   if (auto shfl = dyn_cast<NVVM::ShflOp>(op)) {
     ShuffleMode mode = ShuffleMode::Index;
     switch (shfl.getKind()) {

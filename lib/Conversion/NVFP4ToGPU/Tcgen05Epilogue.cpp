@@ -24,24 +24,60 @@ using namespace mlir;
 using namespace mlir::nvfp4;
 using namespace mlir::nvfp4::detail;
 
+/// Staging of one chunk (docs/tcgen05.md, "Epilogue stores"): an epilogue
+/// thread holds kEpilogueColumns consecutive values of its own row; stored
+/// so, a warp's 16-byte access touches 32 rows (a sector each). Through the
+/// warp's staging buffer (tc::epilogueStagingOffset) lane l of access s
+/// handles group l % 4 of row 8 s + l / 4 instead: 8 whole rows per
+/// access, every sector complete.
+Value Tcgen05KernelBuilder::stagingGroupPtr(Value row, Value group) {
+  const int64_t eltBytes = c.resultElementType.isBF16() ? 2 : 4;
+  Value warpBuffer =
+      (idx(i32(p.epilogueStagingOffset)) +
+       idx(warp) % tc::kEpilogueWarps * tc::kEpilogueStagingBytesPerWarp)
+          .v;
+  return smemPtr(add(
+      warpBuffer, tc::epilogueStagingOffset(idx(row), idx(group), eltBytes).v));
+}
+
+void Tcgen05KernelBuilder::emitWarpSync() {
+  NVVM::SyncWarpOp::create(b, loc, i32(-1));
+}
+
 SmallVector<Value> Tcgen05KernelBuilder::emitLoadAccChunk(Value row,
                                                           Value col) {
   Type f32 = b.getF32Type(), resultType = c.resultElementType;
   const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
-  constexpr int64_t kVec = 4;
-  auto f32Vec = VectorType::get({kVec}, f32);
-  auto accVec = VectorType::get({kVec}, resultType);
-  Value elem0 = add(mulC(ext64(row), c.n), ext64(col));
+  auto f32Vec = VectorType::get({tc::kEpilogueGroup}, f32);
+  auto accVec = VectorType::get({tc::kEpilogueGroup}, resultType);
+  // Whole rows from global memory into the staging buffer (lane l: group
+  // l % 4 of row 8 s + l / 4 of the warp's 32 rows), then each thread's
+  // own row back from it.
+  Value warpFirstRow = sub(row, laneId);
+  Value group = remC(laneId, tc::kEpilogueGroup);
+  for (int64_t s = 0; s < 32 / 8; ++s) {
+    Value r = addC(divC(laneId, tc::kEpilogueGroup), 8 * s);
+    Value elem = add(mulC(ext64(add(warpFirstRow, r)), c.n),
+                     ext64(add(col, mulC(group, tc::kEpilogueGroup))));
+    Value vec = LLVM::LoadOp::create(b, loc, accVec,
+                                     gep(accPtr, mulC(elem, eltBytes)),
+                                     tc::kEpilogueGroup * eltBytes);
+    LLVM::StoreOp::create(b, loc, vec, stagingGroupPtr(r, group),
+                          tc::kEpilogueGroup * eltBytes);
+  }
+  emitWarpSync();
   SmallVector<Value> values;
-  for (int64_t v = 0; v < tc::kEpilogueColumns / kVec; ++v) {
-    Value byteOff = mulC(addC(elem0, v * kVec), eltBytes);
-    Value vec = LLVM::LoadOp::create(b, loc, accVec, gep(accPtr, byteOff),
-                                     kVec * eltBytes);
+  for (int64_t g = 0; g < tc::kEpilogueColumns / tc::kEpilogueGroup; ++g) {
+    Value vec =
+        LLVM::LoadOp::create(b, loc, accVec, stagingGroupPtr(laneId, i32(g)),
+                             tc::kEpilogueGroup * eltBytes);
     if (resultType != f32)
       vec = arith::ExtFOp::create(b, loc, f32Vec, vec);
-    for (int64_t e = 0; e < kVec; ++e)
+    for (int64_t e = 0; e < tc::kEpilogueGroup; ++e)
       values.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32(e)));
   }
+  // The buffer is free again once every lane read its row.
+  emitWarpSync();
   return values;
 }
 
@@ -104,20 +140,34 @@ void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
     return emitStoreNVFP4Block(values, row, col);
   Type f32 = b.getF32Type(), resultType = c.resultElementType;
   const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
-  constexpr int64_t kVec = 4;
-  auto f32Vec = VectorType::get({kVec}, f32);
-  auto outVec = VectorType::get({kVec}, resultType);
-  Value elem0 = add(mulC(ext64(row), c.n), ext64(col));
-  for (int64_t v = 0; v < tc::kEpilogueColumns / kVec; ++v) {
+  auto f32Vec = VectorType::get({tc::kEpilogueGroup}, f32);
+  auto outVec = VectorType::get({tc::kEpilogueGroup}, resultType);
+  // The thread's row into the staging buffer, then whole rows out of it
+  // (stagingGroupPtr).
+  for (int64_t g = 0; g < tc::kEpilogueColumns / tc::kEpilogueGroup; ++g) {
     Value out = LLVM::PoisonOp::create(b, loc, f32Vec);
-    for (int64_t e = 0; e < kVec; ++e)
-      out = LLVM::InsertElementOp::create(b, loc, out, values[v * kVec + e],
-                                          i32(e));
+    for (int64_t e = 0; e < tc::kEpilogueGroup; ++e)
+      out = LLVM::InsertElementOp::create(
+          b, loc, out, values[g * tc::kEpilogueGroup + e], i32(e));
     if (resultType != f32)
       out = arith::TruncFOp::create(b, loc, outVec, out);
-    Value byteOff = mulC(addC(elem0, v * kVec), eltBytes);
-    LLVM::StoreOp::create(b, loc, out, gep(outPtr, byteOff), kVec * eltBytes);
+    LLVM::StoreOp::create(b, loc, out, stagingGroupPtr(laneId, i32(g)),
+                          tc::kEpilogueGroup * eltBytes);
   }
+  emitWarpSync();
+  Value warpFirstRow = sub(row, laneId);
+  Value group = remC(laneId, tc::kEpilogueGroup);
+  for (int64_t s = 0; s < 32 / 8; ++s) {
+    Value r = addC(divC(laneId, tc::kEpilogueGroup), 8 * s);
+    Value vec = LLVM::LoadOp::create(b, loc, outVec, stagingGroupPtr(r, group),
+                                     tc::kEpilogueGroup * eltBytes);
+    Value elem = add(mulC(ext64(add(warpFirstRow, r)), c.n),
+                     ext64(add(col, mulC(group, tc::kEpilogueGroup))));
+    LLVM::StoreOp::create(b, loc, vec, gep(outPtr, mulC(elem, eltBytes)),
+                          tc::kEpilogueGroup * eltBytes);
+  }
+  // The buffer is free again once every lane read its rows.
+  emitWarpSync();
 }
 
 void Tcgen05KernelBuilder::emitEpilogue() {

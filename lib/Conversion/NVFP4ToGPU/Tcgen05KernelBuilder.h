@@ -226,6 +226,9 @@ struct IdxI32 {
       return x.cst(0);
     return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
   }
+  friend IdxI32 operator^(IdxI32 x, IdxI32 y) {
+    return {x.b, x.loc, arith::XOrIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
 };
 
 /// Name of the dynamic shared-memory symbol of the tcgen05 kernels.
@@ -291,6 +294,10 @@ private:
                   : arith::DivUIOp::create(b, loc, x, cst(x.getType(), v))
                         .getResult();
   }
+  Value remC(Value x, int64_t v) {
+    return arith::RemUIOp::create(b, loc, x, cst(x.getType(), v));
+  }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value cst(Type t, int64_t v) {
     return arith::ConstantIntOp::create(b, loc, t, v);
   }
@@ -403,8 +410,14 @@ private:
   }
   /// Warps 2..5: per tile, read the accumulator and store the result.
   void emitEpilogue();
+  /// The staging-buffer pointer of value group `group` (i32, 0..3) of row
+  /// `row` (i32, 0..31) of this warp's chunk (Tcgen05Epilogue.cpp).
+  Value stagingGroupPtr(Value row, Value group);
+  /// `bar.warp.sync` of all 32 lanes.
+  void emitWarpSync();
   /// The 16 f32 values of `acc` at output row `row` (flattened over the
-  /// batch) and columns `col`..`col + 15`.
+  /// batch) and columns `col`..`col + 15`, loaded as whole rows by the warp
+  /// through its staging buffer.
   SmallVector<Value> emitLoadAccChunk(Value row, Value col);
   /// Stores the 16 final f32 values `values` of output row `row` (flattened
   /// over the batch), columns `col`..`col + 15`, in the result type, or as

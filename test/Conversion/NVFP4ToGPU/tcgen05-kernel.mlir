@@ -29,7 +29,7 @@
 // CHECK:         %[[GRID:.*]] = arith.index_castui %[[CTAS]] : i32 to index
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32
 // CHECK-SAME:      blocks in (%[[GRID]], %c1{{.*}}, %c1{{.*}}) threads in (%c192,
-// CHECK-SAME:      dynamic_shared_memory_size %c222296_i32
+// CHECK-SAME:      dynamic_shared_memory_size %c230528_i32
 // CHECK-SAME:      args(%[[A]] : memref<256x1024xf4E2M1FN>, %[[AMAP]] : !llvm.ptr, %{{.*}} : memref<256x64xf8E4M3FN>, %{{.*}} : f32, %[[B]] : memref<512x1024xf4E2M1FN>, %[[BMAP]] : !llvm.ptr, %{{.*}} : memref<32x64xf8E4M3FN>, %{{.*}} : f32, %{{.*}} : memref<256x512xf32>)
 // CHECK-NEXT:    llvm.call @nvfp4CudaTensorMapDestroy(%[[AMAP]])
 // CHECK-NEXT:    llvm.call @nvfp4CudaTensorMapDestroy(%[[BMAP]])
@@ -132,7 +132,12 @@
 // CHECK-NEXT:            nvvm.tcgen05.commit %[[ACCFULL]] : !llvm.ptr<3>
 //
 // Warps 2..5, the epilogue: per tile, wait accFull; per 16 columns,
-// tcgen05.ld, scale, store; then arrive on accEmpty.
+// tcgen05.ld, scale, store through the warp's staging buffer (after the
+// tensor-memory slot, at 221312 + 2048 (warp % 4)): each thread stores its
+// row's 4 groups of 4 values at 64 lane + 16 (group ^ (lane / 2) % 4),
+// bar.warp.sync, then each of the 4 accesses moves group lane % 4 of row
+// 8 s + lane / 4 to global memory (4 lanes per row: whole rows), and
+// bar.warp.sync before the buffer's next use; then arrive on accEmpty.
 // CHECK:           %[[ISEPILOGUE:.*]] = arith.cmpi uge, %[[WARP]], %c2_i32 : i32
 // CHECK-NEXT:      scf.if %[[ISEPILOGUE]] {
 // CHECK:             scf.for %{{.*}} = %c0_i32 to %[[NLOCAL]] step %c1_i32 : i32 {
@@ -142,7 +147,40 @@
 // CHECK:               scf.for %{{.*}} = %c0_i32 to %c16_i32 step %c1_i32 : i32 {
 // CHECK:                 nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>
 // CHECK-NEXT:            nvvm.tcgen05.wait <load>
-// CHECK-COUNT-4:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK:                 %[[WARPQ:.*]] = arith.remui %[[WARP]], %c4_i32 : i32
+// CHECK-NEXT:            %[[WARPOFF:.*]] = arith.muli %[[WARPQ]], %c2048_i32 : i32
+// CHECK-NEXT:            %[[BUF:.*]] = arith.addi %[[WARPOFF]], %c221312_i32 : i32
+// CHECK-NEXT:            %[[PAIRROW:.*]] = arith.divui %[[LANE:.*]], %c2_i32 : i32
+// CHECK-NEXT:            %[[SWZ:.*]] = arith.remui %[[PAIRROW]], %c4_i32 : i32
+// CHECK-NEXT:            %[[GROUPOFF:.*]] = arith.muli %[[SWZ]], %c16_i32 : i32
+// CHECK-NEXT:            %[[ROWOFF:.*]] = arith.muli %[[LANE]], %c64_i32 : i32
+// CHECK-NEXT:            %[[INBUF:.*]] = arith.addi %[[ROWOFF]], %[[GROUPOFF]] : i32
+// CHECK-NEXT:            %[[OFF:.*]] = arith.addi %[[BUF]], %[[INBUF]] : i32
+// CHECK-NEXT:            %[[SLOT:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:            llvm.store %{{.*}}, %[[SLOT]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK:                 arith.xori %{{.*}}, %c1_i32 : i32
+// CHECK:                 llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK:                 arith.xori %{{.*}}, %c2_i32 : i32
+// CHECK:                 llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK:                 arith.xori %{{.*}}, %c3_i32 : i32
+// CHECK:                 llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK-NEXT:            nvvm.bar.warp.sync %c-1_i32 : i32
+// CHECK:                 %[[QUADROW:.*]] = arith.divui %[[LANE]], %c4_i32 : i32
+// CHECK:                 %[[V0:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK:                 llvm.store %[[V0]], %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK:                 %[[QUADROW1:.*]] = arith.divui %[[LANE]], %c4_i32 : i32
+// CHECK-NEXT:            arith.addi %[[QUADROW1]], %c8_i32 : i32
+// CHECK:                 %[[V1:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK:                 llvm.store %[[V1]], %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK:                 %[[QUADROW2:.*]] = arith.divui %[[LANE]], %c4_i32 : i32
+// CHECK-NEXT:            arith.addi %[[QUADROW2]], %c16_i32 : i32
+// CHECK:                 %[[V2:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK:                 llvm.store %[[V2]], %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK:                 %[[QUADROW3:.*]] = arith.divui %[[LANE]], %c4_i32 : i32
+// CHECK-NEXT:            arith.addi %[[QUADROW3]], %c24_i32 : i32
+// CHECK:                 %[[V3:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK:                 llvm.store %[[V3]], %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK-NEXT:            nvvm.bar.warp.sync %c-1_i32 : i32
 // CHECK:               nvvm.tcgen05.fence <before>
 // CHECK-NEXT:          %[[ACCEMPTY:.*]] = llvm.getelementptr inbounds %{{.*}}[221256]
 // CHECK-NEXT:          nvvm.mbarrier.arrive %[[ACCEMPTY]] : !llvm.ptr<3>
@@ -170,7 +208,7 @@ func.func @f32_n256(%a: !nvfp4.tensor<256x1024, 1x16>,
 // CHECK:         llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c768_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK:         arith.minui %{{.*}}, %c6_i32 : i32
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc
-// CHECK-SAME:      dynamic_shared_memory_size %c222344_i32
+// CHECK-SAME:      dynamic_shared_memory_size %c230656_i32
 // CHECK:         gpu.func @nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc(
 // CHECK-DAG:       %[[IDESC:.*]] = arith.constant 136316032 : i32
 // CHECK-COUNT-6:     nvvm.mbarrier.init %{{.*}}, %c32_i32
@@ -206,7 +244,7 @@ func.func @batched_bf16_acc_n128(%a: !nvfp4.tensor<2x128x512, 1x16>,
 // CHECK:         llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c128_i64{{(_[0-9]+)?}}, %c192_i64{{(_[0-9]+)?}}, %c128_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c64_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK:         arith.minui %{{.*}}, %c3_i32{{(_[0-9]+)?}} : i32
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32
-// CHECK-SAME:      dynamic_shared_memory_size %c173192_i32
+// CHECK-SAME:      dynamic_shared_memory_size %c181504_i32
 // CHECK:         gpu.func @nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32(
 // CHECK-DAG:       %[[IDESC:.*]] = arith.constant 135267456 : i32
 // CHECK:           nvvm.tcgen05.alloc %{{.*}}, %c512_i32

@@ -34,7 +34,7 @@
 // ON:            %[[CTAS:.*]] = arith.muli %[[PAIRS]], %c2_i32{{.*}} : i32
 // ON:            %[[GRID:.*]] = arith.index_castui %[[CTAS]] : i32 to index
 // ON:            gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_16x16_f32 clusters in (%c2, %c1{{.*}}, %c1{{.*}}) blocks in (%[[GRID]], %c1{{.*}}, %c1{{.*}}) threads in (%c192,
-// ON-SAME:       dynamic_shared_memory_size %c195728_i32
+// ON-SAME:       dynamic_shared_memory_size %c204032_i32
 // Device: a cluster of 2 along x; the schedule is per cluster; M = 256
 // instruction descriptor 0x10400480.
 // ON:          gpu.func @nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_16x16_f32(

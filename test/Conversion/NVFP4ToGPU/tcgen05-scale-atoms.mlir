@@ -59,7 +59,7 @@
 // PAIR-LABEL:  func.func @quantize_lhs(
 // PAIR:          gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_256x512_1x16_bf16_rn_sfatoms blocks
 // PAIR:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_1x16_f32_sfatoms_a clusters
-// PAIR-SAME:       dynamic_shared_memory_size %c195728_i32
+// PAIR-SAME:       dynamic_shared_memory_size %c204032_i32
 // PAIR:        gpu.func @nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_1x16_f32_sfatoms_a(
 // PAIR:          %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
 // PAIR-COUNT-5:    nvvm.mbarrier.init %{{.*}}, %c64_i32

@@ -319,6 +319,34 @@ template <typename Idx> Idx epilogueRow(Idx warp, Idx laneId) {
 /// Accumulator columns read by one tcgen05.ld.32x32b.x16.
 inline constexpr int64_t kEpilogueColumns = 16;
 
+/// The epilogue's staging buffers in shared memory: per epilogue warp, its 32
+/// rows of one chunk (kEpilogueColumns values of up to 4 bytes), through
+/// which the warp transposes the chunk so that its global stores (and `acc`
+/// loads) cover whole rows: docs/tcgen05.md, "Epilogue stores".
+inline constexpr int64_t kEpilogueStagingBytesPerWarp = 32 * kEpilogueColumns * 4;
+inline constexpr int64_t kEpilogueStagingBytes =
+    kEpilogueWarps * kEpilogueStagingBytesPerWarp;
+/// Alignment of the staging buffers (one pass over the 32 banks).
+inline constexpr int64_t kEpilogueStagingAlignment = 128;
+/// Values per epilogue access: 16 bytes of f32, 8 of bf16.
+inline constexpr int64_t kEpilogueGroup = 4;
+
+/// The byte offset, within an epilogue warp's staging buffer, of value
+/// group `group` (0..3: values 4 group .. 4 group + 3) of row `row` (0..31)
+/// of a chunk of `eltBytes`-byte values. A thread stores its own row's
+/// groups; in the transposed access `s` (0..3) lane `l` loads group `l % 4`
+/// of row `8 s + l / 4`, so that 4 lanes cover one row of the output. The
+/// group index is xor-ed with `(row / rowsPerPass) % 4` (rowsPerPass rows
+/// of `16 eltBytes` bytes fill one pass over the 32 banks), which makes
+/// both accesses free of bank conflicts (`EpilogueStagingIsConflictFree`).
+template <typename Idx>
+Idx epilogueStagingOffset(Idx row, Idx group, int64_t eltBytes) {
+  const int64_t groupBytes = kEpilogueGroup * eltBytes;
+  const int64_t rowBytes = kEpilogueColumns * eltBytes;
+  const int64_t rowsPerPass = kEpilogueStagingAlignment / rowBytes;
+  return row * rowBytes + (group ^ (row / rowsPerPass % 4)) * groupBytes;
+}
+
 /// Shared-memory stages: as many as fit the per-block dynamic shared memory
 /// of sm_100 (227 KiB), at most kMaxStages (docs/tcgen05.md, "Stages": six
 /// K tiles in flight are about one global-memory latency of MMA work for
@@ -401,6 +429,9 @@ struct TilePlan {
   /// leader.
   int64_t scaleFullBarrierOffset = 0;
   int64_t tmemSlotOffset = 0;
+  /// The epilogue warps' staging buffers (kEpilogueStagingBytesPerWarp each,
+  /// warp by warp).
+  int64_t epilogueStagingOffset = 0;
   /// Dynamic shared memory to request (plus slack to align the base).
   int64_t sharedBytes = 0;
   /// Tensor-memory columns: accumulator buffer `a` at `a * tileN`, then per
@@ -454,15 +485,28 @@ constexpr int64_t stageBytesFor(int64_t tileN, bool ctaPair = false) {
          kSwizzleAtomBytes;
 }
 
+/// The offset of the epilogue's staging buffers after `stages` stages and
+/// `accStages` accumulator buffers: after the barriers (a CTA pair has one
+/// more per stage, TilePlan::scaleFullBarrierOffset) and the tensor-memory
+/// slot, aligned to kEpilogueStagingAlignment.
+constexpr int64_t epilogueStagingOffsetFor(int64_t tileN, int64_t stages,
+                                           int64_t accStages,
+                                           bool ctaPair = false) {
+  int64_t end = stages * stageBytesFor(tileN, ctaPair) +
+                ((ctaPair ? 3 : 2) * stages + 2 * accStages) * kMbarrierBytes +
+                kMbarrierBytes;
+  return (end + kEpilogueStagingAlignment - 1) / kEpilogueStagingAlignment *
+         kEpilogueStagingAlignment;
+}
+
 /// Shared memory the kernel requests with `stages` stages and `accStages`
-/// accumulator buffers: the stages, the barriers (a CTA pair has one more
-/// per stage, TilePlan::scaleFullBarrierOffset), the tensor-memory slot,
-/// and 1024 bytes of slack to round the base up to a swizzle atom.
+/// accumulator buffers: the stages, the barriers, the tensor-memory slot,
+/// the epilogue's staging buffers, and 1024 bytes of slack to round the
+/// base up to a swizzle atom.
 constexpr int64_t sharedBytesFor(int64_t tileN, int64_t stages,
                                  int64_t accStages, bool ctaPair = false) {
-  return stages * stageBytesFor(tileN, ctaPair) +
-         ((ctaPair ? 3 : 2) * stages + 2 * accStages) * kMbarrierBytes +
-         kMbarrierBytes + kSwizzleAtomBytes;
+  return epilogueStagingOffsetFor(tileN, stages, accStages, ctaPair) +
+         kEpilogueStagingBytes + kSwizzleAtomBytes;
 }
 
 /// Returns the plan of the tile of width `tileN` (64, 128 or 256), for one
@@ -509,6 +553,8 @@ constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false) {
       p.accEmptyBarrierOffset + p.accStages * kMbarrierBytes;
   p.tmemSlotOffset =
       p.scaleFullBarrierOffset + (ctaPair ? p.stages : 0) * kMbarrierBytes;
+  p.epilogueStagingOffset =
+      epilogueStagingOffsetFor(tileN, p.stages, p.accStages, ctaPair);
   p.sharedBytes = sharedBytesFor(tileN, p.stages, p.accStages, ctaPair);
 
   p.scaleColumn = p.accStages * tileN;
