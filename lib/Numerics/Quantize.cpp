@@ -185,34 +185,6 @@ std::optional<std::string> checkMatmulOperands(const QuantizedTensor &a,
   return std::nullopt;
 }
 
-void matmul(const QuantizedTensor &a, const QuantizedTensor &b, float *c) {
-  if (checkMatmulOperands(a, b))
-    return;
-  const int64_t m = a.rows, n = b.rows, k = a.cols, kb = k / kBlockSize;
-  const float alpha = matmulAlpha(a.amax, b.amax);
-  auto code = [](const QuantizedTensor &t, int64_t idx) -> uint8_t {
-    const uint8_t byte = t.data[idx / 2];
-    return (idx % 2 == 0) ? (byte & 0xF) : (byte >> 4);
-  };
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      float acc = 0.0f;
-      for (int64_t blk = 0; blk < kb; ++blk) {
-        float partial = 0.0f; // exact: multiples of 1/4, |partial| <= 576
-        for (int e = 0; e < kBlockSize; ++e) {
-          const int64_t kk = blk * kBlockSize + e;
-          partial += decodeE2M1(code(a, i * k + kk)) *
-                     decodeE2M1(code(b, j * k + kk));
-        }
-        const float sab = decodeE4M3(a.scales[i * kb + blk]) *
-                          decodeE4M3(b.scales[j * kb + blk]); // exact
-        acc += partial * sab; // the product is exact; only the sum rounds
-      }
-      c[i * n + j] = acc * alpha;
-    }
-  }
-}
-
 void matmulF32(const float *a, const float *b, float *c, int64_t m, int64_t n,
                int64_t k) {
   for (int64_t i = 0; i < m; ++i)

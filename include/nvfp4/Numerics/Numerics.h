@@ -235,9 +235,18 @@ std::optional<std::string> checkMatmulOperands(const QuantizedTensor &a,
 /// C[M, N] = (sum_k A[m, k] * B[n, k]) * matmulAlpha(a.amax, b.amax) for NVFP4 A
 /// [M, K] and B [N, K]. Each 16-wide K block contributes
 /// sA * sB * sum(qA * qB), the per-block sum being exact in f32; blocks are
-/// accumulated in f32 in increasing k. Requires a.cols == b.cols; when
-/// checkMatmulOperands fails, `c` is left untouched.
+/// accumulated in f32 in increasing k: per element,
+///   acc = 0; for each block: acc = acc + partial * (sA * sB); C = acc * alpha
+/// with `partial * (sA * sB)` exact, so one rounding per block. Requires
+/// a.cols == b.cols; when checkMatmulOperands fails, `c` is left untouched.
+/// Computed by a cache-tiled, vectorized kernel (AVX-512 / AVX2 / baseline,
+/// chosen at run time) on all hardware threads; the result does not depend
+/// on either (lib/Numerics/Matmul.cpp).
 void matmul(const QuantizedTensor &a, const QuantizedTensor &b, float *c);
+
+/// As `matmul`, on `numThreads` threads (0: one per hardware thread).
+void matmul(const QuantizedTensor &a, const QuantizedTensor &b, float *c,
+            int numThreads);
 
 /// High-precision reference: C[M, N] = A[M, K] * B[N, K]^T in double,
 /// rounded to f32.
