@@ -6,22 +6,20 @@
 # Times the reference library's block-scaled NVFP4 GEMM (nvfp4.matmul, the
 # bit-exact lib/Numerics/Matmul.cpp through the Python bindings) against
 # numpy's f32 GEMM (the BLAS numpy links, OpenBLAS from PyPI) on the same
-# dequantized operands, measured in the same run, and prints GFLOP/s
-# (2 M N K flops) and the ratio. Both use every core unless
-# OPENBLAS_NUM_THREADS and the --threads-free defaults are changed. Also
-# checks that nvfp4.matmul equals the GEMM of the dequantized operands
-# within f32 rounding (the exact check is the unit test MatmulTest).
+# dequantized operands, measured in the same run, both on --threads threads
+# (OPENBLAS_NUM_THREADS and nvfp4.matmul's threads), and prints GFLOP/s
+# (2 M N K flops) and the ratio. Also checks that nvfp4.matmul equals the
+# GEMM of the dequantized operands within f32 rounding (the exact check is
+# the unit test MatmulTest).
 #
 # Usage: PYTHONPATH=build/python_packages bench/numerics/matmul-bench.py
-#          [--sizes 256,512,1024] [--repeats 3]
+#          [--sizes 256,512,1024] [--repeats 20] [--threads 1]
 #
 # ===---------------------------------------------------------------------=== #
 import argparse
+import os
+import sys
 import time
-
-import numpy as np
-
-import nvfp4
 
 
 def best_of(repeats, fn):
@@ -36,9 +34,19 @@ def best_of(repeats, fn):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="256,512,1024")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
+    # The BLAS reads its thread count when numpy is first imported.
+    os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
+    if "numpy" in sys.modules:
+        sys.exit("matmul-bench: numpy was imported before the thread count "
+                 "was set")
+    global np, nvfp4
+    import numpy as np
+    import nvfp4
     rng = np.random.default_rng(1234)
+    print(f"threads: {args.threads}")
     print(f"{'M=N=K':>7} {'nvfp4 s':>9} {'GFLOP/s':>8} {'sgemm s':>9} "
           f"{'GFLOP/s':>8} {'nvfp4/sgemm':>12}")
     for size in (int(s) for s in args.sizes.split(",")):
@@ -51,7 +59,8 @@ def main():
         ref = (da @ db.T).astype(np.float32)
         scale = np.abs(ref).max()
         assert np.abs(c - ref).max() <= 1e-4 * scale, "results differ"
-        t_fp4 = best_of(args.repeats, lambda: nvfp4.matmul(qa, qb))
+        t_fp4 = best_of(args.repeats,
+                        lambda: nvfp4.matmul(qa, qb, threads=args.threads))
         t_f32 = best_of(args.repeats, lambda: da @ db.T)
         flops = 2.0 * size ** 3
         print(f"{size:>7} {t_fp4:>9.4f} {flops / t_fp4 / 1e9:>8.2f} "

@@ -467,18 +467,20 @@ def dequantize(t: Tensor) -> np.ndarray:
     return _nvfp4.dequantize(*t._args())
 
 
-def matmul(a: Tensor, b: Tensor) -> np.ndarray:
+def matmul(a: Tensor, b: Tensor, threads: int = 0) -> np.ndarray:
     """Block-scaled GEMM: ``C[M, N] = A[M, K] @ B[N, K].T`` in float32.
 
     Each 16-wide K block contributes ``sA * sB * sum(qA * qB)`` (exact in
     f32), blocks accumulate in f32 in increasing k, and the accumulator is
     multiplied by ``matmul_alpha(a.amax, b.amax)`` =
     ``(a.amax * b.amax) * fl(1/(6*6*448*448))`` (Transformer Engine's
-    per-tensor GEMM scale).
+    per-tensor GEMM scale). ``threads``: the threads to use (0: one per
+    hardware thread); the result does not depend on it.
     """
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
         raise ValueError("matmul expects two nvfp4.Tensor operands")
-    return _nvfp4.matmul(*a._args(), *b._args())
+    threads = _check_int(threads, "threads", 0, MAX_THREADS)
+    return _nvfp4.matmul(*a._args(), *b._args(), threads)
 
 
 def matmul_f32(a, b) -> np.ndarray:

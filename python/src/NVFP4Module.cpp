@@ -270,7 +270,11 @@ OutArray<float> matmul(const InArray<uint8_t> &aData,
                        int64_t aRows, int64_t aCols, int aBr, int aBc,
                        const InArray<uint8_t> &bData,
                        const InArray<uint8_t> &bScales, float bAmax,
-                       int64_t bRows, int64_t bCols, int bBr, int bBc) {
+                       int64_t bRows, int64_t bCols, int bBr, int bBc,
+                       int threads) {
+  if (threads < 0)
+    fail("matmul: threads must be >= 0 (0: one per hardware thread), got " +
+         std::to_string(threads));
   if (aCols != bCols)
     fail("matmul: contraction dimensions differ: a is " +
          shapeString(aRows, aCols) + ", b is " + shapeString(bRows, bCols) +
@@ -285,7 +289,7 @@ OutArray<float> matmul(const InArray<uint8_t> &aData,
   std::vector<float> c = allocate<float>(count, "the matmul output");
   if (count != 0) {
     nb::gil_scoped_release release;
-    nvfp4::matmul(a, b, c.data());
+    nvfp4::matmul(a, b, c.data(), threads);
   }
   return toNumpy(std::move(c),
                  {static_cast<size_t>(aRows), static_cast<size_t>(bRows)});

@@ -327,6 +327,24 @@ def test_matmul_matches_numpy_on_dequantized(rng, blocks):
     assert np.all(np.abs(c - ref) <= tol + 1e-30)
 
 
+def test_matmul_is_the_same_on_any_thread_count(rng):
+    # Shapes off the library's 32 x 64 tiles; the element-by-element
+    # definition is checked bit for bit in the C++ unit test MatmulTest.
+    a = nvfp4.quantize(randn(rng, 45, 160))
+    b = nvfp4.quantize(randn(rng, 80, 160), block=(16, 16))
+    results = [nvfp4.matmul(a, b, threads=t) for t in (0, 1, 2, 3)]
+    for c in results[1:]:
+        assert c.tobytes() == results[0].tobytes()
+
+
+@pytest.mark.parametrize("threads", [-1, 1.5, "2", 10**9])
+def test_matmul_rejects_bad_thread_counts(rng, threads):
+    # As quantize's threads: an integer in range, else ValueError.
+    a = nvfp4.quantize(randn(rng, 16, 32))
+    with pytest.raises(ValueError, match="threads"):
+        nvfp4.matmul(a, a, threads=threads)
+
+
 def test_matmul_f32_reference(rng):
     a, b = randn(rng, 8, 32), randn(rng, 4, 32)
     np.testing.assert_allclose(nvfp4.matmul_f32(a, b),
