@@ -10,6 +10,9 @@ arrays in and out:
   round-to-nearest-even or stochastic rounding (Philox4x32-10 keyed by
   ``(seed, offset)``), optional 16x16 random Hadamard transform.
 * :func:`matmul` -- the block-scaled GEMM ``C = A @ B.T`` on NVFP4 operands.
+* :func:`fake_quantize` -- ``dequantize(quantize(x))`` of an N-D array along
+  any axis in one call, stochastic rounding drawing from a
+  :class:`Generator` that advances with every call.
 * :func:`hadamard`, :func:`swizzle_scales`, :func:`unswizzle_scales`,
   :func:`transpose`, element conversions and :func:`philox`.
 
@@ -60,6 +63,9 @@ __all__ = [
     "Tensor",
     "quantize",
     "dequantize",
+    "fake_quantize",
+    "Generator",
+    "default_generator",
     "matmul",
     "matmul_f32",
     "transpose",
@@ -690,3 +696,7 @@ def check_quantizable(rows: int, cols: int,
     if not (_INT64_MIN <= r <= _INT64_MAX and _INT64_MIN <= c <= _INT64_MAX):
         return (f"shape must fit in int64 (got rows={r}, cols={c})")
     return _nvfp4.check_quantizable(r, c, b[0], b[1])
+
+
+# One-call fake quantization along any axis (nvfp4/fake_quant.py).
+from .fake_quant import Generator, default_generator, fake_quantize  # noqa: E402
