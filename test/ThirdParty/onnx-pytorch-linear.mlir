@@ -18,23 +18,29 @@
 // RUN:   nvfp4-opt %t.recipe.mlir --nvfp4-to-ptx="target=$target"; done \
 // RUN: | FileCheck %s --check-prefix=PTX
 //
-// Were the weight an argument (as in training IR), K = 10 would still keep
-// it in high precision: E2M1 blocks are 16 wide.
+// As an argument (as in training IR) the weight is a weight too, and K = 10
+// keeps the GEMM in high precision either way: E2M1 blocks are 16 wide.
 // RUN: sed -e 's/%arg0: tensor<4x10xf32>/%arg0: tensor<4x10xf32>, %w: tensor<8x10xf32>/' \
 // RUN:     -e 's/ins(%cst_0 : tensor<8x10xf32>)/ins(%w : tensor<8x10xf32>)/' \
 // RUN:     %S/Inputs/onnx-pytorch-linear.mlir \
 // RUN: | nvfp4-opt --nvfp4-recipe="summary" -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=ARG
 
-// The recipe only recognises function arguments as weights: the constant is
-// a second activation, the GEMM stays in high precision.
-// SUMMARY: remark: nvfp4: high: contraction of two activations
+// The constant (through its transpose) is the weight (constant-weights, the
+// default); the GEMM stays in high precision only because K = 10 is not a
+// multiple of the 16-wide blocks. With constant-weights=false the constant
+// is a second activation.
+// RUN: nvfp4-opt %S/Inputs/onnx-pytorch-linear.mlir \
+// RUN:   --nvfp4-recipe="summary constant-weights=false" -o /dev/null 2>&1 \
+// RUN: | FileCheck %s --check-prefix=NOCONST
+// SUMMARY: remark: nvfp4: high: K=10 is not a multiple of 16
 // SUMMARY: nvfp4 recipe: 0 of 1 contractions in NVFP4, 0.00% of 6.400E+02 FLOPs
-// SUMMARY: torch-jit-export 0 fprop - 1x4x8x10 high contraction of two activations
+// SUMMARY: torch-jit-export 0 fprop 0 1x4x8x10 high K=10 is not a multiple of 16
+// NOCONST: torch-jit-export 0 fprop - 1x4x8x10 high contraction of two activations
 
 // REPORT: "op": "linalg.matmul",
 // REPORT-NEXT: "role": "fprop",
-// REPORT: "kinds": "activation,activation",
+// REPORT: "kinds": "activation,weight",
 
 // CPU-NOT: nvfp4.
 // CPU: llvm.func @"torch-jit-export"

@@ -14,6 +14,9 @@
 #include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
 #include "nvfp4/Dialect/NVFP4/Transforms/RecipeUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
@@ -58,6 +61,45 @@ struct Contraction {
 static bool isNamedGradient(BlockArgument arg) {
   auto name = dyn_cast<NameLoc>(arg.getLoc());
   return name && StringRef(name.getName().getValue()).contains_insensitive("grad");
+}
+
+/// Whether a function argument's name (a NameLoc) mentions a weight.
+static bool isNamedWeight(BlockArgument arg) {
+  auto name = dyn_cast<NameLoc>(arg.getLoc());
+  return name &&
+         StringRef(name.getName().getValue()).contains_insensitive("weight");
+}
+
+/// Whether `value` (an operand with views stripped) is a constant: an
+/// `arith.constant` or other constant-like op (dense, splat,
+/// `dense_resource` and elided values alike) or a load of a constant
+/// global (`ml_program.global_load_const`, IREE's `util.global.load`),
+/// through element-type conversions, casts, reshapes, transposes and
+/// broadcasts.
+static bool isConstantOperand(Value value) {
+  for (int depth = 0; depth < 16 && value; ++depth) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return false;
+    if (def->hasTrait<OpTrait::ConstantLike>())
+      return true;
+    StringRef name = def->getName().getStringRef();
+    if (name == "ml_program.global_load_const" || name == "util.global.load")
+      return true;
+    if (isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp, tensor::CastOp,
+            tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+            linalg::TransposeOp, linalg::BroadcastOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    // A broadcast written as a linalg.generic copy.
+    if (Value source = getBatchBroadcastSource(value)) {
+      value = source;
+      continue;
+    }
+    return false;
+  }
+  return false;
 }
 
 struct NVFP4InferRolesPass
@@ -250,6 +292,17 @@ void NVFP4InferRolesPass::runOnOperation() {
     for (int i = 0; i < 2; ++i)
       if (c.kinds[i] == TensorKind::Weight)
         weights.insert(c.operand(i));
+  // Constants and arguments named as weights (inference graphs from
+  // importers keep their weights as constants).
+  if (constantWeights) {
+    for (Contraction &c : cs)
+      for (int i = 0; i < 2; ++i)
+        if (c.kinds[i] == TensorKind::Unknown && isConstantOperand(c.operand(i)))
+          weights.insert(c.operand(i));
+    for (BlockArgument arg : entry.getArguments())
+      if (!annotatedArgs.contains(arg) && isNamedWeight(arg))
+        weights.insert(arg);
+  }
   // Weights: unannotated arguments used as the B operand of a non-batched
   // contraction, or broadcast over the batch as the B operand of a batched
   // one, whose A operand is not contracted over its token dimension.

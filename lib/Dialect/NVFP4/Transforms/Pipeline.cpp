@@ -21,7 +21,9 @@ using namespace mlir::nvfp4;
 
 void nvfp4::buildRecipePipeline(OpPassManager &pm,
                                 const RecipePipelineOptions &options) {
-  pm.addNestedPass<func::FuncOp>(createNVFP4InferRoles());
+  NVFP4InferRolesOptions roles;
+  roles.constantWeights = options.constantWeights;
+  pm.addNestedPass<func::FuncOp>(createNVFP4InferRoles(roles));
 
   NVFP4SelectPrecisionOptions select;
   select.keepFirst = options.keepFirst;

@@ -64,6 +64,12 @@ void shareIdenticalQuantizations(func::FuncOp func);
 /// Options of the `nvfp4-recipe` pipeline.
 struct RecipePipelineOptions
     : public PassPipelineOptions<RecipePipelineOptions> {
+  PassOptions::Option<bool> constantWeights{
+      *this, "constant-weights",
+      llvm::cl::desc("Treat constant contraction operands (arith.constant, "
+                     "dense resources, constant globals) and arguments "
+                     "named as weights as weights (nvfp4-infer-roles)"),
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> keepFirst{
       *this, "keep-first",
       llvm::cl::desc("Keep the first N layers in high precision"),

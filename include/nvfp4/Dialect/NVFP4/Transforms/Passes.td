@@ -59,7 +59,20 @@ def NVFP4InferRoles : Pass<"nvfp4-infer-roles", "func::FuncOp"> {
     A contraction whose role cannot be determined (two weight or two
     gradient operands, or a form the recipe does not support) gets a remark
     and is left alone.
+
+    Weights are also, unless `constant-weights=false`: contraction operands
+    that are constants — `arith.constant` (dense, splat, `dense_resource`
+    and elided values) and loads of constant globals (`ml_program`,
+    IREE's `util.global.load`), through transposes, reshapes, broadcasts and
+    element-type conversions — as inference graphs from importers keep
+    their weights; and function arguments whose name (a `NameLoc`)
+    contains `weight`, wherever they are contracted.
   }];
+  let options = [
+    Option<"constantWeights", "constant-weights", "bool", /*default=*/"true",
+           "Treat constant contraction operands and arguments named as "
+           "weights as weights">,
+  ];
   let dependentDialects = ["::mlir::nvfp4::NVFP4Dialect"];
 }
 
