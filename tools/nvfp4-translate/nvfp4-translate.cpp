@@ -42,10 +42,18 @@ static LogicalResult extractGPUObject(Operation *op, raw_ostream &os,
     }
   });
   StringRef formatName = gpu::stringifyCompilationTarget(format);
-  if (binaries.empty())
-    return op->emitError()
-           << "expected a gpu.binary (run nvfp4-opt --nvfp4-to-ptx first)";
   // Diagnostics at the location only: the op itself may hold megabytes.
+  if (binaries.empty()) {
+    // Either the module was not lowered, or nothing in it went to the GPU
+    // (no FP4 contraction, or every one fell back).
+    InFlightDiagnostic diag = emitError(op->getLoc());
+    diag << "no FP4 kernels in the module: it holds no gpu.binary";
+    diag.attachNote() << "run nvfp4-opt --nvfp4-to-ptx first (format=isa for "
+                         "PTX, format=bin for a cubin); a lowered module has "
+                         "no gpu.binary when nothing was offloaded (its "
+                         "report-fallbacks option says why)";
+    return diag;
+  }
   gpu::BinaryOp first = binaries.front();
   if (matching.empty())
     return emitError(first.getLoc())
