@@ -722,15 +722,10 @@ extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
   const char *entry = "nvfp4CudaTensorMapCreate2D";
   if (!globalAddress)
     failUsage(entry, "null global address");
-  tc::ByteTensorMap2D map;
-  map.globalAddress = static_cast<uint64_t>(
-      reinterpret_cast<uintptr_t>(globalAddress));
-  map.innerBytes = innerBytes;
-  map.outerRows = outerRows;
-  map.rowStrideBytes = rowStrideBytes;
-  map.boxInnerBytes = boxInnerBytes;
-  map.boxOuterRows = boxOuterRows;
-  map.swizzle = static_cast<tc::TensorMapSwizzle>(swizzle);
+  const tc::ByteTensorMap2D map = tc::byteTensorMap2D(
+      static_cast<uint64_t>(reinterpret_cast<uintptr_t>(globalAddress)),
+      innerBytes, outerRows, rowStrideBytes, boxInnerBytes, boxOuterRows,
+      swizzle);
   // The driver would answer CUDA_ERROR_INVALID_VALUE without saying which
   // rule was broken. (L2 promotion 256B below: a box row is one 128-byte K
   // tile, the next K tile of the same rows follows in memory.)
@@ -745,12 +740,9 @@ extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
                  boxInnerBytes, swizzle);
     std::exit(EXIT_FAILURE);
   }
-  // The bytes the map covers: outerRows rows of innerBytes, rowStrideBytes
-  // apart (the rules above bound the dimensions, not their product).
-  uint64_t spanBytes, end;
-  if (__builtin_mul_overflow(outerRows - 1, rowStrideBytes, &spanBytes) ||
-      __builtin_add_overflow(spanBytes, innerBytes, &spanBytes) ||
-      __builtin_add_overflow(map.globalAddress, spanBytes, &end))
+  // The bytes the map covers.
+  const std::optional<uint64_t> spanBytes = tc::tensorMapSpanBytes(map);
+  if (!spanBytes)
     failUsagef(entry,
                "%" PRIu64 " rows of %" PRIu64 " bytes, row stride %" PRIu64
                ", at %p extend beyond the address space",
@@ -758,7 +750,7 @@ extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
   makeContextCurrent(entry);
   // TMA reads every byte of the tensor the map describes: they must lie in
   // the device buffer.
-  checkDeviceRange(entry, "tensor", globalAddress, spanBytes);
+  checkDeviceRange(entry, "tensor", globalAddress, *spanBytes);
   nvfp4::runtime::TensorMapKey key;
   key.globalAddress = map.globalAddress;
   key.innerBytes = innerBytes;

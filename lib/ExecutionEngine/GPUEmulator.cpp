@@ -256,12 +256,7 @@ extern "C" void nvfp4EmuCheckAccess(void *thread, const void *address,
     space = 3;
   } else {
     space = 1;
-    const auto &allocations = deviceAllocations();
-    auto it = allocations.upper_bound(begin);
-    if (it != allocations.begin()) {
-      --it;
-      inBounds = end <= it->first + it->second;
-    }
+    inBounds = inDeviceAllocation(begin, static_cast<uint64_t>(bytes));
   }
   if (inBounds && cta.countMemory) {
     Cta &counted = *t->cta;

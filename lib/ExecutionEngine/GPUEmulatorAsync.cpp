@@ -363,10 +363,7 @@ extern "C" void nvfp4EmuBulkCopy(void *thread, void *dst, const void *src,
     fail("kernel %s: thread %" PRId64 ": cp.async.bulk of %d bytes from %p to "
          "%p (PTX ISA: a multiple of 16 bytes, 16-byte aligned), at %s",
          t->cta->name, t->linear, size, src, dst, location);
-  const auto &allocations = deviceAllocations();
-  auto it = allocations.upper_bound(source);
-  if (it == allocations.begin() ||
-      source + size > std::prev(it)->first + std::prev(it)->second)
+  if (!inDeviceAllocation(source, static_cast<uint64_t>(size)))
     fail("kernel %s: thread %" PRId64 ": out-of-bounds cp.async.bulk of %d "
          "bytes from global %p, at %s",
          t->cta->name, t->linear, size, src, location);
@@ -434,28 +431,20 @@ extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
                                             uint32_t boxInnerBytes,
                                             uint32_t boxOuterRows,
                                             int32_t swizzle) {
-  auto *emulated = new EmulatedTensorMap();
-  tc::ByteTensorMap2D &map = emulated->map;
-  map.globalAddress = reinterpret_cast<uintptr_t>(globalAddress);
-  map.innerBytes = innerBytes;
-  map.outerRows = outerRows;
-  map.rowStrideBytes = rowStrideBytes;
-  map.boxInnerBytes = boxInnerBytes;
-  map.boxOuterRows = boxOuterRows;
-  map.swizzle = static_cast<tc::TensorMapSwizzle>(swizzle);
+  const tc::ByteTensorMap2D map = tc::byteTensorMap2D(
+      reinterpret_cast<uintptr_t>(globalAddress), innerBytes, outerRows,
+      rowStrideBytes, boxInnerBytes, boxOuterRows, swizzle);
   // cuTensorMapEncodeTiled's rules, and the tensor within one allocation.
   if (tc::TensorMapIssue issue = tc::checkByteTensorMap2D(map);
       issue != tc::TensorMapIssue::None)
     fail("nvfp4CudaTensorMapCreate2D: %s", tc::describeTensorMapIssue(issue));
-  const uintptr_t begin = map.globalAddress;
-  const uint64_t span = (outerRows - 1) * rowStrideBytes + innerBytes;
-  const auto &allocations = deviceAllocations();
-  auto it = allocations.upper_bound(begin);
-  if (it == allocations.begin() ||
-      begin + span > std::prev(it)->first + std::prev(it)->second)
+  const std::optional<uint64_t> span = tc::tensorMapSpanBytes(map);
+  if (!span || !inDeviceAllocation(map.globalAddress, *span))
     fail("nvfp4CudaTensorMapCreate2D: the %" PRIu64 " x %" PRIu64
          " byte tensor at %p is not within one device allocation",
          outerRows, innerBytes, globalAddress);
+  auto *emulated = new EmulatedTensorMap();
+  emulated->map = map;
   return emulated;
 }
 

@@ -23,6 +23,16 @@ std::map<uintptr_t, uint64_t> &nvfp4::emulator::detail::deviceAllocations() {
   return allocations;
 }
 
+bool nvfp4::emulator::detail::inDeviceAllocation(uintptr_t begin,
+                                                 uint64_t bytes) {
+  const auto &allocations = deviceAllocations();
+  auto it = allocations.upper_bound(begin);
+  if (it == allocations.begin())
+    return false;
+  --it;
+  return bytes <= it->second && begin - it->first <= it->second - bytes;
+}
+
 extern "C" void *mgpuStreamCreate() {
   static int stream;
   return &stream;

@@ -247,7 +247,6 @@ void runCluster(Cluster &cluster,
       if (!canRun(*t.cta, t))
         continue;
       t.wait = Wait::None;
-      cluster.current = &t;
       if (!started[i]) {
         started[i] = true;
         gStartingThread = &t;

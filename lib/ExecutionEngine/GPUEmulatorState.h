@@ -287,7 +287,6 @@ struct Cluster {
   /// The scheduler's stack, for AddressSanitizer's switches back to it.
   const void *schedulerStack = nullptr;
   size_t schedulerStackSize = 0;
-  Thread *current = nullptr;
   /// `barrier.cluster`: arrivals of the current phase, and its generation.
   int64_t barrierArrived = 0;
   uint64_t barrierGeneration = 0;
@@ -356,6 +355,10 @@ void checkAsyncRead(Cta &cta, uint32_t offset, uint32_t length,
 
 /// The live allocations of mgpuMemAlloc: start -> size.
 std::map<uintptr_t, uint64_t> &deviceAllocations();
+
+/// Whether the `bytes` bytes at `begin` lie in one live allocation of
+/// mgpuMemAlloc.
+bool inDeviceAllocation(uintptr_t begin, uint64_t bytes);
 
 } // namespace nvfp4::emulator::detail
 

@@ -347,8 +347,14 @@ void recordReads(Cta &issuer, TensorOp &op, const char *what) {
 
 /// Thread `t` issues `op` into its CTA's tensor pipe.
 void issue(Thread &t, TensorOp op, const char *what) {
-  if (op.kind != TensorOp::Kind::Commit)
+  if (op.kind != TensorOp::Kind::Commit) {
+    // The even CTA of a pair issues the pair's copies and MMAs.
+    if (op.pair && t.cta->rank % 2 != 0)
+      fail("kernel %s: %s.cta_group::2 issued by CTA rank %d (the even CTA "
+           "of the pair issues), at %s",
+           t.cta->name, what, t.cta->rank, op.location);
     recordReads(*t.cta, op, what);
+  }
   t.cta->tensorOps.push_back(std::move(op));
 }
 
@@ -503,10 +509,6 @@ extern "C" void nvfp4EmuTcgen05Copy(void *thread, void *taddr, int64_t sdesc,
     fail("kernel %s: tcgen05.cp.32x128b.warpx4 to lane %u (warpx4 fills "
          "lanes 0..127 from lane 0), at %s",
          t->cta->name, laneOf(address), location);
-  if (pair && t->cta->rank % 2 != 0)
-    fail("kernel %s: tcgen05.cp.cta_group::2 issued by CTA rank %d (the "
-         "even CTA of the pair issues), at %s",
-         t->cta->name, t->cta->rank, location);
   TensorOp op;
   op.kind = TensorOp::Kind::Copy;
   op.pair = pair != 0;
@@ -523,10 +525,6 @@ extern "C" void nvfp4EmuTcgen05MmaBlockScaled(void *thread, void *d,
                                               int32_t pair,
                                               const char *location) {
   Thread *t = asThread(thread);
-  if (pair && t->cta->rank % 2 != 0)
-    fail("kernel %s: tcgen05.mma.cta_group::2 issued by CTA rank %d (the "
-         "even CTA of the pair issues), at %s",
-         t->cta->name, t->cta->rank, location);
   TensorOp op;
   op.kind = TensorOp::Kind::Mma;
   op.pair = pair != 0;

@@ -42,6 +42,7 @@
 #include "nvfp4/Numerics/Numerics.h"
 
 #include "MemRefArguments.h"
+#include "ReferenceRuntimeErrors.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 
@@ -56,24 +57,13 @@
 #include <vector>
 
 using namespace nvfp4::runtime;
+using namespace nvfp4::runtime::reference;
 
 namespace {
 
 //===----------------------------------------------------------------------===//
 // Argument validation
 //===----------------------------------------------------------------------===//
-
-/// Reports an invalid call of `entry` on stderr.
-void reportInvalid(const char *entry, const std::string &message) {
-  nvfp4::runtime::reportInvalid("nvfp4-reference-runtime", entry, message);
-}
-
-/// Reports an invalid call of an entry point without an error channel and
-/// ends the process.
-[[noreturn]] void failInvalid(const char *entry, const std::string &message) {
-  reportInvalid(entry, message);
-  std::exit(EXIT_FAILURE);
-}
 
 /// The layout of an NVFP4 tensor's components in the reference lowering:
 /// codes [batch.., rows, cols] (rank 1: one row), compact scales [batch..,

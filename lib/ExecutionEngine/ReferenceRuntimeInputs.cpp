@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemRefArguments.h"
+#include "ReferenceRuntimeErrors.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 
@@ -27,20 +28,9 @@
 #include <vector>
 
 using namespace nvfp4::runtime;
+using namespace nvfp4::runtime::reference;
 
 namespace {
-
-/// Reports an invalid call of `entry` on stderr.
-void reportInvalid(const char *entry, const std::string &message) {
-  nvfp4::runtime::reportInvalid("nvfp4-reference-runtime", entry, message);
-}
-
-/// Reports an invalid call of an entry point without an error channel and
-/// ends the process.
-[[noreturn]] void failInvalid(const char *entry, const std::string &message) {
-  reportInvalid(entry, message);
-  std::exit(EXIT_FAILURE);
-}
 
 /// SplitMix64: a deterministic, portable generator for test data.
 struct SplitMix64 {

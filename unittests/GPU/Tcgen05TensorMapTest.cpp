@@ -140,4 +140,29 @@ TEST(Tcgen05TensorMap, CoordinateLimit) {
   EXPECT_TRUE(tensorMapRowsFitCoordinates(4096, 4096));
 }
 
+// The runtimes' parameters as a map, and the bytes it spans (none when the
+// span or its end would overflow 64 bits).
+TEST(Tcgen05TensorMap, ParametersAndSpan) {
+  ByteTensorMap2D map = byteTensorMap2D(0x1000, 256, 384, 512, 128, 64, 3);
+  EXPECT_EQ(map.globalAddress, 0x1000u);
+  EXPECT_EQ(map.innerBytes, 256u);
+  EXPECT_EQ(map.outerRows, 384u);
+  EXPECT_EQ(map.rowStrideBytes, 512u);
+  EXPECT_EQ(map.boxInnerBytes, 128u);
+  EXPECT_EQ(map.boxOuterRows, 64u);
+  EXPECT_EQ(map.swizzle, TensorMapSwizzle::B128);
+  EXPECT_EQ(tensorMapSpanBytes(map), std::optional<uint64_t>(383 * 512 + 256));
+  map.outerRows = 1;
+  EXPECT_EQ(tensorMapSpanBytes(map), std::optional<uint64_t>(256));
+  map.outerRows = 0;
+  EXPECT_EQ(tensorMapSpanBytes(map), std::nullopt);
+  map.outerRows = uint64_t(1) << 40;
+  map.rowStrideBytes = uint64_t(1) << 30;
+  EXPECT_EQ(tensorMapSpanBytes(map), std::nullopt); // rows * stride
+  map.outerRows = 2;
+  map.rowStrideBytes = 16;
+  map.globalAddress = UINT64_MAX - 16;
+  EXPECT_EQ(tensorMapSpanBytes(map), std::nullopt); // the end
+}
+
 } // namespace

@@ -18,6 +18,23 @@
 
 using namespace mlir;
 
+nvfp4::detail::MatmulShape nvfp4::detail::MatmulShape::of(MatmulOp op) {
+  auto lhs = cast<NVFP4TensorType>(op.getLhs().getType());
+  auto rhs = cast<NVFP4TensorType>(op.getRhs().getType());
+  ArrayRef<int64_t> lhsShape = lhs.getShape(), rhsShape = rhs.getShape();
+  MatmulShape s;
+  if (lhsShape.size() == 3)
+    s.batch = lhsShape[0];
+  s.m = lhsShape[lhsShape.size() - 2];
+  s.k = lhsShape.back();
+  s.n = rhsShape[rhsShape.size() - 2];
+  s.lhsBlockRows = lhs.getBlock().getRows();
+  s.rhsBlockRows = rhs.getBlock().getRows();
+  s.resultElementType = op.getResult().getType().getElementType();
+  s.hasAcc = static_cast<bool>(op.getAcc());
+  return s;
+}
+
 Value nvfp4::detail::createGlobalBasePointer(OpBuilder &b, Location loc,
                                              Value memref) {
   Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);

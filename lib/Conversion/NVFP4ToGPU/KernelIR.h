@@ -13,12 +13,28 @@
 #ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELIR_H
 #define NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELIR_H
 
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace mlir::nvfp4::detail {
+
+/// The shape and types of an `nvfp4.matmul` that every matmul kernel is
+/// specialized on (MatmulConfig, Tcgen05Config add their tiles).
+struct MatmulShape {
+  int64_t batch = 0; // 0: unbatched
+  int64_t m = 0, n = 0, k = 0;
+  int64_t lhsBlockRows = 1, rhsBlockRows = 1;
+  Type resultElementType;
+  bool hasAcc = false;
+
+  static MatmulShape of(MatmulOp op);
+  int64_t batches() const { return std::max<int64_t>(batch, 1); }
+};
 
 /// The aligned base address of `memref` as an LLVM pointer in the global
 /// address space. Kernels address packed E2M1 and E4M3 buffers by byte

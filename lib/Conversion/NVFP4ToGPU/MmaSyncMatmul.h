@@ -19,6 +19,8 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
+#include "KernelIR.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include <optional>
@@ -26,31 +28,16 @@
 
 namespace mlir::nvfp4::detail {
 
-/// Everything the kernel is specialized on.
-struct MatmulConfig {
-  int64_t batch = 0; // 0: unbatched
-  int64_t m = 0, n = 0, k = 0;
-  int64_t lhsBlockRows = 1, rhsBlockRows = 1;
-  Type resultElementType;
-  bool hasAcc = false;
+/// Everything the kernel is specialized on: the matmul's shape and the CTA
+/// tile.
+struct MatmulConfig : MatmulShape {
   /// The CTA tile: `forcedTile` or selectTileShape(M, N).
   ::nvfp4::gpu::TileShape tile;
 
   static MatmulConfig get(MatmulOp op,
                           std::optional<::nvfp4::gpu::TileShape> forcedTile = {}) {
-    auto lhs = cast<NVFP4TensorType>(op.getLhs().getType());
-    auto rhs = cast<NVFP4TensorType>(op.getRhs().getType());
-    ArrayRef<int64_t> lhsShape = lhs.getShape(), rhsShape = rhs.getShape();
     MatmulConfig c;
-    if (lhsShape.size() == 3)
-      c.batch = lhsShape[0];
-    c.m = lhsShape[lhsShape.size() - 2];
-    c.k = lhsShape.back();
-    c.n = rhsShape[rhsShape.size() - 2];
-    c.lhsBlockRows = lhs.getBlock().getRows();
-    c.rhsBlockRows = rhs.getBlock().getRows();
-    c.resultElementType = op.getResult().getType().getElementType();
-    c.hasAcc = static_cast<bool>(op.getAcc());
+    static_cast<MatmulShape &>(c) = MatmulShape::of(op);
     c.tile = forcedTile ? *forcedTile : ::nvfp4::gpu::selectTileShape(c.m, c.n);
     return c;
   }

@@ -95,17 +95,13 @@ struct EpilogueQuantization {
   }
 };
 
-/// Everything the tcgen05 kernel is specialized on.
-struct Tcgen05Config {
-  int64_t batch = 0; // 0: unbatched
-  int64_t m = 0, n = 0, k = 0;
-  int64_t lhsBlockRows = 1, rhsBlockRows = 1;
+/// Everything the tcgen05 kernel is specialized on: the matmul's shape,
+/// the scale layouts, the epilogue and the tile plan.
+struct Tcgen05Config : MatmulShape {
   /// The A / B scales are in the global atoms layout: the producer's elected
   /// lane bulk-copies them into the stage's atoms instead of the warp's
   /// loads and transposed stores.
   bool lhsScaleAtoms = false, rhsScaleAtoms = false;
-  Type resultElementType;
-  bool hasAcc = false;
   /// The epilogue quantizes the result to NVFP4, with the tensor scale of a
   /// given amax, instead of storing it.
   std::optional<EpilogueQuantization> nvfp4Output;
@@ -123,19 +119,8 @@ struct Tcgen05Config {
   get(MatmulOp op, GPUTarget target,
       std::optional<EpilogueQuantization> nvfp4Output = std::nullopt,
       tc::CtaPairMode ctaPairMode = tc::CtaPairMode::Auto) {
-    auto lhs = cast<NVFP4TensorType>(op.getLhs().getType());
-    auto rhs = cast<NVFP4TensorType>(op.getRhs().getType());
-    ArrayRef<int64_t> lhsShape = lhs.getShape(), rhsShape = rhs.getShape();
     Tcgen05Config c;
-    if (lhsShape.size() == 3)
-      c.batch = lhsShape[0];
-    c.m = lhsShape[lhsShape.size() - 2];
-    c.k = lhsShape.back();
-    c.n = rhsShape[rhsShape.size() - 2];
-    c.lhsBlockRows = lhs.getBlock().getRows();
-    c.rhsBlockRows = rhs.getBlock().getRows();
-    c.resultElementType = op.getResult().getType().getElementType();
-    c.hasAcc = static_cast<bool>(op.getAcc());
+    static_cast<MatmulShape &>(c) = MatmulShape::of(op);
     c.nvfp4Output = nvfp4Output;
     c.target = target;
     c.ctaPairMode = ctaPairMode;
@@ -145,7 +130,6 @@ struct Tcgen05Config {
     return c;
   }
 
-  int64_t batches() const { return std::max<int64_t>(batch, 1); }
   int64_t nTiles() const { return n / plan.tileN; }
   int64_t mTiles() const { return m / plan.tileM; }
   int64_t numTiles() const { return nTiles() * mTiles() * batches(); }

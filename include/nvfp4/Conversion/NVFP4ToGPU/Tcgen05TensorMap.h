@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 
 namespace nvfp4::gpu::tcgen05 {
 
@@ -147,6 +148,43 @@ constexpr const char *describeTensorMapIssue(TensorMapIssue issue) {
     return "inner box extent larger than the swizzle span";
   }
   return "unknown issue";
+}
+
+/// The map of the parameters of `nvfp4CudaTensorMapCreate2D` (its runtime
+/// entry points, on the CUDA driver and in the GPU emulator).
+constexpr ByteTensorMap2D byteTensorMap2D(uint64_t globalAddress,
+                                          uint64_t innerBytes,
+                                          uint64_t outerRows,
+                                          uint64_t rowStrideBytes,
+                                          uint32_t boxInnerBytes,
+                                          uint32_t boxOuterRows,
+                                          int32_t swizzle) {
+  ByteTensorMap2D map;
+  map.globalAddress = globalAddress;
+  map.innerBytes = innerBytes;
+  map.outerRows = outerRows;
+  map.rowStrideBytes = rowStrideBytes;
+  map.boxInnerBytes = boxInnerBytes;
+  map.boxOuterRows = boxOuterRows;
+  map.swizzle = static_cast<TensorMapSwizzle>(swizzle);
+  return map;
+}
+
+/// The bytes from the map's first byte to its last (`outerRows` rows of
+/// `innerBytes`, `rowStrideBytes` apart), or nothing when the span or its
+/// end overflows 64 bits (checkByteTensorMap2D bounds the dimensions, not
+/// their product).
+constexpr std::optional<uint64_t> tensorMapSpanBytes(const ByteTensorMap2D &map) {
+  if (map.outerRows == 0)
+    return std::nullopt;
+  const uint64_t rows = map.outerRows - 1;
+  if (map.rowStrideBytes != 0 && rows > UINT64_MAX / map.rowStrideBytes)
+    return std::nullopt;
+  const uint64_t span = rows * map.rowStrideBytes;
+  if (span > UINT64_MAX - map.innerBytes ||
+      span + map.innerBytes > UINT64_MAX - map.globalAddress)
+    return std::nullopt;
+  return span + map.innerBytes;
 }
 
 /// The tensor map of an operand of the tcgen05 kernel: packed E2M1 data of
