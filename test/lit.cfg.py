@@ -91,8 +91,9 @@ if config.enable_python:
         config.nvfp4_obj_root, "python_packages")
 
 # CPU execution of programs lowered with nvfp4-to-cpu (test/Integration):
-# mlir-runner with the MLIR runner utilities and the project's reference
-# runtime. Longer names first: lit substitutes in order.
+# mlir-runner with the MLIR runner utilities, the project's CPU kernels
+# (libnvfp4_cpu_runtime, which the lowered nvfp4 ops call) and its reference
+# runtime (the checks). Longer names first: lit substitutes in order.
 llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
 config.substitutions.append((
     "%mlir_c_runner_utils",
@@ -102,6 +103,10 @@ config.substitutions.append((
     os.path.join(llvm_lib_dir, "libmlir_runner_utils" + config.shlib_ext)))
 config.substitutions.append((
     "%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
+config.substitutions.append((
+    "%nvfp4_cpu_runtime_lib",
+    os.path.join(config.nvfp4_obj_root, "lib",
+                 "libnvfp4_cpu_runtime" + config.shlib_ext)))
 config.substitutions.append((
     "%nvfp4_runtime_lib",
     os.path.join(config.nvfp4_obj_root, "lib",

@@ -33,6 +33,7 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   // 1. nvfp4 -> linalg / vector / scf / tensor / arith on tensors.
   ConvertNVFP4ToReferenceOptions referenceOptions;
   referenceOptions.fakeQuant = options.fakeQuant;
+  referenceOptions.kernels = options.kernels;
   pm.addPass(createConvertNVFP4ToReference(referenceOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());

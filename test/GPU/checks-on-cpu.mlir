@@ -5,7 +5,7 @@
 //
 // RUN: nvfp4-opt %S/Inputs/matmul-cases.mlir --nvfp4-to-cpu \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib,%nvfp4_cuda_checks_lib \
 // RUN: | FileCheck %s
 // CHECK: gpu matmul [64x128] x [192x128]: outside bound 0 (of 12288), bit-exact 12288,
 // CHECK: gpu matmul [128x1024] x [128x1024]: outside bound 0 (of 16384), bit-exact 16384,

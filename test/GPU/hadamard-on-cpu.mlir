@@ -6,7 +6,7 @@
 //
 // RUN: nvfp4-opt %S/Inputs/hadamard-cases.mlir --nvfp4-to-cpu \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
 // RUN: | FileCheck %S/Inputs/hadamard-cases.mlir
 // RUN: nvfp4-opt %S/Inputs/hadamard-cases.mlir --nvfp4-to-gpu-executable="target=sm_90a" | FileCheck %s --implicit-check-not=nvfp4.hadamard
 // RUN: nvfp4-opt %S/Inputs/hadamard-cases.mlir --nvfp4-to-gpu-executable="target=sm_120a" | FileCheck %s --implicit-check-not=nvfp4.hadamard

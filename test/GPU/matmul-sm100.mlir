@@ -38,16 +38,16 @@
 // REQUIRES: gpu, gpu-sm_100, nvfp4-cuda-runtime, ptxas
 // RUN: nvfp4-opt %s --nvfp4-to-gpu-executable="target=sm_100a" \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib,%nvfp4_cuda_checks_lib \
 // RUN: | FileCheck %s
 // RUN: nvfp4-opt %s \
 // RUN:   --nvfp4-to-gpu-executable="target=sm_100a format=bin cuda-path=%cuda_path" \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib,%nvfp4_cuda_checks_lib \
 // RUN: | FileCheck %s
 // RUN: nvfp4-opt %s --nvfp4-to-gpu-executable="target=sm_100a tcgen05-cta-pair=off" \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib,%nvfp4_cuda_checks_lib \
 // RUN: | FileCheck %s
 
 // CHECK: gpu matmul [256x1024] x [512x1024]: outside bound 0 (of 131072)

@@ -10,10 +10,10 @@
 // RUN: nvfp4-opt %S/Inputs/quantize-cases.mlir \
 // RUN:   --nvfp4-to-gpu-executable="target=sm_90a" \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
 // RUN: | FileCheck %S/Inputs/quantize-cases.mlir
 // RUN: nvfp4-opt %S/Inputs/quantize-cases.mlir \
 // RUN:   --nvfp4-to-gpu-executable="target=sm_90a format=bin cuda-path=%cuda_path" \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN:   -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
 // RUN: | FileCheck %S/Inputs/quantize-cases.mlir

@@ -8,7 +8,7 @@
 //
 // RUN: nvfp4-opt %S/Inputs/quantize-sr-cases.mlir --nvfp4-to-cpu \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
 // RUN: | grep -v "base@" > %t.cpu
 // RUN: for options in target=sm_90a target=sm_100a target=sm_120a \
 // RUN:     "target=sm_100a hardware-sr=true" "target=sm_103a hardware-sr=true"; do \

@@ -6,7 +6,14 @@
 // subnormals, values near FLT_MAX, bf16 and f16 inputs (checked against
 // the input rounded to that type), ranks 1 to 3.
 //
+// Both CPU lowerings run and are checked: the default calls of the
+// precompiled kernels (libnvfp4_cpu_runtime) and kernels=inline.
+//
 // RUN: nvfp4-opt %s --nvfp4-to-cpu \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
+// RUN: | FileCheck %s
+// RUN: nvfp4-opt %s --nvfp4-to-cpu=kernels=inline \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
 // RUN: | FileCheck %s

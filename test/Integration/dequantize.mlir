@@ -7,7 +7,14 @@
 //   order, which differ in the last bit from (e2m1 * s) * (1 / S_enc) for 14
 //   of the 16 codes.
 //
+// Both CPU lowerings run and are checked: the default calls of the
+// precompiled kernels (libnvfp4_cpu_runtime) and kernels=inline.
+//
 // RUN: nvfp4-opt %s --nvfp4-to-cpu \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
+// RUN: | FileCheck %s
+// RUN: nvfp4-opt %s --nvfp4-to-cpu=kernels=inline \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
 // RUN: | FileCheck %s

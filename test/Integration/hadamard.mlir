@@ -2,7 +2,14 @@
 // bit with the reference butterfly; e0 maps to the first column of H, all
 // 1/4 (sign 0 is +1).
 //
+// Both CPU lowerings run and are checked: the default calls of the
+// precompiled kernels (libnvfp4_cpu_runtime) and kernels=inline.
+//
 // RUN: nvfp4-opt %s --nvfp4-to-cpu \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
+// RUN: | FileCheck %s
+// RUN: nvfp4-opt %s --nvfp4-to-cpu=kernels=inline \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
 // RUN: | FileCheck %s

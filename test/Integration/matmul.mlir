@@ -8,11 +8,22 @@
 // must agree with the reference GEMM up to f32 summation order: largest
 // error below 1e-5 of the largest output.
 //
+// Both CPU lowerings run and are checked: the default calls of the
+// precompiled kernels (libnvfp4_cpu_runtime) and kernels=inline.
+//
 // RUN: nvfp4-opt %s --nvfp4-to-cpu \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
+// RUN: | FileCheck %s
+// RUN: nvfp4-opt %s --nvfp4-to-cpu=kernels=inline \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
 // RUN: | FileCheck %s
 // RUN: nvfp4-opt %s --nvfp4-to-cpu=fake-quant=true \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
+// RUN: | FileCheck %s --check-prefix=FAKE
+// RUN: nvfp4-opt %s --nvfp4-to-cpu="kernels=inline fake-quant=true" \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
 // RUN: | FileCheck %s --check-prefix=FAKE

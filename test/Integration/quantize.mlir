@@ -4,7 +4,14 @@
 // without the Hadamard transform, ranks 1 to 3, f32/bf16/f16 inputs,
 // explicit amax, and inputs with ties, zeros, -0, outliers, Inf and NaN.
 //
+// Both CPU lowerings run and are checked: the default calls of the
+// precompiled kernels (libnvfp4_cpu_runtime) and kernels=inline.
+//
 // RUN: nvfp4-opt %s --nvfp4-to-cpu \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
+// RUN: | FileCheck %s
+// RUN: nvfp4-opt %s --nvfp4-to-cpu=kernels=inline \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
 // RUN: | FileCheck %s

@@ -26,22 +26,33 @@
 // runs drift apart by the size of the quantization noise (measured 0.03 to
 // 0.15). test/Integration/matmul-fake-quant.mlir checks a single GEMM.
 //
+// The NVFP4 step runs through both CPU lowerings, the calls of the
+// precompiled kernels (the default) and kernels=inline: two independent
+// implementations of every op, whose outputs must be byte-identical.
+//
 // RUN: cat %S/Inputs/train-step-2layer.mlir %s > %t.mlir
 // RUN: nvfp4-opt %t.mlir --nvfp4-recipe | FileCheck %s --check-prefix=RECIPE
 // RUN: nvfp4-opt %t.mlir --nvfp4-to-cpu \
 // RUN: | env NVFP4_RT_STASH=%t.hp NVFP4_RT_STASH_MODE=write %mlir_runner \
 // RUN:   -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
 // RUN: | FileCheck %s --check-prefix=HP
 // RUN: nvfp4-opt %t.mlir --nvfp4-recipe --nvfp4-to-cpu \
 // RUN: | env NVFP4_RT_STASH=%t.hp NVFP4_RT_STASH_MODE=compare %mlir_runner \
 // RUN:   -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
-// RUN: | FileCheck %s
-// RUN: nvfp4-opt %t.mlir --nvfp4-recipe --nvfp4-to-cpu=fake-quant=true \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
+// RUN:   > %t.library
+// RUN: FileCheck %s < %t.library
+// RUN: nvfp4-opt %t.mlir --nvfp4-recipe --nvfp4-to-cpu=kernels=inline \
 // RUN: | env NVFP4_RT_STASH=%t.hp NVFP4_RT_STASH_MODE=compare %mlir_runner \
 // RUN:   -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN:   > %t.inline
+// RUN: cmp %t.library %t.inline
+// RUN: nvfp4-opt %t.mlir --nvfp4-recipe --nvfp4-to-cpu=fake-quant=true \
+// RUN: | env NVFP4_RT_STASH=%t.hp NVFP4_RT_STASH_MODE=compare %mlir_runner \
+// RUN:   -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
 // RUN: | FileCheck %s --check-prefix=FAKE
 
 // RECIPE: nvfp4.quantize {{.*}}rounding rs{{.*}}hadamard

@@ -28,12 +28,12 @@
 // RUN: nvfp4-opt %t.run.mlir --nvfp4-to-cpu \
 // RUN: | env NVFP4_RT_STASH=%t.hp NVFP4_RT_STASH_MODE=write %mlir_runner \
 // RUN:   -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
 // RUN: | FileCheck %s --check-prefix=HP
 // RUN: nvfp4-opt %t.run.mlir --nvfp4-recipe --nvfp4-to-cpu \
 // RUN: | env NVFP4_RT_STASH=%t.hp NVFP4_RT_STASH_MODE=compare %mlir_runner \
 // RUN:   -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
 // RUN: | FileCheck %s --check-prefix=EXEC
 
 // Two projections that do not share their input: two layers, both FP4.

@@ -133,8 +133,8 @@ def StripGPUCompileTimes : Pass<"nvfp4-strip-gpu-compile-times", "ModuleOp"> {
 }
 
 def ConvertNVFP4ToReference : Pass<"convert-nvfp4-to-reference", "ModuleOp"> {
-  let summary = "Lower every nvfp4 op to linalg, vector, scf, tensor and arith, "
-                "bit-exact with the reference numerics";
+  let summary = "Lower every nvfp4 op to calls of the precompiled CPU kernels "
+                "or to inline upstream ops, bit-exact with the reference numerics";
   let description = [{
     Replaces every `!nvfp4.tensor` by its three components (a 1:N type
     conversion): the E2M1 codes as `tensor<...xi8>` (one code per byte, low
@@ -144,7 +144,22 @@ def ConvertNVFP4ToReference : Pass<"convert-nvfp4-to-reference", "ModuleOp"> {
     become `tensor<...xi8>` too. Function signatures, calls, returns and
     structured control flow are converted with them.
 
-    Every op is lowered to upstream dialects only, evaluating exactly the f32
+    With `kernels=library` (the default), quantize, amax, dequantize,
+    hadamard, rescale and matmul become calls of the precompiled kernels of
+    libnvfp4_cpu_runtime (`nvfp4CpuQuantize`, `nvfp4CpuAmax`,
+    `nvfp4CpuDequantize`, `nvfp4CpuHadamard`, `nvfp4CpuMatmul`, declared
+    with `llvm.emit_c_interface`): each tensor operand is passed as the
+    buffer of the tensor (`bufferization.to_buffer read_only`, cast to an
+    unranked memref), each result is a fresh `memref.alloc` the call writes
+    and `bufferization.to_tensor restrict writable` turns back into a
+    tensor. The IR stays a few ops per nvfp4 op, so compile time grows with
+    the number of ops and not with their numerics, and the work runs in the
+    reference library's vectorized, multi-threaded kernels (the program
+    needs libnvfp4_cpu_runtime at run time, e.g. `mlir-runner
+    -shared-libs=`).
+
+    With `kernels=inline`, every op is lowered to upstream dialects only
+    (no runtime library), evaluating exactly the f32
     operations of the reference library (`include/nvfp4/Numerics`,
     docs/numerics.md) in the same order: E2M1 and E4M3 conversions are
     integer arithmetic on f32 bit patterns, stochastic rounding draws its
@@ -164,7 +179,10 @@ def ConvertNVFP4ToReference : Pass<"convert-nvfp4-to-reference", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect",
@@ -174,6 +192,10 @@ def ConvertNVFP4ToReference : Pass<"convert-nvfp4-to-reference", "ModuleOp"> {
            "Lower nvfp4.matmul to dequantize + an f32 linalg contraction "
            "(quantization-aware training) instead of the bit-exact "
            "block-scaled GEMM">,
+    Option<"kernels", "kernels", "std::string", /*default=*/"\"library\"",
+           "How the numerics are emitted: 'library' (calls of "
+           "libnvfp4_cpu_runtime's precompiled kernels) or 'inline' "
+           "(upstream ops only)">,
   ];
 }
 

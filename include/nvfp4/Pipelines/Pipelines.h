@@ -30,6 +30,13 @@ struct NVFP4ToCPUPipelineOptions
                      "(quantization-aware training) instead of the bit-exact "
                      "block-scaled GEMM"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> kernels{
+      *this, "kernels",
+      llvm::cl::desc("How the nvfp4 ops' numerics are emitted: 'library' "
+                     "(calls of libnvfp4_cpu_runtime's precompiled kernels; "
+                     "the program needs that library at run time) or "
+                     "'inline' (upstream ops only)"),
+      llvm::cl::init("library")};
 };
 
 /// Builds the `nvfp4-to-cpu` pipeline: convert-nvfp4-to-reference, tensor

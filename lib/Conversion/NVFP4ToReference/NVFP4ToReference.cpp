@@ -23,13 +23,17 @@
 
 #include "nvfp4/Conversion/NVFP4ToReference/NVFP4ToReference.h"
 
+#include "LoweringUtils.h"
+
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -48,6 +52,7 @@ namespace nvfp4 {
 
 using namespace mlir;
 using namespace mlir::nvfp4;
+using namespace mlir::nvfp4::reference;
 
 //===----------------------------------------------------------------------===//
 // Type conversion
@@ -341,99 +346,6 @@ Value emitHadamard16(OpBuilder &b, Location loc, Value v,
   return bb.fmul(v, bb.f(0.25f));
 }
 
-//===----------------------------------------------------------------------===//
-// Tensor helpers
-//===----------------------------------------------------------------------===//
-
-Value indexConst(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// Reassociation collapsing a rank-n (n >= 2) tensor to [prod(leading), last].
-SmallVector<ReassociationIndices> leadingDimsReassociation(int64_t rank) {
-  ReassociationIndices lead;
-  for (int64_t d = 0; d + 1 < rank; ++d)
-    lead.push_back(d);
-  return {lead, {rank - 1}};
-}
-
-/// Views `t` (static shape, rank >= 1) as a 2D [rows, cols] tensor.
-Value to2D(OpBuilder &b, Location loc, Value t) {
-  auto type = cast<RankedTensorType>(t.getType());
-  int64_t rank = type.getRank();
-  if (rank == 2)
-    return t;
-  if (rank == 1) {
-    auto type2d =
-        RankedTensorType::get({1, type.getDimSize(0)}, type.getElementType());
-    return tensor::ExpandShapeOp::create(
-        b, loc, type2d, t, ArrayRef<ReassociationIndices>{{0, 1}});
-  }
-  return tensor::CollapseShapeOp::create(b, loc, t,
-                                         leadingDimsReassociation(rank));
-}
-
-/// Inverse of `to2D`: reshapes the 2D tensor `t` to `shape` (keeping its
-/// element type).
-Value from2D(OpBuilder &b, Location loc, Value t, ArrayRef<int64_t> shape) {
-  auto type = cast<RankedTensorType>(t.getType());
-  int64_t rank = shape.size();
-  if (rank == 2)
-    return t;
-  auto target = RankedTensorType::get(shape, type.getElementType());
-  if (rank == 1)
-    return tensor::CollapseShapeOp::create(
-        b, loc, target, t, ArrayRef<ReassociationIndices>{{0, 1}});
-  return tensor::ExpandShapeOp::create(b, loc, target, t,
-                                       leadingDimsReassociation(rank));
-}
-
-/// Applies `body` (one scalar in, one scalar of `elementType` out) to every
-/// element of `t` with a linalg.generic.
-Value mapElements(OpBuilder &b, Location loc, Value t, Type elementType,
-                  function_ref<Value(OpBuilder &, Location, Value)> body) {
-  auto type = cast<RankedTensorType>(t.getType());
-  auto resultType = type.clone(elementType);
-  Value init =
-      tensor::EmptyOp::create(b, loc, resultType.getShape(), elementType);
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> iters(type.getRank(),
-                                         utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{resultType}, ValueRange{t}, ValueRange{init},
-      ArrayRef<AffineMap>{id, id}, iters,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc, body(nb, nloc, args[0]));
-      });
-  return generic.getResult(0);
-}
-
-/// Converts a floating-point tensor to `elementType` (extf / truncf, round
-/// to nearest even); returns `t` when it already has that element type.
-Value castElements(OpBuilder &b, Location loc, Value t, Type elementType) {
-  Type from = cast<RankedTensorType>(t.getType()).getElementType();
-  if (from == elementType)
-    return t;
-  bool widen = cast<FloatType>(from).getWidth() <
-               cast<FloatType>(elementType).getWidth();
-  return mapElements(b, loc, t, elementType,
-                     [&](OpBuilder &nb, Location nloc, Value x) -> Value {
-                       if (widen)
-                         return arith::ExtFOp::create(nb, nloc, elementType, x);
-                       return arith::TruncFOp::create(nb, nloc, elementType, x);
-                     });
-}
-
-/// Converts an f32 scalar to `elementType` (f32, bf16 or f16).
-Value castScalar(OpBuilder &b, Location loc, Value x, Type elementType) {
-  if (x.getType() == elementType)
-    return x;
-  if (cast<FloatType>(x.getType()).getWidth() <
-      cast<FloatType>(elementType).getWidth())
-    return arith::ExtFOp::create(b, loc, elementType, x);
-  return arith::TruncFOp::create(b, loc, elementType, x);
-}
-
 VectorType f32x16(OpBuilder &b) {
   return VectorType::get({16}, b.getF32Type());
 }
@@ -712,12 +624,6 @@ QuantizeParams getQuantizeParams(OpTy op, Value amax, Value seed) {
   return p;
 }
 
-/// The single value of a 1:1-converted operand.
-Value single(ValueRange values) {
-  assert(values.size() == 1 && "expected a 1:1 converted value");
-  return values.front();
-}
-
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
@@ -866,25 +772,6 @@ struct DisassembleOpLowering : public OpConversionPattern<DisassembleOp> {
   }
 };
 
-/// Adds a leading unit dimension to a rank-2 tensor (batch of one).
-Value addBatchDim(OpBuilder &b, Location loc, Value t) {
-  auto type = cast<RankedTensorType>(t.getType());
-  if (type.getRank() == 3)
-    return t;
-  auto type3d = RankedTensorType::get(
-      {1, type.getDimSize(0), type.getDimSize(1)}, type.getElementType());
-  return tensor::ExpandShapeOp::create(
-      b, loc, type3d, t, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-}
-
-/// Drops the leading unit dimension `addBatchDim` added.
-Value dropBatchDim(OpBuilder &b, Location loc, Value t, int64_t rank) {
-  if (rank == 3)
-    return t;
-  return tensor::CollapseShapeOp::create(
-      b, loc, t, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-}
-
 struct MatmulOpLowering : public OpConversionPattern<MatmulOp> {
   MatmulOpLowering(const TypeConverter &converter, MLIRContext *ctx,
                    bool fakeQuant)
@@ -1013,34 +900,7 @@ private:
         addBatchDim(b, loc, emitDequantize(b, loc, a[0], a[1], a[2], ra, f32));
     Value db = addBatchDim(
         b, loc, emitDequantize(b, loc, bOp[0], bOp[1], bOp[2], rb, f32));
-    auto daType = cast<RankedTensorType>(da.getType());
-    auto dbType = cast<RankedTensorType>(db.getType());
-    SmallVector<int64_t> shape = {daType.getDimSize(0), daType.getDimSize(1),
-                                  dbType.getDimSize(1)};
-    Value init = accIn;
-    if (!init) {
-      Value empty = tensor::EmptyOp::create(b, loc, shape, f32);
-      Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-      init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-    }
-    MLIRContext *ctx = b.getContext();
-    AffineExpr bd, i, j, k;
-    bindDims(ctx, bd, i, j, k);
-    SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {bd, i, k}, ctx),
-                                   AffineMap::get(4, 0, {bd, j, k}, ctx),
-                                   AffineMap::get(4, 0, {bd, i, j}, ctx)};
-    SmallVector<utils::IteratorType> iters = {
-        utils::IteratorType::parallel, utils::IteratorType::parallel,
-        utils::IteratorType::parallel, utils::IteratorType::reduction};
-    auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{init.getType()}, ValueRange{da, db}, ValueRange{init},
-        maps, iters, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          Value prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
-          linalg::YieldOp::create(
-              nb, nloc,
-              arith::AddFOp::create(nb, nloc, args[2], prod).getResult());
-        });
-    return generic.getResult(0);
+    return emitBatchedContraction(b, loc, da, db, accIn);
   }
 
   bool fakeQuant;
@@ -1124,6 +984,23 @@ struct ConvertNVFP4ToReferencePass
 
     if (failed(checkLowerableModule(module, getArgument())))
       return signalPassFailure();
+    if (kernels != "library" && kernels != "inline") {
+      module.emitError() << getArgument() << ": kernels='" << kernels
+                         << "' is not 'library' or 'inline'";
+      return signalPassFailure();
+    }
+
+    if (kernels == "library") {
+      for (StringRef name : getLibraryCallNames()) {
+        if (Operation *symbol = SymbolTable::lookupSymbolIn(module, name)) {
+          symbol->emitError()
+              << "'@" << name
+              << "' is reserved for the CPU runtime's kernel of that name "
+                 "(kernels=library); rename it or use kernels=inline";
+          return signalPassFailure();
+        }
+      }
+    }
 
     NVFP4ToReferenceTypeConverter converter;
 
@@ -1161,6 +1038,7 @@ struct ConvertNVFP4ToReferencePass
     RewritePatternSet patterns(ctx);
     NVFP4ToReferenceOptions options;
     options.fakeQuant = fakeQuant;
+    options.libraryCalls = kernels == "library";
     populateNVFP4ToReferenceConversionPatterns(converter, patterns, options);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
@@ -1190,16 +1068,21 @@ void mlir::nvfp4::populateNVFP4ToReferenceConversionPatterns(
     const TypeConverter &typeConverter, RewritePatternSet &patterns,
     const NVFP4ToReferenceOptions &options) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<QuantizeOpLowering,    // nvfp4.quantize
-               AmaxOpLowering,        // nvfp4.amax
-               DequantizeOpLowering,  // nvfp4.dequantize
-               HadamardOpLowering,    // nvfp4.hadamard
-               RescaleOpLowering,     // nvfp4.rescale
-               TransposeOpLowering,   // nvfp4.transpose
+  patterns.add<TransposeOpLowering,   // nvfp4.transpose
                AssembleOpLowering,    // nvfp4.assemble
                DisassembleOpLowering, // nvfp4.disassemble
                BitcastOpLowering,     // arith.bitcast
                ConstantOpLowering     // arith.constant
+               >(typeConverter, ctx);
+  if (options.libraryCalls) {
+    populateLibraryCallPatterns(typeConverter, patterns, options.fakeQuant);
+    return;
+  }
+  patterns.add<QuantizeOpLowering,   // nvfp4.quantize
+               AmaxOpLowering,       // nvfp4.amax
+               DequantizeOpLowering, // nvfp4.dequantize
+               HadamardOpLowering,   // nvfp4.hadamard
+               RescaleOpLowering     // nvfp4.rescale
                >(typeConverter, ctx);
   patterns.add<MatmulOpLowering>(typeConverter, ctx,
                                  options.fakeQuant); // nvfp4.matmul

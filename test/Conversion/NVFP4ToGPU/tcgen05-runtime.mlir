@@ -15,10 +15,10 @@
 // RUN: %if nvfp4-cuda-runtime && cuda-stub %{ nvfp4-opt %s --nvfp4-to-gpu-executable="target=sm_100a" -o %t.gpu.mlir %}
 // RUN: %if nvfp4-cuda-runtime && cuda-stub %{ env LD_LIBRARY_PATH=%t.dir not %mlir_runner %t.gpu.mlir -e main -entry-point-result=void -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils 2>&1 | FileCheck %s --check-prefix=LINK %}
 // RUN: %if nvfp4-cuda-runtime && cuda-stub %{ nvfp4-opt %s --nvfp4-to-cpu -o %t.cpu.mlir %}
-// RUN: %if nvfp4-cuda-runtime && cuda-stub %{ env LD_LIBRARY_PATH=%t.dir not %mlir_runner %t.cpu.mlir -e misaligned_address -entry-point-result=void -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib 2>&1 | FileCheck %s --check-prefix=ALIGN %}
-// RUN: %if nvfp4-cuda-runtime && cuda-stub %{ env LD_LIBRARY_PATH=%t.dir not %mlir_runner %t.cpu.mlir -e box_wider_than_swizzle -entry-point-result=void -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib 2>&1 | FileCheck %s --check-prefix=BOX %}
-// RUN: %if nvfp4-cuda-runtime && cuda-stub %{ env LD_LIBRARY_PATH=%t.dir not %mlir_runner %t.cpu.mlir -e valid_map -entry-point-result=void -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib 2>&1 | FileCheck %s --check-prefix=VALID %}
-// RUN: %if nvfp4-cuda-runtime && cuda-stub %{ env LD_LIBRARY_PATH=%t.dir not %mlir_runner %t.cpu.mlir -e sm_count -entry-point-result=void -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib 2>&1 | FileCheck %s --check-prefix=SMS %}
+// RUN: %if nvfp4-cuda-runtime && cuda-stub %{ env LD_LIBRARY_PATH=%t.dir not %mlir_runner %t.cpu.mlir -e misaligned_address -entry-point-result=void -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib 2>&1 | FileCheck %s --check-prefix=ALIGN %}
+// RUN: %if nvfp4-cuda-runtime && cuda-stub %{ env LD_LIBRARY_PATH=%t.dir not %mlir_runner %t.cpu.mlir -e box_wider_than_swizzle -entry-point-result=void -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib 2>&1 | FileCheck %s --check-prefix=BOX %}
+// RUN: %if nvfp4-cuda-runtime && cuda-stub %{ env LD_LIBRARY_PATH=%t.dir not %mlir_runner %t.cpu.mlir -e valid_map -entry-point-result=void -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib 2>&1 | FileCheck %s --check-prefix=VALID %}
+// RUN: %if nvfp4-cuda-runtime && cuda-stub %{ env LD_LIBRARY_PATH=%t.dir not %mlir_runner %t.cpu.mlir -e sm_count -entry-point-result=void -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib 2>&1 | FileCheck %s --check-prefix=SMS %}
 
 // CHECK-LABEL: llvm.func @main()
 // The device copies: A codes (128 x 256 / 2 bytes), A scales, B codes, B

@@ -1,5 +1,5 @@
-// RUN: nvfp4-opt %s --convert-nvfp4-to-reference --split-input-file | FileCheck %s
-// RUN: nvfp4-opt %s --convert-nvfp4-to-reference="fake-quant=true" --split-input-file | FileCheck %s --check-prefix=FAKE
+// RUN: nvfp4-opt %s --convert-nvfp4-to-reference="kernels=inline" --split-input-file | FileCheck %s
+// RUN: nvfp4-opt %s --convert-nvfp4-to-reference="kernels=inline fake-quant=true" --split-input-file | FileCheck %s --check-prefix=FAKE
 
 // Function boundaries: an NVFP4 tensor becomes codes, scales and the decode
 // scale; f4E2M1FN / f8E4M3FN tensors become i8 tensors.

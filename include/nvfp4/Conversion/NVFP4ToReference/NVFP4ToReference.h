@@ -36,6 +36,10 @@ struct NVFP4ToReferenceOptions {
   /// Lower nvfp4.matmul to dequantize + an f32 contraction instead of the
   /// bit-exact block-scaled GEMM.
   bool fakeQuant = false;
+  /// Lower quantize, amax, dequantize, hadamard, rescale and matmul to calls
+  /// of libnvfp4_cpu_runtime's precompiled kernels (`kernels=library`)
+  /// instead of inline upstream ops (`kernels=inline`).
+  bool libraryCalls = true;
 };
 
 /// Adds one pattern per nvfp4 op, plus patterns for `arith.bitcast` and

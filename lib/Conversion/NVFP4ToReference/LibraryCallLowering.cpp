@@ -1,0 +1,432 @@
+//===- LibraryCallLowering.cpp - nvfp4 ops as calls of CPU kernels --------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `kernels=library` lowering of convert-nvfp4-to-reference: quantize,
+// amax, dequantize, hadamard, rescale and matmul become calls of the
+// precompiled kernels of libnvfp4_cpu_runtime (lib/ExecutionEngine/
+// CPURuntime.cpp), which compute the reference library's results bit for
+// bit. Each call site is a handful of ops, whatever the op computes:
+//
+//   %xb = bufferization.to_buffer %x read_only      // each tensor operand
+//   %xu = memref.cast %xb : ... to memref<*xf32>
+//   %codes = memref.alloc() : memref<MxKxi8>        // each result
+//   %amax = func.call @nvfp4CpuQuantize(%xu, ...)
+//   %ct = bufferization.to_tensor %codes restrict writable
+//
+// The runtime functions are declared once per module, private, with
+// `llvm.emit_c_interface`. Tensors are passed as [rows, cols] views (the
+// leading dimensions collapsed) or, for matmul, [batch, rows, K]; bf16 and
+// f16 tensors are widened to f32 around the calls, as the inline lowering
+// does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+using namespace mlir::nvfp4::reference;
+
+namespace {
+
+/// Makes func-to-llvm emit the `_mlir_ciface_` wrappers the runtime defines.
+constexpr StringLiteral kEmitCInterface = "llvm.emit_c_interface";
+
+/// Emits the operands and results of one runtime call.
+class CallBuilder {
+public:
+  CallBuilder(ConversionPatternRewriter &rewriter, Operation *op)
+      : rewriter(rewriter), op(op), loc(op->getLoc()) {}
+
+  /// Passes the tensor `t` as an unranked memref of its buffer.
+  void tensor(Value t) {
+    auto type = cast<RankedTensorType>(t.getType());
+    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+    Value buffer = bufferization::ToBufferOp::create(rewriter, loc, memrefType,
+                                                     t, /*read_only=*/true);
+    args.push_back(unranked(buffer));
+  }
+
+  /// Allocates a buffer of `shape` x `elementType` for the call to write;
+  /// returns its index for `buffer` and `result`.
+  unsigned allocate(ArrayRef<int64_t> shape, Type elementType) {
+    auto type = MemRefType::get(shape, elementType);
+    outputs.push_back(memref::AllocOp::create(rewriter, loc, type));
+    return outputs.size() - 1;
+  }
+
+  /// Passes the buffer `index` (from `allocate`) as an unranked memref.
+  void buffer(unsigned index) { args.push_back(unranked(outputs[index])); }
+
+  /// Allocates and passes a buffer the call writes.
+  unsigned output(ArrayRef<int64_t> shape, Type elementType) {
+    unsigned index = allocate(shape, elementType);
+    buffer(index);
+    return index;
+  }
+
+  void i32(int64_t v) { scalar(rewriter.getI32IntegerAttr(v)); }
+  void i64(int64_t v) { scalar(rewriter.getI64IntegerAttr(v)); }
+  void f32(float v) { scalar(rewriter.getF32FloatAttr(v)); }
+  void value(Value v) { args.push_back(v); }
+
+  /// Emits the call of `name`, declaring it when the module does not yet;
+  /// returns the call's results.
+  FailureOr<ValueRange> call(StringRef name, TypeRange resultTypes) {
+    auto module = op->getParentOfType<ModuleOp>();
+    auto type = rewriter.getFunctionType(ValueRange(args).getTypes(),
+                                         resultTypes);
+    // The pass rejects modules that define these names themselves, so an
+    // existing symbol is the declaration an earlier call site added.
+    auto func = SymbolTable::lookupSymbolIn(module, name);
+    auto declared = dyn_cast_or_null<func::FuncOp>(func);
+    if (func && (!declared || declared.getFunctionType() != type))
+      return rewriter.notifyMatchFailure(op, "runtime function type mismatch");
+    if (!func) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      declared = func::FuncOp::create(rewriter, module.getLoc(), name, type);
+      declared.setPrivate();
+      declared->setAttr(kEmitCInterface, rewriter.getUnitAttr());
+    }
+    return ValueRange(
+        func::CallOp::create(rewriter, loc, declared, args).getResults());
+  }
+
+  /// The tensor of output `index`, after the call.
+  Value result(unsigned index) {
+    Value buffer = outputs[index];
+    auto type = cast<MemRefType>(buffer.getType());
+    return bufferization::ToTensorOp::create(
+        rewriter, loc,
+        RankedTensorType::get(type.getShape(), type.getElementType()), buffer,
+        /*restrict=*/true, /*writable=*/true);
+  }
+
+private:
+  Value unranked(Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    return memref::CastOp::create(
+        rewriter, loc, UnrankedMemRefType::get(type.getElementType(), 0),
+        buffer);
+  }
+  void scalar(TypedAttr attr) {
+    args.push_back(arith::ConstantOp::create(rewriter, loc, attr));
+  }
+
+  ConversionPatternRewriter &rewriter;
+  Operation *op;
+  Location loc;
+  SmallVector<Value> args;
+  SmallVector<Value> outputs;
+};
+
+/// Bit i set: sign i of the RHT is -1.
+int64_t negativeSignMask(ArrayRef<int8_t> signs) {
+  int64_t mask = 0;
+  for (auto [i, s] : llvm::enumerate(signs))
+    if (s < 0)
+      mask |= int64_t(1) << i;
+  return mask;
+}
+
+/// What a quantize call needs besides the input.
+struct QuantizeCall {
+  int64_t blockRows = 1;
+  Rounding rounding = Rounding::NearestEven;
+  Value seed; // i64; 0 when null
+  int64_t offset = 0;
+  std::optional<ArrayRef<int8_t>> hadamard;
+  Value amax; // f32; computed when null
+};
+
+/// Quantizes the f32 [rows, cols] tensor `x` by a call of nvfp4CpuQuantize;
+/// returns the codes, scales (reshaped to `type`) and amax.
+FailureOr<SmallVector<Value>> emitQuantizeCall(ConversionPatternRewriter &rw,
+                                               Operation *op, Value x,
+                                               const QuantizeCall &q,
+                                               NVFP4TensorType type) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  int64_t rows = xType.getDimSize(0), cols = xType.getDimSize(1);
+  Type i8 = rw.getI8Type();
+  CallBuilder call(rw, op);
+  call.tensor(x);
+  unsigned codes = call.output({rows, cols}, i8);
+  unsigned scales = call.output({rows / q.blockRows, cols / 16}, i8);
+  call.i64(q.blockRows);
+  call.i32(q.rounding == Rounding::Stochastic ? 1 : 0);
+  if (q.seed)
+    call.value(q.seed);
+  else
+    call.i64(0);
+  call.i64(q.offset);
+  call.i32(q.hadamard ? 1 : 0);
+  call.i32(q.hadamard ? negativeSignMask(*q.hadamard) : 0);
+  call.i32(q.amax ? 1 : 0);
+  if (q.amax)
+    call.value(q.amax);
+  else
+    call.f32(0.0f);
+  FailureOr<ValueRange> amax = call.call("nvfp4CpuQuantize", rw.getF32Type());
+  if (failed(amax))
+    return failure();
+  Location loc = op->getLoc();
+  return SmallVector<Value>{
+      from2D(rw, loc, call.result(codes), type.getShape()),
+      from2D(rw, loc, call.result(scales), type.getScalesShape()),
+      amax->front()};
+}
+
+/// Dequantizes components (any rank, Rx16 blocks) to an f32 tensor of the
+/// codes' shape by a call of nvfp4CpuDequantize.
+FailureOr<Value> emitDequantizeCall(ConversionPatternRewriter &rw,
+                                    Operation *op, ValueRange components,
+                                    int64_t blockRows) {
+  Location loc = op->getLoc();
+  Value codes = to2D(rw, loc, components[0]);
+  auto codesType = cast<RankedTensorType>(codes.getType());
+  CallBuilder call(rw, op);
+  call.tensor(codes);
+  call.tensor(to2D(rw, loc, components[1]));
+  call.value(components[2]);
+  call.i64(blockRows);
+  unsigned out = call.output(codesType.getShape(), rw.getF32Type());
+  if (failed(call.call("nvfp4CpuDequantize", {})))
+    return failure();
+  auto shape = cast<RankedTensorType>(components[0].getType()).getShape();
+  return from2D(rw, loc, call.result(out), shape);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+struct QuantizeOpCallLowering : public OpConversionPattern<QuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QuantizeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    QuantizeCall q;
+    q.blockRows = op.getType().getBlock().getRows();
+    q.rounding = op.getRounding();
+    q.seed = op.getSeed() ? single(adaptor.getSeed()) : Value();
+    q.offset = op.getOffset().value_or(0);
+    q.hadamard = op.getHadamard();
+    q.amax = op.getAmax() ? single(adaptor.getAmax()) : Value();
+    Value x = to2D(rewriter, loc,
+                   castElements(rewriter, loc, single(adaptor.getInput()),
+                                rewriter.getF32Type()));
+    FailureOr<SmallVector<Value>> result =
+        emitQuantizeCall(rewriter, op, x, q, op.getType());
+    if (failed(result))
+      return failure();
+    rewriter.replaceOpWithMultiple(op, {*result});
+    return success();
+  }
+};
+
+struct AmaxOpCallLowering : public OpConversionPattern<AmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    CallBuilder call(rewriter, op);
+    call.tensor(to2D(rewriter, loc,
+                     castElements(rewriter, loc, adaptor.getInput(),
+                                  rewriter.getF32Type())));
+    FailureOr<ValueRange> amax =
+        call.call("nvfp4CpuAmax", rewriter.getF32Type());
+    if (failed(amax))
+      return failure();
+    rewriter.replaceOp(op, amax->front());
+    return success();
+  }
+};
+
+struct DequantizeOpCallLowering : public OpConversionPattern<DequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DequantizeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> result = emitDequantizeCall(
+        rewriter, op, adaptor.getInput(),
+        op.getInput().getType().getBlock().getRows());
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, castElements(rewriter, op.getLoc(), *result,
+                                        op.getType().getElementType()));
+    return success();
+  }
+};
+
+struct HadamardOpCallLowering : public OpConversionPattern<HadamardOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(HadamardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = op.getType();
+    Location loc = op.getLoc();
+    Value x = to2D(
+        rewriter, loc,
+        castElements(rewriter, loc, adaptor.getInput(), rewriter.getF32Type()));
+    CallBuilder call(rewriter, op);
+    call.tensor(x);
+    unsigned out = call.output(cast<RankedTensorType>(x.getType()).getShape(),
+                               rewriter.getF32Type());
+    call.i32(negativeSignMask(op.getSignsOrDefault()));
+    if (failed(call.call("nvfp4CpuHadamard", {})))
+      return failure();
+    Value y = from2D(rewriter, loc, call.result(out), type.getShape());
+    rewriter.replaceOp(op,
+                       castElements(rewriter, loc, y, type.getElementType()));
+    return success();
+  }
+};
+
+struct RescaleOpCallLowering : public OpConversionPattern<RescaleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RescaleOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> dq = emitDequantizeCall(
+        rewriter, op, adaptor.getInput(),
+        op.getInput().getType().getBlock().getRows());
+    if (failed(dq))
+      return failure();
+    QuantizeCall q;
+    q.blockRows = op.getType().getBlock().getRows();
+    q.rounding = op.getRounding();
+    q.seed = op.getSeed() ? single(adaptor.getSeed()) : Value();
+    q.offset = op.getOffset().value_or(0);
+    q.amax = op.getAmax() ? single(adaptor.getAmax()) : Value();
+    FailureOr<SmallVector<Value>> result = emitQuantizeCall(
+        rewriter, op, to2D(rewriter, op.getLoc(), *dq), q, op.getType());
+    if (failed(result))
+      return failure();
+    rewriter.replaceOpWithMultiple(op, {*result});
+    return success();
+  }
+};
+
+struct MatmulOpCallLowering : public OpConversionPattern<MatmulOp> {
+  MatmulOpCallLowering(const TypeConverter &converter, MLIRContext *ctx,
+                       bool fakeQuant)
+      : OpConversionPattern(converter, ctx), fakeQuant(fakeQuant) {}
+
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
+    int64_t ra = op.getLhs().getType().getBlock().getRows();
+    int64_t rb = op.getRhs().getType().getBlock().getRows();
+    auto resultType = op.getType();
+    Type f32 = rewriter.getF32Type();
+    Value accIn;
+    if (op.getAcc())
+      accIn = addBatchDim(
+          rewriter, loc,
+          castElements(rewriter, loc, single(adaptor.getAcc()), f32));
+    FailureOr<Value> result =
+        fakeQuant ? emitFakeQuant(rewriter, op, a, b, ra, rb, accIn)
+                  : emitExact(rewriter, op, a, b, ra, rb, accIn);
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(
+        op, castElements(rewriter, loc,
+                         dropBatchDim(rewriter, loc, *result,
+                                      resultType.getRank()),
+                         resultType.getElementType()));
+    return success();
+  }
+
+private:
+  /// nvfp4CpuMatmul on [B, M, K] x [B, N, K] -> [B, M, N] f32.
+  static FailureOr<Value> emitExact(ConversionPatternRewriter &rw,
+                                    Operation *op, ValueRange a, ValueRange b,
+                                    int64_t ra, int64_t rb, Value accIn) {
+    Location loc = op->getLoc();
+    Value aCodes = addBatchDim(rw, loc, a[0]);
+    Value bCodes = addBatchDim(rw, loc, b[0]);
+    auto aType = cast<RankedTensorType>(aCodes.getType());
+    auto bType = cast<RankedTensorType>(bCodes.getType());
+    CallBuilder call(rw, op);
+    call.tensor(aCodes);
+    call.tensor(addBatchDim(rw, loc, a[1]));
+    call.value(a[2]);
+    call.i64(ra);
+    call.tensor(bCodes);
+    call.tensor(addBatchDim(rw, loc, b[1]));
+    call.value(b[2]);
+    call.i64(rb);
+    SmallVector<int64_t> shape = {aType.getDimSize(0), aType.getDimSize(1),
+                                  bType.getDimSize(1)};
+    unsigned result = call.allocate(shape, rw.getF32Type());
+    if (accIn) {
+      call.tensor(accIn);
+      call.i32(1);
+    } else {
+      // acc is not read: the result buffer stands in for it.
+      call.buffer(result);
+      call.i32(0);
+    }
+    call.buffer(result);
+    if (failed(call.call("nvfp4CpuMatmul", {})))
+      return failure();
+    return call.result(result);
+  }
+
+  /// Dequantize both operands to f32 (calls) and contract them with an
+  /// ordinary f32 linalg contraction.
+  static FailureOr<Value> emitFakeQuant(ConversionPatternRewriter &rw,
+                                        Operation *op, ValueRange a,
+                                        ValueRange b, int64_t ra, int64_t rb,
+                                        Value accIn) {
+    FailureOr<Value> da = emitDequantizeCall(rw, op, a, ra);
+    FailureOr<Value> db = emitDequantizeCall(rw, op, b, rb);
+    if (failed(da) || failed(db))
+      return failure();
+    Location loc = op->getLoc();
+    return emitBatchedContraction(rw, loc, addBatchDim(rw, loc, *da),
+                                  addBatchDim(rw, loc, *db), accIn);
+  }
+
+  bool fakeQuant;
+};
+
+} // namespace
+
+ArrayRef<StringLiteral> mlir::nvfp4::reference::getLibraryCallNames() {
+  static constexpr StringLiteral names[] = {
+      "nvfp4CpuQuantize", "nvfp4CpuAmax", "nvfp4CpuDequantize",
+      "nvfp4CpuHadamard", "nvfp4CpuMatmul"};
+  return names;
+}
+
+void mlir::nvfp4::reference::populateLibraryCallPatterns(
+    const TypeConverter &typeConverter, RewritePatternSet &patterns,
+    bool fakeQuant) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<QuantizeOpCallLowering,   // nvfp4.quantize
+               AmaxOpCallLowering,       // nvfp4.amax
+               DequantizeOpCallLowering, // nvfp4.dequantize
+               HadamardOpCallLowering,   // nvfp4.hadamard
+               RescaleOpCallLowering     // nvfp4.rescale
+               >(typeConverter, ctx);
+  patterns.add<MatmulOpCallLowering>(typeConverter, ctx,
+                                     fakeQuant); // nvfp4.matmul
+}

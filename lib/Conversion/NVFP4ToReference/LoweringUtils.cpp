@@ -1,0 +1,153 @@
+//===- LoweringUtils.cpp - Tensor helpers of the CPU lowerings ------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace mlir::nvfp4::reference {
+
+Value indexConst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Reassociation collapsing a rank-n (n >= 2) tensor to [prod(leading), last].
+static SmallVector<ReassociationIndices> leadingDimsReassociation(int64_t rank) {
+  ReassociationIndices lead;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    lead.push_back(d);
+  return {lead, {rank - 1}};
+}
+
+Value to2D(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  int64_t rank = type.getRank();
+  if (rank == 2)
+    return t;
+  if (rank == 1) {
+    auto type2d =
+        RankedTensorType::get({1, type.getDimSize(0)}, type.getElementType());
+    return tensor::ExpandShapeOp::create(
+        b, loc, type2d, t, ArrayRef<ReassociationIndices>{{0, 1}});
+  }
+  return tensor::CollapseShapeOp::create(b, loc, t,
+                                         leadingDimsReassociation(rank));
+}
+
+Value from2D(OpBuilder &b, Location loc, Value t, ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(t.getType());
+  int64_t rank = shape.size();
+  if (rank == 2)
+    return t;
+  auto target = RankedTensorType::get(shape, type.getElementType());
+  if (rank == 1)
+    return tensor::CollapseShapeOp::create(
+        b, loc, target, t, ArrayRef<ReassociationIndices>{{0, 1}});
+  return tensor::ExpandShapeOp::create(b, loc, target, t,
+                                       leadingDimsReassociation(rank));
+}
+
+Value mapElements(OpBuilder &b, Location loc, Value t, Type elementType,
+                  function_ref<Value(OpBuilder &, Location, Value)> body) {
+  auto type = cast<RankedTensorType>(t.getType());
+  auto resultType = type.clone(elementType);
+  Value init =
+      tensor::EmptyOp::create(b, loc, resultType.getShape(), elementType);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iters(type.getRank(),
+                                         utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{t}, ValueRange{init},
+      ArrayRef<AffineMap>{id, id}, iters,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, body(nb, nloc, args[0]));
+      });
+  return generic.getResult(0);
+}
+
+Value castElements(OpBuilder &b, Location loc, Value t, Type elementType) {
+  Type from = cast<RankedTensorType>(t.getType()).getElementType();
+  if (from == elementType)
+    return t;
+  bool widen = cast<FloatType>(from).getWidth() <
+               cast<FloatType>(elementType).getWidth();
+  return mapElements(b, loc, t, elementType,
+                     [&](OpBuilder &nb, Location nloc, Value x) -> Value {
+                       if (widen)
+                         return arith::ExtFOp::create(nb, nloc, elementType, x);
+                       return arith::TruncFOp::create(nb, nloc, elementType, x);
+                     });
+}
+
+Value castScalar(OpBuilder &b, Location loc, Value x, Type elementType) {
+  if (x.getType() == elementType)
+    return x;
+  if (cast<FloatType>(x.getType()).getWidth() <
+      cast<FloatType>(elementType).getWidth())
+    return arith::ExtFOp::create(b, loc, elementType, x);
+  return arith::TruncFOp::create(b, loc, elementType, x);
+}
+
+Value single(ValueRange values) {
+  assert(values.size() == 1 && "expected a 1:1 converted value");
+  return values.front();
+}
+
+Value addBatchDim(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  if (type.getRank() == 3)
+    return t;
+  auto type3d = RankedTensorType::get(
+      {1, type.getDimSize(0), type.getDimSize(1)}, type.getElementType());
+  return tensor::ExpandShapeOp::create(
+      b, loc, type3d, t, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+}
+
+Value dropBatchDim(OpBuilder &b, Location loc, Value t, int64_t rank) {
+  if (rank == 3)
+    return t;
+  return tensor::CollapseShapeOp::create(
+      b, loc, t, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+}
+
+Value emitBatchedContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                             Value accIn) {
+  Type f32 = b.getF32Type();
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  SmallVector<int64_t> shape = {lhsType.getDimSize(0), lhsType.getDimSize(1),
+                                rhsType.getDimSize(1)};
+  Value init = accIn;
+  if (!init) {
+    Value empty = tensor::EmptyOp::create(b, loc, shape, f32);
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  }
+  MLIRContext *ctx = b.getContext();
+  AffineExpr bd, i, j, k;
+  bindDims(ctx, bd, i, j, k);
+  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {bd, i, k}, ctx),
+                                 AffineMap::get(4, 0, {bd, j, k}, ctx),
+                                 AffineMap::get(4, 0, {bd, i, j}, ctx)};
+  SmallVector<utils::IteratorType> iters = {
+      utils::IteratorType::parallel, utils::IteratorType::parallel,
+      utils::IteratorType::parallel, utils::IteratorType::reduction};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+      ValueRange{init}, maps, iters,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+        linalg::YieldOp::create(
+            nb, nloc, arith::AddFOp::create(nb, nloc, args[2], prod).getResult());
+      });
+  return generic.getResult(0);
+}
+
+} // namespace mlir::nvfp4::reference

@@ -1,0 +1,76 @@
+//===- LoweringUtils.h - Tensor helpers of the CPU lowerings ----*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to lib/Conversion/NVFP4ToReference: the tensor reshapes, element
+// maps and contractions that both lowerings of the nvfp4 ops (inline
+// numerics, NVFP4ToReference.cpp; calls of the precompiled kernels,
+// LibraryCallLowering.cpp) build around their numerics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_LIB_CONVERSION_NVFP4TOREFERENCE_LOWERINGUTILS_H
+#define NVFP4_LIB_CONVERSION_NVFP4TOREFERENCE_LOWERINGUTILS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace nvfp4 {
+namespace reference {
+
+Value indexConst(OpBuilder &b, Location loc, int64_t v);
+
+/// Views `t` (static shape, rank >= 1) as a 2D [rows, cols] tensor: the
+/// leading dimensions collapsed into rows, rank 1 as one row.
+Value to2D(OpBuilder &b, Location loc, Value t);
+
+/// Inverse of `to2D`: reshapes the 2D tensor `t` to `shape` (keeping its
+/// element type).
+Value from2D(OpBuilder &b, Location loc, Value t, ArrayRef<int64_t> shape);
+
+/// Applies `body` (one scalar in, one scalar of `elementType` out) to every
+/// element of `t` with a linalg.generic.
+Value mapElements(OpBuilder &b, Location loc, Value t, Type elementType,
+                  function_ref<Value(OpBuilder &, Location, Value)> body);
+
+/// Converts a floating-point tensor to `elementType` (extf / truncf, round
+/// to nearest even); returns `t` when it already has that element type.
+Value castElements(OpBuilder &b, Location loc, Value t, Type elementType);
+
+/// Converts an f32 scalar to `elementType` (f32, bf16 or f16).
+Value castScalar(OpBuilder &b, Location loc, Value x, Type elementType);
+
+/// The single value of a 1:1-converted operand.
+Value single(ValueRange values);
+
+/// Adds a leading unit dimension to a rank-2 tensor (batch of one).
+Value addBatchDim(OpBuilder &b, Location loc, Value t);
+
+/// Drops the leading unit dimension `addBatchDim` added.
+Value dropBatchDim(OpBuilder &b, Location loc, Value t, int64_t rank);
+
+/// C[b, i, j] = accIn[b, i, j] (or 0) + sum_k A[b, i, k] * B[b, j, k] for f32
+/// A [B, M, K] and B [B, N, K], as a linalg.generic (an ordinary f32
+/// contraction: one multiply and one add per term, in increasing k).
+Value emitBatchedContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                             Value accIn);
+
+/// The names of libnvfp4_cpu_runtime's entry points the library-call
+/// patterns declare (reserved in modules lowered with kernels=library).
+ArrayRef<StringLiteral> getLibraryCallNames();
+
+/// Adds the patterns lowering quantize, amax, dequantize, hadamard, rescale
+/// and matmul to calls of libnvfp4_cpu_runtime (LibraryCallLowering.cpp).
+void populateLibraryCallPatterns(const TypeConverter &typeConverter,
+                                 RewritePatternSet &patterns, bool fakeQuant);
+
+} // namespace reference
+} // namespace nvfp4
+} // namespace mlir
+
+#endif // NVFP4_LIB_CONVERSION_NVFP4TOREFERENCE_LOWERINGUTILS_H
