@@ -22,7 +22,7 @@ cat "$root/test/Integration/Inputs/train-step-2layer.mlir" \
     "$root/test/Integration/training-step.mlir" > "$tmp/step.mlir"
 run() {
   "$llvm_bin/mlir-runner" -O3 -e main -entry-point-result=void \
-    -shared-libs="$llvm_lib/libmlir_c_runner_utils.so,$llvm_lib/libmlir_runner_utils.so,$build/lib/libnvfp4_reference_runtime.so"
+    -shared-libs="$llvm_lib/libmlir_c_runner_utils.so,$llvm_lib/libmlir_runner_utils.so,$build/lib/libnvfp4_reference_runtime.so,$build/lib/libnvfp4_cpu_runtime.so"
 }
 "$build/bin/nvfp4-opt" "$tmp/step.mlir" --nvfp4-to-cpu \
   | NVFP4_RT_STASH="$tmp/hp" NVFP4_RT_STASH_MODE=write run >/dev/null
