@@ -13,10 +13,10 @@
 #include "nvfp4/Pipelines/Pipelines.h"
 
 #include "nvfp4/Conversion/Passes.h"
+#include "nvfp4/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -39,6 +39,9 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
 
   // 2. Bufferization: functions take and return identity-layout memrefs.
+  // Destinations shared by many ops are copied first, so that the analysis
+  // does not compare all their uses pairwise.
+  pm.addNestedPass<func::FuncOp>(createCloneSharedInits());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
@@ -47,7 +50,24 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   // components of NVFP4 values carried through them) yield new buffers.
   bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  // Upstream's buffer deallocation pipeline, with the deallocations of a
+  // block's distinct allocations split before the simplification, which
+  // would otherwise compare them pairwise (quadratic in the size of a
+  // model's step function).
+  memref::ExpandReallocPassOptions expandReallocOptions;
+  expandReallocOptions.emitDeallocs = false;
+  pm.addNestedPass<func::FuncOp>(
+      memref::createExpandReallocPass(expandReallocOptions));
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createSplitDeallocations());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // The clones the deallocation leaves for buffers yielded from loops.
   pm.addPass(createConvertBufferizationToMemRefPass());
 
@@ -59,6 +79,9 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());
+  // Large functions (a whole model's step) keep no loop nest of their own,
+  // so that splitting their blocks stays linear.
+  pm.addPass(createOutlineLoopNests());
   pm.addPass(createSCFToControlFlowPass());
   // Math: LLVM intrinsics where LLVM has one; `clampf` expanded to arith;
   // integer powers outlined as functions; what is left (erf, erfc, cbrt,

@@ -7,6 +7,7 @@
 #include "nvfp4/InitAll.h"
 
 #include "nvfp4/Conversion/Passes.h"
+#include "nvfp4/Transforms/Passes.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 #include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
 #include "nvfp4/Pipelines/Pipelines.h"
@@ -22,6 +23,7 @@ void mlir::nvfp4::registerAllPasses() {
   registerRecipePipeline();
   registerRecipeCLOptions();
   registerNVFP4ConversionPasses();
+  registerNVFP4TransformsPasses();
   registerNVFP4ToCPUPipeline();
   registerNVFP4ToPTXPipeline();
   registerNVFP4ToGPUExecutablePipeline();

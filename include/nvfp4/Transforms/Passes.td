@@ -1,0 +1,135 @@
+//===- Passes.td - Passes on upstream IR used by the pipelines -*- tablegen -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_TRANSFORMS_PASSES
+#define NVFP4_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def CloneSharedInits : Pass<"nvfp4-clone-shared-inits", "func::FuncOp"> {
+  let summary = "Give every destination operand that is a shared tensor.empty "
+                "or linalg.fill its own copy";
+  let description = [{
+    Front ends and generators build one zero-filled tensor and pass it as
+    the `outs` of every contraction of that shape: hundreds of ops share one
+    destination. One-Shot Bufferize then checks every in-place candidate
+    against every other use of the shared tensor, which grows quadratically
+    with the number of uses (most of the compile time of a 48-layer model
+    step), and still ends up copying the fill for all but one of them.
+
+    This pass clones, right before each user, a `tensor.empty` or a
+    `linalg.fill` (together with a `tensor.empty` it fills) that is used as
+    the init operand of a destination-style op and has more than one use, so
+    that every destination is its own tensor. The values are unchanged, the
+    fill runs once per use (what the out-of-place copies did), and
+    bufferization writes every destination in place.
+
+    Example:
+
+    ```mlir
+    %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %a = linalg.matmul ins(%x, %y : ...) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %b = linalg.matmul ins(%u, %v : ...) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+    // becomes: each matmul fills its own tensor.empty
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def SplitDeallocations : Pass<"nvfp4-split-deallocations", "func::FuncOp"> {
+  let summary = "Split bufferization.dealloc ops of distinct allocations into "
+                "one dealloc per allocation";
+  let description = [{
+    The ownership-based buffer deallocation puts one `bufferization.dealloc`
+    at the end of a block for every buffer allocated in it. Upstream
+    `buffer-deallocation-simplification` then compares the memrefs of that
+    op pairwise for aliasing, which is quadratic in the number of
+    allocations of the block: a straight-line model function with thousands
+    of buffers spends most of its compile time there.
+
+    This pass handles, in linear time, the case the bufferized nvfp4
+    pipelines produce: a dealloc whose memrefs are all results of distinct
+    `memref.alloc` / `memref.alloca` ops (which never alias each other) and
+    whose retained values each have a known origin, found through view-like
+    ops: one of those allocations, another allocation, a global, or an
+    argument of the function (none of which aliases an allocation of the
+    function). Such a dealloc becomes one dealloc per memref, with its
+    condition, retaining only the retained values that come from that
+    memref; each retained value's updated condition is the one the split
+    of its origin returns (`false` when no memref of the dealloc is its
+    origin). Any other dealloc is left to the upstream simplification.
+
+    Example:
+
+    ```mlir
+    %r:1 = bufferization.dealloc (%a, %b : memref<4xf32>, memref<8xf32>)
+             if (%ca, %cb) retain (%va : memref<2x2xf32>)
+    // with %a, %b from memref.alloc and %va = memref.expand_shape %a:
+    %ra = bufferization.dealloc (%a : memref<4xf32>) if (%ca)
+            retain (%va : memref<2x2xf32>)
+    bufferization.dealloc (%b : memref<8xf32>) if (%cb)
+    // %r#0 is replaced by %ra.
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+  ];
+}
+
+def OutlineLoopNests : Pass<"nvfp4-outline-loop-nests", "ModuleOp"> {
+  let summary = "Outline the top-level loop nests of large functions into "
+                "private functions, identical nests shared";
+  let description = [{
+    Upstream `convert-scf-to-cf` splits a function's block at every
+    top-level loop, moving the rest of the block each time: quadratic in the
+    size of a large straight-line function such as a whole model's step
+    after `convert-linalg-to-loops`. In every `func.func` with at least
+    `min-loop-nests` top-level ops holding regions (loops, `scf.if`), this
+    pass moves each such op into a new private function and calls it, so
+    that the large function keeps no region and every function that
+    `convert-scf-to-cf` splits is small.
+
+    The new function takes the values the nest uses from outside as
+    arguments, in order of first use (constants are cloned into it instead),
+    and returns the nest's results. Nests that are identical once outlined
+    (the same ops, attributes, types and constants: for example the same
+    layer at every depth of a model) share one function, so the code grows
+    with the number of distinct nests. The functions are named
+    `<function>_nest<N>` in order of first appearance; the output is
+    deterministic.
+
+    Example (`min-loop-nests=1`):
+
+    ```mlir
+    func.func @f(%m: memref<4xf32>) {
+      scf.for %i = %c0 to %c4 step %c1 { memref.store %cst, %m[%i] : memref<4xf32> }
+      return
+    }
+    // becomes
+    func.func @f(%m: memref<4xf32>) {
+      call @f_nest0(%m) : (memref<4xf32>) -> ()
+      return
+    }
+    func.func private @f_nest0(%m: memref<4xf32>) {
+      %c0 = arith.constant 0 : index  // ... constants cloned
+      scf.for %i = %c0 to %c4 step %c1 { memref.store %cst, %m[%i] : memref<4xf32> }
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"minLoopNests", "min-loop-nests", "unsigned", /*default=*/"32",
+           "Outline only in functions with at least this many top-level ops "
+           "holding regions">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+#endif // NVFP4_TRANSFORMS_PASSES
