@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -71,13 +72,25 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   // The clones the deallocation leaves for buffers yielded from loops.
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // 3. Loops, then everything to the LLVM dialect.
+  // 3. Register-sized vector tiles of the linalg ops left (the high-precision
+  // parts of a model), multi-reductions as element-wise vector arithmetic in
+  // the order of the reduction, then loops for the rest, then everything to
+  // the LLVM dialect.
+  if (options.vectorize) {
+    pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
+    pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass(
+        vector::VectorMultiReductionLowering::InnerParallel));
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   arith::ArithExpandOpsPassOptions expandOptions;
   expandOptions.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expandOptions));
   pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createConvertVectorToSCFPass());
+  // N-D transfers (the vector tiles) fully unrolled into 1-D ones: the
+  // progressive lowering would put a stack buffer in every loop body, and
+  // allocas outside the entry block grow the stack at every iteration.
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
   pm.addPass(createLowerAffinePass());
   // Large functions (a whole model's step) keep no loop nest of their own,
   // so that splitting their blocks stays linear.

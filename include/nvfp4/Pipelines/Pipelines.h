@@ -37,6 +37,12 @@ struct NVFP4ToCPUPipelineOptions
                      "the program needs that library at run time) or "
                      "'inline' (upstream ops only)"),
       llvm::cl::init("library")};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Tile and vectorize the linalg ops left after the "
+                     "nvfp4 lowering (nvfp4-tile-and-vectorize); false "
+                     "lowers them to scalar loops"),
+      llvm::cl::init(true)};
 };
 
 /// Builds the `nvfp4-to-cpu` pipeline: convert-nvfp4-to-reference, tensor

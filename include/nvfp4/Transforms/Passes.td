@@ -42,6 +42,50 @@ def CloneSharedInits : Pass<"nvfp4-clone-shared-inits", "func::FuncOp"> {
   ];
 }
 
+def TileAndVectorize : Pass<"nvfp4-tile-and-vectorize", "func::FuncOp"> {
+  let summary = "Tile the linalg ops on buffers into register-sized tiles and "
+                "vectorize them";
+  let description = [{
+    The CPU pipeline's code for the linalg ops that stay in high precision
+    (bf16 / f32 contractions the recipe keeps, softmax, norms, elementwise
+    ops): instead of scalar loops, every linalg op on buffers with static
+    shapes is tiled with `scf::tileUsingSCF` and each full tile vectorized
+    with `linalg::vectorize`:
+
+    - contractions (ops with reduction loops whose body is a multiply-add)
+      get `contraction-tiles` = M, N, K tiles on their last two parallel
+      loops and last reduction loop (1 on the other loops), so a tile is a
+      `vector.contract` that LLVM lowering turns into outer products (FMA);
+    - every other op gets `vector-width` on its innermost loop and 1 on the
+      others.
+
+    A loop whose trip count is not a multiple of its tile is peeled
+    (`scf::peelForLoopAndSimplifyBounds`): the full tiles are vectorized,
+    the remainder tile stays a linalg op and becomes scalar loops. Ops the
+    vectorizer does not take (`linalg::vectorizeOpPrecondition`: gathers,
+    dynamic shapes) are left as they are.
+
+    Summation order: a contraction tile sums K in increasing order per
+    element, with fused multiply-adds; a vectorized reduction (a row sum)
+    combines 16 partial sums. High-precision results may therefore differ
+    in the last bits from the scalar loops; the nvfp4 ops are not affected
+    (their kernels are calls or are lowered before this pass).
+  }];
+  let options = [
+    ListOption<"contractionTiles", "contraction-tiles", "int64_t",
+               "Tile sizes M, N, K of contractions">,
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "Tile of the innermost loop of other ops">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def SplitDeallocations : Pass<"nvfp4-split-deallocations", "func::FuncOp"> {
   let summary = "Split bufferization.dealloc ops of distinct allocations into "
                 "one dealloc per allocation";
