@@ -17,12 +17,15 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_TILEANDVECTORIZE
@@ -127,8 +130,9 @@ struct TileAndVectorizePass
       dialect->getCanonicalizationPatterns(patterns);
     for (RegisteredOperationName name : ctx->getRegisteredOperations())
       name.getCanonicalizationPatterns(patterns, ctx);
-    if (failed(applyPatternsGreedily(func, std::move(patterns))))
-      return signalPassFailure();
+    // As the canonicalizer pass: a rewrite that has not converged within the
+    // driver's iteration limit is not an error.
+    (void)applyPatternsGreedily(func, std::move(patterns));
     // 4. Vectorize every static op the vectorizer takes.
     SmallVector<linalg::LinalgOp> tiles;
     func.walk([&](linalg::LinalgOp op) {
@@ -145,12 +149,106 @@ struct TileAndVectorizePass
           elements > vectorWidth)
         continue;
       rewriter.setInsertionPoint(op);
+      Operation *target = reductionLoopsFirst(rewriter, op);
       FailureOr<linalg::VectorizationResult> result =
-          linalg::vectorize(rewriter, op.getOperation());
+          linalg::vectorize(rewriter, target);
       if (failed(result))
         continue;
-      rewriter.replaceOp(op, result->replacements);
+      rewriter.replaceOp(target, result->replacements);
     }
+    // 5. Keep each contraction's accumulator tile in registers across its
+    //    K loop: transfers on subviews rewritten on the base buffers, loop
+    //    invariants hoisted, then the read / write pairs of the tile.
+    RewritePatternSet foldPatterns(ctx);
+    memref::populateFoldMemRefAliasOpPatterns(foldPatterns);
+    (void)applyPatternsGreedily(func, std::move(foldPatterns));
+    func.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      hoistAccumulator(rewriter, loop);
+  }
+
+  /// If the body of `loop` reads a vector from a buffer and writes it back
+  /// at the same loop-invariant position, and nothing else in the loop
+  /// touches that buffer (a contraction's accumulator tile over its K
+  /// loop), carries the vector through the loop instead: one read before,
+  /// one write after. (Upstream's hoistRedundantVectorTransfers declines
+  /// whenever the buffer has other uses anywhere, such as the peeled
+  /// remainder tiles.)
+  static void hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
+    Block *body = loop.getBody();
+    for (Operation &op : *body) {
+      auto read = dyn_cast<vector::TransferReadOp>(&op);
+      if (!read || !llvm::all_of(read->getOperands(), [&](Value v) {
+            return loop.isDefinedOutsideOfLoop(v);
+          }))
+        continue;
+      Value buffer = read.getBase();
+      vector::TransferWriteOp write;
+      bool otherUse = false;
+      for (Operation *user : buffer.getUsers()) {
+        if (user == read || !loop->isAncestor(user))
+          continue;
+        auto w = dyn_cast<vector::TransferWriteOp>(user);
+        if (w && !write && w->getBlock() == body &&
+            w.getIndices() == read.getIndices() &&
+            w.getVector().getType() == read.getType() &&
+            w.getPermutationMap() == read.getPermutationMap() &&
+            w.getInBoundsAttr() == read.getInBoundsAttr() &&
+            read->isBeforeInBlock(w))
+          write = w;
+        else
+          otherUse = true;
+      }
+      if (!write || otherUse)
+        continue;
+      rewriter.moveOpBefore(read, loop);
+      FailureOr<LoopLikeOpInterface> carried = loop.replaceWithAdditionalYields(
+          rewriter, read.getResult(), /*replaceInitOperandUsesInLoop=*/true,
+          [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+            return SmallVector<Value>{write.getVector()};
+          });
+      if (failed(carried))
+        return;
+      Operation *newLoop = carried->getOperation();
+      rewriter.moveOpAfter(write, newLoop);
+      rewriter.modifyOpInPlace(write, [&] {
+        write.getValueToStoreMutable().assign(newLoop->getResults().back());
+      });
+      return; // one accumulator per K loop
+    }
+  }
+
+  /// A contraction as a linalg.generic whose reduction loops come first, so
+  /// that its vector form reduces over the outermost vector dimension: the
+  /// K slices of the product are added to the accumulator one after the
+  /// other (the scalar loops' order) with no transposition of the product.
+  /// Other ops are returned as they are.
+  static Operation *reductionLoopsFirst(RewriterBase &rewriter,
+                                        linalg::LinalgOp op) {
+    if (!linalg::isaContractionOpInterface(op))
+      return op;
+    SmallVector<unsigned> order;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (auto [i, it] : llvm::enumerate(iterators))
+      if (it == utils::IteratorType::reduction)
+        order.push_back(i);
+    for (auto [i, it] : llvm::enumerate(iterators))
+      if (it == utils::IteratorType::parallel)
+        order.push_back(i);
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic) {
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (failed(generalized))
+        return op;
+      generic = *generalized;
+    }
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, generic, order);
+    return succeeded(interchanged) ? interchanged->getOperation()
+                                   : generic.getOperation();
   }
 };
 

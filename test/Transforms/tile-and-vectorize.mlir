@@ -4,9 +4,12 @@
 
 // A matmul with a transposed B (C[m, n] += A[m, k] * B[n, k]), 20 x 40 x 64:
 // tiles of 8 (M) x 16 (N) x 8 (K). M = 20 and N = 40 are not multiples of
-// their tiles: the loops are peeled, the full tiles become vector code (the
-// products of an 8x16x8 tile reduced into the C tile over K), the tiles of
-// the peeled M remainder stay a linalg.matmul with a dynamic N size.
+// their tiles: the loops are peeled. A full tile is vectorized with its K
+// loop first (the products [k][m][n] reduced over the outermost dimension
+// into the C tile, in increasing k), its transfers rewritten on the base
+// buffers, and the C tile carried through the K loop (read before, written
+// after). The tiles of the peeled M remainder stay a linalg.matmul with a
+// dynamic N size.
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[A:[^:]*]]: memref<20x64xf32>, %[[B:[^:]*]]: memref<40x64xf32>, %[[C:[^:]*]]: memref<20x40xf32>)
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
@@ -16,24 +19,22 @@
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
 // CHECK: scf.for %[[M:.*]] = %[[C0]] to %[[C16]] step %[[C8]] {
 // CHECK: scf.for %[[N:.*]] = %[[C0]] to %[[C32]] step %[[C16]] {
-// CHECK: scf.for %[[K:.*]] = %[[C0]] to %[[C64]] step %[[C8]] {
-// CHECK: %[[AT:.*]] = memref.subview %[[A]][%[[M]], %[[K]]] [8, 8] [1, 1]
-// CHECK: %[[BT:.*]] = memref.subview %[[B]][%[[N]], %[[K]]] [16, 8] [1, 1]
-// CHECK: %[[CT:.*]] = memref.subview %[[C]][%[[M]], %[[N]]] [8, 16] [1, 1]
-// CHECK: %[[VA:.*]] = vector.transfer_read %[[AT]]{{.*}} : memref<8x8xf32, {{.*}}>, vector<8x16x8xf32>
-// CHECK: %[[VB:.*]] = vector.transfer_read %[[BT]]{{.*}} : memref<16x8xf32, {{.*}}>, vector<8x16x8xf32>
-// CHECK: %[[VC:.*]] = vector.transfer_read %[[CT]]{{.*}} : memref<8x16xf32, {{.*}}>, vector<8x16xf32>
-// CHECK: %[[P:.*]] = arith.mulf %[[VA]], %[[VB]] : vector<8x16x8xf32>
-// CHECK: %[[R:.*]] = vector.multi_reduction <add>, %[[P]], %[[VC]] [2] : vector<8x16x8xf32> to vector<8x16xf32>
-// CHECK: vector.transfer_write %[[R]], %[[CT]]
+// CHECK: %[[ACC0:.*]] = vector.transfer_read %[[C]][%[[M]], %[[N]]]{{.*}} : memref<20x40xf32>, vector<8x16xf32>
+// CHECK: %[[ACC:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[C64]] step %[[C8]] iter_args(%[[IT:.*]] = %[[ACC0]]) -> (vector<8x16xf32>) {
+// CHECK: %[[VA:.*]] = vector.transfer_read %[[A]][%[[M]], %[[K]]]{{.*}} : memref<20x64xf32>, vector<8x8x16xf32>
+// CHECK: %[[VB:.*]] = vector.transfer_read %[[B]][%[[N]], %[[K]]]{{.*}} : memref<40x64xf32>, vector<8x8x16xf32>
+// CHECK: %[[P:.*]] = arith.mulf %[[VA]], %[[VB]] : vector<8x8x16xf32>
+// CHECK: %[[R:.*]] = vector.multi_reduction <add>, %[[P]], %[[IT]] [0] : vector<8x8x16xf32> to vector<8x16xf32>
+// CHECK: scf.yield %[[R]] : vector<8x16xf32>
+// CHECK: vector.transfer_write %[[ACC]], %[[C]][%[[M]], %[[N]]]
 // The N remainder (8 columns at 32) of the full M tiles: static, vectorized.
-// CHECK: memref.subview %[[C]][%[[M]], 32] [8, 8] [1, 1]
-// CHECK: vector.multi_reduction <add>, {{.*}} [2] : vector<8x8x8xf32> to vector<8x8xf32>
+// CHECK: vector.transfer_read %[[C]][%[[M]], %[[C32]]]{{.*}} vector<8x8xf32>
+// CHECK: vector.multi_reduction <add>, {{.*}} [0] : vector<8x8x8xf32> to vector<8x8xf32>
 // The M remainder (rows 16..19): the tile's N size is dynamic, left as linalg.
 // CHECK: affine.min
 // CHECK: linalg.matmul {{.*}} ins({{.*}} : memref<4x8xf32, {{.*}}>, memref<?x8xf32, {{.*}}>) outs({{.*}} : memref<4x?xf32, {{.*}}>)
 // TILES-LABEL: func.func @matmul
-// TILES: vector.multi_reduction <add>, {{.*}} [2] : vector<4x8x16xf32> to vector<4x8xf32>
+// TILES: vector.multi_reduction <add>, {{.*}} [0] : vector<16x4x8xf32> to vector<4x8xf32>
 func.func @matmul(%a: memref<20x64xf32>, %b: memref<40x64xf32>, %c: memref<20x40xf32>) {
   linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : memref<20x64xf32>, memref<40x64xf32>) outs(%c : memref<20x40xf32>)
   return
@@ -47,14 +48,12 @@ func.func @matmul(%a: memref<20x64xf32>, %b: memref<40x64xf32>, %c: memref<20x40
 // CHECK-SAME: (%[[X:[^:]*]]: memref<3x40xf32>, %[[Y:[^:]*]]: memref<3x40xf32>)
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK: %[[XT:.*]] = memref.subview %[[X]][%[[I]], %[[J]]] [1, 16] [1, 1]
-// CHECK: %[[YT:.*]] = memref.subview %[[Y]][%[[I]], %[[J]]] [1, 16] [1, 1]
-// CHECK: %[[V:.*]] = vector.transfer_read %[[XT]]{{.*}} vector<1x16xf32>
+// CHECK: %[[V:.*]] = vector.transfer_read %[[X]][%[[I]], %[[J]]]{{.*}} vector<1x16xf32>
 // CHECK: %[[E:.*]] = math.exp %[[V]] : vector<1x16xf32>
-// CHECK: vector.transfer_write %[[E]], %[[YT]]
-// CHECK: %[[XR:.*]] = memref.subview %[[X]][%[[I]], 32] [1, 8] [1, 1]
-// CHECK: %[[VR:.*]] = vector.transfer_read %[[XR]]{{.*}} vector<1x8xf32>
-// CHECK: math.exp %[[VR]] : vector<1x8xf32>
+// CHECK: vector.transfer_write %[[E]], %[[Y]][%[[I]], %[[J]]]
+// CHECK: %[[VR:.*]] = vector.transfer_read %[[X]][%[[I]], %{{.*}}]{{.*}} vector<1x8xf32>
+// CHECK: %[[ER:.*]] = math.exp %[[VR]] : vector<1x8xf32>
+// CHECK: vector.transfer_write %[[ER]], %[[Y]]
 // CHECK-NOT: linalg.exp
 func.func @exp(%a: memref<3x40xf32>, %b: memref<3x40xf32>) {
   linalg.exp ins(%a : memref<3x40xf32>) outs(%b : memref<3x40xf32>)

@@ -52,10 +52,15 @@ def TileAndVectorize : Pass<"nvfp4-tile-and-vectorize", "func::FuncOp"> {
     shapes is tiled with `scf::tileUsingSCF` and each full tile vectorized
     with `linalg::vectorize`:
 
-    - contractions (ops with reduction loops whose body is a multiply-add)
-      get `contraction-tiles` = M, N, K tiles on their last two parallel
-      loops and last reduction loop (1 on the other loops), so a tile is a
-      `vector.contract` that LLVM lowering turns into outer products (FMA);
+    - contractions (`linalg::isaContractionOpInterface`) get
+      `contraction-tiles` = M, N, K tiles on their last two parallel loops
+      and last reduction loop (1 on the other loops). Each full tile is
+      generalized with its reduction loops first, so its vector form
+      multiplies K x M x N slices and reduces them over the outermost
+      dimension into the C tile; after the transfers are rewritten on the
+      base buffers (`memref` alias folding) and loop invariants hoisted, the
+      C tile is read before its K loop, carried through it and written after
+      it, staying in registers;
     - every other op gets `vector-width` on its innermost loop and 1 on the
       others.
 
@@ -65,15 +70,31 @@ def TileAndVectorize : Pass<"nvfp4-tile-and-vectorize", "func::FuncOp"> {
     vectorizer does not take (`linalg::vectorizeOpPrecondition`: gathers,
     dynamic shapes) are left as they are.
 
-    Summation order: a contraction tile sums K in increasing order per
-    element, with fused multiply-adds; a vectorized reduction (a row sum)
-    combines 16 partial sums. High-precision results may therefore differ
-    in the last bits from the scalar loops; the nvfp4 ops are not affected
-    (their kernels are calls or are lowered before this pass).
+    Summation order is kept: with `vector.multi_reduction` lowered
+    inner-parallel (as `nvfp4-to-cpu` does), every element still adds its
+    products (each rounded, no fused multiply-add) in increasing K, and a
+    row reduction its elements in order, so the results are bit-identical to
+    the scalar loops (`test/Integration/training-step.mlir` checks all weight
+    gradients of a bf16 training step against `vectorize=false`).
+
+    Example (`contraction-tiles=8,16,8`, a 16 x 32 x 64 matmul with B
+    transposed), the full tile:
+
+    ```mlir
+    %acc0 = vector.transfer_read %C[%m, %n] : memref<16x32xf32>, vector<8x16xf32>
+    %acc = scf.for %k = %c0 to %c64 step %c8 iter_args(%it = %acc0) {
+      %a = vector.transfer_read %A[%m, %k] ... : memref<16x64xf32>, vector<8x8x16xf32>
+      %b = vector.transfer_read %B[%n, %k] ... : memref<32x64xf32>, vector<8x8x16xf32>
+      %p = arith.mulf %a, %b : vector<8x8x16xf32>
+      %r = vector.multi_reduction <add>, %p, %it [0] : vector<8x8x16xf32> to vector<8x16xf32>
+      scf.yield %r : vector<8x16xf32>
+    }
+    vector.transfer_write %acc, %C[%m, %n] : vector<8x16xf32>, memref<16x32xf32>
+    ```
   }];
   let options = [
     ListOption<"contractionTiles", "contraction-tiles", "int64_t",
-               "Tile sizes M, N, K of contractions">,
+               "Tile sizes M, N, K of contractions (default 8,16,8)">,
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
            "Tile of the innermost loop of other ops">,
   ];
