@@ -8,6 +8,7 @@
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -23,6 +24,39 @@ bool nvfp4::isLinalgContraction(Operation *op) {
       linalgOp.getNumDpsInits() != 1 || !linalgOp.hasPureTensorSemantics())
     return false;
   return linalg::isaContractionOpInterface(linalgOp);
+}
+
+/// Whether `op`'s body yields `acc + (a * b)` (pooling ops, which the
+/// convolution interface also matches, yield a max or a plain sum).
+static bool hasMultiplyAccumulateBody(linalg::LinalgOp op) {
+  Operation *terminator = op.getBlock()->getTerminator();
+  if (terminator->getNumOperands() != 1)
+    return false;
+  Operation *add = terminator->getOperand(0).getDefiningOp();
+  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(add))
+    return false;
+  return llvm::any_of(add->getOperands(), [](Value v) {
+    return isa_and_nonnull<arith::MulFOp, arith::MulIOp>(v.getDefiningOp());
+  });
+}
+
+bool nvfp4::isContractionLike(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.hasPureTensorSemantics() &&
+         (linalg::isaContractionOpInterface(linalgOp) ||
+          (linalg::isaConvolutionOpInterface(linalgOp) &&
+           hasMultiplyAccumulateBody(linalgOp)));
+}
+
+std::optional<int64_t> nvfp4::loopNestFlops(linalg::LinalgOp op) {
+  int64_t flops = 2;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return std::nullopt;
+    if (llvm::MulOverflow(flops, range, flops))
+      return std::numeric_limits<int64_t>::max();
+  }
+  return flops;
 }
 
 /// Position of loop dimension `dim` among the results of `map`, or -1.

@@ -255,7 +255,7 @@ void NVFP4SelectPrecisionPass::selectInFunction(
     func::FuncOp func, std::vector<Decision> &decisions) {
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
-    if (isLinalgContraction(op) || isa<MatmulOp>(op))
+    if (isContractionLike(op) || isa<MatmulOp>(op))
       ops.push_back(op);
   });
   if (ops.empty())
@@ -328,9 +328,17 @@ void NVFP4SelectPrecisionPass::selectInFunction(
     }
 
     auto decide = [&]() -> std::pair<bool, std::string> {
+      // Every contraction-like op counts in the model's FLOPs, also the
+      // ones the recipe cannot rewrite.
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      std::optional<int64_t> nestFlops = loopNestFlops(linalgOp);
+      d.flops = nestFlops.value_or(0);
+      if (!linalg::isaContractionOpInterface(linalgOp))
+        return {false, std::string("unsupported: convolution (no NVFP4 "
+                                   "lowering)") +
+                           (nestFlops ? "" : ", dynamic shape")};
       std::string why;
-      FailureOr<ContractionInfo> info =
-          analyzeContraction(cast<linalg::LinalgOp>(op), why);
+      FailureOr<ContractionInfo> info = analyzeContraction(linalgOp, why);
       if (failed(info))
         return {false, "unsupported: " + why};
       d.batch = info->batch;

@@ -75,6 +75,16 @@ struct ContractionInfo {
   bool hasRepresentableSizes() const;
 };
 
+/// Whether `op` is a contraction-like linalg op on tensors the recipe
+/// reports: a multiply-accumulate contraction of any form (named, generic,
+/// matvec, dot, several K dimensions) or a multiply-accumulate convolution
+/// (not a pooling).
+bool isContractionLike(Operation *op);
+
+/// 2 * the product of `op`'s static loop ranges (one multiply-add per
+/// iteration), saturated; std::nullopt for a dynamic range.
+std::optional<int64_t> loopNestFlops(linalg::LinalgOp op);
+
 /// Whether `op` is a linalg multiply-accumulate contraction with two inputs
 /// and one init on tensors (named or generic).
 bool isLinalgContraction(Operation *op);
