@@ -413,9 +413,12 @@ void NVFP4InferRolesPass::runOnOperation() {
     firstFprop[c.weight()] = i;
     weightOrder.push_back(c.weight());
   }
+  // Attention: a forward contraction of two run-time activations, batched
+  // over the heads or one 2-D matmul per head (a linear layer, even with a
+  // weight broadcast over the batch, has a weight operand).
   auto isAttention = [&](unsigned i) {
-    return cs[i].info.batched && cs[i].weightIndex < 0 &&
-           !cs[i].undetermined;
+    return cs[i].weightIndex < 0 && !cs[i].undetermined &&
+           cs[i].role == "fprop";
   };
   SmallVector<bool> feedsAttention;
   bool anyAttention = false;
