@@ -51,6 +51,8 @@ void nvfp4::buildRecipePipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createNVFP4QuantizeContractions(quantize));
   pm.addNestedPass<func::FuncOp>(createNVFP4ShareQuantizations());
   pm.addPass(createCanonicalizerPass());
+  if (options.foldConstants)
+    pm.addNestedPass<func::FuncOp>(createNVFP4FoldConstantQuantize());
   pm.addPass(createCSEPass());
   if (!options.disableStochasticRounding) {
     NVFP4AssignRoundingOptions rounding;

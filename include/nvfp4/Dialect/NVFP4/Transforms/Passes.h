@@ -70,6 +70,12 @@ struct RecipePipelineOptions
                      "dense resources, constant globals) and arguments "
                      "named as weights as weights (nvfp4-infer-roles)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> foldConstants{
+      *this, "fold-constants",
+      llvm::cl::desc("Quantize constant weights at compile time "
+                     "(nvfp4-fold-constant-quantize): the program holds "
+                     "their NVFP4 components as constants"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> keepFirst{
       *this, "keep-first",
       llvm::cl::desc("Keep the first N layers in high precision"),

@@ -216,6 +216,38 @@ def NVFP4AssignRounding : Pass<"nvfp4-assign-rounding", "func::FuncOp"> {
   ];
 }
 
+def NVFP4FoldConstantQuantize
+    : Pass<"nvfp4-fold-constant-quantize", "func::FuncOp"> {
+  let summary = "Quantize constant tensors at compile time";
+  let description = [{
+    Replaces every `nvfp4.quantize` whose input is an `arith.constant`
+    (dense or splat, f32 / bf16 / f16, any rank) and whose `amax` and
+    `seed`, if present, are constants too, by `nvfp4.assemble` of three
+    constants: the E2M1 codes (`f4E2M1FN`), the compact E4M3 block scales
+    (`f8E4M3FN`) and the f32 amax, computed by the reference numerics
+    library (`nvfp4::quantize`, with the op's block shape, rounding, seed,
+    offset and Hadamard transform), so the values are bit-exact with what
+    the op computes at run time on any lowering. Inference graphs keep
+    their weights as constants: with this pass, their weights are quantized
+    once, when the program is compiled, and only the activations at run
+    time. Quantizes of run-time values are left alone.
+
+    Example:
+
+    ```mlir
+    %w = arith.constant dense<...> : tensor<64x32xf32>
+    %q = nvfp4.quantize %w : tensor<64x32xf32> -> !nvfp4.tensor<64x32, 16x16>
+    // becomes
+    %codes = arith.constant dense<...> : tensor<64x32xf4E2M1FN>
+    %scales = arith.constant dense<...> : tensor<4x2xf8E4M3FN>
+    %amax = arith.constant 3.5 : f32
+    %q = nvfp4.assemble %codes, %scales, %amax
+        : tensor<64x32xf4E2M1FN>, tensor<4x2xf8E4M3FN> -> !nvfp4.tensor<64x32, 16x16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def NVFP4ShareQuantizations
     : Pass<"nvfp4-share-quantizations", "func::FuncOp"> {
   let summary = "Quantize each tensor once; reuse 16x16 weights through nvfp4.transpose";

@@ -1,0 +1,135 @@
+//===- FoldConstantQuantize.cpp - Constant tensors quantized at compile time ===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Replaces nvfp4.quantize of constants by nvfp4.assemble of constant
+// components computed with the reference numerics library (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+#include "nvfp4/Numerics/Numerics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace nvfp4 {
+#define GEN_PASS_DEF_NVFP4FOLDCONSTANTQUANTIZE
+#include "nvfp4/Dialect/NVFP4/Transforms/Passes.h.inc"
+} // namespace nvfp4
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// A tensor of `shape` x `elementType` holding one byte per element, the
+/// element's bits in the low bits (the storage of f4E2M1FN and f8E4M3FN
+/// dense elements).
+DenseElementsAttr bytesAttr(ArrayRef<int64_t> shape, Type elementType,
+                            ArrayRef<uint8_t> bytes) {
+  auto type = RankedTensorType::get(shape, elementType);
+  return DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(reinterpret_cast<const char *>(bytes.data()),
+                           bytes.size()));
+}
+
+/// Quantizes `op` if its input, amax and seed are constants. Returns
+/// whether it did, or failure (with a diagnostic) if the library rejects
+/// the constant.
+FailureOr<bool> foldQuantize(QuantizeOp op, RewriterBase &rewriter) {
+  DenseElementsAttr input;
+  if (!matchPattern(op.getInput(), m_Constant(&input)))
+    return false;
+  ::nvfp4::QuantizeOptions opts;
+  if (Value amax = op.getAmax()) {
+    FloatAttr value;
+    if (!matchPattern(amax, m_Constant(&value)))
+      return false;
+    opts.amax = static_cast<float>(value.getValueAsDouble());
+  }
+  if (Value seed = op.getSeed()) {
+    IntegerAttr value;
+    if (!matchPattern(seed, m_Constant(&value)))
+      return false;
+    opts.seed = value.getValue().getZExtValue();
+  }
+  NVFP4TensorType type = op.getType();
+  int64_t blockRows = type.getBlock().getRows();
+  opts.block = {static_cast<int>(blockRows), 16};
+  opts.rounding = op.getRounding() == Rounding::Stochastic
+                      ? ::nvfp4::Rounding::Stochastic
+                      : ::nvfp4::Rounding::NearestEven;
+  opts.offset = op.getOffset().value_or(0);
+  if (std::optional<ArrayRef<int8_t>> signs = op.getHadamard()) {
+    opts.hadamard = true;
+    std::copy(signs->begin(), signs->end(), opts.signs.begin());
+  }
+
+  // The input as f32 (bf16 and f16 widen exactly), viewed as [rows, cols].
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t cols = shape.back();
+  int64_t numel = input.getNumElements();
+  int64_t rows = cols == 0 ? 0 : numel / cols;
+  std::vector<float> values;
+  values.reserve(numel);
+  for (APFloat v : input.getValues<APFloat>()) {
+    bool losesInfo;
+    v.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
+    values.push_back(v.convertToFloat());
+  }
+  ::nvfp4::QuantizedTensor t;
+  if (auto err = ::nvfp4::quantize(values.data(), rows, cols, opts, t)) {
+    op.emitOpError() << "cannot be quantized at compile time: " << *err;
+    return failure();
+  }
+
+  // Components in the dialect's layout: one code per element, compact
+  // scales [.., rows / R, cols / 16].
+  std::vector<uint8_t> codes(numel);
+  for (int64_t i = 0; i < numel; ++i)
+    codes[i] = i % 2 ? t.data[i / 2] >> 4 : t.data[i / 2] & 0xF;
+  int64_t blocksPerRow = cols / 16;
+  std::vector<uint8_t> scales;
+  scales.reserve(rows / blockRows * blocksPerRow);
+  for (int64_t r = 0; r < rows; r += blockRows)
+    for (int64_t b = 0; b < blocksPerRow; ++b)
+      scales.push_back(t.scales[r * blocksPerRow + b]);
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value data = arith::ConstantOp::create(
+      rewriter, loc,
+      bytesAttr(shape, rewriter.getType<Float4E2M1FNType>(), codes));
+  Value scaleValues = arith::ConstantOp::create(
+      rewriter, loc,
+      bytesAttr(type.getScalesShape(), rewriter.getType<Float8E4M3FNType>(),
+                scales));
+  Value amax = arith::ConstantOp::create(rewriter, loc,
+                                         rewriter.getF32FloatAttr(t.amax));
+  rewriter.replaceOpWithNewOp<AssembleOp>(op, type, data, scaleValues, amax);
+  return true;
+}
+
+struct NVFP4FoldConstantQuantizePass
+    : public mlir::nvfp4::impl::NVFP4FoldConstantQuantizeBase<
+          NVFP4FoldConstantQuantizePass> {
+  void runOnOperation() override {
+    SmallVector<QuantizeOp> quantizes;
+    getOperation().walk([&](QuantizeOp op) { quantizes.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (QuantizeOp op : quantizes)
+      if (failed(foldQuantize(op, rewriter)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
