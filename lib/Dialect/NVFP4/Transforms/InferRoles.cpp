@@ -431,7 +431,7 @@ void NVFP4InferRolesPass::runOnOperation() {
   }
   llvm::DenseMap<Value, int64_t> weightLayer;
   int64_t layer = 0;
-  bool opened = false, previousFeeds = false;
+  bool opened = false, previousFeeds = false, inferred = false;
   Value previousInput;
   for (auto [i, w] : llvm::enumerate(weightOrder)) {
     const Contraction &fprop = cs[firstFprop[w]];
@@ -446,8 +446,18 @@ void NVFP4InferRolesPass::runOnOperation() {
         ++layer;
       previousInput = input;
     }
+    inferred |= !fprop.layer;
     weightLayer[w] = fprop.layer ? *fprop.layer : layer;
   }
+  // Without attention, a layer starts wherever the linear layers' input
+  // changes: a block of several linears in sequence (an MLP, a bottleneck)
+  // becomes several layers, and keep-first / keep-last count those.
+  if (!anyAttention && inferred && layer > 0)
+    func.emitWarning()
+        << "nvfp4: " << layer + 1
+        << " layers inferred without attention (a layer starts where the "
+           "linear layers' input changes); annotate nvfp4.layer if these "
+           "are not the model's blocks";
 
   for (Contraction &c : cs)
     if (!c.layer && c.weightIndex >= 0 && weightLayer.count(c.weight()))
