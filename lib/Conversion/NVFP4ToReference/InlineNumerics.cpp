@@ -564,24 +564,19 @@ Value emitDequantize(OpBuilder &b, Location loc, Value data, Value scales,
 Value emitBlockScaledMatmul(OpBuilder &b, Location loc, ValueRange a,
                             ValueRange bOp, int64_t ra, int64_t rb,
                             Value accIn) {
-  auto decodeCodes = [&](Value t) {
+  // Codes (E2M1) or scales (E4M3) decoded to f32, [B, rows, cols].
+  auto decode = [&](Value t, bool scales) {
     return mapElements(b, loc, addBatchDim(b, loc, t), b.getF32Type(),
-                       [](OpBuilder &nb, Location nloc, Value x) {
+                       [scales](OpBuilder &nb, Location nloc, Value x) {
                          BitBuilder bb(nb, nloc, nb.getF32Type());
-                         return decodeE2M1(bb, arith::ExtUIOp::create(
-                                                   nb, nloc, bb.intType, x));
+                         Value bits =
+                             arith::ExtUIOp::create(nb, nloc, bb.intType, x);
+                         return scales ? decodeE4M3(bb, bits)
+                                       : decodeE2M1(bb, bits);
                        });
   };
-  auto decodeScales = [&](Value t) {
-    return mapElements(b, loc, addBatchDim(b, loc, t), b.getF32Type(),
-                       [](OpBuilder &nb, Location nloc, Value x) {
-                         BitBuilder bb(nb, nloc, nb.getF32Type());
-                         return decodeE4M3(bb, arith::ExtUIOp::create(
-                                                   nb, nloc, bb.intType, x));
-                       });
-  };
-  Value qa = decodeCodes(a[0]), qb = decodeCodes(bOp[0]);
-  Value sa = decodeScales(a[1]), sbT = decodeScales(bOp[1]);
+  Value qa = decode(a[0], false), qb = decode(bOp[0], false);
+  Value sa = decode(a[1], true), sbT = decode(bOp[1], true);
   auto qaType = cast<RankedTensorType>(qa.getType());
   auto qbType = cast<RankedTensorType>(qb.getType());
   int64_t batch = qaType.getDimSize(0), m = qaType.getDimSize(1),

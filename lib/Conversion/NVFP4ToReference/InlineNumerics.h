@@ -14,26 +14,14 @@
 #ifndef NVFP4_LIB_CONVERSION_NVFP4TOREFERENCE_INLINENUMERICS_H
 #define NVFP4_LIB_CONVERSION_NVFP4TOREFERENCE_INLINENUMERICS_H
 
-#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+#include "LoweringUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
-#include <optional>
-
 namespace mlir {
 namespace nvfp4 {
 namespace reference {
-
-/// Everything `emitQuantize` needs besides the input.
-struct QuantizeParams {
-  int64_t blockRows = 1;
-  Rounding rounding = Rounding::NearestEven;
-  Value seed; // i64; 0 when null
-  int64_t offset = 0;
-  std::optional<SmallVector<int8_t>> hadamard;
-  Value amax; // f32; computed when null
-};
 
 /// The components of a quantized tensor: E2M1 codes (i8, one per element),
 /// compact E4M3 scales (i8) and the f32 tensor amax.

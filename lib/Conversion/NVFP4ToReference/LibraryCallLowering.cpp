@@ -142,21 +142,11 @@ int64_t negativeSignMask(ArrayRef<int8_t> signs) {
   return mask;
 }
 
-/// What a quantize call needs besides the input.
-struct QuantizeCall {
-  int64_t blockRows = 1;
-  Rounding rounding = Rounding::NearestEven;
-  Value seed; // i64; 0 when null
-  int64_t offset = 0;
-  std::optional<ArrayRef<int8_t>> hadamard;
-  Value amax; // f32; computed when null
-};
-
 /// Quantizes the f32 [rows, cols] tensor `x` by a call of nvfp4CpuQuantize;
 /// returns the codes, scales (reshaped to `type`) and amax.
 FailureOr<SmallVector<Value>> emitQuantizeCall(ConversionPatternRewriter &rw,
                                                Operation *op, Value x,
-                                               const QuantizeCall &q,
+                                               const QuantizeParams &q,
                                                NVFP4TensorType type) {
   auto xType = cast<RankedTensorType>(x.getType());
   int64_t rows = xType.getDimSize(0), cols = xType.getDimSize(1);
@@ -219,12 +209,13 @@ struct QuantizeOpCallLowering : public OpConversionPattern<QuantizeOp> {
   matchAndRewrite(QuantizeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    QuantizeCall q;
+    QuantizeParams q;
     q.blockRows = op.getType().getBlock().getRows();
     q.rounding = op.getRounding();
     q.seed = op.getSeed() ? single(adaptor.getSeed()) : Value();
     q.offset = op.getOffset().value_or(0);
-    q.hadamard = op.getHadamard();
+    if (auto signs = op.getHadamard())
+      q.hadamard = SmallVector<int8_t>(*signs);
     q.amax = op.getAmax() ? single(adaptor.getAmax()) : Value();
     Value x = to2D(rewriter, loc,
                    castElements(rewriter, loc, single(adaptor.getInput()),
@@ -307,7 +298,7 @@ struct RescaleOpCallLowering : public OpConversionPattern<RescaleOp> {
         op.getInput().getType().getBlock().getRows());
     if (failed(dq))
       return failure();
-    QuantizeCall q;
+    QuantizeParams q;
     q.blockRows = op.getType().getBlock().getRows();
     q.rounding = op.getRounding();
     q.seed = op.getSeed() ? single(adaptor.getSeed()) : Value();

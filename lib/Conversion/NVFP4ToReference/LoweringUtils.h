@@ -14,14 +14,29 @@
 #ifndef NVFP4_LIB_CONVERSION_NVFP4TOREFERENCE_LOWERINGUTILS_H
 #define NVFP4_LIB_CONVERSION_NVFP4TOREFERENCE_LOWERINGUTILS_H
 
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <optional>
 
 namespace mlir {
 class RewritePatternSet;
 namespace nvfp4 {
 namespace reference {
+
+/// What quantizing a tensor needs besides the input (nvfp4.quantize's and
+/// nvfp4.rescale's attributes and operands), in both lowerings.
+struct QuantizeParams {
+  int64_t blockRows = 1;
+  Rounding rounding = Rounding::NearestEven;
+  Value seed; // i64; 0 when null
+  int64_t offset = 0;
+  std::optional<SmallVector<int8_t>> hadamard;
+  Value amax; // f32; computed when null
+};
 
 Value indexConst(OpBuilder &b, Location loc, int64_t v);
 
