@@ -40,6 +40,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace nvfp4::runtime;
@@ -111,6 +112,20 @@ void expectBlockRows(const char *entry, int64_t blockRows, int64_t rows,
                            std::to_string(blockRows) + "x16 blocks");
 }
 
+/// The codes [rows, cols] and compact scales [rows / R, cols / 16] of a 2-D
+/// NVFP4 tensor with R = `blockRows`, validated.
+std::pair<Dense<int8_t>, Dense<int8_t>>
+componentArguments(const char *entry, UnrankedMemRefType<int8_t> *codesArg,
+                   UnrankedMemRefType<int8_t> *scalesArg, int64_t rows,
+                   int64_t cols, int64_t blockRows) {
+  expectBlockRows(entry, blockRows, rows, cols);
+  Dense<int8_t> codes = denseArgument(entry, "codes", codesArg, 2);
+  Dense<int8_t> scales = denseArgument(entry, "scales", scalesArg, 2);
+  expectShape(entry, "codes", codes.sizes, {rows, cols});
+  expectShape(entry, "scales", scales.sizes, {rows / blockRows, cols / 16});
+  return {codes, scales};
+}
+
 std::array<int8_t, 16> signsFromMask(int32_t negativeSigns) {
   std::array<int8_t, 16> signs;
   for (int i = 0; i < 16; ++i)
@@ -159,11 +174,8 @@ float _mlir_ciface_nvfp4CpuQuantize(
   const char *entry = "nvfp4CpuQuantize";
   Dense<float> x = denseArgument(entry, "input", xArg, 2);
   const int64_t rows = x.size(0), cols = x.size(1);
-  expectBlockRows(entry, blockRows, rows, cols);
-  Dense<int8_t> codes = denseArgument(entry, "codes", codesArg, 2);
-  Dense<int8_t> scales = denseArgument(entry, "scales", scalesArg, 2);
-  expectShape(entry, "codes", codes.sizes, {rows, cols});
-  expectShape(entry, "scales", scales.sizes, {rows / blockRows, cols / 16});
+  auto [codes, scales] = componentArguments(entry, codesArg, scalesArg, rows,
+                                            cols, blockRows);
   if (rounding != 0 && rounding != 1)
     failInvalid(entry, "rounding " + std::to_string(rounding) +
                            ", expected 0 (nearest even) or 1 (stochastic)");
@@ -202,13 +214,10 @@ void _mlir_ciface_nvfp4CpuDequantize(UnrankedMemRefType<int8_t> *codesArg,
                                      float amax, int64_t blockRows,
                                      UnrankedMemRefType<float> *outArg) {
   const char *entry = "nvfp4CpuDequantize";
-  Dense<int8_t> codes = denseArgument(entry, "codes", codesArg, 2);
-  const int64_t rows = codes.size(0), cols = codes.size(1);
-  expectBlockRows(entry, blockRows, rows, cols);
-  Dense<int8_t> scales = denseArgument(entry, "scales", scalesArg, 2);
   Dense<float> out = denseArgument(entry, "result", outArg, 2);
-  expectShape(entry, "scales", scales.sizes, {rows / blockRows, cols / 16});
-  expectShape(entry, "result", out.sizes, {rows, cols});
+  const int64_t rows = out.size(0), cols = out.size(1);
+  auto [codes, scales] = componentArguments(entry, codesArg, scalesArg, rows,
+                                            cols, blockRows);
   float values[16];
   for (int code = 0; code < 16; ++code)
     values[code] = nvfp4::decodeE2M1(static_cast<uint8_t>(code));

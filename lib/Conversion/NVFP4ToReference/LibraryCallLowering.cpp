@@ -84,17 +84,18 @@ public:
 
   /// Emits the call of `name`, declaring it when the module does not yet;
   /// returns the call's results.
-  FailureOr<ValueRange> call(StringRef name, TypeRange resultTypes) {
+  ValueRange call(StringRef name, TypeRange resultTypes) {
     auto module = op->getParentOfType<ModuleOp>();
     auto type = rewriter.getFunctionType(ValueRange(args).getTypes(),
                                          resultTypes);
     // The pass rejects modules that define these names themselves, so an
-    // existing symbol is the declaration an earlier call site added.
-    auto func = SymbolTable::lookupSymbolIn(module, name);
-    auto declared = dyn_cast_or_null<func::FuncOp>(func);
-    if (func && (!declared || declared.getFunctionType() != type))
-      return rewriter.notifyMatchFailure(op, "runtime function type mismatch");
-    if (!func) {
+    // existing symbol is the declaration an earlier call site added, with
+    // the entry point's fixed signature.
+    auto declared = cast_or_null<func::FuncOp>(
+        SymbolTable::lookupSymbolIn(module, name));
+    assert((!declared || declared.getFunctionType() == type) &&
+           "one signature per runtime entry point");
+    if (!declared) {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(module.getBody());
       declared = func::FuncOp::create(rewriter, module.getLoc(), name, type);
@@ -144,7 +145,7 @@ int64_t negativeSignMask(ArrayRef<int8_t> signs) {
 
 /// Quantizes the f32 [rows, cols] tensor `x` by a call of nvfp4CpuQuantize;
 /// returns the codes, scales (reshaped to `type`) and amax.
-FailureOr<SmallVector<Value>> emitQuantizeCall(ConversionPatternRewriter &rw,
+SmallVector<Value> emitQuantizeCall(ConversionPatternRewriter &rw,
                                                Operation *op, Value x,
                                                const QuantizeParams &q,
                                                NVFP4TensorType type) {
@@ -169,19 +170,17 @@ FailureOr<SmallVector<Value>> emitQuantizeCall(ConversionPatternRewriter &rw,
     call.value(q.amax);
   else
     call.f32(0.0f);
-  FailureOr<ValueRange> amax = call.call("nvfp4CpuQuantize", rw.getF32Type());
-  if (failed(amax))
-    return failure();
+  Value amax = call.call("nvfp4CpuQuantize", rw.getF32Type()).front();
   Location loc = op->getLoc();
   return SmallVector<Value>{
       from2D(rw, loc, call.result(codes), type.getShape()),
       from2D(rw, loc, call.result(scales), type.getScalesShape()),
-      amax->front()};
+      amax};
 }
 
 /// Dequantizes components (any rank, Rx16 blocks) to an f32 tensor of the
 /// codes' shape by a call of nvfp4CpuDequantize.
-FailureOr<Value> emitDequantizeCall(ConversionPatternRewriter &rw,
+Value emitDequantizeCall(ConversionPatternRewriter &rw,
                                     Operation *op, ValueRange components,
                                     int64_t blockRows) {
   Location loc = op->getLoc();
@@ -193,8 +192,7 @@ FailureOr<Value> emitDequantizeCall(ConversionPatternRewriter &rw,
   call.value(components[2]);
   call.i64(blockRows);
   unsigned out = call.output(codesType.getShape(), rw.getF32Type());
-  if (failed(call.call("nvfp4CpuDequantize", {})))
-    return failure();
+  call.call("nvfp4CpuDequantize", {});
   auto shape = cast<RankedTensorType>(components[0].getType()).getShape();
   return from2D(rw, loc, call.result(out), shape);
 }
@@ -209,22 +207,12 @@ struct QuantizeOpCallLowering : public OpConversionPattern<QuantizeOp> {
   matchAndRewrite(QuantizeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    QuantizeParams q;
-    q.blockRows = op.getType().getBlock().getRows();
-    q.rounding = op.getRounding();
-    q.seed = op.getSeed() ? single(adaptor.getSeed()) : Value();
-    q.offset = op.getOffset().value_or(0);
-    if (auto signs = op.getHadamard())
-      q.hadamard = SmallVector<int8_t>(*signs);
-    q.amax = op.getAmax() ? single(adaptor.getAmax()) : Value();
+    QuantizeParams q = getQuantizeParams(op, adaptor);
     Value x = to2D(rewriter, loc,
                    castElements(rewriter, loc, single(adaptor.getInput()),
                                 rewriter.getF32Type()));
-    FailureOr<SmallVector<Value>> result =
-        emitQuantizeCall(rewriter, op, x, q, op.getType());
-    if (failed(result))
-      return failure();
-    rewriter.replaceOpWithMultiple(op, {*result});
+    rewriter.replaceOpWithMultiple(
+        op, {emitQuantizeCall(rewriter, op, x, q, op.getType())});
     return success();
   }
 };
@@ -239,11 +227,8 @@ struct AmaxOpCallLowering : public OpConversionPattern<AmaxOp> {
     call.tensor(to2D(rewriter, loc,
                      castElements(rewriter, loc, adaptor.getInput(),
                                   rewriter.getF32Type())));
-    FailureOr<ValueRange> amax =
-        call.call("nvfp4CpuAmax", rewriter.getF32Type());
-    if (failed(amax))
-      return failure();
-    rewriter.replaceOp(op, amax->front());
+    rewriter.replaceOp(op,
+                       call.call("nvfp4CpuAmax", rewriter.getF32Type()).front());
     return success();
   }
 };
@@ -253,12 +238,10 @@ struct DequantizeOpCallLowering : public OpConversionPattern<DequantizeOp> {
   LogicalResult
   matchAndRewrite(DequantizeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Value> result = emitDequantizeCall(
+    Value result = emitDequantizeCall(
         rewriter, op, adaptor.getInput(),
         op.getInput().getType().getBlock().getRows());
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, castElements(rewriter, op.getLoc(), *result,
+    rewriter.replaceOp(op, castElements(rewriter, op.getLoc(), result,
                                         op.getType().getElementType()));
     return success();
   }
@@ -279,8 +262,7 @@ struct HadamardOpCallLowering : public OpConversionPattern<HadamardOp> {
     unsigned out = call.output(cast<RankedTensorType>(x.getType()).getShape(),
                                rewriter.getF32Type());
     call.i32(negativeSignMask(op.getSignsOrDefault()));
-    if (failed(call.call("nvfp4CpuHadamard", {})))
-      return failure();
+    call.call("nvfp4CpuHadamard", {});
     Value y = from2D(rewriter, loc, call.result(out), type.getShape());
     rewriter.replaceOp(op,
                        castElements(rewriter, loc, y, type.getElementType()));
@@ -293,22 +275,12 @@ struct RescaleOpCallLowering : public OpConversionPattern<RescaleOp> {
   LogicalResult
   matchAndRewrite(RescaleOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Value> dq = emitDequantizeCall(
-        rewriter, op, adaptor.getInput(),
-        op.getInput().getType().getBlock().getRows());
-    if (failed(dq))
-      return failure();
-    QuantizeParams q;
-    q.blockRows = op.getType().getBlock().getRows();
-    q.rounding = op.getRounding();
-    q.seed = op.getSeed() ? single(adaptor.getSeed()) : Value();
-    q.offset = op.getOffset().value_or(0);
-    q.amax = op.getAmax() ? single(adaptor.getAmax()) : Value();
-    FailureOr<SmallVector<Value>> result = emitQuantizeCall(
-        rewriter, op, to2D(rewriter, op.getLoc(), *dq), q, op.getType());
-    if (failed(result))
-      return failure();
-    rewriter.replaceOpWithMultiple(op, {*result});
+    Value dq = emitDequantizeCall(rewriter, op, adaptor.getInput(),
+                                  op.getInput().getType().getBlock().getRows());
+    QuantizeParams q = getQuantizeParams(op, adaptor);
+    rewriter.replaceOpWithMultiple(
+        op, {emitQuantizeCall(rewriter, op, to2D(rewriter, op.getLoc(), dq), q,
+                              op.getType())});
     return success();
   }
 };
@@ -321,33 +293,20 @@ struct MatmulOpCallLowering : public OpConversionPattern<MatmulOp> {
   LogicalResult
   matchAndRewrite(MatmulOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
-    int64_t ra = op.getLhs().getType().getBlock().getRows();
-    int64_t rb = op.getRhs().getType().getBlock().getRows();
-    auto resultType = op.getType();
-    Type f32 = rewriter.getF32Type();
-    Value accIn;
-    if (op.getAcc())
-      accIn = addBatchDim(
-          rewriter, loc,
-          castElements(rewriter, loc, single(adaptor.getAcc()), f32));
-    FailureOr<Value> result =
-        fakeQuant ? emitFakeQuant(rewriter, op, a, b, ra, rb, accIn)
-                  : emitExact(rewriter, op, a, b, ra, rb, accIn);
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(
-        op, castElements(rewriter, loc,
-                         dropBatchDim(rewriter, loc, *result,
-                                      resultType.getRank()),
-                         resultType.getElementType()));
+    lowerMatmul(op, adaptor, rewriter,
+                       [&](ValueRange a, ValueRange b, int64_t ra, int64_t rb,
+                           Value accIn) {
+                         return fakeQuant ? emitFakeQuant(rewriter, op, a, b,
+                                                          ra, rb, accIn)
+                                          : emitExact(rewriter, op, a, b, ra,
+                                                      rb, accIn);
+                       });
     return success();
   }
 
 private:
   /// nvfp4CpuMatmul on [B, M, K] x [B, N, K] -> [B, M, N] f32.
-  static FailureOr<Value> emitExact(ConversionPatternRewriter &rw,
+  static Value emitExact(ConversionPatternRewriter &rw,
                                     Operation *op, ValueRange a, ValueRange b,
                                     int64_t ra, int64_t rb, Value accIn) {
     Location loc = op->getLoc();
@@ -376,24 +335,21 @@ private:
       call.i32(0);
     }
     call.buffer(result);
-    if (failed(call.call("nvfp4CpuMatmul", {})))
-      return failure();
+    call.call("nvfp4CpuMatmul", {});
     return call.result(result);
   }
 
   /// Dequantize both operands to f32 (calls) and contract them with an
   /// ordinary f32 linalg contraction.
-  static FailureOr<Value> emitFakeQuant(ConversionPatternRewriter &rw,
+  static Value emitFakeQuant(ConversionPatternRewriter &rw,
                                         Operation *op, ValueRange a,
                                         ValueRange b, int64_t ra, int64_t rb,
                                         Value accIn) {
-    FailureOr<Value> da = emitDequantizeCall(rw, op, a, ra);
-    FailureOr<Value> db = emitDequantizeCall(rw, op, b, rb);
-    if (failed(da) || failed(db))
-      return failure();
+    Value da = emitDequantizeCall(rw, op, a, ra);
+    Value db = emitDequantizeCall(rw, op, b, rb);
     Location loc = op->getLoc();
-    return emitBatchedContraction(rw, loc, addBatchDim(rw, loc, *da),
-                                  addBatchDim(rw, loc, *db), accIn);
+    return emitBatchedContraction(rw, loc, addBatchDim(rw, loc, da),
+                                  addBatchDim(rw, loc, db), accIn);
   }
 
   bool fakeQuant;

@@ -150,4 +150,25 @@ Value emitBatchedContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
   return generic.getResult(0);
 }
 
+void lowerMatmul(MatmulOp op,
+                 MatmulOpGenericAdaptor<ArrayRef<ValueRange>> adaptor,
+                 ConversionPatternRewriter &rewriter, MatmulEmitter emit) {
+  Location loc = op.getLoc();
+  Value accIn;
+  if (op.getAcc())
+    accIn = addBatchDim(rewriter, loc,
+                        castElements(rewriter, loc, single(adaptor.getAcc()),
+                                     rewriter.getF32Type()));
+  Value product =
+      emit(adaptor.getLhs(), adaptor.getRhs(),
+           op.getLhs().getType().getBlock().getRows(),
+           op.getRhs().getType().getBlock().getRows(), accIn);
+  RankedTensorType resultType = op.getType();
+  rewriter.replaceOp(
+      op, castElements(rewriter, loc,
+                       dropBatchDim(rewriter, loc, product,
+                                    resultType.getRank()),
+                       resultType.getElementType()));
+}
+
 } // namespace mlir::nvfp4::reference

@@ -21,6 +21,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <optional>
+#include <type_traits>
 
 namespace mlir {
 class RewritePatternSet;
@@ -37,6 +38,38 @@ struct QuantizeParams {
   std::optional<SmallVector<int8_t>> hadamard;
   Value amax; // f32; computed when null
 };
+
+/// The single value of a 1:1-converted operand.
+Value single(ValueRange values);
+
+/// The quantization parameters of a quantize or rescale op (its converted
+/// `amax` and `seed` operands from `adaptor`).
+template <typename OpTy, typename AdaptorTy>
+QuantizeParams getQuantizeParams(OpTy op, AdaptorTy adaptor) {
+  QuantizeParams p;
+  p.blockRows = op.getType().getBlock().getRows();
+  p.rounding = op.getRounding();
+  p.seed = op.getSeed() ? single(adaptor.getSeed()) : Value();
+  p.offset = op.getOffset().value_or(0);
+  p.amax = op.getAmax() ? single(adaptor.getAmax()) : Value();
+  if constexpr (std::is_same_v<OpTy, QuantizeOp>)
+    if (auto signs = op.getHadamard())
+      p.hadamard = SmallVector<int8_t>(*signs);
+  return p;
+}
+
+/// The [B, M, N] f32 product of the components of `a` and `b` (block rows
+/// `ra` and `rb`), plus `accIn` ([B, M, N] f32) when not null.
+using MatmulEmitter = function_ref<Value(
+    ValueRange a, ValueRange b, int64_t ra, int64_t rb, Value accIn)>;
+
+/// Replaces `op` by `emit`'s product, the acc operand widened to f32 and
+/// given a batch dimension before, the batch dimension dropped and the
+/// result rounded to the result type after: what both lowerings of
+/// nvfp4.matmul share.
+void lowerMatmul(MatmulOp op,
+                 MatmulOpGenericAdaptor<ArrayRef<ValueRange>> adaptor,
+                 ConversionPatternRewriter &rewriter, MatmulEmitter emit);
 
 Value indexConst(OpBuilder &b, Location loc, int64_t v);
 
@@ -59,9 +92,6 @@ Value castElements(OpBuilder &b, Location loc, Value t, Type elementType);
 
 /// Converts an f32 scalar to `elementType` (f32, bf16 or f16).
 Value castScalar(OpBuilder &b, Location loc, Value x, Type elementType);
-
-/// The single value of a 1:1-converted operand.
-Value single(ValueRange values);
 
 /// Adds a leading unit dimension to a rank-2 tensor (batch of one).
 Value addBatchDim(OpBuilder &b, Location loc, Value t);

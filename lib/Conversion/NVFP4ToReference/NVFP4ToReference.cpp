@@ -76,18 +76,6 @@ NVFP4ToReferenceTypeConverter::NVFP4ToReferenceTypeConverter() {
 
 namespace {
 
-/// Reads the quantization parameters of a quantize or rescale op.
-template <typename OpTy>
-QuantizeParams getQuantizeParams(OpTy op, Value amax, Value seed) {
-  QuantizeParams p;
-  p.blockRows = op.getResult().getType().getBlock().getRows();
-  p.rounding = op.getRounding();
-  p.seed = seed;
-  p.offset = op.getOffset().value_or(0);
-  p.amax = amax;
-  return p;
-}
-
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
@@ -99,11 +87,7 @@ struct QuantizeOpLowering : public OpConversionPattern<QuantizeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = single(adaptor.getInput());
-    Value amax = op.getAmax() ? single(adaptor.getAmax()) : Value();
-    Value seed = op.getSeed() ? single(adaptor.getSeed()) : Value();
-    QuantizeParams p = getQuantizeParams(op, amax, seed);
-    if (auto signs = op.getHadamard())
-      p.hadamard = SmallVector<int8_t>(*signs);
+    QuantizeParams p = getQuantizeParams(op, adaptor);
     Value x = to2D(rewriter, loc,
                    castElements(rewriter, loc, input, rewriter.getF32Type()));
     Components c = emitQuantize(rewriter, loc, x, p);
@@ -173,10 +157,8 @@ struct RescaleOpLowering : public OpConversionPattern<RescaleOp> {
     Value dq = emitDequantize(rewriter, loc, in[0], in[1], in[2],
                               op.getInput().getType().getBlock().getRows(),
                               rewriter.getF32Type());
-    Value amax = op.getAmax() ? single(adaptor.getAmax()) : Value();
-    Value seed = op.getSeed() ? single(adaptor.getSeed()) : Value();
     Components c = emitQuantize(rewriter, loc, to2D(rewriter, loc, dq),
-                                getQuantizeParams(op, amax, seed));
+                                getQuantizeParams(op, adaptor));
     NVFP4TensorType type = op.getType();
     Value data = from2D(rewriter, loc, c.data, type.getShape());
     Value scales = from2D(rewriter, loc, c.scales, type.getScalesShape());
@@ -245,25 +227,15 @@ struct MatmulOpLowering : public OpConversionPattern<MatmulOp> {
   matchAndRewrite(MatmulOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    ValueRange a = adaptor.getLhs(), bOp = adaptor.getRhs();
-    int64_t ra = op.getLhs().getType().getBlock().getRows();
-    int64_t rb = op.getRhs().getType().getBlock().getRows();
-    auto resultType = op.getType();
-    int64_t rank = resultType.getRank();
-    Type f32 = rewriter.getF32Type();
-    Value accIn;
-    if (op.getAcc())
-      accIn = addBatchDim(
-          rewriter, loc,
-          castElements(rewriter, loc, single(adaptor.getAcc()), f32));
-    Value result = fakeQuant
-                       ? emitFakeQuant(rewriter, loc, a, bOp, ra, rb, accIn)
-                       : emitBlockScaledMatmul(rewriter, loc, a, bOp, ra, rb,
-                                               accIn);
-    result =
-        castElements(rewriter, loc, dropBatchDim(rewriter, loc, result, rank),
-                     resultType.getElementType());
-    rewriter.replaceOp(op, result);
+    lowerMatmul(
+        op, adaptor, rewriter,
+        [&](ValueRange a, ValueRange b, int64_t ra, int64_t rb,
+            Value accIn) {
+          return fakeQuant
+                     ? emitFakeQuant(rewriter, loc, a, b, ra, rb, accIn)
+                     : emitBlockScaledMatmul(rewriter, loc, a, b, ra, rb,
+                                             accIn);
+        });
     return success();
   }
 
