@@ -13,6 +13,8 @@ arrays in and out:
 * :func:`fake_quantize` -- ``dequantize(quantize(x))`` of an N-D array along
   any axis in one call, stochastic rounding drawing from a
   :class:`Generator` that advances with every call.
+* :func:`compile` -- an MLIR module compiled once (CPU, GPU or the GPU
+  emulator) and called with numpy arrays (nvfp4/compiler.py).
 * :func:`hadamard`, :func:`swizzle_scales`, :func:`unswizzle_scales`,
   :func:`transpose`, element conversions and :func:`philox`.
 
@@ -64,6 +66,8 @@ __all__ = [
     "quantize",
     "dequantize",
     "fake_quantize",
+    "compile",
+    "CompiledFunction",
     "Generator",
     "default_generator",
     "matmul",
@@ -700,3 +704,6 @@ def check_quantizable(rows: int, cols: int,
 
 # One-call fake quantization along any axis (nvfp4/fake_quant.py).
 from .fake_quant import Generator, default_generator, fake_quantize  # noqa: E402
+
+# Compiled programs called from Python (nvfp4/compiler.py).
+from .compiler import CompiledFunction, compile  # noqa: E402,A004

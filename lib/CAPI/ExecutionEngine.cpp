@@ -1,0 +1,247 @@
+//===- ExecutionEngine.cpp - Compile once, call many times ----------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4-c/ExecutionEngine.h"
+
+#include "nvfp4/InitAll.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+namespace {
+/// What mlirNVFP4ProgramCreate builds.
+struct Program {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  std::unique_ptr<ExecutionEngine> engine;
+  std::string entry;
+  SmallVector<Type> inputs;
+  SmallVector<Type> results;
+  MlirStringCallback diagnosticCallback = nullptr;
+  void *userData = nullptr;
+  /// The packed wrapper of the entry's C interface.
+  void (*packedEntry)(void **) = nullptr;
+
+  explicit Program(const DialectRegistry &registry)
+      : context(registry, MLIRContext::Threading::DISABLED) {}
+};
+} // namespace
+
+/// `file:line:col` as compilers print it, or the location itself.
+static void printLocation(llvm::raw_ostream &os, Location loc) {
+  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    os << loc;
+}
+
+static Program *unwrap(MlirNVFP4Program program) {
+  return static_cast<Program *>(program.ptr);
+}
+
+/// Whether `type` can cross the entry function's boundary.
+static bool isSupportedBoundaryType(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return isa<RankedTensorType, MemRefType>(type) &&
+           (shaped.getElementType().isIntOrIndexOrFloat());
+  return type.isIntOrIndexOrFloat();
+}
+
+/// Checks and prepares the entry function; records its signature.
+static LogicalResult prepareEntry(Program &program) {
+  auto func = program.module->lookupSymbol<func::FuncOp>(program.entry);
+  if (!func || func.isExternal()) {
+    emitError(program.module->getLoc())
+        << "the module has no function '" << program.entry
+        << "' with a body to call";
+    return failure();
+  }
+  if (func.isPrivate())
+    return func.emitError() << "the entry function must be public";
+  FunctionType type = func.getFunctionType();
+  for (auto [index, input] : llvm::enumerate(type.getInputs()))
+    if (!isSupportedBoundaryType(input))
+      return func.emitError() << "argument " << index << " has type " << input
+                              << "; an entry function takes ranked tensors or "
+                                 "memrefs of integers and floats, or scalars";
+  for (auto [index, result] : llvm::enumerate(type.getResults()))
+    if (!isSupportedBoundaryType(result))
+      return func.emitError() << "result " << index << " has type " << result
+                              << "; an entry function returns ranked tensors "
+                                 "or memrefs of integers and floats, or "
+                                 "scalars";
+  program.inputs.assign(type.getInputs().begin(), type.getInputs().end());
+  program.results.assign(type.getResults().begin(), type.getResults().end());
+
+  // The caller's buffers are read-only; the C interface is what it calls.
+  Builder b(&program.context);
+  for (auto [index, input] : llvm::enumerate(type.getInputs()))
+    if (isa<RankedTensorType>(input))
+      func.setArgAttr(index,
+                      bufferization::BufferizationDialect::kWritableAttrName,
+                      b.getBoolAttr(false));
+  func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
+  return success();
+}
+
+MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
+                                        MlirStringRef entry,
+                                        MlirStringRef pipeline, int optLevel,
+                                        intptr_t numSharedLibPaths,
+                                        const MlirStringRef *sharedLibPaths,
+                                        MlirStringCallback diagnosticCallback,
+                                        void *userData) {
+  static std::once_flag nativeTargetInitialized;
+  std::call_once(nativeTargetInitialized, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    nvfp4::registerAllPasses();
+  });
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  nvfp4::registerAllDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  auto program = std::make_unique<Program>(registry);
+  program->entry = unwrap(entry).str();
+  program->diagnosticCallback = diagnosticCallback;
+  program->userData = userData;
+  program->context.getDiagEngine().registerHandler(
+      [raw = program.get()](Diagnostic &diagnostic) {
+        if (!raw->diagnosticCallback)
+          return success();
+        std::string message;
+        llvm::raw_string_ostream os(message);
+        printLocation(os, diagnostic.getLocation());
+        os << ": ";
+        switch (diagnostic.getSeverity()) {
+        case DiagnosticSeverity::Error:
+          os << "error: ";
+          break;
+        case DiagnosticSeverity::Warning:
+          os << "warning: ";
+          break;
+        case DiagnosticSeverity::Note:
+          os << "note: ";
+          break;
+        case DiagnosticSeverity::Remark:
+          os << "remark: ";
+          break;
+        }
+        os << diagnostic;
+        for (Diagnostic &note : diagnostic.getNotes()) {
+          printLocation(os << "\n", note.getLocation());
+          os << ": note: " << note;
+        }
+        raw->diagnosticCallback(mlirStringRefCreate(message.data(),
+                                                    message.size()),
+                                raw->userData);
+        return success();
+      });
+  Location unknown = UnknownLoc::get(&program->context);
+
+  if (optLevel < 0 || optLevel > 3) {
+    emitError(unknown) << "the optimization level must be 0 to 3, got "
+                       << optLevel;
+    return {nullptr};
+  }
+  program->module = parseSourceString<ModuleOp>(
+      unwrap(source), ParserConfig(&program->context), "<source>");
+  if (!program->module || failed(prepareEntry(*program)))
+    return {nullptr};
+
+  std::string pipelineError;
+  llvm::raw_string_ostream pipelineErrorStream(pipelineError);
+  FailureOr<OpPassManager> passes =
+      parsePassPipeline(unwrap(pipeline), pipelineErrorStream);
+  if (failed(passes) ||
+      passes->getOpAnchorName() != ModuleOp::getOperationName()) {
+    emitError(unknown) << "invalid pass pipeline '" << unwrap(pipeline)
+                       << "': "
+                       << (failed(passes) ? StringRef(pipelineError)
+                                          : "it must run on builtin.module");
+    return {nullptr};
+  }
+  PassManager pm(&program->context, ModuleOp::getOperationName());
+  static_cast<OpPassManager &>(pm) = std::move(*passes);
+  if (failed(pm.run(*program->module)))
+    return {nullptr};
+
+  SmallVector<StringRef> libraries;
+  for (intptr_t i = 0; i < numSharedLibPaths; ++i)
+    libraries.push_back(unwrap(sharedLibPaths[i]));
+  ExecutionEngineOptions options;
+  options.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(optLevel);
+  options.sharedLibPaths = libraries;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(*program->module, options);
+  if (!engine) {
+    emitError(program->module->getLoc())
+        << "the program cannot be loaded: "
+        << llvm::toString(engine.takeError());
+    return {nullptr};
+  }
+  program->engine = std::move(*engine);
+  std::string cInterface = "_mlir_ciface_" + program->entry;
+  llvm::Expected<void (*)(void **)> packedEntry =
+      program->engine->lookupPacked(cInterface);
+  if (!packedEntry) {
+    emitError(program->module->getLoc())
+        << "no C interface '" << cInterface
+        << "' in the lowered program: "
+        << llvm::toString(packedEntry.takeError());
+    return {nullptr};
+  }
+  program->packedEntry = *packedEntry;
+  return {program.release()};
+}
+
+void mlirNVFP4ProgramDestroy(MlirNVFP4Program program) {
+  delete unwrap(program);
+}
+
+intptr_t mlirNVFP4ProgramGetNumInputs(MlirNVFP4Program program) {
+  return unwrap(program)->inputs.size();
+}
+
+MlirType mlirNVFP4ProgramGetInputType(MlirNVFP4Program program,
+                                      intptr_t pos) {
+  return wrap(unwrap(program)->inputs[pos]);
+}
+
+intptr_t mlirNVFP4ProgramGetNumResults(MlirNVFP4Program program) {
+  return unwrap(program)->results.size();
+}
+
+MlirType mlirNVFP4ProgramGetResultType(MlirNVFP4Program program,
+                                       intptr_t pos) {
+  return wrap(unwrap(program)->results[pos]);
+}
+
+void mlirNVFP4ProgramInvokePacked(MlirNVFP4Program program,
+                                  void **arguments) {
+  unwrap(program)->packedEntry(arguments);
+}

@@ -1,0 +1,339 @@
+# ===- compiler.py - Compile a module once, call it from Python ---------=== #
+#
+# Part of the NVFP4-MLIR project.
+#
+# ===---------------------------------------------------------------------=== #
+"""``nvfp4.compile``: a module compiled once, called with numpy arrays.
+
+:func:`compile` lowers an MLIR module with one of the project's pipelines,
+loads it into MLIR's ExecutionEngine (through the project's C API,
+``nvfp4-c/ExecutionEngine.h``) and returns a :class:`CompiledFunction`.
+Calling it converts the arguments to the entry function's element types,
+passes them as memref descriptors without copying, and returns the results
+as numpy arrays that own their memory.
+"""
+
+import ctypes
+import os
+from typing import Iterable, Optional, Sequence, Union
+
+import numpy as np
+
+__all__ = ["compile", "CompiledFunction", "PIPELINES"]
+
+#: Pipelines by name: the pass pipeline (with ``{target}`` / ``{options}``
+#: filled in) and the runtime libraries the lowered code calls.
+PIPELINES = {
+    "cpu": ("nvfp4-to-cpu{options}",
+            ["mlir_c_runner_utils", "mlir_runner_utils",
+             "nvfp4_reference_runtime", "nvfp4_cpu_runtime"]),
+    "gpu": ("nvfp4-to-gpu-executable{options}",
+            ["mlir_c_runner_utils", "nvfp4_reference_runtime",
+             "nvfp4_cuda_runtime"]),
+    "gpu-emulator": ("nvfp4-to-gpu-emulation{options}",
+                     ["mlir_c_runner_utils", "nvfp4_reference_runtime",
+                      "nvfp4_gpu_emulator"]),
+}
+
+_MLIR_LIBRARIES = {"mlir_c_runner_utils", "mlir_runner_utils"}
+
+# MLIR element type -> (numpy dtype, ctypes scalar type).
+_SCALARS = {
+    "f64": (np.float64, ctypes.c_double),
+    "f32": (np.float32, ctypes.c_float),
+    "f16": (np.float16, ctypes.c_uint16),
+    "i1": (np.bool_, ctypes.c_bool),
+    "i8": (np.int8, ctypes.c_int8),
+    "i16": (np.int16, ctypes.c_int16),
+    "i32": (np.int32, ctypes.c_int32),
+    "i64": (np.int64, ctypes.c_int64),
+    "index": (np.int64, ctypes.c_int64),
+}
+
+# The allocated pointer MLIR gives memrefs of constant globals.
+_GLOBAL_MEMREF_MARKER = 0xDEADBEEF
+
+_libc = ctypes.CDLL(None)
+_libc.free.argtypes = [ctypes.c_void_p]
+_libc.free.restype = None
+
+
+def _dtype(element: str):
+    if element == "bf16":
+        try:
+            import ml_dtypes
+        except ImportError as e:  # pragma: no cover - ml_dtypes is optional
+            raise TypeError(
+                "nvfp4.compile: bf16 arguments and results need ml_dtypes "
+                "(pip install ml_dtypes)") from e
+        return np.dtype(ml_dtypes.bfloat16), ctypes.c_uint16
+    if element not in _SCALARS:
+        raise TypeError(
+            f"nvfp4.compile: element type {element} has no numpy equivalent")
+    dtype, ctype = _SCALARS[element]
+    return np.dtype(dtype), ctype
+
+
+def _descriptor_type(rank: int):
+    """The memref descriptor struct of `rank`."""
+    fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+              ("offset", ctypes.c_int64)]
+    if rank:
+        fields += [("sizes", ctypes.c_int64 * rank),
+                   ("strides", ctypes.c_int64 * rank)]
+    return type(f"MemRefDescriptor{rank}", (ctypes.Structure,),
+                {"_fields_": fields})
+
+
+class _Slot:
+    """One argument or result of the entry function."""
+
+    def __init__(self, kind: str, index: int, element: str,
+                 shape: Optional[Sequence[int]]):
+        self.name = f"{kind} {index}"
+        self.element = element
+        self.shape = None if shape is None else tuple(shape)
+        self.dtype, self.scalar_ctype = _dtype(element)
+        self.ctype = (self.scalar_ctype if self.shape is None else
+                      _descriptor_type(len(self.shape)))
+        # 16-bit floats cross the C interface as their bits.
+        self._passed_as_bits = self.scalar_ctype is ctypes.c_uint16
+
+    def __repr__(self):
+        if self.shape is None:
+            return self.element
+        dims = "x".join("?" if d < 0 else str(d) for d in self.shape)
+        return f"tensor<{dims + 'x' if dims else ''}{self.element}>"
+
+    def to_value(self, value):
+        """The ctypes value passed for `value`, and the array that backs it
+        (kept alive by the caller for the duration of the call)."""
+        if self.shape is None:
+            scalar = np.asarray(value, dtype=self.dtype)
+            if scalar.ndim:
+                raise ValueError(f"{self.name}: expected a scalar "
+                                 f"({self!r}), got shape {scalar.shape}")
+            if self._passed_as_bits:
+                scalar = scalar.view(np.uint16)
+            return self.scalar_ctype(scalar.item()), None
+        array = np.ascontiguousarray(value, dtype=self.dtype)
+        if array.ndim != len(self.shape) or any(
+                d >= 0 and d != n for d, n in zip(self.shape, array.shape)):
+            raise ValueError(f"{self.name}: expected {self!r}, got shape "
+                             f"{array.shape}")
+        descriptor = self.ctype()
+        address = array.ctypes.data
+        descriptor.allocated = address
+        descriptor.aligned = address
+        descriptor.offset = 0
+        for d, (size, stride) in enumerate(zip(array.shape, array.strides)):
+            descriptor.sizes[d] = size
+            descriptor.strides[d] = stride // array.itemsize
+        return descriptor, array
+
+    def from_value(self, value, inputs_allocated, freed):
+        """The numpy value of result `value`; frees the memref it came in."""
+        if self.shape is None:
+            if isinstance(value, ctypes._SimpleCData):
+                value = value.value
+            if self._passed_as_bits:
+                return np.array(value, dtype=np.uint16).view(self.dtype)[()]
+            return np.array(value, dtype=self.dtype)[()]
+        rank = len(self.shape)
+        sizes = [value.sizes[d] for d in range(rank)] if rank else []
+        strides = [value.strides[d] for d in range(rank)] if rank else []
+        result = np.empty(sizes, dtype=self.dtype)
+        if result.size:
+            itemsize = self.dtype.itemsize
+            lowest = sum(min(0, (n - 1) * s) for n, s in zip(sizes, strides))
+            highest = sum(max(0, (n - 1) * s) for n, s in zip(sizes, strides))
+            start = value.aligned + (value.offset + lowest) * itemsize
+            span = (highest - lowest + 1) * itemsize
+            raw = np.frombuffer((ctypes.c_char * span).from_address(start),
+                                dtype=self.dtype)
+            view = np.lib.stride_tricks.as_strided(
+                raw[-lowest:], shape=sizes,
+                strides=[s * itemsize for s in strides], writeable=False)
+            result[...] = view
+        allocated = value.allocated or 0
+        if (allocated and allocated != _GLOBAL_MEMREF_MARKER and
+                allocated not in inputs_allocated and allocated not in freed):
+            freed.add(allocated)
+            _libc.free(allocated)
+        return result
+
+
+class CompiledFunction:
+    """The entry function of a compiled module. Call it with one numpy array
+    (or anything ``numpy.asarray`` takes) per tensor or memref argument, in
+    any dtype that converts, and a Python number per scalar argument. It
+    returns ``None``, one value, or a tuple of values.
+
+    The caller's arrays are never written: the compiler marks the entry's
+    tensor arguments read-only. Results are fresh numpy arrays.
+    """
+
+    def __init__(self, program, entry: str, pipeline: str):
+        self._program = program
+        self.entry = entry
+        self.pipeline = pipeline
+        self.inputs = [_Slot("argument", i, e, s)
+                       for i, (e, s) in enumerate(program.inputs)]
+        self.outputs = [_Slot("result", i, e, s)
+                        for i, (e, s) in enumerate(program.results)]
+        # The C interface takes results through a pointer to a struct of
+        # them when there are several or one memref.
+        self._results_by_pointer = len(self.outputs) > 1 or (
+            len(self.outputs) == 1 and self.outputs[0].shape is not None)
+        if self._results_by_pointer:
+            self._results_type = type("Results", (ctypes.Structure,), {
+                "_fields_": [(f"r{i}", slot.ctype)
+                             for i, slot in enumerate(self.outputs)]})
+
+    @property
+    def diagnostics(self) -> str:
+        """Warnings and remarks the compilation printed."""
+        return self._program.diagnostics
+
+    def __repr__(self):
+        args = ", ".join(map(repr, self.inputs))
+        results = ", ".join(map(repr, self.outputs))
+        return (f"<nvfp4.CompiledFunction @{self.entry}({args}) -> "
+                f"({results}) via {self.pipeline}>")
+
+    def __call__(self, *args):
+        if len(args) != len(self.inputs):
+            raise TypeError(f"@{self.entry} takes {len(self.inputs)} "
+                            f"arguments, got {len(args)}")
+        keep_alive = []
+        pointers = []
+
+        def pass_by_address(value):
+            keep_alive.append(value)
+            pointers.append(ctypes.addressof(value))
+
+        results = None
+        if self._results_by_pointer:
+            results = self._results_type()
+            pass_by_address(ctypes.c_void_p(ctypes.addressof(results)))
+        inputs_allocated = set()
+        for slot, arg in zip(self.inputs, args):
+            value, array = slot.to_value(arg)
+            keep_alive.append(array)
+            if array is None:
+                pass_by_address(value)
+            else:
+                keep_alive.append(value)
+                inputs_allocated.add(value.allocated or 0)
+                pass_by_address(ctypes.c_void_p(ctypes.addressof(value)))
+        scalar_result = None
+        if len(self.outputs) == 1 and not self._results_by_pointer:
+            scalar_result = self.outputs[0].scalar_ctype()
+            pass_by_address(scalar_result)
+        packed = (ctypes.c_void_p * max(1, len(pointers)))(*pointers)
+        self._program.invoke_packed(ctypes.addressof(packed))
+
+        if scalar_result is not None:
+            return self.outputs[0].from_value(scalar_result, inputs_allocated,
+                                              set())
+        if results is None:
+            return None
+        freed = set()
+        values = tuple(
+            slot.from_value(getattr(results, f"r{i}"), inputs_allocated,
+                            freed) for i, slot in enumerate(self.outputs))
+        return values[0] if len(values) == 1 else values
+
+
+def _library(name: str, config) -> str:
+    directory = (config.MLIR_LIBRARY_DIR if name in _MLIR_LIBRARIES else
+                 config.LIBRARY_DIR)
+    path = os.path.join(directory, f"lib{name}.so")
+    if not os.path.exists(path):
+        raise FileNotFoundError(
+            f"nvfp4.compile: runtime library {path} not found (set "
+            f"NVFP4_LIBRARY_DIR / NVFP4_MLIR_LIBRARY_DIR)")
+    return path
+
+
+def compile(module: Union[str, os.PathLike], pipeline: str = "cpu",
+            target: Optional[str] = None, entry: str = "main",
+            recipe: Union[None, bool, str] = None, options: str = "",
+            opt_level: int = 2,
+            shared_libs: Iterable[str] = ()) -> CompiledFunction:
+    """Compiles `module` once; returns its function `entry` as a callable.
+
+    Args:
+      module: MLIR source text, or the path of a ``.mlir`` file.
+      pipeline: ``"cpu"`` (``nvfp4-to-cpu``, bit-exact, runs anywhere),
+        ``"gpu"`` (``nvfp4-to-gpu-executable``, needs a GPU of `target` and
+        the CUDA runtime library), ``"gpu-emulator"``
+        (``nvfp4-to-gpu-emulation``: the generated GPU kernels run in the
+        project's CPU emulator), or a textual pass pipeline
+        ``"builtin.module(...)"`` that ends in the LLVM dialect (then
+        `shared_libs` names the libraries it needs).
+      target: the GPU target of the GPU pipelines (default ``sm_100a``).
+      entry: the public function to call.
+      recipe: run ``nvfp4-recipe`` first: ``True`` for its defaults, or its
+        options as a string (``"keep-first=1 keep-last=1"``).
+      options: further options of the named pipeline
+        (``"fake-quant=true"``, ``"tile=128x128x64"``...).
+      opt_level: LLVM's JIT optimization level, 0 to 3.
+      shared_libs: extra runtime libraries to load, as paths.
+
+    Raises:
+      RuntimeError: with MLIR's diagnostics, when the module does not parse,
+        verify or lower, or its entry function cannot be called.
+      ImportError: when this package was installed without the compiler
+        (``pip install ./python`` builds only the numerics).
+    """
+    try:
+        from . import _config, _jit
+    except ImportError as e:
+        raise ImportError(
+            "nvfp4.compile needs the package built with the project "
+            "(PYTHONPATH=<build>/python_packages); the standalone wheel has "
+            "the numerics only") from e
+    if isinstance(module, os.PathLike) or (
+            isinstance(module, str) and module.endswith(".mlir") and
+            "\n" not in module and os.path.exists(module)):
+        with open(module, encoding="utf-8") as f:
+            module = f.read()
+    if not isinstance(module, str):
+        raise TypeError("nvfp4.compile: module must be MLIR text or a path")
+
+    if pipeline.startswith("builtin.module(") and pipeline.endswith(")"):
+        if target is not None or options:
+            raise ValueError("nvfp4.compile: target and options apply to the "
+                             "named pipelines only")
+        passes = pipeline[len("builtin.module("):-1]
+        # What memref.copy and friends lower to.
+        libraries = [_library("mlir_c_runner_utils", _config)]
+    elif pipeline in PIPELINES:
+        template, names = PIPELINES[pipeline]
+        pipeline_options = options.strip()
+        if pipeline != "cpu":
+            pipeline_options = f"target={target or 'sm_100a'} " + \
+                pipeline_options
+        elif target is not None:
+            raise ValueError("nvfp4.compile: the cpu pipeline has no target")
+        passes = template.format(
+            options=f"{{{pipeline_options.strip()}}}" if pipeline_options
+            .strip() else "")
+        libraries = [_library(name, _config) for name in names]
+    else:
+        raise ValueError(
+            f"nvfp4.compile: unknown pipeline {pipeline!r}; expected one of "
+            f"{sorted(PIPELINES)} or 'builtin.module(...)'")
+    if recipe is True or (isinstance(recipe, str)):
+        recipe_options = "" if recipe is True or not recipe.strip() else \
+            f"{{{recipe.strip()}}}"
+        passes = f"nvfp4-recipe{recipe_options}," + passes
+    elif recipe not in (None, False):
+        raise TypeError("nvfp4.compile: recipe is True, False, None or an "
+                        "option string")
+    libraries += [os.fspath(p) for p in shared_libs]
+    full_pipeline = f"builtin.module({passes})"
+    program = _jit.Program(module, entry, full_pipeline, int(opt_level),
+                           libraries)
+    return CompiledFunction(program, entry, full_pipeline)
