@@ -36,6 +36,7 @@ tools = [
     "nvfp4-opt",
     "nvfp4-translate",
     "nvfp4-capi-test",
+    "nvfp4-capi-program-test",
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-translate", unresolved="ignore"),
     ToolSubst("mlir-runner", unresolved="ignore"),

@@ -32,6 +32,7 @@ static inline bool mlirNVFP4ProgramIsNull(MlirNVFP4Program program) {
 }
 
 /// Parses `source` in a fresh context with every upstream and nvfp4 dialect
+/// (and every upstream and nvfp4 pass registered for `pipeline`)
 /// registered, marks the tensor arguments of the function `entry` read-only
 /// (bufferization.writable = false, so the caller's buffers are never written)
 /// and gives it a C interface (llvm.emit_c_interface), runs the textual pass

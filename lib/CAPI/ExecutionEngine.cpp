@@ -19,10 +19,12 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <mutex>
@@ -48,13 +50,14 @@ struct Program {
 };
 } // namespace
 
-/// `file:line:col` as compilers print it, or the location itself.
+/// `file:line:col: ` as compilers print it, the location itself, or nothing
+/// for an unknown location.
 static void printLocation(llvm::raw_ostream &os, Location loc) {
   if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
     os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn();
-  else
-    os << loc;
+       << fileLoc.getColumn() << ": ";
+  else if (!isa<UnknownLoc>(loc))
+    os << loc << ": ";
 }
 
 static Program *unwrap(MlirNVFP4Program program) {
@@ -117,6 +120,7 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
   std::call_once(nativeTargetInitialized, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    registerAllPasses();
     nvfp4::registerAllPasses();
   });
 
@@ -136,7 +140,6 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
         std::string message;
         llvm::raw_string_ostream os(message);
         printLocation(os, diagnostic.getLocation());
-        os << ": ";
         switch (diagnostic.getSeverity()) {
         case DiagnosticSeverity::Error:
           os << "error: ";
@@ -154,7 +157,7 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
         os << diagnostic;
         for (Diagnostic &note : diagnostic.getNotes()) {
           printLocation(os << "\n", note.getLocation());
-          os << ": note: " << note;
+          os << "note: " << note;
         }
         raw->diagnosticCallback(mlirStringRefCreate(message.data(),
                                                     message.size()),
@@ -190,9 +193,22 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
   if (failed(pm.run(*program->module)))
     return {nullptr};
 
+  // ExecutionEngine skips a library it cannot load with a message on
+  // stderr; a program without its runtime fails later, far from the cause.
   SmallVector<StringRef> libraries;
-  for (intptr_t i = 0; i < numSharedLibPaths; ++i)
-    libraries.push_back(unwrap(sharedLibPaths[i]));
+  for (intptr_t i = 0; i < numSharedLibPaths; ++i) {
+    StringRef path = unwrap(sharedLibPaths[i]);
+    std::string loadError;
+    llvm::sys::DynamicLibrary library =
+        llvm::sys::DynamicLibrary::getLibrary(path.str().c_str(), &loadError);
+    if (!library.isValid()) {
+      emitError(unknown) << "cannot load the runtime library '" << path
+                         << "': " << loadError;
+      return {nullptr};
+    }
+    llvm::sys::DynamicLibrary::closeLibrary(library);
+    libraries.push_back(path);
+  }
   ExecutionEngineOptions options;
   options.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(optLevel);
   options.sharedLibPaths = libraries;

@@ -201,6 +201,9 @@ func.func @main(%x: tensor<64x64xf32>, %w: tensor<64x64xf32> {nvfp4.kind = "weig
           "\n return %1 : tensor<*xf32> }"), "result 0 has type"),
     (dict(module="func.func @main() { return }",
           pipeline="builtin.module(no-such-pass)"), "invalid pass pipeline"),
+    (dict(module="func.func @main() { return }",
+          shared_libs=["/no/such/library.so"]),
+     "cannot load the runtime library '/no/such/library.so'"),
     (dict(module="func.func @main() { return }", opt_level=7),
      "the optimization level must be 0 to 3"),
 ])
