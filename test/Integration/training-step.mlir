@@ -9,14 +9,17 @@
 // Tolerance: one NVFP4 GEMM with both operands quantized to E2M1 with E4M3
 // block scales has a relative Frobenius error of about 0.1-0.15 on inputs
 // like these (each operand carries ~7-10% relative RMS quantization error);
-// a weight gradient here comes after several quantized GEMMs of the forward
+// a weight gradient here comes after every quantized GEMM of the forward
 // and backward passes, and its own wgrad GEMM contracts over only 32 tokens
 // (two 16-blocks) with stochastically rounded gradients, so the errors
-// compound: measured 0.05 (embedding) to 0.35. The upper bound 0.6 leaves
-// margin for that and still rejects a broken lowering (a wrong scale,
-// transpose or rounding gives errors of order 1, or NaN). The lower bound
-// 0.005 checks that the recipe quantized something: the bf16 reference is
-// not reproduced.
+// compound: measured 0.38 to 0.67. The largest are the Q and K projection
+// gradients, which pass through the softmax backward p (dp - sum(p dp)),
+// where the quantization noise of dp survives the cancellation and the
+// signal does not. The upper bound 0.8 leaves margin for that and still
+// rejects a broken lowering (a transposed or unrelated operand gives errors
+// of about 1.4, a NaN or an infinity fails). The lower bound 0.005 checks
+// that the recipe quantized something: the bf16 reference is not
+// reproduced. The sharp checks of this test are the byte comparisons below.
 //
 // Fake quantization (nvfp4-to-cpu{fake-quant}: dequantize + f32 GEMM) must
 // meet the same bounds against the high-precision run. It is not compared
@@ -70,10 +73,10 @@
 // HP-COUNT-16: stash {{[0-9]+}} [{{[0-9x]+}}]: written
 // SCALAR-COUNT-16: stash {{[0-9]+}} [{{[0-9x]+}}]: relative error 0.00e+00 (bounds [0.0e+00, 0.0e+00]): ok
 
-// CHECK-COUNT-16: stash {{[0-9]+}} [{{[0-9x]+}}]: relative error {{.*}} (bounds [5.0e-03, 6.0e-01]): ok
+// CHECK-COUNT-16: stash {{[0-9]+}} [{{[0-9x]+}}]: relative error {{.*}} (bounds [5.0e-03, 8.0e-01]): ok
 // CHECK-NOT: FAIL
 
-// FAKE-COUNT-16: stash {{[0-9]+}} [{{[0-9x]+}}]: relative error {{.*}} (bounds [5.0e-03, 6.0e-01]): ok
+// FAKE-COUNT-16: stash {{[0-9]+}} [{{[0-9x]+}}]: relative error {{.*}} (bounds [5.0e-03, 8.0e-01]): ok
 // FAKE-NOT: FAIL
 
 func.func private @nvfp4RtFill(memref<*xf32>, i64, i32) attributes {llvm.emit_c_interface}
@@ -84,7 +87,7 @@ func.func @main() {
   %vocab = arith.constant 64 : i64
   %mode = arith.constant 3 : i32
   %lo = arith.constant 0.005 : f64
-  %hi = arith.constant 0.6 : f64
+  %hi = arith.constant 0.8 : f64
   %idsm = memref.alloc() : memref<32xi64>
   %idsu = memref.cast %idsm : memref<32xi64> to memref<*xi64>
   %idss = arith.constant 1 : i64
