@@ -24,10 +24,13 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <dlfcn.h>
 #include <mutex>
+#include <vector>
 
 using namespace mlir;
 
@@ -44,9 +47,19 @@ struct Program {
   void *userData = nullptr;
   /// The packed wrapper of the entry's C interface.
   void (*packedEntry)(void **) = nullptr;
+  /// The runtime libraries, opened RTLD_LOCAL.
+  std::vector<void *> libraries;
 
   explicit Program(const DialectRegistry &registry)
       : context(registry, MLIRContext::Threading::DISABLED) {}
+  Program(const Program &) = delete;
+  Program &operator=(const Program &) = delete;
+  ~Program() {
+    // The code calling into the libraries goes first.
+    engine.reset();
+    for (void *library : libraries)
+      dlclose(library);
+  }
 };
 } // namespace
 
@@ -193,25 +206,36 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
   if (failed(pm.run(*program->module)))
     return {nullptr};
 
-  // ExecutionEngine skips a library it cannot load with a message on
-  // stderr; a program without its runtime fails later, far from the cause.
-  SmallVector<StringRef> libraries;
+  // The runtime libraries are opened RTLD_LOCAL, not through
+  // ExecutionEngineOptions::sharedLibPaths (RTLD_GLOBAL): that would put
+  // their dependencies -- MLIR's runner utilities link libLLVM and libMLIR
+  // -- in the process's global scope, where a library loaded later with its
+  // own LLVM (PyTorch's Triton, for one) binds to them and crashes. The
+  // program's external functions are resolved in these libraries, in
+  // order, and then in the process.
   for (intptr_t i = 0; i < numSharedLibPaths; ++i) {
-    StringRef path = unwrap(sharedLibPaths[i]);
-    std::string loadError;
-    llvm::sys::DynamicLibrary library =
-        llvm::sys::DynamicLibrary::getLibrary(path.str().c_str(), &loadError);
-    if (!library.isValid()) {
+    std::string path = unwrap(sharedLibPaths[i]).str();
+    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
       emitError(unknown) << "cannot load the runtime library '" << path
-                         << "': " << loadError;
+                         << "': " << dlerror();
       return {nullptr};
     }
-    llvm::sys::DynamicLibrary::closeLibrary(library);
-    libraries.push_back(path);
+    program->libraries.push_back(handle);
   }
+  llvm::StringMap<void *> imports;
+  program->module->walk([&](LLVM::LLVMFuncOp func) {
+    if (!func.isExternal())
+      return;
+    for (void *library : program->libraries)
+      if (void *address = dlsym(library, func.getName().str().c_str())) {
+        imports[func.getName()] = address;
+        return;
+      }
+  });
+
   ExecutionEngineOptions options;
   options.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(optLevel);
-  options.sharedLibPaths = libraries;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(*program->module, options);
   if (!engine) {
@@ -220,6 +244,14 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
         << llvm::toString(engine.takeError());
     return {nullptr};
   }
+  (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    for (const auto &import : imports)
+      symbols[interner(import.getKey())] = {
+          llvm::orc::ExecutorAddr::fromPtr(import.getValue()),
+          llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   program->engine = std::move(*engine);
   std::string cInterface = "_mlir_ciface_" + program->entry;
   llvm::Expected<void (*)(void **)> packedEntry =

@@ -13,6 +13,10 @@ arrays in and out:
 * :func:`fake_quantize` -- ``dequantize(quantize(x))`` of an N-D array along
   any axis in one call, stochastic rounding drawing from a
   :class:`Generator` that advances with every call.
+* :class:`Recipe` -- the training recipe's rules (the C++ policy the
+  passes use), and :func:`linear_forward` / :func:`linear_backward`, a
+  linear layer's three GEMMs under it; ``nvfp4.torch`` and ``nvfp4.jax``
+  wrap them for PyTorch and JAX.
 * :func:`compile` -- an MLIR module compiled once (CPU, GPU or the GPU
   emulator) and called with numpy arrays (nvfp4/compiler.py).
 * :func:`hadamard`, :func:`swizzle_scales`, :func:`unswizzle_scales`,
@@ -68,6 +72,11 @@ __all__ = [
     "fake_quantize",
     "compile",
     "CompiledFunction",
+    "Recipe",
+    "OperandQuantization",
+    "ABLATIONS",
+    "linear_forward",
+    "linear_backward",
     "Generator",
     "default_generator",
     "matmul",
@@ -704,6 +713,12 @@ def check_quantizable(rows: int, cols: int,
 
 # One-call fake quantization along any axis (nvfp4/fake_quant.py).
 from .fake_quant import Generator, default_generator, fake_quantize  # noqa: E402
+
+# The recipe's policy and a linear layer's GEMMs under it (nvfp4/recipe.py,
+# nvfp4/linear.py); the PyTorch and JAX front ends are nvfp4.torch and
+# nvfp4.jax, imported on demand.
+from .recipe import ABLATIONS, OperandQuantization, Recipe  # noqa: E402
+from .linear import linear_backward, linear_forward  # noqa: E402
 
 # Compiled programs called from Python (nvfp4/compiler.py).
 from .compiler import CompiledFunction, compile  # noqa: E402,A004

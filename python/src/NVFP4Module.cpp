@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Numerics/Numerics.h"
+#include "nvfp4/Recipe/Policy.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -31,6 +32,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstdint>
 #include <cstring>
@@ -450,6 +452,94 @@ std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols,
   return nvfp4::checkQuantizable(rows, cols, makeBlock(br, bc));
 }
 
+//===----------------------------------------------------------------------===//
+// The recipe's policy (nvfp4/Recipe/Policy.h)
+//===----------------------------------------------------------------------===//
+
+nvfp4::recipe::Role parseRole(const std::string &role) {
+  if (role == "fprop")
+    return nvfp4::recipe::Role::Fprop;
+  if (role == "dgrad")
+    return nvfp4::recipe::Role::Dgrad;
+  if (role == "wgrad")
+    return nvfp4::recipe::Role::Wgrad;
+  fail("role must be 'fprop', 'dgrad' or 'wgrad', got '" + role + "'");
+}
+
+nvfp4::recipe::OperandKind parseKind(const std::string &kind) {
+  if (kind == "activation")
+    return nvfp4::recipe::OperandKind::Activation;
+  if (kind == "weight")
+    return nvfp4::recipe::OperandKind::Weight;
+  if (kind == "gradient")
+    return nvfp4::recipe::OperandKind::Gradient;
+  fail("kind must be 'activation', 'weight' or 'gradient', got '" + kind +
+       "'");
+}
+
+const char *kindName(nvfp4::recipe::OperandKind kind) {
+  switch (kind) {
+  case nvfp4::recipe::OperandKind::Activation:
+    return "activation";
+  case nvfp4::recipe::OperandKind::Weight:
+    return "weight";
+  case nvfp4::recipe::OperandKind::Gradient:
+    return "gradient";
+  }
+  return "activation";
+}
+
+nvfp4::recipe::Options policyOptions(bool hadamard, bool stochasticRounding,
+                                     bool weightBlocks2D, unsigned keepFirst,
+                                     unsigned keepLast,
+                                     const std::vector<int64_t> &highLayers) {
+  nvfp4::recipe::Options options;
+  options.hadamard = hadamard;
+  options.stochasticRounding = stochasticRounding;
+  options.weightBlocks2D = weightBlocks2D;
+  options.keepFirst = keepFirst;
+  options.keepLast = keepLast;
+  options.highLayers = highLayers;
+  return options;
+}
+
+std::tuple<std::string, std::string> recipeOperandKinds(const std::string &role) {
+  auto kinds = nvfp4::recipe::operandKinds(parseRole(role));
+  return {kindName(kinds[0]), kindName(kinds[1])};
+}
+
+/// (block rows, stochastic, hadamard) of an operand.
+std::tuple<int, bool, bool>
+recipeQuantization(const std::string &role, const std::string &kind,
+                   bool hadamard, bool stochasticRounding,
+                   bool weightBlocks2D) {
+  nvfp4::recipe::OperandQuantization q = nvfp4::recipe::quantization(
+      parseRole(role), parseKind(kind),
+      policyOptions(hadamard, stochasticRounding, weightBlocks2D, 0, 0, {}));
+  return {q.blockRows, q.stochastic, q.hadamard};
+}
+
+std::string recipeLayerPrecision(int64_t layer, int64_t position,
+                                 int64_t numLayers, unsigned keepFirst,
+                                 unsigned keepLast,
+                                 const std::vector<int64_t> &highLayers) {
+  if (numLayers < 1 || position < 0 || position >= numLayers)
+    fail("position must be in [0, num_layers)");
+  switch (nvfp4::recipe::layerPrecision(
+      layer, position, numLayers,
+      policyOptions(true, true, true, keepFirst, keepLast, highLayers))) {
+  case nvfp4::recipe::LayerPrecision::FP4:
+    return "fp4";
+  case nvfp4::recipe::LayerPrecision::HighListed:
+    return "high-listed";
+  case nvfp4::recipe::LayerPrecision::HighFirst:
+    return "high-first";
+  case nvfp4::recipe::LayerPrecision::HighLast:
+    return "high-last";
+  }
+  return "fp4";
+}
+
 } // namespace
 
 NB_MODULE(_nvfp4, m) {
@@ -497,4 +587,12 @@ NB_MODULE(_nvfp4, m) {
         nb::arg("cols"));
   m.def("swizzle_scales", &swizzleScales);
   m.def("unswizzle_scales", &unswizzleScales);
+
+  m.def("recipe_operand_kinds", &recipeOperandKinds, nb::arg("role"));
+  m.def("recipe_quantization", &recipeQuantization, nb::arg("role"),
+        nb::arg("kind"), nb::arg("hadamard"), nb::arg("stochastic_rounding"),
+        nb::arg("weight_blocks_2d"));
+  m.def("recipe_layer_precision", &recipeLayerPrecision, nb::arg("layer"),
+        nb::arg("position"), nb::arg("num_layers"), nb::arg("keep_first"),
+        nb::arg("keep_last"), nb::arg("high_layers"));
 }

@@ -3,6 +3,9 @@ MLIR's ExecutionEngine, called with numpy arrays. Results are checked
 against the reference library (an oracle independent of the lowering) and
 numpy, never against the compiled code itself."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -227,3 +230,21 @@ def test_argument_errors():
         nvfp4.compile("", pipeline="tpu")
     with pytest.raises(ValueError, match="the cpu pipeline has no target"):
         nvfp4.compile("", target="sm_100a")
+
+
+def test_libraries_loaded_later_keep_their_own_llvm(tmp_path):
+    """The runtime libraries' dependencies (libLLVM, libMLIR) stay out of
+    the global symbol scope: a library with its own LLVM loaded after a
+    compilation (PyTorch's Triton) must not bind to them."""
+    pytest.importorskip("torch")
+    script = tmp_path / "after_compile.py"
+    script.write_text(
+        "import nvfp4\n"
+        "nvfp4.compile('func.func @main() { return }')\n"
+        "import torch\n"
+        "torch.optim.SGD(torch.nn.Linear(2, 2).parameters(), lr=0.1)\n"
+        "print('ok')\n")
+    result = subprocess.run([sys.executable, str(script)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout == "ok\n"

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
+#include "nvfp4/Dialect/NVFP4/Transforms/RecipePolicy.h"
 #include "nvfp4/Dialect/NVFP4/Transforms/RecipeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,23 +30,36 @@ namespace nvfp4 {
 using namespace mlir;
 using namespace mlir::nvfp4;
 
+/// The role of `op` as the policy names it (fprop when not annotated).
+static recipe::Role getPolicyRole(Operation *op) {
+  return parsePolicyRole(getRole(op)).value_or(recipe::Role::Fprop);
+}
+
 /// The operand kinds of a contraction: annotated, or those its role implies.
 static std::array<TensorKind, 2> getKindsOrDefault(Operation *op) {
   if (auto kinds = getOperandKinds(op))
     return *kinds;
-  StringRef role = getRole(op);
-  if (role == "dgrad")
-    return {TensorKind::Gradient, TensorKind::Weight};
-  if (role == "wgrad")
-    return {TensorKind::Activation, TensorKind::Gradient};
-  return {TensorKind::Activation, TensorKind::Weight};
+  std::array<recipe::OperandKind, 2> kinds =
+      recipe::operandKinds(getPolicyRole(op));
+  return {fromPolicyKind(kinds[0]), fromPolicyKind(kinds[1])};
 }
 
-/// Whether operand `i` of `op` is a weight quantized with 16x16 blocks.
+/// How the recipe quantizes operand `i` of `op`.
+static recipe::OperandQuantization
+getOperandQuantization(Operation *op, int i,
+                       const QuantizeContractionsOptions &options) {
+  recipe::Options policy;
+  policy.hadamard = !options.disableRHT;
+  policy.stochasticRounding = !options.disableStochasticRounding;
+  policy.weightBlocks2D = !options.disable2D;
+  return recipe::quantization(getPolicyRole(op),
+                              toPolicyKind(getKindsOrDefault(op)[i]), policy);
+}
+
+/// Whether operand `i` of `op` is quantized with 16x16 blocks.
 static bool is2DWeight(Operation *op, int i,
                        const QuantizeContractionsOptions &options) {
-  return getKindsOrDefault(op)[i] == TensorKind::Weight &&
-         getRole(op) != "wgrad" && !options.disable2D;
+  return getOperandQuantization(op, i, options).blockRows == kBlockSize;
 }
 
 /// The contraction `op` as the rewrite sees it; fails with the reason when
@@ -185,7 +199,6 @@ private:
   Value rewrite(linalg::LinalgOp op, const ContractionInfo &info,
                 PatternRewriter &rewriter) const {
     std::array<TensorKind, 2> kinds = getKindsOrDefault(op);
-    bool wgrad = getRole(op) == "wgrad";
     auto is2D = [&](int i) { return is2DWeight(op, i, options); };
 
     Location loc = op.getLoc();
@@ -209,12 +222,13 @@ private:
           QuantizeOp::create(rewriter, loc, quantizedType, value, Value(),
                              Value(), Rounding::NearestEven, IntegerAttr(),
                              DenseI8ArrayAttr());
-      if (kinds[i] == TensorKind::Gradient &&
-          !options.disableStochasticRounding) {
+      recipe::OperandQuantization policy =
+          getOperandQuantization(op, i, options);
+      if (policy.stochastic) {
         quantize.setRounding(Rounding::Stochastic);
         quantize.setOffset(0);
       }
-      if (wgrad && !options.disableRHT)
+      if (policy.hadamard)
         quantize.setHadamard(getDefaultHadamardSigns());
       quantize->setAttr(NVFP4Dialect::kKindAttrName,
                         rewriter.getStringAttr(stringifyTensorKind(kinds[i])));
@@ -244,7 +258,7 @@ private:
 };
 
 struct NVFP4QuantizeContractionsPass
-    : public nvfp4::impl::NVFP4QuantizeContractionsBase<
+    : public mlir::nvfp4::impl::NVFP4QuantizeContractionsBase<
           NVFP4QuantizeContractionsPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -283,7 +297,7 @@ struct NVFP4QuantizeContractionsPass
 
 } // namespace
 
-void nvfp4::populateQuantizeContractionsPatterns(
+void mlir::nvfp4::populateQuantizeContractionsPatterns(
     RewritePatternSet &patterns, const QuantizeContractionsOptions &options) {
   patterns.add<QuantizeContraction>(patterns.getContext(), options);
 }

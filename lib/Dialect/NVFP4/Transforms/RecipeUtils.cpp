@@ -311,6 +311,7 @@ TensorKind nvfp4::parseTensorKind(StringRef name) {
       .Default(TensorKind::Unknown);
 }
 
+
 std::optional<std::array<TensorKind, 2>>
 nvfp4::getOperandKinds(Operation *op) {
   auto array = op->getAttrOfType<ArrayAttr>(NVFP4Dialect::kKindAttrName);

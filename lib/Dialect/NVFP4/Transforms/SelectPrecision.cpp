@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
+#include "nvfp4/Dialect/NVFP4/Transforms/RecipePolicy.h"
 #include "nvfp4/Dialect/NVFP4/Transforms/RecipeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,6 +25,7 @@
 #include "llvm/Support/ManagedStatic.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <map>
 #include <set>
 
 namespace mlir {
@@ -53,9 +55,9 @@ struct RecipeCLOptions {
 
 static llvm::ManagedStatic<RecipeCLOptions> recipeCLOptions;
 
-void nvfp4::registerRecipeCLOptions() { (void)*recipeCLOptions; }
+void mlir::nvfp4::registerRecipeCLOptions() { (void)*recipeCLOptions; }
 
-std::string nvfp4::getRecipeReportCLPath() {
+std::string mlir::nvfp4::getRecipeReportCLPath() {
   if (!recipeCLOptions.isConstructed())
     return "";
   return recipeCLOptions->report;
@@ -92,7 +94,7 @@ enum class GpuGemmKernel {
 };
 
 struct NVFP4SelectPrecisionPass
-    : public nvfp4::impl::NVFP4SelectPrecisionBase<NVFP4SelectPrecisionPass> {
+    : public mlir::nvfp4::impl::NVFP4SelectPrecisionBase<NVFP4SelectPrecisionPass> {
   using Base::Base;
   void runOnOperation() override;
 
@@ -284,17 +286,22 @@ void NVFP4SelectPrecisionPass::selectInFunction(
           headWeights.contains(stripTransposes(op->getOperand(i))))
         headGradients.insert(stripTransposes(op->getOperand(1 - i)));
   }
-  std::set<int64_t> firstLayers, lastLayers;
-  for (int64_t layer : layers) {
-    if (firstLayers.size() >= keepFirst)
-      break;
-    firstLayers.insert(layer);
-  }
-  for (auto it = layers.rbegin(); it != layers.rend(); ++it) {
-    if (lastLayers.size() >= keepLast)
-      break;
-    lastLayers.insert(*it);
-  }
+  // The recipe's layer rules (nvfp4/Recipe/Policy.h), over the layers
+  // present, by position.
+  recipe::Options policy;
+  policy.keepFirst = keepFirst;
+  policy.keepLast = keepLast;
+  policy.highLayers.assign(highLayers.begin(), highLayers.end());
+  policy.weightBlocks2D = !disable2D;
+  std::map<int64_t, recipe::LayerPrecision> layerPrecisions;
+  for (auto [position, layer] : llvm::enumerate(layers))
+    layerPrecisions[layer] = recipe::layerPrecision(
+        layer, position, static_cast<int64_t>(layers.size()), policy);
+  auto precisionOf = [&](std::optional<int64_t> layer) {
+    auto it = layer ? layerPrecisions.find(*layer) : layerPrecisions.end();
+    return it == layerPrecisions.end() ? recipe::LayerPrecision::FP4
+                                       : it->second;
+  };
 
   Builder b(&getContext());
   for (auto [index, contraction] : llvm::enumerate(ops)) {
@@ -348,7 +355,7 @@ void NVFP4SelectPrecisionPass::selectInFunction(
       d.flops = info->flops();
       if (getPrecision(op) == "high")
         return {false, "annotated nvfp4.precision = \"high\""};
-      if (d.layer && llvm::is_contained(highLayers, *d.layer))
+      if (precisionOf(d.layer) == recipe::LayerPrecision::HighListed)
         return {false, llvm::formatv("layer {0} in high-layers", *d.layer)};
       for (const std::string &name : highOps)
         if (hasLocationName(op->getLoc(), name))
@@ -380,17 +387,20 @@ void NVFP4SelectPrecisionPass::selectInFunction(
         if (head)
           return {false, "LM head (forward result feeds a reduction)"};
       }
-      if (d.layer && firstLayers.count(*d.layer))
+      if (precisionOf(d.layer) == recipe::LayerPrecision::HighFirst)
         return {false, llvm::formatv("layer {0} within keep-first={1}",
                                      *d.layer, keepFirst)};
-      if (d.layer && lastLayers.count(*d.layer))
+      if (precisionOf(d.layer) == recipe::LayerPrecision::HighLast)
         return {false, llvm::formatv("layer {0} within keep-last={1}",
                                      *d.layer, keepLast)};
       if (d.k % kBlockSize != 0)
         return {false, llvm::formatv("K={0} is not a multiple of 16", d.k)};
       if (!info->hasRepresentableSizes())
         return {false, std::string(kSizesNotRepresentable)};
-      if (weightIndex >= 0 && !disable2D && d.role != "wgrad") {
+      std::optional<recipe::Role> role = parsePolicyRole(d.role);
+      if (weightIndex >= 0 && role &&
+          recipe::quantization(*role, recipe::OperandKind::Weight, policy)
+                  .blockRows == kBlockSize) {
         int64_t other = weightIndex == 0 ? d.m : d.n;
         if (other % kBlockSize != 0)
           return {false,

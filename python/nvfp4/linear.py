@@ -1,0 +1,147 @@
+# ===- linear.py - A linear layer's three GEMMs under the recipe --------=== #
+#
+# Part of the NVFP4-MLIR project.
+#
+# ===---------------------------------------------------------------------=== #
+"""The forward and backward GEMMs of a linear layer ``Y = X W^T`` under a
+:class:`~nvfp4.recipe.Recipe`, on numpy arrays. The PyTorch and JAX front
+ends (``nvfp4.torch``, ``nvfp4.jax``) wrap these two functions.
+
+* fprop ``Y = X W^T``: X and W quantized along K (W in 16x16 blocks).
+* dgrad ``dX = dY W``: dY along N (stochastic rounding); W's NVFP4 tensor
+  from the forward pass, transposed exactly (:func:`nvfp4.transpose`) when
+  its blocks are 16x16, so the weight is quantized once.
+* wgrad ``dW = dY^T X``: dY^T and X^T along the tokens, both through the
+  random Hadamard transform, dY^T stochastically rounded.
+
+Which rule applies to which operand comes from the recipe's policy
+(:meth:`Recipe.quantization`), the same C++ functions the compiler's
+passes use. A contraction dimension that is not a multiple of 16 is padded
+with zeros (which leave every block amax, every Hadamard-transformed block
+product and so every product sum unchanged); so is W's other dimension for
+16x16 blocks.
+"""
+
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from . import matmul, quantize, transpose
+from .fake_quant import fake_quantize
+from .recipe import Recipe
+
+__all__ = ["linear_forward", "linear_backward", "linear_context",
+           "LinearContext"]
+
+
+class LinearContext(NamedTuple):
+    """What the backward pass needs from the forward pass."""
+
+    x: np.ndarray
+    w: np.ndarray
+    recipe: Optional[Recipe]
+    fp4: bool
+    # The weight's NVFP4 tensor of the forward pass (exact mode) or its
+    # fake-quantized values (fake mode), padded; None in high precision.
+    weight: object
+
+
+def _pad(x: np.ndarray, axis: int, multiple: int = 16) -> np.ndarray:
+    size = x.shape[axis]
+    extra = -size % multiple
+    if not extra:
+        return x
+    widths = [(0, 0)] * x.ndim
+    widths[axis] = (0, extra)
+    return np.pad(x, widths)
+
+
+def _quantized(x: np.ndarray, recipe: Recipe, role: str, kind: str):
+    """`x` [rows, K] quantized along K as the recipe says: an nvfp4.Tensor
+    (exact mode) or its fake-quantized float32 values (fake mode)."""
+    q = recipe.quantization(role, kind)
+    x = _pad(x, 1)
+    if q.block[0] == 16:
+        x = _pad(x, 0)
+    if recipe.mode == "fake":
+        return fake_quantize(x, block=q.block, rounding=q.rounding,
+                             seed=recipe.generator if q.rounding == "rs"
+                             else None, hadamard=q.hadamard)
+    offset = 0
+    if q.rounding == "rs":
+        offset = recipe.generator.take(x.size // 16)
+    return quantize(x, block=q.block, rounding=q.rounding,
+                    seed=recipe.generator.seed, offset=offset,
+                    hadamard=q.hadamard)
+
+
+def _gemm(a, b, rows: int, cols: int) -> np.ndarray:
+    """``A @ B^T`` of two quantized operands, cut to [rows, cols]."""
+    if isinstance(a, np.ndarray):
+        c = a @ b.T
+    else:
+        c = matmul(a, b)
+    return np.ascontiguousarray(c[:rows, :cols], dtype=np.float32)
+
+
+def linear_context(x, w, recipe: Optional[Recipe] = None,
+                   fp4: bool = True) -> LinearContext:
+    """The context of the layer on X [M, K] and W [N, K]: the operands as
+    float32 and, when quantized, W's fprop quantization. With no recipe, a
+    disabled one, or ``fp4=False`` (a layer kept in high precision) the
+    GEMMs are float32."""
+    x = np.ascontiguousarray(x, dtype=np.float32)
+    w = np.ascontiguousarray(w, dtype=np.float32)
+    if x.ndim != 2 or w.ndim != 2 or x.shape[1] != w.shape[1]:
+        raise ValueError(f"linear: expected X [M, K] and W [N, K], got "
+                         f"{x.shape} and {w.shape}")
+    if not (fp4 and recipe is not None and recipe.enabled):
+        return LinearContext(x, w, recipe, False, None)
+    return LinearContext(x, w, recipe, True,
+                         _quantized(w, recipe, "fprop", "weight"))
+
+
+def linear_forward(x, w, recipe: Optional[Recipe] = None, fp4: bool = True):
+    """``Y = X W^T`` for X [M, K] and W [N, K]; returns Y [M, N] (float32)
+    and the :class:`LinearContext` for :func:`linear_backward`."""
+    ctx = linear_context(x, w, recipe, fp4)
+    if not ctx.fp4:
+        return (ctx.x @ ctx.w.T).astype(np.float32), ctx
+    qx = _quantized(ctx.x, recipe, "fprop", "activation")
+    return _gemm(qx, ctx.weight, ctx.x.shape[0], ctx.w.shape[0]), ctx
+
+
+def linear_backward(dy, ctx: LinearContext):
+    """``dX = dY W`` and ``dW = dY^T X`` for dY [M, N]; returns (dX, dW)."""
+    dy = np.ascontiguousarray(dy, dtype=np.float32)
+    x, w, recipe = ctx.x, ctx.w, ctx.recipe
+    m, k = x.shape
+    n = w.shape[0]
+    if dy.shape != (m, n):
+        raise ValueError(f"linear_backward: expected dY {(m, n)}, got "
+                         f"{dy.shape}")
+    if not ctx.fp4:
+        return (dy @ w).astype(np.float32), (dy.T @ x).astype(np.float32)
+
+    # dgrad: dY [M, N] and W^T [K, N], both along N.
+    q_dy = _quantized(dy, recipe, "dgrad", "gradient")
+    weight_quantization = recipe.quantization("dgrad", "weight")
+    if weight_quantization == recipe.quantization("fprop", "weight") and \
+            weight_quantization.block == (16, 16):
+        # The forward pass's 16x16 tensor, transposed exactly (padded to
+        # [N', K'] there, so [K', N'] here).
+        q_wt = (ctx.weight.T if recipe.mode == "fake" else
+                transpose(ctx.weight))
+    else:
+        q_wt = _quantized(np.ascontiguousarray(w.T), recipe, "dgrad",
+                          "weight")
+    dx = _gemm(q_dy, q_wt, m, k)
+
+    # wgrad: dY^T [N, M] and X^T [K, M], both along the tokens M.
+    q_dyt = _quantized(np.ascontiguousarray(dy.T), recipe, "wgrad",
+                       "gradient")
+    q_xt = _quantized(np.ascontiguousarray(x.T), recipe, "wgrad",
+                      "activation")
+    dw = _gemm(q_dyt, q_xt, n, k)
+    return dx, dw
+

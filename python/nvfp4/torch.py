@@ -1,0 +1,121 @@
+# ===- torch.py - NVFP4 linear layers for PyTorch -----------------------=== #
+#
+# Part of the NVFP4-MLIR project.
+#
+# ===---------------------------------------------------------------------=== #
+"""PyTorch front end of the recipe: :func:`nvfp4_linear` (a
+``torch.autograd.Function``) and the :class:`Linear` module.
+
+The three GEMMs of the layer are quantized per role as the recipe's policy
+says (:mod:`nvfp4.linear`): 16x16 round-to-nearest weights, quantized once
+and transposed exactly for dgrad; 1x16 round-to-nearest activations; 1x16
+stochastically rounded gradients; the Hadamard transform on both wgrad
+operands. ``recipe.mode`` picks the bit-exact block-scaled GEMM
+(``"exact"``) or fake quantization (``"fake"``). The arithmetic runs on the
+host: tensors on another device are copied to the CPU and the results back.
+Inputs of any floating dtype are computed in float32 and returned in the
+input's dtype.
+
+``import nvfp4.torch`` needs PyTorch; nothing else in the package does.
+"""
+
+from typing import Optional
+
+import numpy as np
+import torch
+
+from .linear import linear_backward, linear_forward
+from .recipe import Recipe
+
+__all__ = ["nvfp4_linear", "Linear"]
+
+
+def _to_numpy(t: torch.Tensor) -> np.ndarray:
+    return t.detach().to(device="cpu", dtype=torch.float32).contiguous() \
+        .numpy()
+
+
+def _to_torch(a: np.ndarray, like) -> torch.Tensor:
+    """`a` as a tensor of the (dtype, device) `like`."""
+    dtype, device = like
+    return torch.from_numpy(np.ascontiguousarray(a)).to(device=device,
+                                                        dtype=dtype)
+
+
+class _NVFP4LinearFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, weight, recipe, fp4):
+        k = x.shape[-1]
+        y, saved = linear_forward(_to_numpy(x.reshape(-1, k)),
+                                  _to_numpy(weight), recipe, fp4)
+        # The numpy context holds the operands (and the quantized weight)
+        # the backward GEMMs use.
+        ctx.saved = saved
+        ctx.x_shape = x.shape
+        ctx.x_like = (x.dtype, x.device)
+        ctx.w_like = (weight.dtype, weight.device)
+        return _to_torch(y, ctx.x_like).reshape(*x.shape[:-1],
+                                                weight.shape[0])
+
+    @staticmethod
+    def backward(ctx, dy):
+        n = ctx.saved.w.shape[0]
+        dx, dw = linear_backward(_to_numpy(dy.reshape(-1, n)), ctx.saved)
+        return (_to_torch(dx, ctx.x_like).reshape(ctx.x_shape),
+                _to_torch(dw, ctx.w_like), None, None)
+
+
+def nvfp4_linear(x: torch.Tensor, weight: torch.Tensor,
+                 recipe: Optional[Recipe] = None,
+                 fp4: bool = True) -> torch.Tensor:
+    """``x @ weight.T`` with x [..., K] and weight [N, K], its forward and
+    backward GEMMs quantized by `recipe` (none: float32; ``fp4=False``: a
+    layer the recipe keeps in high precision)."""
+    if x.shape[-1] != weight.shape[-1] or weight.dim() != 2:
+        raise ValueError(f"nvfp4_linear: expected x [..., K] and weight "
+                         f"[N, K], got {tuple(x.shape)} and "
+                         f"{tuple(weight.shape)}")
+    return _NVFP4LinearFunction.apply(x, weight, recipe, fp4)
+
+
+class Linear(torch.nn.Module):
+    """``torch.nn.Linear`` with its GEMMs quantized by `recipe`.
+
+    Args:
+      in_features, out_features, bias, device, dtype: as torch.nn.Linear.
+      recipe: the :class:`~nvfp4.recipe.Recipe` (None: float32 GEMMs).
+      layer, num_layers: the layer's place in the model, for the recipe's
+        keep-first / keep-last / high-layers rules.
+      high_precision: keep this layer out of FP4 whatever the recipe says.
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True,
+                 recipe: Optional[Recipe] = None, layer: Optional[int] = None,
+                 num_layers: Optional[int] = None,
+                 high_precision: bool = False, device=None, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.recipe = recipe
+        self.layer = layer
+        self.num_layers = num_layers
+        self.high_precision = high_precision
+        reference = torch.nn.Linear(in_features, out_features, bias=bias,
+                                    device=device, dtype=dtype)
+        self.weight = reference.weight
+        self.bias = reference.bias
+
+    @property
+    def fp4(self) -> bool:
+        """Whether this layer's GEMMs are quantized."""
+        return (self.recipe is not None and not self.high_precision and
+                self.recipe.is_fp4(self.layer, self.num_layers))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = nvfp4_linear(x, self.weight, self.recipe, self.fp4)
+        return y if self.bias is None else y + self.bias
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features="
+                f"{self.out_features}, bias={self.bias is not None}, "
+                f"fp4={self.fp4}")
