@@ -6,7 +6,9 @@
 # Idempotent: installs the Debian and PyPI packages that are missing,
 # configures the build directory (default: build/, or $NVFP4_BUILD_DIR) if
 # needed, builds everything, then runs the main job on the bundled example
-# (utils/run-example.sh). Set NVFP4_SKIP_EXAMPLE=1 to stop after the build.
+# (utils/run-example.sh). Set NVFP4_SKIP_EXAMPLE=1 to stop after the build,
+# NVFP4_INSTALL_FRAMEWORKS=1 to also install PyTorch and JAX (CPU), which
+# the tests of nvfp4.torch / nvfp4.jax need (they skip without them).
 #
 #===----------------------------------------------------------------------===//
 set -euo pipefail
@@ -39,6 +41,11 @@ python="${PYTHON:-python3}"
 if ! "$python" -c "import nanobind, numpy, ml_dtypes, pytest" 2>/dev/null; then
   echo "== Installing Python packages"
   "$python" -m pip install -q nanobind numpy ml_dtypes pytest scikit-build-core
+fi
+if [ "${NVFP4_INSTALL_FRAMEWORKS:-0}" = "1" ] &&
+   ! "$python" -c "import torch, jax" 2>/dev/null; then
+  echo "== Installing PyTorch and JAX"
+  "$python" -m pip install -q torch "jax[cpu]"
 fi
 
 if [ ! -f "$build/build.ninja" ]; then

@@ -3,6 +3,8 @@ MLIR's ExecutionEngine, called with numpy arrays. Results are checked
 against the reference library (an oracle independent of the lowering) and
 numpy, never against the compiled code itself."""
 
+import os
+import pathlib
 import subprocess
 import sys
 
@@ -168,25 +170,15 @@ func.func @main(%a: tensor<128x128xf32>, %w: tensor<128x128xf32>)
 
 
 def test_recipe_runs_before_the_pipeline(rng):
-    src = """
-func.func @main(%x: tensor<64x64xf32>, %w: tensor<64x64xf32> {nvfp4.kind = "weight"})
-    -> tensor<64x64xf32> {
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<64x64xf32>
-  %acc = linalg.fill ins(%z : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
-  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
-                                      affine_map<(m, n, k) -> (n, k)>,
-                                      affine_map<(m, n, k) -> (m, n)>]
-      ins(%x, %w : tensor<64x64xf32>, tensor<64x64xf32>)
-      outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
-  return %y : tensor<64x64xf32>
-}
-"""
+    # The example of the README: a path, compiled with and without the
+    # recipe.
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples",
+                        "linear.mlir")
     x = rng.standard_normal((64, 64)).astype(np.float32)
     w = rng.standard_normal((64, 64)).astype(np.float32)
-    exact = nvfp4.compile(src)(x, w)
+    exact = nvfp4.compile(path)(x, w)
     np.testing.assert_allclose(exact, x @ w.T, rtol=1e-4, atol=1e-4)
-    fp4 = nvfp4.compile(src, recipe="keep-first=0 keep-last=0")(x, w)
+    fp4 = nvfp4.compile(pathlib.Path(path), recipe=True)(x, w)
     expected = nvfp4.matmul(nvfp4.quantize(x), nvfp4.quantize(w, block=(16, 16)))
     assert same_bits(fp4, expected)
 
