@@ -22,11 +22,12 @@ product and so every product sum unchanged); so is W's other dimension for
 16x16 blocks.
 """
 
+import os
 from typing import NamedTuple, Optional
 
 import numpy as np
 
-from . import matmul, quantize, transpose
+from . import MAX_THREADS, matmul, quantize, transpose
 from .fake_quant import fake_quantize
 from .recipe import Recipe
 
@@ -56,6 +57,10 @@ def _pad(x: np.ndarray, axis: int, multiple: int = 16) -> np.ndarray:
     return np.pad(x, widths)
 
 
+# Quantization threads: the result does not depend on them.
+_THREADS = max(1, min(os.cpu_count() or 1, MAX_THREADS))
+
+
 def _quantized(x: np.ndarray, recipe: Recipe, role: str, kind: str):
     """`x` [rows, K] quantized along K as the recipe says: an nvfp4.Tensor
     (exact mode) or its fake-quantized float32 values (fake mode)."""
@@ -66,13 +71,14 @@ def _quantized(x: np.ndarray, recipe: Recipe, role: str, kind: str):
     if recipe.mode == "fake":
         return fake_quantize(x, block=q.block, rounding=q.rounding,
                              seed=recipe.generator if q.rounding == "rs"
-                             else None, hadamard=q.hadamard)
+                             else None, hadamard=q.hadamard,
+                             threads=_THREADS)
     offset = 0
     if q.rounding == "rs":
         offset = recipe.generator.take(x.size // 16)
     return quantize(x, block=q.block, rounding=q.rounding,
                     seed=recipe.generator.seed, offset=offset,
-                    hadamard=q.hadamard)
+                    hadamard=q.hadamard, threads=_THREADS)
 
 
 def _gemm(a, b, rows: int, cols: int) -> np.ndarray:
