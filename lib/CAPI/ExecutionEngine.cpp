@@ -24,8 +24,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <dlfcn.h>
@@ -57,8 +59,13 @@ struct Program {
   ~Program() {
     // The code calling into the libraries goes first.
     engine.reset();
-    for (void *library : libraries)
+    using DestroyFn = void (*)();
+    for (void *library : libraries) {
+      if (auto destroy = reinterpret_cast<DestroyFn>(
+              dlsym(library, "__mlir_execution_engine_destroy")))
+        destroy();
       dlclose(library);
+    }
   }
 };
 } // namespace
@@ -211,8 +218,12 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
   // their dependencies -- MLIR's runner utilities link libLLVM and libMLIR
   // -- in the process's global scope, where a library loaded later with its
   // own LLVM (PyTorch's Triton, for one) binds to them and crashes. The
-  // program's external functions are resolved in these libraries, in
-  // order, and then in the process.
+  // functions the LLVM module declares (also those the translation adds,
+  // such as the GPU runtime's mgpu* calls of gpu.launch_func) are resolved
+  // in the symbols a library exports through __mlir_execution_engine_init,
+  // then in the libraries, in order, then in the process.
+  using InitFn = void (*)(llvm::StringMap<void *> &);
+  llvm::StringMap<void *> exported;
   for (intptr_t i = 0; i < numSharedLibPaths; ++i) {
     std::string path = unwrap(sharedLibPaths[i]).str();
     void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -222,20 +233,24 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
       return {nullptr};
     }
     program->libraries.push_back(handle);
+    if (auto init = reinterpret_cast<InitFn>(
+            dlsym(handle, "__mlir_execution_engine_init")))
+      init(exported);
   }
-  llvm::StringMap<void *> imports;
-  program->module->walk([&](LLVM::LLVMFuncOp func) {
-    if (!func.isExternal())
-      return;
-    for (void *library : program->libraries)
-      if (void *address = dlsym(library, func.getName().str().c_str())) {
-        imports[func.getName()] = address;
-        return;
-      }
-  });
+  std::vector<std::string> declarations;
+  auto buildModule = [&](Operation *op, llvm::LLVMContext &llvmContext) {
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateModuleToLLVMIR(op, llvmContext);
+    if (llvmModule)
+      for (llvm::Function &function : llvmModule->functions())
+        if (function.isDeclaration() && !function.isIntrinsic())
+          declarations.push_back(function.getName().str());
+    return llvmModule;
+  };
 
   ExecutionEngineOptions options;
   options.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(optLevel);
+  options.llvmModuleBuilder = buildModule;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(*program->module, options);
   if (!engine) {
@@ -243,6 +258,18 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
         << "the program cannot be loaded: "
         << llvm::toString(engine.takeError());
     return {nullptr};
+  }
+  llvm::StringMap<void *> imports;
+  for (const std::string &name : declarations) {
+    if (void *address = exported.lookup(name)) {
+      imports[name] = address;
+      continue;
+    }
+    for (void *library : program->libraries)
+      if (void *address = dlsym(library, name.c_str())) {
+        imports[name] = address;
+        break;
+      }
   }
   (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
@@ -252,6 +279,8 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
           llvm::JITSymbolFlags::Exported};
     return symbols;
   });
+  // Global constructors (llvm.mlir.global_ctors) run now.
+  (*engine)->initialize();
   program->engine = std::move(*engine);
   std::string cInterface = "_mlir_ciface_" + program->entry;
   llvm::Expected<void (*)(void **)> packedEntry =

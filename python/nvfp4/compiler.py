@@ -27,12 +27,14 @@ PIPELINES = {
     "cpu": ("nvfp4-to-cpu{options}",
             ["mlir_c_runner_utils", "mlir_runner_utils",
              "nvfp4_reference_runtime", "nvfp4_cpu_runtime"]),
+    # The host side keeps some nvfp4 ops (nvfp4.rescale, ...) as calls of
+    # the CPU kernels.
     "gpu": ("nvfp4-to-gpu-executable{options}",
             ["mlir_c_runner_utils", "nvfp4_reference_runtime",
-             "nvfp4_cuda_runtime"]),
+             "nvfp4_cpu_runtime", "nvfp4_cuda_runtime"]),
     "gpu-emulator": ("nvfp4-to-gpu-emulation{options}",
                      ["mlir_c_runner_utils", "nvfp4_reference_runtime",
-                      "nvfp4_gpu_emulator"]),
+                      "nvfp4_cpu_runtime", "nvfp4_gpu_emulator"]),
 }
 
 _MLIR_LIBRARIES = {"mlir_c_runner_utils", "mlir_runner_utils"}
@@ -89,8 +91,9 @@ class _Slot:
     """One argument or result of the entry function."""
 
     def __init__(self, kind: str, index: int, element: str,
-                 shape: Optional[Sequence[int]]):
+                 shape: Optional[Sequence[int]], is_memref: bool):
         self.name = f"{kind} {index}"
+        self.is_memref = is_memref
         self.element = element
         self.shape = None if shape is None else tuple(shape)
         self.dtype, self.scalar_ctype = _dtype(element)
@@ -103,7 +106,8 @@ class _Slot:
         if self.shape is None:
             return self.element
         dims = "x".join("?" if d < 0 else str(d) for d in self.shape)
-        return f"tensor<{dims + 'x' if dims else ''}{self.element}>"
+        kind = "memref" if self.is_memref else "tensor"
+        return f"{kind}<{dims + 'x' if dims else ''}{self.element}>"
 
     def to_value(self, value):
         """The ctypes value passed for `value`, and the array that backs it
@@ -116,7 +120,18 @@ class _Slot:
             if self._passed_as_bits:
                 scalar = scalar.view(np.uint16)
             return self.scalar_ctype(scalar.item()), None
-        array = np.ascontiguousarray(value, dtype=self.dtype)
+        if self.is_memref:
+            # Passed by reference: the function may write into it.
+            array = value
+            if not (isinstance(array, np.ndarray) and
+                    array.dtype == self.dtype and
+                    array.flags.c_contiguous and array.flags.writeable):
+                raise TypeError(
+                    f"{self.name}: a memref argument is the caller's buffer "
+                    f"(the function may write it): pass a writeable "
+                    f"C-contiguous numpy array of dtype {self.dtype}")
+        else:
+            array = np.asarray(value, dtype=self.dtype, order="C")
         if array.ndim != len(self.shape) or any(
                 d >= 0 and d != n for d, n in zip(self.shape, array.shape)):
             raise ValueError(f"{self.name}: expected {self!r}, got shape "
@@ -131,8 +146,8 @@ class _Slot:
             descriptor.strides[d] = stride // array.itemsize
         return descriptor, array
 
-    def from_value(self, value, inputs_allocated, freed):
-        """The numpy value of result `value`; frees the memref it came in."""
+    def from_value(self, value):
+        """The numpy value of result `value` (a copy)."""
         if self.shape is None:
             if isinstance(value, ctypes._SimpleCData):
                 value = value.value
@@ -155,11 +170,6 @@ class _Slot:
                 raw[-lowest:], shape=sizes,
                 strides=[s * itemsize for s in strides], writeable=False)
             result[...] = view
-        allocated = value.allocated or 0
-        if (allocated and allocated != _GLOBAL_MEMREF_MARKER and
-                allocated not in inputs_allocated and allocated not in freed):
-            freed.add(allocated)
-            _libc.free(allocated)
         return result
 
 
@@ -169,18 +179,22 @@ class CompiledFunction:
     any dtype that converts, and a Python number per scalar argument. It
     returns ``None``, one value, or a tuple of values.
 
-    The caller's arrays are never written: the compiler marks the entry's
-    tensor arguments read-only. Results are fresh numpy arrays.
+    Tensor arguments are never written: the compiler marks them read-only,
+    so the caller's arrays are passed without copying (after a conversion
+    when their dtype or layout differs). A memref argument is passed by
+    reference -- the function may write it, as an output -- and must be a
+    writeable C-contiguous array of exactly its dtype. Results are fresh
+    numpy arrays.
     """
 
     def __init__(self, program, entry: str, pipeline: str):
         self._program = program
         self.entry = entry
         self.pipeline = pipeline
-        self.inputs = [_Slot("argument", i, e, s)
-                       for i, (e, s) in enumerate(program.inputs)]
-        self.outputs = [_Slot("result", i, e, s)
-                        for i, (e, s) in enumerate(program.results)]
+        self.inputs = [_Slot("argument", i, e, s, m)
+                       for i, (e, s, m) in enumerate(program.inputs)]
+        self.outputs = [_Slot("result", i, e, s, m)
+                        for i, (e, s, m) in enumerate(program.results)]
         # The C interface takes results through a pointer to a struct of
         # them when there are several or one memref.
         self._results_by_pointer = len(self.outputs) > 1 or (
@@ -234,14 +248,23 @@ class CompiledFunction:
         self._program.invoke_packed(ctypes.addressof(packed))
 
         if scalar_result is not None:
-            return self.outputs[0].from_value(scalar_result, inputs_allocated,
-                                              set())
+            return self.outputs[0].from_value(scalar_result)
         if results is None:
             return None
+        raw = [getattr(results, f"r{i}") for i in range(len(self.outputs))]
+        values = tuple(slot.from_value(value)
+                       for slot, value in zip(self.outputs, raw))
+        # Every result is copied before any buffer is freed: two results
+        # may share one. A buffer is the caller's when it is an input's;
+        # a constant global's carries MLIR's marker.
         freed = set()
-        values = tuple(
-            slot.from_value(getattr(results, f"r{i}"), inputs_allocated,
-                            freed) for i, slot in enumerate(self.outputs))
+        for slot, value in zip(self.outputs, raw):
+            allocated = value.allocated or 0 if slot.shape is not None else 0
+            if (allocated and allocated != _GLOBAL_MEMREF_MARKER and
+                    allocated not in inputs_allocated and
+                    allocated not in freed):
+                freed.add(allocated)
+                _libc.free(allocated)
         return values[0] if len(values) == 1 else values
 
 

@@ -149,9 +149,12 @@ class Recipe:
             return self.enabled
         return self.layer_precision(layer, num_layers) == "fp4"
 
-    def pass_options(self) -> str:
+    def pass_options(self) -> Optional[str]:
         """The ``nvfp4-recipe`` options with the same switches, for
-        ``nvfp4.compile(..., recipe=recipe.pass_options())``."""
+        ``nvfp4.compile(..., recipe=recipe.pass_options())``; None for a
+        disabled recipe (no recipe runs)."""
+        if not self.enabled:
+            return None
         options = [f"keep-first={self.keep_first}",
                    f"keep-last={self.keep_last}"]
         if self.high_layers:

@@ -37,9 +37,11 @@ namespace nb = nanobind;
 
 namespace {
 
-/// One argument or result: its element type as MLIR prints it, and its
-/// shape (-1 for a dynamic size), or no shape for a scalar.
-using Slot = std::tuple<std::string, std::optional<std::vector<int64_t>>>;
+/// One argument or result: its element type as MLIR prints it, its shape
+/// (-1 for a dynamic size) or no shape for a scalar, and whether it is a
+/// memref (passed by reference) rather than a tensor.
+using Slot =
+    std::tuple<std::string, std::optional<std::vector<int64_t>>, bool>;
 
 void appendToString(MlirStringRef text, void *userData) {
   static_cast<std::string *>(userData)->append(text.data, text.length);
@@ -49,7 +51,7 @@ Slot describe(MlirType type) {
   std::string element;
   if (!mlirTypeIsAShaped(type)) {
     mlirTypePrint(type, appendToString, &element);
-    return {element, std::nullopt};
+    return {element, std::nullopt, false};
   }
   mlirTypePrint(mlirShapedTypeGetElementType(type), appendToString, &element);
   std::vector<int64_t> shape;
@@ -57,7 +59,7 @@ Slot describe(MlirType type) {
     shape.push_back(mlirShapedTypeIsDynamicDim(type, d)
                         ? -1
                         : mlirShapedTypeGetDimSize(type, d));
-  return {element, shape};
+  return {element, shape, mlirTypeIsAMemRef(type)};
 }
 
 class Program {

@@ -16,6 +16,9 @@ import nvfp4
 pytest.importorskip("nvfp4._jit",
                     reason="nvfp4.compile needs the build-tree package")
 
+EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                       "examples", "linear.mlir")
+
 QUANTIZED_LINEAR = """
 func.func @main(%a: tensor<{m}x{k}xf32>, %w: tensor<{n}x{k}xf32>, %seed: i64)
     -> tensor<{m}x{n}xf32> {{
@@ -136,6 +139,50 @@ func.func @main(%x: tensor<3xbf16>, %y: f16) -> f32 {
     assert f(x, np.float16(0.25)) == np.float32(3.390625)
 
 
+def test_rank_0_arguments_and_memref_outputs():
+    f = nvfp4.compile("""
+func.func @main(%x: tensor<f32>, %out: memref<2xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = tensor.extract %x[] : tensor<f32>
+  %w = arith.addf %v, %v : f32
+  memref.store %v, %out[%c0] : memref<2xf32>
+  memref.store %w, %out[%c1] : memref<2xf32>
+  %r = tensor.from_elements %w : tensor<f32>
+  return %r : tensor<f32>
+}
+""")
+    assert repr(f).startswith("<nvfp4.CompiledFunction @main(tensor<f32>, "
+                              "memref<2xf32>) -> (tensor<f32>)")
+    out = np.zeros(2, np.float32)
+    assert f(np.float32(1.5), out) == 3.0
+    assert out.tolist() == [1.5, 3.0]
+    with pytest.raises(TypeError, match="argument 1: a memref argument is "
+                       "the caller's buffer"):
+        f(1.0, np.zeros(2, np.float64))
+
+
+def test_results_sharing_a_buffer_are_copied_before_it_is_freed():
+    f = nvfp4.compile("""
+func.func @main(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %e = tensor.empty() : tensor<64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>,
+                                        affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %y, %y : tensor<64xf32>, tensor<64xf32>
+}
+""")
+    x = np.arange(64, dtype=np.float32)
+    for _ in range(50):
+        a, b = f(x)
+        assert same_bits(a, 2 * x) and same_bits(b, 2 * x)
+
+
 def test_a_result_that_is_an_input_is_a_copy():
     f = nvfp4.compile("""
 func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
@@ -172,8 +219,7 @@ func.func @main(%a: tensor<128x128xf32>, %w: tensor<128x128xf32>)
 def test_recipe_runs_before_the_pipeline(rng):
     # The example of the README: a path, compiled with and without the
     # recipe.
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples",
-                        "linear.mlir")
+    path = EXAMPLE
     x = rng.standard_normal((64, 64)).astype(np.float32)
     w = rng.standard_normal((64, 64)).astype(np.float32)
     exact = nvfp4.compile(path)(x, w)
@@ -240,3 +286,29 @@ def test_libraries_loaded_later_keep_their_own_llvm(tmp_path):
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout == "ok\n"
+
+
+def test_gpu_pipeline_resolves_the_runtime_and_runs_its_constructors(tmp_path):
+    """pipeline="gpu" with the CUDA toolkit's stub libcuda in place of the
+    driver (no GPU here): the mgpu* functions the LLVM translation of
+    gpu.launch_func adds resolve in libnvfp4_cuda_runtime, and the kernel
+    module load in the global constructor runs at compile time and reports
+    the missing driver."""
+    from nvfp4 import _config
+    runtime = os.path.join(_config.LIBRARY_DIR, "libnvfp4_cuda_runtime.so")
+    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    stub = os.path.join(cuda, "lib64", "stubs", "libcuda.so")
+    if not (os.path.exists(runtime) and os.path.exists(stub)):
+        pytest.skip("needs libnvfp4_cuda_runtime and the CUDA stub libcuda")
+    os.symlink(stub, tmp_path / "libcuda.so.1")
+    script = tmp_path / "gpu.py"
+    script.write_text(
+        "import nvfp4\n"
+        f"nvfp4.compile({EXAMPLE!r}, pipeline='gpu', target='sm_90a', "
+        "recipe=True)\n")
+    env = dict(os.environ, LD_LIBRARY_PATH=str(tmp_path))
+    result = subprocess.run([sys.executable, str(script)], env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert "nvfp4-cuda-runtime: mgpuModuleLoadJIT: cuInit(0) failed: " \
+           "CUDA_ERROR_STUB_LIBRARY" in result.stderr

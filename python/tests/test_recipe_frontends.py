@@ -74,6 +74,7 @@ def test_layers_kept_in_high_precision():
                         weight_blocks_2d=False).pass_options() == (
         "keep-first=0 keep-last=0 disable-rht disable-stochastic-rounding "
         "disable-2d-quantization")
+    assert nvfp4.Recipe.ablation("bf16").pass_options() is None
     with pytest.raises(ValueError, match="unknown ablation"):
         nvfp4.Recipe.ablation("fp8")
     with pytest.raises(ValueError, match="role must be"):

@@ -397,9 +397,12 @@ void NVFP4SelectPrecisionPass::selectInFunction(
         return {false, llvm::formatv("K={0} is not a multiple of 16", d.k)};
       if (!info->hasRepresentableSizes())
         return {false, std::string(kSizesNotRepresentable)};
-      std::optional<recipe::Role> role = parsePolicyRole(d.role);
-      if (weightIndex >= 0 && role &&
-          recipe::quantization(*role, recipe::OperandKind::Weight, policy)
+      // A role the policy does not name is quantized as fprop (as
+      // nvfp4-quantize-contractions does).
+      recipe::Role role =
+          parsePolicyRole(d.role).value_or(recipe::Role::Fprop);
+      if (weightIndex >= 0 &&
+          recipe::quantization(role, recipe::OperandKind::Weight, policy)
                   .blockRows == kBlockSize) {
         int64_t other = weightIndex == 0 ? d.m : d.n;
         if (other % kBlockSize != 0)
