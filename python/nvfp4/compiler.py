@@ -315,8 +315,8 @@ def compile(module: Union[str, os.PathLike], pipeline: str = "cpu",
     except ImportError as e:
         raise ImportError(
             "nvfp4.compile needs the package built with the project "
-            "(PYTHONPATH=<build>/python_packages); the standalone wheel has "
-            "the numerics only") from e
+            "(PYTHONPATH=<build>/python_packages); the standalone wheel "
+            "(pip install ./python) has no compiler") from e
     if isinstance(module, os.PathLike) or (
             isinstance(module, str) and module.endswith(".mlir") and
             "\n" not in module and os.path.exists(module)):
