@@ -174,10 +174,11 @@ class _Slot:
 
 
 class CompiledFunction:
-    """The entry function of a compiled module. Call it with one numpy array
-    (or anything ``numpy.asarray`` takes) per tensor or memref argument, in
-    any dtype that converts, and a Python number per scalar argument. It
-    returns ``None``, one value, or a tuple of values.
+    """The entry function of a compiled module. Call it with one array per
+    tensor argument (anything ``numpy.asarray`` converts to its element
+    type), one numpy array per memref argument (below), and a Python number
+    per scalar argument. It returns ``None``, one value, or a tuple of
+    values.
 
     Tensor arguments are never written: the compiler marks them read-only,
     so the caller's arrays are passed without copying (after a conversion
