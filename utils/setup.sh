@@ -45,7 +45,9 @@ fi
 if [ "${NVFP4_INSTALL_FRAMEWORKS:-0}" = "1" ] &&
    ! "$python" -c "import torch, jax" 2>/dev/null; then
   echo "== Installing PyTorch and JAX"
-  "$python" -m pip install -q torch "jax[cpu]"
+  # Optional: without them (no disk space, no network) their tests skip.
+  "$python" -m pip install -q --timeout 60 torch "jax[cpu]" ||
+    echo "== PyTorch / JAX not installed: the front ends' tests will skip"
 fi
 
 if [ ! -f "$build/build.ninja" ]; then
