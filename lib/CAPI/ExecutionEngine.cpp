@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <dlfcn.h>
@@ -45,8 +46,14 @@ struct Program {
   std::string entry;
   SmallVector<Type> inputs;
   SmallVector<Type> results;
-  MlirStringCallback diagnosticCallback = nullptr;
-  void *userData = nullptr;
+  /// The source, for diagnostics that quote it.
+  llvm::SourceMgr sourceMgr;
+  /// MLIR's formatting of diagnostics (`file:line:col: error: ...`, the
+  /// source line, notes), into `formatted`; each one goes to the embedder's
+  /// callback.
+  std::string formatted;
+  llvm::raw_string_ostream formattedStream{formatted};
+  std::unique_ptr<SourceMgrDiagnosticHandler> formatter;
   /// The packed wrapper of the entry's C interface.
   void (*packedEntry)(void **) = nullptr;
   /// The runtime libraries, opened RTLD_LOCAL.
@@ -69,16 +76,6 @@ struct Program {
   }
 };
 } // namespace
-
-/// `file:line:col: ` as compilers print it, the location itself, or nothing
-/// for an unknown location.
-static void printLocation(llvm::raw_ostream &os, Location loc) {
-  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn() << ": ";
-  else if (!isa<UnknownLoc>(loc))
-    os << loc << ": ";
-}
 
 static Program *unwrap(MlirNVFP4Program program) {
   return static_cast<Program *>(program.ptr);
@@ -151,37 +148,29 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
   registerAllToLLVMIRTranslations(registry);
   auto program = std::make_unique<Program>(registry);
   program->entry = unwrap(entry).str();
-  program->diagnosticCallback = diagnosticCallback;
-  program->userData = userData;
+  program->sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(unwrap(source), "<source>"),
+      llvm::SMLoc());
+  program->formatter = std::make_unique<SourceMgrDiagnosticHandler>(
+      program->sourceMgr, &program->context, program->formattedStream);
+  // Registered after the formatter, so it runs first and the formatter's own
+  // handler (which would print to the stream with no one reading it) never
+  // does.
   program->context.getDiagEngine().registerHandler(
-      [raw = program.get()](Diagnostic &diagnostic) {
-        if (!raw->diagnosticCallback)
-          return success();
-        std::string message;
-        llvm::raw_string_ostream os(message);
-        printLocation(os, diagnostic.getLocation());
-        switch (diagnostic.getSeverity()) {
-        case DiagnosticSeverity::Error:
-          os << "error: ";
-          break;
-        case DiagnosticSeverity::Warning:
-          os << "warning: ";
-          break;
-        case DiagnosticSeverity::Note:
-          os << "note: ";
-          break;
-        case DiagnosticSeverity::Remark:
-          os << "remark: ";
-          break;
-        }
-        os << diagnostic;
-        for (Diagnostic &note : diagnostic.getNotes()) {
-          printLocation(os << "\n", note.getLocation());
-          os << "note: " << note;
-        }
-        raw->diagnosticCallback(mlirStringRefCreate(message.data(),
-                                                    message.size()),
-                                raw->userData);
+      [raw = program.get(), diagnosticCallback,
+       userData](Diagnostic &diagnostic) {
+        raw->formatter->emitDiagnostic(diagnostic.getLocation(),
+                                       diagnostic.str(),
+                                       diagnostic.getSeverity());
+        for (Diagnostic &note : diagnostic.getNotes())
+          raw->formatter->emitDiagnostic(note.getLocation(), note.str(),
+                                         DiagnosticSeverity::Note);
+        StringRef message = StringRef(raw->formatted).rtrim('\n');
+        if (diagnosticCallback)
+          diagnosticCallback(mlirStringRefCreate(message.data(),
+                                                 message.size()),
+                             userData);
+        raw->formatted.clear();
         return success();
       });
   Location unknown = UnknownLoc::get(&program->context);
@@ -191,8 +180,8 @@ MlirNVFP4Program mlirNVFP4ProgramCreate(MlirStringRef source,
                        << optLevel;
     return {nullptr};
   }
-  program->module = parseSourceString<ModuleOp>(
-      unwrap(source), ParserConfig(&program->context), "<source>");
+  program->module = parseSourceFile<ModuleOp>(
+      program->sourceMgr, ParserConfig(&program->context));
   if (!program->module || failed(prepareEntry(*program)))
     return {nullptr};
 

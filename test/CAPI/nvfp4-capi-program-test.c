@@ -119,7 +119,11 @@ static int testInvoke(const char *runtime) {
 static void testErrors(const char *runtime) {
   // CHECK-LABEL: @errors
   fprintf(stderr, "@errors\n");
+  // Formatted as mlir-opt does: the location, then the source line and a
+  // caret under the column.
   // CHECK: <source>:1:26: error: custom op 'nvfp4.bogus' is unknown
+  // CHECK-NEXT: func.func @main() { %0 = nvfp4.bogus }
+  // CHECK-NEXT: {{^                         \^$}}
   // CHECK-NEXT: null: 1
   MlirNVFP4Program bad = compile("func.func @main() { %0 = nvfp4.bogus }",
                                  "builtin.module(nvfp4-to-cpu)", runtime);
