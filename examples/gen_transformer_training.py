@@ -193,9 +193,11 @@ class Emitter:
         the f32 input names to (lines, f32 result)."""
         full = tuple(range(len(shape)))
         ins = [(i[0], i[1], i[2] if len(i) > 2 else full) for i in inputs]
-        return self.generic(shape, ins, [(elt, full, None)],
-                            lambda xs, _: (lambda r: (r[0], [r[1]]))(
-                                expr(*xs)))
+
+        def body(xs, _):
+            lines, value = expr(*xs)
+            return lines, [value]
+        return self.generic(shape, ins, [(elt, full, None)], body)
 
     def rowreduce(self, shape, inputs, expr, combine="arith.addf",
                   init="%zero_f32"):

@@ -16,19 +16,26 @@ options for :func:`nvfp4.compile`.
 """
 
 import dataclasses
-from typing import Iterable, Optional, Tuple, Union
+from typing import Iterable, Optional, Tuple
 
 from . import _nvfp4
 from .fake_quant import Generator
 
 __all__ = ["Recipe", "OperandQuantization", "ABLATIONS"]
 
-ROLES = ("fprop", "dgrad", "wgrad")
-KINDS = ("activation", "weight", "gradient")
-
 #: The ablation arms of the paper's study, by name: the full recipe and one
 #: rule removed at a time, plus bf16 (no quantization) and all layers FP4.
 ABLATIONS = ("bf16", "nvfp4", "no-rht", "no-sr", "1x16-weights", "all-fp4")
+
+
+def _member(enum, name: str, what: str):
+    """The enumerator of the policy's `enum` called `name`."""
+    try:
+        return enum[name]
+    except KeyError:
+        names = ", ".join(repr(member.name) for member in enum)
+        raise ValueError(f"{what} must be one of {names}, got {name!r}") \
+            from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,17 +122,30 @@ class Recipe:
     @staticmethod
     def operand_kinds(role: str) -> Tuple[str, str]:
         """The operand kinds the passes assume for a GEMM of `role`."""
-        return _nvfp4.recipe_operand_kinds(role)
+        lhs, rhs = _nvfp4.recipe_operand_kinds(_member(_nvfp4.RecipeRole,
+                                                       role, "role"))
+        return lhs.name, rhs.name
+
+    def _options(self):
+        """The switches as the C++ policy takes them."""
+        options = _nvfp4.RecipeOptions()
+        options.hadamard = self.hadamard
+        options.stochastic_rounding = self.stochastic_rounding
+        options.weight_blocks_2d = self.weight_blocks_2d
+        options.keep_first = self.keep_first
+        options.keep_last = self.keep_last
+        options.high_layers = list(self.high_layers)
+        return options
 
     def quantization(self, role: str, kind: str) -> OperandQuantization:
         """How an operand of `kind` ("activation", "weight", "gradient") of
         the GEMM of `role` ("fprop", "dgrad", "wgrad") is quantized."""
-        rows, stochastic, hadamard = _nvfp4.recipe_quantization(
-            role, kind, self.hadamard, self.stochastic_rounding,
-            self.weight_blocks_2d)
-        return OperandQuantization(block=(rows, 16),
-                                   rounding="rs" if stochastic else "rn",
-                                   hadamard=hadamard)
+        q = _nvfp4.recipe_quantization(
+            _member(_nvfp4.RecipeRole, role, "role"),
+            _member(_nvfp4.RecipeOperandKind, kind, "kind"), self._options())
+        return OperandQuantization(block=(q.block_rows, 16),
+                                   rounding="rs" if q.stochastic else "rn",
+                                   hadamard=q.hadamard)
 
     def layer_precision(self, layer: int, num_layers: int,
                         position: Optional[int] = None) -> str:
@@ -136,10 +156,13 @@ class Recipe:
         them."""
         if not self.enabled:
             return "high"
-        return _nvfp4.recipe_layer_precision(
-            int(layer), int(layer if position is None else position),
-            int(num_layers), self.keep_first, self.keep_last,
-            list(self.high_layers))
+        position = layer if position is None else position
+        if not 0 <= position < num_layers:
+            raise ValueError(f"position {position} is not in [0, "
+                             f"{num_layers})")
+        precision = _nvfp4.recipe_layer_precision(
+            int(layer), int(position), int(num_layers), self._options())
+        return precision.name.replace("_", "-")
 
     def is_fp4(self, layer: Optional[int] = None,
                num_layers: Optional[int] = None) -> bool:

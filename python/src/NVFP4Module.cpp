@@ -452,94 +452,6 @@ std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols,
   return nvfp4::checkQuantizable(rows, cols, makeBlock(br, bc));
 }
 
-//===----------------------------------------------------------------------===//
-// The recipe's policy (nvfp4/Recipe/Policy.h)
-//===----------------------------------------------------------------------===//
-
-nvfp4::recipe::Role parseRole(const std::string &role) {
-  if (role == "fprop")
-    return nvfp4::recipe::Role::Fprop;
-  if (role == "dgrad")
-    return nvfp4::recipe::Role::Dgrad;
-  if (role == "wgrad")
-    return nvfp4::recipe::Role::Wgrad;
-  fail("role must be 'fprop', 'dgrad' or 'wgrad', got '" + role + "'");
-}
-
-nvfp4::recipe::OperandKind parseKind(const std::string &kind) {
-  if (kind == "activation")
-    return nvfp4::recipe::OperandKind::Activation;
-  if (kind == "weight")
-    return nvfp4::recipe::OperandKind::Weight;
-  if (kind == "gradient")
-    return nvfp4::recipe::OperandKind::Gradient;
-  fail("kind must be 'activation', 'weight' or 'gradient', got '" + kind +
-       "'");
-}
-
-const char *kindName(nvfp4::recipe::OperandKind kind) {
-  switch (kind) {
-  case nvfp4::recipe::OperandKind::Activation:
-    return "activation";
-  case nvfp4::recipe::OperandKind::Weight:
-    return "weight";
-  case nvfp4::recipe::OperandKind::Gradient:
-    return "gradient";
-  }
-  return "activation";
-}
-
-nvfp4::recipe::Options policyOptions(bool hadamard, bool stochasticRounding,
-                                     bool weightBlocks2D, unsigned keepFirst,
-                                     unsigned keepLast,
-                                     const std::vector<int64_t> &highLayers) {
-  nvfp4::recipe::Options options;
-  options.hadamard = hadamard;
-  options.stochasticRounding = stochasticRounding;
-  options.weightBlocks2D = weightBlocks2D;
-  options.keepFirst = keepFirst;
-  options.keepLast = keepLast;
-  options.highLayers = highLayers;
-  return options;
-}
-
-std::tuple<std::string, std::string> recipeOperandKinds(const std::string &role) {
-  auto kinds = nvfp4::recipe::operandKinds(parseRole(role));
-  return {kindName(kinds[0]), kindName(kinds[1])};
-}
-
-/// (block rows, stochastic, hadamard) of an operand.
-std::tuple<int, bool, bool>
-recipeQuantization(const std::string &role, const std::string &kind,
-                   bool hadamard, bool stochasticRounding,
-                   bool weightBlocks2D) {
-  nvfp4::recipe::OperandQuantization q = nvfp4::recipe::quantization(
-      parseRole(role), parseKind(kind),
-      policyOptions(hadamard, stochasticRounding, weightBlocks2D, 0, 0, {}));
-  return {q.blockRows, q.stochastic, q.hadamard};
-}
-
-std::string recipeLayerPrecision(int64_t layer, int64_t position,
-                                 int64_t numLayers, unsigned keepFirst,
-                                 unsigned keepLast,
-                                 const std::vector<int64_t> &highLayers) {
-  if (numLayers < 1 || position < 0 || position >= numLayers)
-    fail("position must be in [0, num_layers)");
-  switch (nvfp4::recipe::layerPrecision(
-      layer, position, numLayers,
-      policyOptions(true, true, true, keepFirst, keepLast, highLayers))) {
-  case nvfp4::recipe::LayerPrecision::FP4:
-    return "fp4";
-  case nvfp4::recipe::LayerPrecision::HighListed:
-    return "high-listed";
-  case nvfp4::recipe::LayerPrecision::HighFirst:
-    return "high-first";
-  case nvfp4::recipe::LayerPrecision::HighLast:
-    return "high-last";
-  }
-  return "fp4";
-}
-
 } // namespace
 
 NB_MODULE(_nvfp4, m) {
@@ -588,11 +500,37 @@ NB_MODULE(_nvfp4, m) {
   m.def("swizzle_scales", &swizzleScales);
   m.def("unswizzle_scales", &unswizzleScales);
 
-  m.def("recipe_operand_kinds", &recipeOperandKinds, nb::arg("role"));
-  m.def("recipe_quantization", &recipeQuantization, nb::arg("role"),
-        nb::arg("kind"), nb::arg("hadamard"), nb::arg("stochastic_rounding"),
-        nb::arg("weight_blocks_2d"));
-  m.def("recipe_layer_precision", &recipeLayerPrecision, nb::arg("layer"),
-        nb::arg("position"), nb::arg("num_layers"), nb::arg("keep_first"),
-        nb::arg("keep_last"), nb::arg("high_layers"));
+  // The recipe's policy (nvfp4/Recipe/Policy.h), bound as it is; the
+  // enumerators carry the names the passes and nvfp4.Recipe use.
+  namespace recipe = nvfp4::recipe;
+  nb::enum_<recipe::Role>(m, "RecipeRole")
+      .value("fprop", recipe::Role::Fprop)
+      .value("dgrad", recipe::Role::Dgrad)
+      .value("wgrad", recipe::Role::Wgrad);
+  nb::enum_<recipe::OperandKind>(m, "RecipeOperandKind")
+      .value("activation", recipe::OperandKind::Activation)
+      .value("weight", recipe::OperandKind::Weight)
+      .value("gradient", recipe::OperandKind::Gradient);
+  nb::enum_<recipe::LayerPrecision>(m, "RecipeLayerPrecision")
+      .value("fp4", recipe::LayerPrecision::FP4)
+      .value("high_listed", recipe::LayerPrecision::HighListed)
+      .value("high_first", recipe::LayerPrecision::HighFirst)
+      .value("high_last", recipe::LayerPrecision::HighLast);
+  nb::class_<recipe::Options>(m, "RecipeOptions")
+      .def(nb::init<>())
+      .def_rw("hadamard", &recipe::Options::hadamard)
+      .def_rw("stochastic_rounding", &recipe::Options::stochasticRounding)
+      .def_rw("weight_blocks_2d", &recipe::Options::weightBlocks2D)
+      .def_rw("keep_first", &recipe::Options::keepFirst)
+      .def_rw("keep_last", &recipe::Options::keepLast)
+      .def_rw("high_layers", &recipe::Options::highLayers);
+  nb::class_<recipe::OperandQuantization>(m, "RecipeOperandQuantization")
+      .def_ro("block_rows", &recipe::OperandQuantization::blockRows)
+      .def_ro("stochastic", &recipe::OperandQuantization::stochastic)
+      .def_ro("hadamard", &recipe::OperandQuantization::hadamard);
+  m.def("recipe_operand_kinds", &recipe::operandKinds, nb::arg("role"));
+  m.def("recipe_quantization", &recipe::quantization, nb::arg("role"),
+        nb::arg("kind"), nb::arg("options"));
+  m.def("recipe_layer_precision", &recipe::layerPrecision, nb::arg("layer"),
+        nb::arg("position"), nb::arg("num_layers"), nb::arg("options"));
 }

@@ -77,8 +77,12 @@ def test_layers_kept_in_high_precision():
     assert nvfp4.Recipe.ablation("bf16").pass_options() is None
     with pytest.raises(ValueError, match="unknown ablation"):
         nvfp4.Recipe.ablation("fp8")
-    with pytest.raises(ValueError, match="role must be"):
+    with pytest.raises(ValueError, match="role must be one of .fprop., .dgrad., .wgrad."):
         r.quantization("forward", "weight")
+    with pytest.raises(ValueError, match="kind must be one of"):
+        r.quantization("fprop", "bias")
+    with pytest.raises(ValueError, match=r"position 8 is not in \[0, 8\)"):
+        r.layer_precision(8, 8)
 
 
 # -------------------------------------------------------- the three GEMMs
