@@ -15,17 +15,21 @@
 // Only the order in which different output elements are computed changes,
 // which makes the loops vectorizable across columns:
 //
-//  - A's codes are decoded to f32 rows, B's to f32 columns (K-major:
-//    [k][n], padded to whole column tiles), the scales likewise;
+//  - A's codes are decoded to f32 rows, shared by all threads; B's are
+//    decoded per column tile into a K-major panel ([k][kTileColumns], zeros
+//    past n) of the thread that computes the tile, so decoded B never
+//    crosses cores; the scales likewise;
 //  - a tile of kTileRows x kTileColumns outputs keeps its accumulators in a
 //    local array; per K block, each row's kTileColumns block dot products
 //    are summed in registers (16 broadcast-multiply-adds over a 16 x
 //    kTileColumns slice of B that stays in L1 for the tile's rows), then
 //    scaled and added;
 //  - the tile loop is compiled for AVX-512, AVX2 and the baseline ISA, each
-//    register-blocked for its register file, and chosen at run time; the
-//    tiles are spread over threads. Results do not depend on the ISA or the
-//    thread count.
+//    register-blocked for its register file, and chosen at run time;
+//  - the tiles are spread over the library's thread team (ThreadTeam.h) in
+//    column-tile-major slices, one per thread, which idle threads take
+//    from at the back. Results do not depend on the ISA or the thread
+//    count.
 //
 // This file is compiled with floating-point contraction (CMakeLists.txt),
 // unlike the rest of the library: a fused multiply-add of the block sums
@@ -36,10 +40,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Numerics/Numerics.h"
+#include "nvfp4/Numerics/ThreadTeam.h"
 
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -49,25 +55,17 @@ namespace {
 constexpr int64_t kTileRows = 32;
 constexpr int64_t kTileColumns = 64;
 
-/// The operands decoded for the tile loop, in a workspace of the calling
-/// thread that later GEMMs reuse (no page faults on every call).
-struct DecodedOperands {
-  int64_t m = 0, n = 0, k = 0, kBlocks = 0, paddedN = 0;
-  float *a = nullptr;       // [m][k]
-  float *b = nullptr;       // [k][paddedN], zeros past n
-  float *aScales = nullptr; // [m][kBlocks]
-  float *bScales = nullptr; // [kBlocks][paddedN], zeros past n
-};
-
-/// The decoded E2M1 and E4M3 values of every code.
+/// The decoded E2M1 value pairs of every byte (the low nibble first, as the
+/// codes are stored) and the decoded E4M3 value of every scale code.
 struct DecodeTables {
-  float e2m1[16];
+  float e2m1Pairs[256][2];
   float e4m3[256];
   DecodeTables() {
-    for (int code = 0; code < 16; ++code)
-      e2m1[code] = decodeE2M1(static_cast<uint8_t>(code));
-    for (int code = 0; code < 256; ++code)
-      e4m3[code] = decodeE4M3(static_cast<uint8_t>(code));
+    for (int byte = 0; byte < 256; ++byte) {
+      e2m1Pairs[byte][0] = decodeE2M1(static_cast<uint8_t>(byte & 0xF));
+      e2m1Pairs[byte][1] = decodeE2M1(static_cast<uint8_t>(byte >> 4));
+      e4m3[byte] = decodeE4M3(static_cast<uint8_t>(byte));
+    }
   }
 };
 const DecodeTables &decodeTables() {
@@ -75,75 +73,122 @@ const DecodeTables &decodeTables() {
   return tables;
 }
 
-/// Runs `numThreads` threads (the caller included) through `phases` in
-/// order: phase p is `counts[p]` work items `run(p, item)`, shared
-/// dynamically; no thread starts phase p + 1 before every item of phase p
-/// completed. One set of threads for the whole GEMM.
-template <typename Run>
-void runPhases(const std::vector<int64_t> &counts, int numThreads, Run run) {
-  const size_t phases = counts.size();
-  std::unique_ptr<std::atomic<int64_t>[]> next(
-      new std::atomic<int64_t>[phases]);
-  std::unique_ptr<std::atomic<int>[]> arrived(new std::atomic<int>[phases]);
-  for (size_t p = 0; p < phases; ++p) {
-    next[p] = 0;
-    arrived[p] = 0;
+/// A barrier for the threads of one GEMM (spinning: the phases it separates
+/// take microseconds).
+class SpinBarrier {
+public:
+  explicit SpinBarrier(int numThreads) : numThreads(numThreads) {}
+  void arriveAndWait() {
+    ++arrived;
+    while (arrived.load() < numThreads)
+      std::this_thread::yield();
   }
-  auto work = [&] {
-    for (size_t p = 0; p < phases; ++p) {
-      for (int64_t item = next[p]++; item < counts[p]; item = next[p]++)
-        run(p, item);
-      ++arrived[p];
-      while (arrived[p].load() < numThreads)
-        std::this_thread::yield();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int i = 1; i < numThreads; ++i)
-    threads.emplace_back(work);
-  work();
-  for (std::thread &thread : threads)
-    thread.join();
+
+private:
+  const int numThreads;
+  std::atomic<int> arrived{0};
+};
+
+/// The slice [begin, end) of `count` items that thread `thread` of
+/// `numThreads` starts with: contiguous, sizes differing by at most one.
+std::pair<int64_t, int64_t> threadSlice(int64_t count, int thread,
+                                        int numThreads) {
+  return {count * thread / numThreads, count * (thread + 1) / numThreads};
 }
 
-/// Rows of A and columns of B decoded per work item (16 columns: whole
-/// cache lines of B's transposed rows, so that threads never share one).
-constexpr int64_t kDecodeGroup = 16;
+/// The tiles one thread has still to compute: it takes them from the front;
+/// a thread that ran out takes them from the back of another's (a core
+/// the host slows down does not hold the GEMM up), so each thread still
+/// works through few column panels.
+class alignas(64) TileQueue {
+public:
+  void assign(std::pair<int64_t, int64_t> slice) {
+    front = slice.first;
+    back = slice.second;
+  }
+  bool takeFront(int64_t &item) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (front == back)
+      return false;
+    item = front++;
+    return true;
+  }
+  bool takeBack(int64_t &item) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (front == back)
+      return false;
+    item = --back;
+    return true;
+  }
 
-/// Decodes rows [begin, end) of A.
-void decodeRows(const QuantizedTensor &a, const DecodedOperands &d,
+private:
+  std::mutex mutex;
+  int64_t front = 0, back = 0;
+};
+
+/// Decodes rows [begin, end) of A into `values` ([m][k]) and `scales`
+/// ([m][kBlocks]).
+void decodeRows(const QuantizedTensor &a, float *values, float *scales,
                 int64_t begin, int64_t end) {
   const DecodeTables &tables = decodeTables();
-  for (int64_t i = begin * d.k / 2; i < end * d.k / 2; ++i) {
-    d.a[2 * i] = tables.e2m1[a.data[i] & 0xF];
-    d.a[2 * i + 1] = tables.e2m1[a.data[i] >> 4];
+  const int64_t kBlocks = a.cols / kBlockSize;
+  for (int64_t i = begin * a.cols / 2; i < end * a.cols / 2; ++i) {
+    values[2 * i] = tables.e2m1Pairs[a.data[i]][0];
+    values[2 * i + 1] = tables.e2m1Pairs[a.data[i]][1];
   }
-  for (int64_t i = begin * d.kBlocks; i < end * d.kBlocks; ++i)
-    d.aScales[i] = tables.e4m3[a.scales[i]];
+  for (int64_t i = begin * kBlocks; i < end * kBlocks; ++i)
+    scales[i] = tables.e4m3[a.scales[i]];
 }
 
-/// Decodes columns [begin, end) of B (zeros past n).
-void decodeColumns(const QuantizedTensor &b, const DecodedOperands &d,
-                   int64_t begin, int64_t end) {
+/// B's columns [column, column + kTileColumns) decoded K-major, the layout
+/// the micro-kernels broadcast A against: values [k][kTileColumns], scales
+/// [kBlocks][kTileColumns], zeros past n. Each thread decodes the panels of
+/// its own tiles into its own buffer, so no decoded B crosses cores.
+struct Panel {
+  int64_t column = -1;
+  float *values = nullptr;
+  float *scales = nullptr;
+};
+
+/// Bytes of B's rows decoded per pass over the panel's columns: 16 bytes
+/// (32 K rows of 64 floats, 8 KiB of the panel) stay in L1 while each of
+/// the 64 source rows is read.
+constexpr int64_t kPanelBytesPerPass = 16;
+
+void decodePanel(const QuantizedTensor &b, int64_t column, Panel &panel) {
   const DecodeTables &tables = decodeTables();
-  for (int64_t kk = 0; kk < d.k; kk += 2)
-    for (int64_t j = begin; j < end; ++j) {
-      const uint8_t byte = j < d.n ? b.data[(j * d.k + kk) / 2] : 0;
-      d.b[kk * d.paddedN + j] = j < d.n ? tables.e2m1[byte & 0xF] : 0.0f;
-      d.b[(kk + 1) * d.paddedN + j] = j < d.n ? tables.e2m1[byte >> 4] : 0.0f;
+  const int64_t k = b.cols, kBlocks = k / kBlockSize;
+  const int64_t columns = std::min(kTileColumns, b.rows - column);
+  for (int64_t byte0 = 0; byte0 < k / 2; byte0 += kPanelBytesPerPass) {
+    const int64_t byteEnd = std::min(k / 2, byte0 + kPanelBytesPerPass);
+    for (int64_t jj = 0; jj < columns; ++jj) {
+      const uint8_t *row = b.data.data() + (column + jj) * (k / 2);
+      for (int64_t byte = byte0; byte < byteEnd; ++byte) {
+        const float *pair = tables.e2m1Pairs[row[byte]];
+        panel.values[2 * byte * kTileColumns + jj] = pair[0];
+        panel.values[(2 * byte + 1) * kTileColumns + jj] = pair[1];
+      }
     }
-  for (int64_t blk = 0; blk < d.kBlocks; ++blk)
-    for (int64_t j = begin; j < end; ++j)
-      d.bScales[blk * d.paddedN + j] =
-          j < d.n ? tables.e4m3[b.scales[j * d.kBlocks + blk]] : 0.0f;
+    for (int64_t kk = 2 * byte0; kk < 2 * byteEnd; ++kk)
+      std::fill(panel.values + kk * kTileColumns + columns,
+                panel.values + (kk + 1) * kTileColumns, 0.0f);
+  }
+  for (int64_t blk = 0; blk < kBlocks; ++blk) {
+    for (int64_t jj = 0; jj < columns; ++jj)
+      panel.scales[blk * kTileColumns + jj] =
+          tables.e4m3[b.scales[(column + jj) * kBlocks + blk]];
+    std::fill(panel.scales + blk * kTileColumns + columns,
+              panel.scales + (blk + 1) * kTileColumns, 0.0f);
+  }
+  panel.column = column;
 }
 
 /// The arguments of one tile: rows [rowBegin, rowEnd) x columns [column,
 /// column + kTileColumns) of `c` (row-major [m, n]; columns past n are not
-/// written).
+/// written), B's columns from the decoded panel.
 struct TileArgs {
-  const float *a, *b, *aScales, *bScales;
-  int64_t k, kBlocks, paddedN, rowBegin, rowEnd, column, n;
+  const float *a, *aScales, *b, *bScales;
+  int64_t k, kBlocks, rowBegin, rowEnd, column, n;
   float alpha;
   float *c;
 };
@@ -157,17 +202,17 @@ inline __attribute__((always_inline)) void
 microKernel(const TileArgs &t, float (*acc)[kTileColumns], int64_t row,
             int64_t col, int64_t blk) {
   float partial[Rows][Cols] = {};
-  const float *bBlock = t.b + blk * kBlockSize * t.paddedN + t.column + col;
+  const float *bBlock = t.b + blk * kBlockSize * kTileColumns + col;
   const float *aBlock = t.a + (t.rowBegin + row) * t.k + blk * kBlockSize;
   for (int64_t e = 0; e < kBlockSize; ++e) {
-    const float *bRow = bBlock + e * t.paddedN;
+    const float *bRow = bBlock + e * kTileColumns;
     for (int r = 0; r < Rows; ++r) {
       const float av = aBlock[r * t.k + e];
       for (int j = 0; j < Cols; ++j)
         partial[r][j] += av * bRow[j];
     }
   }
-  const float *sb = t.bScales + blk * t.paddedN + t.column + col;
+  const float *sb = t.bScales + blk * kTileColumns + col;
   for (int r = 0; r < Rows; ++r) {
     const float sa = t.aScales[(t.rowBegin + row + r) * t.kBlocks + blk];
     for (int j = 0; j < Cols; ++j) {
@@ -231,63 +276,79 @@ void matmul(const QuantizedTensor &a, const QuantizedTensor &b, float *c,
             int numThreads) {
   if (checkMatmulOperands(a, b))
     return;
-  DecodedOperands d;
-  d.m = a.rows;
-  d.n = b.rows;
-  d.k = a.cols;
-  d.kBlocks = d.k / kBlockSize;
-  d.paddedN = (d.n + kTileColumns - 1) / kTileColumns * kTileColumns;
-  thread_local std::vector<float> workspace;
-  const size_t sizes[] = {static_cast<size_t>(d.m * d.k),
-                          static_cast<size_t>(d.k * d.paddedN),
-                          static_cast<size_t>(d.m * d.kBlocks),
-                          static_cast<size_t>(d.kBlocks * d.paddedN)};
-  workspace.resize(std::max(workspace.size(),
-                            sizes[0] + sizes[1] + sizes[2] + sizes[3]));
-  d.a = workspace.data();
-  d.b = d.a + sizes[0];
-  d.aScales = d.b + sizes[1];
-  d.bScales = d.aScales + sizes[2];
-  const float alpha = matmulAlpha(a.amax, b.amax);
-  const int64_t rowGroups = (d.m + kDecodeGroup - 1) / kDecodeGroup;
-  const int64_t columnGroups = d.paddedN / kDecodeGroup;
-  const int64_t rowTiles = (d.m + kTileRows - 1) / kTileRows;
-  const int64_t columnTiles = d.paddedN / kTileColumns;
+  const int64_t m = a.rows, n = b.rows, k = a.cols, kBlocks = k / kBlockSize;
+  const int64_t rowTiles = (m + kTileRows - 1) / kTileRows;
+  const int64_t columnTiles = (n + kTileColumns - 1) / kTileColumns;
   const int64_t tiles = rowTiles * columnTiles;
   if (numThreads <= 0)
     numThreads = static_cast<int>(
         std::max(1u, std::thread::hardware_concurrency()));
   numThreads = static_cast<int>(
       std::max<int64_t>(1, std::min<int64_t>(numThreads, tiles)));
+
+  // One workspace of the calling thread, reused by later GEMMs (no page
+  // faults on every call): A decoded, then one panel per thread, each part
+  // on its own cache lines.
+  constexpr int64_t kLineFloats = 16;
+  auto lines = [](int64_t floats) {
+    return (floats + kLineFloats - 1) / kLineFloats * kLineFloats;
+  };
+  const int64_t aValuesSize = lines(m * k), aScalesSize = lines(m * kBlocks);
+  const int64_t panelValuesSize = k * kTileColumns;
+  const int64_t panelScalesSize = kBlocks * kTileColumns;
+  thread_local std::vector<float> workspace;
+  const size_t needed = aValuesSize + aScalesSize +
+                        numThreads * (panelValuesSize + panelScalesSize) +
+                        kLineFloats;
+  workspace.resize(std::max(workspace.size(), needed));
+  float *base = reinterpret_cast<float *>(
+      (reinterpret_cast<uintptr_t>(workspace.data()) + 63) & ~uintptr_t(63));
+  float *aValues = base, *aScales = base + aValuesSize;
+  float *panels = aScales + aScalesSize;
+
+  const float alpha = matmulAlpha(a.amax, b.amax);
   static const TileFn tile = selectTileFunction();
-  // Phase 0 decodes the operands, phase 1 computes the tiles.
-  runPhases({rowGroups + columnGroups, tiles}, numThreads,
-            [&](size_t phase, int64_t item) {
-              if (phase == 0) {
-                if (item < rowGroups)
-                  decodeRows(a, d, item * kDecodeGroup,
-                             std::min(d.m, (item + 1) * kDecodeGroup));
-                else
-                  decodeColumns(b, d, (item - rowGroups) * kDecodeGroup,
-                                (item - rowGroups + 1) * kDecodeGroup);
-                return;
-              }
-              TileArgs args;
-              args.a = d.a;
-              args.b = d.b;
-              args.aScales = d.aScales;
-              args.bScales = d.bScales;
-              args.k = d.k;
-              args.kBlocks = d.kBlocks;
-              args.paddedN = d.paddedN;
-              args.rowBegin = item / columnTiles * kTileRows;
-              args.rowEnd = std::min(args.rowBegin + kTileRows, d.m);
-              args.column = item % columnTiles * kTileColumns;
-              args.n = d.n;
-              args.alpha = alpha;
-              args.c = c;
-              tile(args);
-            });
+  SpinBarrier decoded(numThreads);
+  std::unique_ptr<TileQueue[]> queues(new TileQueue[numThreads]);
+  for (int thread = 0; thread < numThreads; ++thread)
+    queues[thread].assign(threadSlice(tiles, thread, numThreads));
+  // Each thread decodes a slice of A's rows (whole lines: k is a multiple
+  // of 16), then, after the barrier, computes a contiguous slice of the
+  // tiles in column-tile-major order, so that it decodes each B panel it
+  // needs once.
+  runOnThreads(numThreads, [&](int thread) {
+    auto [rowBegin, rowEnd] = threadSlice(m, thread, numThreads);
+    decodeRows(a, aValues, aScales, rowBegin, rowEnd);
+    decoded.arriveAndWait();
+    Panel panel;
+    panel.values = panels + thread * (panelValuesSize + panelScalesSize);
+    panel.scales = panel.values + panelValuesSize;
+    auto compute = [&](int64_t item) {
+      const int64_t column = item / rowTiles * kTileColumns;
+      if (panel.column != column)
+        decodePanel(b, column, panel);
+      TileArgs args;
+      args.a = aValues;
+      args.aScales = aScales;
+      args.b = panel.values;
+      args.bScales = panel.scales;
+      args.k = k;
+      args.kBlocks = kBlocks;
+      args.rowBegin = item % rowTiles * kTileRows;
+      args.rowEnd = std::min(args.rowBegin + kTileRows, m);
+      args.column = column;
+      args.n = n;
+      args.alpha = alpha;
+      args.c = c;
+      tile(args);
+    };
+    int64_t item;
+    while (queues[thread].takeFront(item))
+      compute(item);
+    for (int other = 1; other < numThreads; ++other)
+      while (queues[(thread + other) % numThreads].takeBack(item))
+        compute(item);
+  });
 }
 
 void matmul(const QuantizedTensor &a, const QuantizedTensor &b, float *c) {

@@ -15,9 +15,10 @@
 
 #include "QuantizeKernels.h"
 
+#include "nvfp4/Numerics/ThreadTeam.h"
+
 #include <algorithm>
 #include <cfloat>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -574,12 +575,9 @@ void runParallel(const std::vector<std::pair<int64_t, int64_t>> &ranges,
       fn(r.first, r.second, size_t(0));
     return;
   }
-  std::vector<std::thread> threads;
-  threads.reserve(ranges.size());
-  for (size_t i = 0; i < ranges.size(); ++i)
-    threads.emplace_back([&, i] { fn(ranges[i].first, ranges[i].second, i); });
-  for (auto &t : threads)
-    t.join();
+  runOnThreads(static_cast<int>(ranges.size()), [&](int i) {
+    fn(ranges[i].first, ranges[i].second, static_cast<size_t>(i));
+  });
 }
 
 } // namespace

@@ -98,13 +98,15 @@ TEST(Matmul, EqualsTheDefinitionBitForBit) {
   // Tile multiples and not (32 x 64 tiles), one block of K and many.
   const Shape shapes[] = {{1, 1, 16},    {3, 5, 32},     {32, 64, 256},
                           {33, 65, 48},  {64, 130, 512}, {100, 7, 160},
-                          {17, 200, 1024}};
+                          {17, 200, 1024}, {70, 700, 64}};
   for (const Shape &s : shapes) {
     SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k);
     QuantizedTensor a = randomTensor(s.m, s.k, gen, 3.5f);
     QuantizedTensor b = randomTensor(s.n, s.k, gen, 1200.0f);
     const std::vector<float> expected = definitionMatmul(a, b);
-    for (int threads : {1, 2, 3, 0}) {
+    // More threads than column tiles, and than tiles: idle threads take
+    // tiles from the others' slices.
+    for (int threads : {1, 2, 3, 7, 0}) {
       SCOPED_TRACE(threads);
       std::vector<float> c(static_cast<size_t>(s.m * s.n), -1.0f);
       matmul(a, b, c.data(), threads);
