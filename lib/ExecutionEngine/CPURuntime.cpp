@@ -17,7 +17,7 @@
 // blocks), the f32 tensor amax. Every entry point takes unranked memrefs
 // (`llvm.emit_c_interface`) of fixed rank: 2 for quantize, dequantize,
 // amax and hadamard (the lowering views tensors as [rows, cols]), 3 for
-// matmul ([batch, rows, K]). An argument that does not fit (a descriptor
+// matmul ([batch, rows, K]) and transpose ([batch, rows, cols]). An argument that does not fit (a descriptor
 // that fails validation, a non-contiguous memref, inconsistent shapes) is
 // reported on stderr as
 //   nvfp4-cpu-runtime: <entry point>: <what>
@@ -154,6 +154,23 @@ nvfp4::QuantizedTensor packed(const int8_t *codes, const int8_t *scales,
     std::copy_n(scales + (r / blockRows) * blocksPerRow, blocksPerRow,
                 t.scales.begin() + r * blocksPerRow);
   return t;
+}
+
+/// Tiles of the byte transpose: 64 x 64 codes (4 KiB read, 4 KiB written)
+/// stay in L1 while the tile is transposed.
+constexpr int64_t kTransposeTile = 64;
+
+/// out [cols, rows] = in [rows, cols]ᵀ for one-byte elements.
+void transposeBytes(const int8_t *in, int8_t *out, int64_t rows,
+                    int64_t cols) {
+  for (int64_t r0 = 0; r0 < rows; r0 += kTransposeTile)
+    for (int64_t c0 = 0; c0 < cols; c0 += kTransposeTile) {
+      const int64_t rEnd = std::min(rows, r0 + kTransposeTile);
+      const int64_t cEnd = std::min(cols, c0 + kTransposeTile);
+      for (int64_t c = c0; c < cEnd; ++c)
+        for (int64_t r = r0; r < rEnd; ++r)
+          out[c * rows + r] = in[r * cols + c];
+    }
 }
 
 } // namespace
@@ -314,6 +331,37 @@ void _mlir_ciface_nvfp4CpuMatmul(
       for (int64_t j = 0; j < m * n; ++j)
         c[j] = c[j] + accIn[j];
     }
+  }
+}
+
+/// The exact transpose of 16x16-scaled tensors (nvfp4.transpose): codes
+/// [B, R, C] to [B, C, R] and the tile scales [B, R / 16, C / 16] to
+/// [B, C / 16, R / 16]; every element of a 16x16 tile shares its scale, so
+/// nothing is requantized.
+void _mlir_ciface_nvfp4CpuTranspose(UnrankedMemRefType<int8_t> *codesArg,
+                                    UnrankedMemRefType<int8_t> *scalesArg,
+                                    UnrankedMemRefType<int8_t> *outCodesArg,
+                                    UnrankedMemRefType<int8_t> *outScalesArg) {
+  const char *entry = "nvfp4CpuTranspose";
+  Dense<int8_t> codes = denseArgument(entry, "codes", codesArg, 3);
+  const int64_t batch = codes.size(0), rows = codes.size(1),
+                cols = codes.size(2);
+  expectBlockRows(entry, 16, rows, cols);
+  Dense<int8_t> scales = denseArgument(entry, "scales", scalesArg, 3);
+  expectShape(entry, "scales", scales.sizes, {batch, rows / 16, cols / 16});
+  Dense<int8_t> outCodes =
+      denseArgument(entry, "result codes", outCodesArg, 3);
+  expectShape(entry, "result codes", outCodes.sizes, {batch, cols, rows});
+  Dense<int8_t> outScales =
+      denseArgument(entry, "result scales", outScalesArg, 3);
+  expectShape(entry, "result scales", outScales.sizes,
+              {batch, cols / 16, rows / 16});
+  const int64_t scaleCount = (rows / 16) * (cols / 16);
+  for (int64_t i = 0; i < batch; ++i) {
+    transposeBytes(codes.data + i * rows * cols,
+                   outCodes.data + i * rows * cols, rows, cols);
+    transposeBytes(scales.data + i * scaleCount,
+                   outScales.data + i * scaleCount, rows / 16, cols / 16);
   }
 }
 

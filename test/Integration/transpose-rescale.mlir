@@ -84,6 +84,37 @@ func.func @transpose_1() {
   return
 }
 
+func.func @transpose_2() {
+  %xm = memref.alloc() : memref<2x3x32x16xf32>
+  %xu = memref.cast %xm : memref<2x3x32x16xf32> to memref<*xf32>
+  %xseed = arith.constant 602 : i64
+  %xmode = arith.constant 0 : i32
+  call @nvfp4RtFill(%xu, %xseed, %xmode) : (memref<*xf32>, i64, i32) -> ()
+  %x = bufferization.to_tensor %xm restrict : memref<2x3x32x16xf32> to tensor<2x3x32x16xf32>
+  %q = nvfp4.quantize %x : tensor<2x3x32x16xf32> -> !nvfp4.tensor<2x3x32x16, 16x16>
+  %t = nvfp4.transpose %q : !nvfp4.tensor<2x3x32x16, 16x16> -> !nvfp4.tensor<2x3x16x32, 16x16>
+  %ad, %as, %ag = nvfp4.disassemble %q : !nvfp4.tensor<2x3x32x16, 16x16>
+  %adi = arith.bitcast %ad : tensor<2x3x32x16xf4E2M1FN> to tensor<2x3x32x16xi4>
+  %ad8 = arith.extui %adi : tensor<2x3x32x16xi4> to tensor<2x3x32x16xi8>
+  %as8 = arith.bitcast %as : tensor<2x3x2x1xf8E4M3FN> to tensor<2x3x2x1xi8>
+  %adm = bufferization.to_buffer %ad8 : tensor<2x3x32x16xi8> to memref<2x3x32x16xi8>
+  %asm = bufferization.to_buffer %as8 : tensor<2x3x2x1xi8> to memref<2x3x2x1xi8>
+  %adu = memref.cast %adm : memref<2x3x32x16xi8> to memref<*xi8>
+  %asu = memref.cast %asm : memref<2x3x2x1xi8> to memref<*xi8>
+  %aR = arith.constant 16 : i64
+  %bd, %bs, %bg = nvfp4.disassemble %t : !nvfp4.tensor<2x3x16x32, 16x16>
+  %bdi = arith.bitcast %bd : tensor<2x3x16x32xf4E2M1FN> to tensor<2x3x16x32xi4>
+  %bd8 = arith.extui %bdi : tensor<2x3x16x32xi4> to tensor<2x3x16x32xi8>
+  %bs8 = arith.bitcast %bs : tensor<2x3x1x2xf8E4M3FN> to tensor<2x3x1x2xi8>
+  %bdm = bufferization.to_buffer %bd8 : tensor<2x3x16x32xi8> to memref<2x3x16x32xi8>
+  %bsm = bufferization.to_buffer %bs8 : tensor<2x3x1x2xi8> to memref<2x3x1x2xi8>
+  %bdu = memref.cast %bdm : memref<2x3x16x32xi8> to memref<*xi8>
+  %bsu = memref.cast %bsm : memref<2x3x1x2xi8> to memref<*xi8>
+  %bR = arith.constant 16 : i64
+  %n = call @nvfp4RtCheckTranspose(%adu, %asu, %bdu, %bsu) : (memref<*xi8>, memref<*xi8>, memref<*xi8>, memref<*xi8>) -> i64
+  return
+}
+
 func.func @rescale_0() {
   %xm = memref.alloc() : memref<32x64xf32>
   %xu = memref.cast %xm : memref<32x64xf32> to memref<*xf32>
@@ -192,6 +223,7 @@ func.func @rescale_2() {
 func.func @main() {
   call @transpose_0() : () -> ()
   call @transpose_1() : () -> ()
+  call @transpose_2() : () -> ()
   call @rescale_0() : () -> ()
   call @rescale_1() : () -> ()
   call @rescale_2() : () -> ()
@@ -200,6 +232,7 @@ func.func @main() {
 
 // CHECK: transpose [32x64]: mismatches 0 (of
 // CHECK: transpose [2x48x16]: mismatches 0 (of
+// CHECK: transpose [2x3x32x16]: mismatches 0 (of
 // CHECK: rescale [32x64] 1x16 -> 16x16 rn: mismatches 0 (of
 // CHECK: rescale [32x64] 16x16 -> 1x16 rs: mismatches 0 (of
 // CHECK: rescale [2x16x64] 1x16 -> 1x16 rn: mismatches 0 (of

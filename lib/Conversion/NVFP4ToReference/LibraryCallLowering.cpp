@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The `kernels=library` lowering of convert-nvfp4-to-reference: quantize,
-// amax, dequantize, hadamard, rescale and matmul become calls of the
+// amax, dequantize, hadamard, rescale, transpose and matmul become calls of
+// the
 // precompiled kernels of libnvfp4_cpu_runtime (lib/ExecutionEngine/
 // CPURuntime.cpp), which compute the reference library's results bit for
 // bit. Each call site is a handful of ops, whatever the op computes:
@@ -18,7 +19,8 @@
 //
 // The runtime functions are declared once per module, private, with
 // `llvm.emit_c_interface`. Tensors are passed as [rows, cols] views (the
-// leading dimensions collapsed) or, for matmul, [batch, rows, K]; bf16 and
+// leading dimensions collapsed) or, for matmul and transpose, [batch, rows,
+// cols] views (the dimensions before the last two collapsed); bf16 and
 // f16 tensors are widened to f32 around the calls, as the inline lowering
 // does.
 //
@@ -285,6 +287,35 @@ struct RescaleOpCallLowering : public OpConversionPattern<RescaleOp> {
   }
 };
 
+struct TransposeOpCallLowering : public OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange in = adaptor.getInput();
+    Value codes = addBatchDim(rewriter, loc, in[0]);
+    auto codesType = cast<RankedTensorType>(codes.getType());
+    int64_t batch = codesType.getDimSize(0), rows = codesType.getDimSize(1),
+            cols = codesType.getDimSize(2);
+    Type i8 = rewriter.getI8Type();
+    CallBuilder call(rewriter, op);
+    call.tensor(codes);
+    call.tensor(addBatchDim(rewriter, loc, in[1]));
+    unsigned outCodes = call.output({batch, cols, rows}, i8);
+    unsigned outScales = call.output({batch, cols / 16, rows / 16}, i8);
+    call.call("nvfp4CpuTranspose", {});
+    NVFP4TensorType type = op.getType();
+    rewriter.replaceOpWithMultiple(
+        op, {{dropBatchDim(rewriter, loc, call.result(outCodes),
+                           type.getShape()),
+              dropBatchDim(rewriter, loc, call.result(outScales),
+                           type.getScalesShape()),
+              in[2]}});
+    return success();
+  }
+};
+
 struct MatmulOpCallLowering : public OpConversionPattern<MatmulOp> {
   MatmulOpCallLowering(const TypeConverter &converter, MLIRContext *ctx,
                        bool fakeQuant)
@@ -360,7 +391,7 @@ private:
 ArrayRef<StringLiteral> mlir::nvfp4::reference::getLibraryCallNames() {
   static constexpr StringLiteral names[] = {
       "nvfp4CpuQuantize", "nvfp4CpuAmax", "nvfp4CpuDequantize",
-      "nvfp4CpuHadamard", "nvfp4CpuMatmul"};
+      "nvfp4CpuHadamard", "nvfp4CpuMatmul", "nvfp4CpuTranspose"};
   return names;
 }
 
@@ -372,7 +403,8 @@ void mlir::nvfp4::reference::populateLibraryCallPatterns(
                AmaxOpCallLowering,       // nvfp4.amax
                DequantizeOpCallLowering, // nvfp4.dequantize
                HadamardOpCallLowering,   // nvfp4.hadamard
-               RescaleOpCallLowering     // nvfp4.rescale
+               RescaleOpCallLowering,    // nvfp4.rescale
+               TransposeOpCallLowering   // nvfp4.transpose
                >(typeConverter, ctx);
   patterns.add<MatmulOpCallLowering>(typeConverter, ctx,
                                      fakeQuant); // nvfp4.matmul

@@ -100,21 +100,41 @@ Value single(ValueRange values) {
   return values.front();
 }
 
-Value addBatchDim(OpBuilder &b, Location loc, Value t) {
-  auto type = cast<RankedTensorType>(t.getType());
-  if (type.getRank() == 3)
-    return t;
-  auto type3d = RankedTensorType::get(
-      {1, type.getDimSize(0), type.getDimSize(1)}, type.getElementType());
-  return tensor::ExpandShapeOp::create(
-      b, loc, type3d, t, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+/// The reassociation that groups a rank-`rank` shape (rank >= 2) into
+/// [batch, rows, cols] (a rank-2 shape: [1, rows, cols]).
+static SmallVector<ReassociationIndices> batchReassociation(int64_t rank) {
+  if (rank == 2)
+    return {{0, 1}, {2}};
+  return {llvm::to_vector(llvm::seq<int64_t>(0, rank - 2)), {rank - 2},
+          {rank - 1}};
 }
 
-Value dropBatchDim(OpBuilder &b, Location loc, Value t, int64_t rank) {
+Value addBatchDim(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  int64_t rank = type.getRank();
   if (rank == 3)
     return t;
-  return tensor::CollapseShapeOp::create(
-      b, loc, t, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  if (rank > 3)
+    return tensor::CollapseShapeOp::create(b, loc, t,
+                                           batchReassociation(rank));
+  auto type3d = RankedTensorType::get(
+      {1, type.getDimSize(0), type.getDimSize(1)}, type.getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, type3d, t,
+                                       batchReassociation(rank));
+}
+
+Value dropBatchDim(OpBuilder &b, Location loc, Value t,
+                   ArrayRef<int64_t> shape) {
+  int64_t rank = shape.size();
+  if (rank == 3)
+    return t;
+  if (rank == 2)
+    return tensor::CollapseShapeOp::create(b, loc, t,
+                                           batchReassociation(rank));
+  auto type = RankedTensorType::get(
+      shape, cast<RankedTensorType>(t.getType()).getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, type, t,
+                                       batchReassociation(rank));
 }
 
 Value emitBatchedContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
@@ -167,7 +187,7 @@ void lowerMatmul(MatmulOp op,
   rewriter.replaceOp(
       op, castElements(rewriter, loc,
                        dropBatchDim(rewriter, loc, product,
-                                    resultType.getRank()),
+                                    resultType.getShape()),
                        resultType.getElementType()));
 }
 

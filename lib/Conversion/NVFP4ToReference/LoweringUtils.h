@@ -93,11 +93,15 @@ Value castElements(OpBuilder &b, Location loc, Value t, Type elementType);
 /// Converts an f32 scalar to `elementType` (f32, bf16 or f16).
 Value castScalar(OpBuilder &b, Location loc, Value x, Type elementType);
 
-/// Adds a leading unit dimension to a rank-2 tensor (batch of one).
+/// Views a tensor of rank >= 2 as [batch, rows, cols]: a leading unit
+/// dimension added to a rank-2 tensor, the dimensions before the last two
+/// collapsed for rank > 3.
 Value addBatchDim(OpBuilder &b, Location loc, Value t);
 
-/// Drops the leading unit dimension `addBatchDim` added.
-Value dropBatchDim(OpBuilder &b, Location loc, Value t, int64_t rank);
+/// Views the [batch, rows, cols] tensor `t` as `shape` (rank >= 2), undoing
+/// `addBatchDim`.
+Value dropBatchDim(OpBuilder &b, Location loc, Value t,
+                   ArrayRef<int64_t> shape);
 
 /// C[b, i, j] = accIn[b, i, j] (or 0) + sum_k A[b, i, k] * B[b, j, k] for f32
 /// A [B, M, K] and B [B, N, K], as a linalg.generic (an ordinary f32

@@ -173,15 +173,45 @@ func.func @matmul(%a: !nvfp4.tensor<2x32x64, 1x16>, %b: !nvfp4.tensor<2x48x64, 1
 
 // -----
 
-// Transpose, assemble and disassemble have no numerics: the same lowering
-// as kernels=inline, no call.
+// Transpose: one call on [batch, rows, cols] views, the codes and the
+// compact tile scales transposed into fresh buffers, the amax passed through.
+// CHECK: func.func private @nvfp4CpuTranspose(memref<*xi8>, memref<*xi8>, memref<*xi8>, memref<*xi8>) attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @transpose
-// CHECK-NOT: call
-// CHECK: linalg.transpose
-// CHECK: linalg.transpose
-// CHECK-NOT: call
-// CHECK: return
+// CHECK-SAME: (%[[D:.*]]: tensor<32x64xi8>, %[[S:.*]]: tensor<2x4xi8>, %[[G:.*]]: f32)
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[D3:.*]] = tensor.expand_shape %[[D]] {{\[}}[0, 1], [2]] output_shape [1, 32, 64]
+// CHECK: %[[DB:.*]] = bufferization.to_buffer %[[D3]] read_only
+// CHECK: %[[DU:.*]] = memref.cast %[[DB]] : memref<1x32x64xi8> to memref<*xi8>
+// CHECK: %[[S3:.*]] = tensor.expand_shape %[[S]] {{\[}}[0, 1], [2]] output_shape [1, 2, 4]
+// CHECK: %[[SB:.*]] = bufferization.to_buffer %[[S3]] read_only
+// CHECK: %[[SU:.*]] = memref.cast %[[SB]] : memref<1x2x4xi8> to memref<*xi8>
+// CHECK: %[[OD:.*]] = memref.alloc() : memref<1x64x32xi8>
+// CHECK: %[[ODU:.*]] = memref.cast %[[OD]]
+// CHECK: %[[OS:.*]] = memref.alloc() : memref<1x4x2xi8>
+// CHECK: %[[OSU:.*]] = memref.cast %[[OS]]
+// CHECK: call @nvfp4CpuTranspose(%[[DU]], %[[SU]], %[[ODU]], %[[OSU]])
+// CHECK: %[[TD:.*]] = bufferization.to_tensor %[[OD]] restrict writable
+// CHECK: %[[RD:.*]] = tensor.collapse_shape %[[TD]] {{\[}}[0, 1], [2]] : tensor<1x64x32xi8> into tensor<64x32xi8>
+// CHECK: %[[TS:.*]] = bufferization.to_tensor %[[OS]] restrict writable
+// CHECK: %[[RS:.*]] = tensor.collapse_shape %[[TS]] {{\[}}[0, 1], [2]] : tensor<1x4x2xi8> into tensor<4x2xi8>
+// CHECK: return %[[RD]], %[[RS]], %[[G]]
 func.func @transpose(%q: !nvfp4.tensor<32x64, 16x16>) -> !nvfp4.tensor<64x32, 16x16> {
   %t = nvfp4.transpose %q : !nvfp4.tensor<32x64, 16x16> -> !nvfp4.tensor<64x32, 16x16>
   return %t : !nvfp4.tensor<64x32, 16x16>
+}
+
+// Rank 4: the dimensions before the last two collapse into the batch.
+// CHECK-LABEL: func.func @transpose_rank4
+// CHECK-SAME: (%[[D:.*]]: tensor<2x3x16x48xi8>, %[[S:.*]]: tensor<2x3x1x3xi8>, %[[G:.*]]: f32)
+// CHECK: tensor.collapse_shape %[[D]] {{\[}}[0, 1], [2], [3]] : tensor<2x3x16x48xi8> into tensor<6x16x48xi8>
+// CHECK: tensor.collapse_shape %[[S]] {{\[}}[0, 1], [2], [3]] : tensor<2x3x1x3xi8> into tensor<6x1x3xi8>
+// CHECK: memref.alloc() : memref<6x48x16xi8>
+// CHECK: memref.alloc() : memref<6x3x1xi8>
+// CHECK: call @nvfp4CpuTranspose
+// CHECK: %[[RD:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3]] output_shape [2, 3, 48, 16] : tensor<6x48x16xi8> into tensor<2x3x48x16xi8>
+// CHECK: %[[RS:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3]] output_shape [2, 3, 3, 1] : tensor<6x3x1xi8> into tensor<2x3x3x1xi8>
+// CHECK: return %[[RD]], %[[RS]], %[[G]]
+func.func @transpose_rank4(%q: !nvfp4.tensor<2x3x16x48, 16x16>) -> !nvfp4.tensor<2x3x48x16, 16x16> {
+  %t = nvfp4.transpose %q : !nvfp4.tensor<2x3x16x48, 16x16> -> !nvfp4.tensor<2x3x48x16, 16x16>
+  return %t : !nvfp4.tensor<2x3x48x16, 16x16>
 }
