@@ -16,6 +16,7 @@ options for :func:`nvfp4.compile`.
 """
 
 import dataclasses
+import os
 from typing import Iterable, Optional, Tuple
 
 from . import _nvfp4
@@ -66,13 +67,22 @@ class Recipe:
         fake-quantized (:func:`nvfp4.fake_quantize`), then a float32 GEMM.
       seed: the Philox key of stochastic rounding; :attr:`generator`
         advances with every stochastically rounded quantization.
+      inference: the compiled graph is a forward pass (``nvfp4-recipe``'s
+        ``mode=inference``: fprop roles only, constant weights quantized at
+        compile time). Only :meth:`pass_options` reads it.
+      calibration: path of a JSON file of static activation amaxes per
+        contraction (``calibration=``, see ``nvfp4-apply-calibration``);
+        ``None`` measures the amax at run time. Only :meth:`pass_options`
+        reads it.
     """
 
     def __init__(self, *, hadamard: bool = True,
                  stochastic_rounding: bool = True,
                  weight_blocks_2d: bool = True, keep_first: int = 0,
                  keep_last: int = 0, high_layers: Iterable[int] = (),
-                 enabled: bool = True, mode: str = "exact", seed: int = 0):
+                 enabled: bool = True, mode: str = "exact", seed: int = 0,
+                 inference: bool = False,
+                 calibration: Optional[str] = None):
         if mode not in ("exact", "fake"):
             raise ValueError(f"mode must be 'exact' or 'fake', got {mode!r}")
         for name, value in (("keep_first", keep_first),
@@ -89,6 +99,13 @@ class Recipe:
         self.enabled = bool(enabled)
         self.mode = mode
         self.generator = Generator(seed)
+        self.inference = bool(inference)
+        if calibration is not None:
+            calibration = os.fspath(calibration)
+            if any(c.isspace() or c in "{}" for c in calibration):
+                raise ValueError("the calibration path must not contain "
+                                 "spaces or braces (it is a pass option)")
+        self.calibration = calibration
 
     @classmethod
     def ablation(cls, name: str, keep_first: int = 1, keep_last: int = 1,
@@ -117,7 +134,8 @@ class Recipe:
                 f"{self.stochastic_rounding}, weight_blocks_2d="
                 f"{self.weight_blocks_2d}, keep_first={self.keep_first}, "
                 f"keep_last={self.keep_last}, high_layers={self.high_layers}"
-                f", enabled={self.enabled}, mode={self.mode!r})")
+                f", enabled={self.enabled}, mode={self.mode!r}, inference="
+                f"{self.inference}, calibration={self.calibration!r})")
 
     @staticmethod
     def operand_kinds(role: str) -> Tuple[str, str]:
@@ -189,4 +207,8 @@ class Recipe:
             options.append("disable-stochastic-rounding")
         if not self.weight_blocks_2d:
             options.append("disable-2d-quantization")
+        if self.inference:
+            options.append("mode=inference")
+        if self.calibration is not None:
+            options.append(f"calibration={self.calibration}")
         return " ".join(options)

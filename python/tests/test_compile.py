@@ -312,3 +312,46 @@ def test_gpu_pipeline_resolves_the_runtime_and_runs_its_constructors(tmp_path):
     assert result.returncode == 1, result.stderr[-2000:]
     assert "nvfp4-cuda-runtime: mgpuModuleLoadJIT: cuInit(0) failed: " \
            "CUDA_ERROR_STUB_LIBRARY" in result.stderr
+
+
+def test_inference_recipe_with_calibration(rng, tmp_path):
+    # An inference graph with a constant weight, as importers write them:
+    # mode=inference quantizes the weight at compile time, the calibration
+    # file gives the activation a static amax (half the measured one, so
+    # that values saturate and the result differs from the dynamic amax).
+    m, n, k = 32, 64, 64
+    w = rng.standard_normal((n, k)).astype(np.float32)
+    x = rng.standard_normal((m, k)).astype(np.float32)
+    static_amax = float(np.abs(x).max()) / 2
+    src = f"""
+func.func @main(%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
+  %w = arith.constant dense<"0x{w.tobytes().hex()}"> : tensor<{n}x{k}xf32>
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{m}x{n}xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : tensor<{m}x{k}xf32>, tensor<{n}x{k}xf32>)
+      outs(%f : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32> loc("fc1")
+  return %y : tensor<{m}x{n}xf32>
+}}
+"""
+    calibration = tmp_path / "calibration.json"
+    calibration.write_text(f'{{"fc1": {static_amax!r}}}')
+    recipe = nvfp4.Recipe(inference=True, calibration=calibration)
+    assert recipe.pass_options().endswith(
+        f"mode=inference calibration={calibration}")
+    qw = nvfp4.quantize(w, block=(16, 16))
+    static = nvfp4.compile(src, recipe=recipe.pass_options())(x)
+    assert same_bits(static, nvfp4.matmul(
+        nvfp4.quantize(x, amax=static_amax), qw))
+    dynamic = nvfp4.compile(
+        src, recipe=nvfp4.Recipe(inference=True).pass_options())(x)
+    assert same_bits(dynamic, nvfp4.matmul(nvfp4.quantize(x), qw))
+    assert not same_bits(static, dynamic)
+
+
+def test_recipe_calibration_path_must_be_a_plain_option():
+    with pytest.raises(ValueError, match="calibration path"):
+        nvfp4.Recipe(calibration="/tmp/my calibration.json")

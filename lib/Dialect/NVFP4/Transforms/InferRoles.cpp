@@ -284,7 +284,7 @@ void NVFP4InferRolesPass::runOnOperation() {
     if (kind == TensorKind::Weight)
       weights.insert(arg);
     if (kind == TensorKind::Gradient ||
-        (kind == TensorKind::Unknown && isNamedGradient(arg)))
+        (kind == TensorKind::Unknown && !inference && isNamedGradient(arg)))
       gradientSeeds.push_back(arg);
   }
   // Frontend operand kinds name weights too.
@@ -313,7 +313,7 @@ void NVFP4InferRolesPass::runOnOperation() {
     auto arg = dyn_cast<BlockArgument>(c.rhs);
     auto type = arg ? dyn_cast<RankedTensorType>(arg.getType()) : nullptr;
     if (arg && arg.getOwner() == &entry && type && type.getRank() == 2 &&
-        !annotatedArgs.contains(arg) && !isNamedGradient(arg))
+        !annotatedArgs.contains(arg) && (inference || !isNamedGradient(arg)))
       weights.insert(arg);
   }
 
@@ -343,9 +343,12 @@ void NVFP4InferRolesPass::runOnOperation() {
       undecided.push_back(i);
   }
   // The others: a dgrad depends on another contraction with the same weight
-  // (its fprop), an fprop does not.
-  llvm::DenseSet<unsigned> dependent =
-      dependOnSameWeight(func, cs, undecided);
+  // (its fprop), an fprop does not. An inference graph has no dgrad: a
+  // weight used twice in a chain (tied embeddings, layers sharing weights)
+  // is two forward uses.
+  llvm::DenseSet<unsigned> dependent;
+  if (!inference)
+    dependent = dependOnSameWeight(func, cs, undecided);
   for (unsigned i : undecided)
     cs[i].role = dependent.contains(i) ? "dgrad" : "fprop";
 
@@ -452,8 +455,9 @@ void NVFP4InferRolesPass::runOnOperation() {
   // Without attention, a layer starts wherever the linear layers' input
   // changes: a block of several linears in sequence (an MLP, a bottleneck)
   // becomes several layers, and keep-first / keep-last count those.
+  // At the function's location, without the function attached.
   if (!anyAttention && inferred && layer > 0)
-    func.emitWarning()
+    emitWarning(func.getLoc())
         << "nvfp4: " << layer + 1
         << " layers inferred without attention (a layer starts where the "
            "linear layers' input changes); annotate nvfp4.layer if these "

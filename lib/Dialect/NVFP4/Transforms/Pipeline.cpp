@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The NVFP4 training recipe in one pipeline: infer roles, select precision,
-// rewrite the selected contractions, share quantizations, canonicalize and
-// number the stochastic-rounding counters.
+// The NVFP4 recipe in one pipeline: infer roles, select precision, rewrite
+// the selected contractions, apply a calibration file, share quantizations,
+// canonicalize, fold constant weights' quantization (always for inference)
+// and number the stochastic-rounding counters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +22,10 @@ using namespace mlir::nvfp4;
 
 void nvfp4::buildRecipePipeline(OpPassManager &pm,
                                 const RecipePipelineOptions &options) {
+  const bool inference = options.mode == RecipeMode::Inference;
   NVFP4InferRolesOptions roles;
   roles.constantWeights = options.constantWeights;
+  roles.inference = inference;
   pm.addNestedPass<func::FuncOp>(createNVFP4InferRoles(roles));
 
   NVFP4SelectPrecisionOptions select;
@@ -49,9 +52,14 @@ void nvfp4::buildRecipePipeline(OpPassManager &pm,
   quantize.disableStochasticRounding = options.disableStochasticRounding;
   quantize.disable2D = options.disable2D;
   pm.addNestedPass<func::FuncOp>(createNVFP4QuantizeContractions(quantize));
+  if (!options.calibration.empty()) {
+    NVFP4ApplyCalibrationOptions calibration;
+    calibration.file = options.calibration;
+    pm.addPass(createNVFP4ApplyCalibration(calibration));
+  }
   pm.addNestedPass<func::FuncOp>(createNVFP4ShareQuantizations());
   pm.addPass(createCanonicalizerPass());
-  if (options.foldConstants)
+  if (options.foldConstants || inference)
     pm.addNestedPass<func::FuncOp>(createNVFP4FoldConstantQuantize());
   pm.addPass(createCSEPass());
   if (!options.disableStochasticRounding) {

@@ -392,3 +392,13 @@ std::string nvfp4::formatLocation(Location loc) {
   }
   return result;
 }
+
+bool nvfp4::hasLocationName(Location loc, StringRef name) {
+  bool found = false;
+  loc->walk([&](Location inner) {
+    if (auto named = dyn_cast<NameLoc>(inner))
+      found |= named.getName().getValue() == name;
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}

@@ -242,17 +242,6 @@ static bool feedsReduction(Operation *op) {
   return false;
 }
 
-/// Whether `loc` carries the name `name`.
-static bool hasLocationName(Location loc, StringRef name) {
-  bool found = false;
-  loc->walk([&](Location inner) {
-    if (auto named = dyn_cast<NameLoc>(inner))
-      found |= named.getName().getValue() == name;
-    return found ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return found;
-}
-
 void NVFP4SelectPrecisionPass::selectInFunction(
     func::FuncOp func, std::vector<Decision> &decisions) {
   SmallVector<Operation *> ops;

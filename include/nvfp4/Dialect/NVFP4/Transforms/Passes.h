@@ -61,9 +61,34 @@ LogicalResult assignStochasticOffsets(func::FuncOp func, int64_t baseOffset);
 /// Replaces every nvfp4.quantize by an identical dominating one.
 void shareIdenticalQuantizations(func::FuncOp func);
 
+/// What the graph given to the `nvfp4-recipe` pipeline computes.
+enum class RecipeMode {
+  /// A training step: forward, dgrad and wgrad contractions.
+  Training,
+  /// A forward pass: fprop contractions only; constant weights are
+  /// quantized at compile time.
+  Inference,
+};
+
 /// Options of the `nvfp4-recipe` pipeline.
 struct RecipePipelineOptions
     : public PassPipelineOptions<RecipePipelineOptions> {
+  PassOptions::Option<RecipeMode> mode{
+      *this, "mode",
+      llvm::cl::desc("What the graph computes (inference: fprop roles only, "
+                     "fold-constants implied)"),
+      llvm::cl::init(RecipeMode::Training),
+      llvm::cl::values(
+          clEnumValN(RecipeMode::Training, "training",
+                     "a training step (forward, dgrad, wgrad)"),
+          clEnumValN(RecipeMode::Inference, "inference",
+                     "a forward pass: weights quantized at compile time, "
+                     "activations at run time"))};
+  PassOptions::Option<std::string> calibration{
+      *this, "calibration",
+      llvm::cl::desc("JSON file of static activation amaxes per contraction "
+                     "(nvfp4-apply-calibration); default: dynamic amax"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> constantWeights{
       *this, "constant-weights",
       llvm::cl::desc("Treat constant contraction operands (arith.constant, "

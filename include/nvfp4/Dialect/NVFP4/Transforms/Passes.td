@@ -67,11 +67,20 @@ def NVFP4InferRoles : Pass<"nvfp4-infer-roles", "func::FuncOp"> {
     element-type conversions — as inference graphs from importers keep
     their weights; and function arguments whose name (a `NameLoc`)
     contains `weight`, wherever they are contracted.
+
+    With `inference`, the function is a forward pass: every contraction
+    with a role is `fprop` and no value is a gradient unless annotated so.
+    A weight contracted twice in a chain (tied embeddings, layers that
+    share weights) is then two forward uses rather than a forward and its
+    dgrad, and arguments named `grad...` are ordinary inputs.
   }];
   let options = [
     Option<"constantWeights", "constant-weights", "bool", /*default=*/"true",
            "Treat constant contraction operands and arguments named as "
            "weights as weights">,
+    Option<"inference", "inference", "bool", /*default=*/"false",
+           "The function is a forward pass: only fprop roles, no "
+           "gradients unless annotated">,
   ];
   let dependentDialects = ["::mlir::nvfp4::NVFP4Dialect"];
 }
@@ -245,6 +254,55 @@ def NVFP4FoldConstantQuantize
         : tensor<64x32xf4E2M1FN>, tensor<4x2xf8E4M3FN> -> !nvfp4.tensor<64x32, 16x16>
     ```
   }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def NVFP4ApplyCalibration : Pass<"nvfp4-apply-calibration", "ModuleOp"> {
+  let summary = "Give activation quantizes the static amax of a calibration file";
+  let description = [{
+    Post-training quantization with a static tensor scale: every
+    `nvfp4.quantize` of an activation (`nvfp4.kind = "activation"`, as
+    `nvfp4-quantize-contractions` marks them) without an `amax` operand
+    whose contraction is named in the JSON file `file` gets the amax
+    recorded there, as an `arith.constant` operand; it then scales by that
+    amax instead of measuring the tensor at run time, and values beyond it
+    saturate to ±6 · 448 · S_dec, as a calibrated deployment does. The
+    others keep the dynamic amax.
+
+    The file maps keys to amaxes. A key names a contraction (the quantize
+    carries its location) by a `NameLoc` name in its location (an
+    importer's node or module name, e.g. `"/encoder/layer.0/fc1/MatMul"`),
+    or by the location string of the recipe report (`"file:line:col"`,
+    fused locations joined by `+`). The value is the amax of the
+    contraction's activation input (a number), or of each operand
+    (`{"lhs": a, "rhs": b}`) when both are activations:
+
+    ```json
+    {"fc1": 3.25, "model.py:12:5": 0.5, "scores": {"lhs": 8.0, "rhs": 6.5}}
+    ```
+
+    Amaxes must be finite and non-negative. A file that cannot be read or
+    parsed, or a malformed entry, is an error; a key that matches no
+    quantized activation gets a warning. A quantize feeding several
+    contractions takes the largest of their amaxes. Run it before
+    `nvfp4-share-quantizations`, so that quantizes of one tensor with the
+    same amax are still shared.
+
+    Example, with `{"fc1": 3.25}`:
+
+    ```mlir
+    %q = nvfp4.quantize %x {nvfp4.kind = "activation"} : tensor<64x128xf32>
+           -> !nvfp4.tensor<64x128, 1x16> loc("fc1")
+    // becomes
+    %amax = arith.constant 3.250000e+00 : f32
+    %q = nvfp4.quantize %x amax %amax {nvfp4.kind = "activation"}
+           : tensor<64x128xf32> -> !nvfp4.tensor<64x128, 1x16> loc("fc1")
+    ```
+  }];
+  let options = [
+    Option<"file", "file", "std::string", "\"\"",
+           "JSON file of per-contraction activation amaxes">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -141,6 +141,9 @@ TensorKind getArgumentKind(Value value);
 /// A short, stable rendering of `loc`: `file:line:col` or the name.
 std::string formatLocation(Location loc);
 
+/// Whether `loc`, or a location nested in it, is a `NameLoc` named `name`.
+bool hasLocationName(Location loc, llvm::StringRef name);
+
 } // namespace nvfp4
 } // namespace mlir
 
