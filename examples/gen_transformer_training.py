@@ -24,7 +24,8 @@
 #
 #   python3 gen_transformer_training.py [--layers 4] [--tokens 2048]
 #       [--hidden 4096] [--ffn 14336] [--heads 32] [--vocab 32000]
-#       [--dtype bf16|f32] [--inference | --optimizer sgd|adam] [outdir]
+#       [--dtype bf16|f32] [--inference [--constant-weights] |
+#        --optimizer sgd|adam] [outdir]
 #
 # @train_step(ids, labels, seed, weights...) returns the weight gradients
 # (f32). With --optimizer the step is whole: it also returns the loss and
@@ -40,7 +41,10 @@
 # are f32. It writes transformer_train_{sgd,adam}[_annotated].mlir.
 #
 # With --inference it writes the forward pass alone (@forward: token ids to
-# logits) as transformer_inference[_annotated].mlir.
+# logits) as transformer_inference[_annotated].mlir. With --constant-weights
+# too, the weights are constants in the function, as importers write
+# inference graphs (`dense_resource<__elided__>`: for the recipe and its
+# report only, not for running), and @forward takes the token ids alone.
 #
 # ===----------------------------------------------------------------------===//
 
@@ -364,8 +368,9 @@ def generate(args, annotate):
         params += [f"%{w}_v: {ty(shape, 'f32')}" for w, shape in weights]
     if args.inference:
         # Forward only: token ids in, logits out.
-        params = [params[0]] + [f"%{w}: {ty(shape, dt)}{wkind}"
-                                for w, shape in weights]
+        params = [params[0]]
+        if not args.constant_weights:
+            params += [f"%{w}: {ty(shape, dt)}{wkind}" for w, shape in weights]
         results = [ty([T, V], "f32")]
     elif args.optimizer:
         results = ["f32"] + [ty(shape, dt) for _, shape in weights]
@@ -374,6 +379,10 @@ def generate(args, annotate):
     else:
         results = [ty(shape, "f32") for _, shape in weights]
 
+    if args.inference and args.constant_weights:
+        for w, shape in weights:
+            em.emit(f"%{w} = arith.constant dense_resource<__elided__> : "
+                    f"{ty(shape, dt)}")
     em.emit("%zero_f32 = arith.constant 0.0 : f32")
     if dt != "f32":
         em.emit(f"%zero_{dt} = arith.constant 0.0 : {dt}")
@@ -630,11 +639,16 @@ def main():
     mode.add_argument("--optimizer", choices=["sgd", "adam"],
                       help="a whole step: also the loss and the update, as "
                            "transformer_train_<optimizer>[_annotated].mlir")
+    parser.add_argument("--constant-weights", action="store_true",
+                        help="with --inference: weights as elided constants "
+                             "in @forward (for the recipe, not for running)")
     parser.add_argument("outdir", nargs="?",
                         default=os.path.dirname(os.path.abspath(__file__)))
     args = parser.parse_args()
     if args.hidden % args.heads:
         parser.error("--hidden must be a multiple of --heads")
+    if args.constant_weights and not args.inference:
+        parser.error("--constant-weights needs --inference")
     stem = ("transformer_inference" if args.inference else
             f"transformer_train_{args.optimizer}" if args.optimizer else
             "transformer_training")

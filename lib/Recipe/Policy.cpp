@@ -35,6 +35,14 @@ OperandQuantization quantization(Role role, OperandKind kind,
   return q;
 }
 
+OperandQuantization quantization(Role role, OperandKind kind,
+                                 const Options &options, int64_t rows) {
+  OperandQuantization q = quantization(role, kind, options);
+  if (options.inference && q.blockRows == 16 && rows % 16 != 0)
+    q.blockRows = 1;
+  return q;
+}
+
 LayerPrecision layerPrecision(int64_t layer, int64_t position,
                               int64_t numLayers, const Options &options) {
   if (std::find(options.highLayers.begin(), options.highLayers.end(),

@@ -529,8 +529,10 @@ NB_MODULE(_nvfp4, m) {
       .def_ro("stochastic", &recipe::OperandQuantization::stochastic)
       .def_ro("hadamard", &recipe::OperandQuantization::hadamard);
   m.def("recipe_operand_kinds", &recipe::operandKinds, nb::arg("role"));
-  m.def("recipe_quantization", &recipe::quantization, nb::arg("role"),
-        nb::arg("kind"), nb::arg("options"));
+  m.def("recipe_quantization",
+        nb::overload_cast<recipe::Role, recipe::OperandKind,
+                          const recipe::Options &>(&recipe::quantization),
+        nb::arg("role"), nb::arg("kind"), nb::arg("options"));
   m.def("recipe_layer_precision", &recipe::layerPrecision, nb::arg("layer"),
         nb::arg("position"), nb::arg("num_layers"), nb::arg("options"));
 }

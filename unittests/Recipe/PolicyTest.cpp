@@ -75,6 +75,26 @@ TEST(RecipePolicy, EachSwitchTurnsOffOneRule) {
             q(1, false, false));
 }
 
+TEST(RecipePolicy, InferenceWeightsWithoutWholeTilesGet1x16Blocks) {
+  Options inference;
+  inference.inference = true;
+  // Whole 16x16 tiles: the recipe's blocks, as in training.
+  EXPECT_EQ(quantization(Role::Fprop, OperandKind::Weight, inference, 4096),
+            q(16, false, false));
+  // No dgrad needs the exact transpose: 1x16 blocks instead of high
+  // precision.
+  EXPECT_EQ(quantization(Role::Fprop, OperandKind::Weight, inference, 30522),
+            q(1, false, false));
+  // Activations are 1x16 whatever their rows.
+  EXPECT_EQ(
+      quantization(Role::Fprop, OperandKind::Activation, inference, 30522),
+      q(1, false, false));
+  // A training graph keeps 16x16 (the contraction then stays high).
+  Options training;
+  EXPECT_EQ(quantization(Role::Fprop, OperandKind::Weight, training, 30522),
+            q(16, false, false));
+}
+
 TEST(RecipePolicy, LayersKeptInHighPrecision) {
   Options o;
   o.keepFirst = 1;

@@ -45,6 +45,9 @@ struct Options {
   unsigned keepLast = 0;
   /// Layers forced to high precision (high-layers), by layer number.
   std::vector<int64_t> highLayers;
+  /// The graph is a forward pass (mode=inference): no dgrad reuses a
+  /// weight through an exact transpose.
+  bool inference = false;
 };
 
 /// How one GEMM operand is quantized: 1x16 or 16x16 blocks along the
@@ -72,6 +75,14 @@ std::array<OperandKind, 2> operandKinds(Role role);
 /// stochastic rounding; both wgrad operands through the Hadamard transform.
 OperandQuantization quantization(Role role, OperandKind kind,
                                  const Options &options);
+
+/// As above, for an operand whose non-contracted dimension (M for the left
+/// operand, N for the right one) has `rows` elements. 16x16 blocks need
+/// whole tiles, which only the exact transpose a dgrad reuses requires: in
+/// inference, a weight whose rows are not a multiple of 16 gets 1x16
+/// blocks (elsewhere the contraction stays in high precision).
+OperandQuantization quantization(Role role, OperandKind kind,
+                                 const Options &options, int64_t rows);
 
 /// The precision of a layer's GEMMs, and why.
 enum class LayerPrecision {

@@ -42,6 +42,7 @@ void nvfp4::buildRecipePipeline(OpPassManager &pm,
   select.quantizeHead = options.quantizeHead;
   select.gpuTarget = options.gpuTarget;
   select.disable2D = options.disable2D;
+  select.inference = inference;
   select.remarks = options.remarks;
   select.reportFile = options.report;
   select.summary = options.summary;
@@ -51,6 +52,7 @@ void nvfp4::buildRecipePipeline(OpPassManager &pm,
   quantize.disableRHT = options.disableRHT;
   quantize.disableStochasticRounding = options.disableStochasticRounding;
   quantize.disable2D = options.disable2D;
+  quantize.inference = inference;
   pm.addNestedPass<func::FuncOp>(createNVFP4QuantizeContractions(quantize));
   if (!options.calibration.empty()) {
     NVFP4ApplyCalibrationOptions calibration;

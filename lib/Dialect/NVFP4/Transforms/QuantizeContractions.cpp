@@ -44,22 +44,25 @@ static std::array<TensorKind, 2> getKindsOrDefault(Operation *op) {
   return {fromPolicyKind(kinds[0]), fromPolicyKind(kinds[1])};
 }
 
-/// How the recipe quantizes operand `i` of `op`.
+/// How the recipe quantizes operand `i` of `op` (`info`).
 static recipe::OperandQuantization
-getOperandQuantization(Operation *op, int i,
+getOperandQuantization(Operation *op, const ContractionInfo &info, int i,
                        const QuantizeContractionsOptions &options) {
   recipe::Options policy;
   policy.hadamard = !options.disableRHT;
   policy.stochasticRounding = !options.disableStochasticRounding;
   policy.weightBlocks2D = !options.disable2D;
+  policy.inference = options.inference;
   return recipe::quantization(getPolicyRole(op),
-                              toPolicyKind(getKindsOrDefault(op)[i]), policy);
+                              toPolicyKind(getKindsOrDefault(op)[i]), policy,
+                              i == 0 ? info.m : info.n);
 }
 
-/// Whether operand `i` of `op` is quantized with 16x16 blocks.
-static bool is2DWeight(Operation *op, int i,
+/// Whether operand `i` of `op` (`info`) is quantized with 16x16 blocks.
+static bool is2DWeight(Operation *op, const ContractionInfo &info, int i,
                        const QuantizeContractionsOptions &options) {
-  return getOperandQuantization(op, i, options).blockRows == kBlockSize;
+  return getOperandQuantization(op, info, i, options).blockRows ==
+         kBlockSize;
 }
 
 /// The contraction `op` as the rewrite sees it; fails with the reason when
@@ -84,7 +87,7 @@ analyzeRewritable(linalg::LinalgOp op,
   }
   for (int i = 0; i < 2; ++i) {
     int64_t other = i == 0 ? info->m : info->n;
-    if (is2DWeight(op, i, options) && other % kBlockSize != 0) {
+    if (is2DWeight(op, *info, i, options) && other % kBlockSize != 0) {
       reason = llvm::formatv("16x16 weight needs {0}={1} to be a multiple "
                              "of 16",
                              i == 0 ? "M" : "N", other);
@@ -199,7 +202,7 @@ private:
   Value rewrite(linalg::LinalgOp op, const ContractionInfo &info,
                 PatternRewriter &rewriter) const {
     std::array<TensorKind, 2> kinds = getKindsOrDefault(op);
-    auto is2D = [&](int i) { return is2DWeight(op, i, options); };
+    auto is2D = [&](int i) { return is2DWeight(op, info, i, options); };
 
     Location loc = op.getLoc();
     auto prepare = [&](int i, Value value, bool kOuter) -> Value {
@@ -223,7 +226,7 @@ private:
                              Value(), Rounding::NearestEven, IntegerAttr(),
                              DenseI8ArrayAttr());
       recipe::OperandQuantization policy =
-          getOperandQuantization(op, i, options);
+          getOperandQuantization(op, info, i, options);
       if (policy.stochastic) {
         quantize.setRounding(Rounding::Stochastic);
         quantize.setOffset(0);
@@ -267,6 +270,7 @@ struct NVFP4QuantizeContractionsPass
     options.disableRHT = disableRHT;
     options.disableStochasticRounding = disableStochasticRounding;
     options.disable2D = disable2D;
+    options.inference = inference;
     RewritePatternSet patterns(&getContext());
     populateQuantizeContractionsPatterns(patterns, options);
     GreedyRewriteConfig config;

@@ -282,6 +282,7 @@ void NVFP4SelectPrecisionPass::selectInFunction(
   policy.keepLast = keepLast;
   policy.highLayers.assign(highLayers.begin(), highLayers.end());
   policy.weightBlocks2D = !disable2D;
+  policy.inference = inference;
   std::map<int64_t, recipe::LayerPrecision> layerPrecisions;
   for (auto [position, layer] : llvm::enumerate(layers))
     layerPrecisions[layer] = recipe::layerPrecision(
@@ -390,11 +391,12 @@ void NVFP4SelectPrecisionPass::selectInFunction(
       // nvfp4-quantize-contractions does).
       recipe::Role role =
           parsePolicyRole(d.role).value_or(recipe::Role::Fprop);
-      if (weightIndex >= 0 &&
-          recipe::quantization(role, recipe::OperandKind::Weight, policy)
-                  .blockRows == kBlockSize) {
+      if (weightIndex >= 0) {
         int64_t other = weightIndex == 0 ? d.m : d.n;
-        if (other % kBlockSize != 0)
+        if (recipe::quantization(role, recipe::OperandKind::Weight, policy,
+                                 other)
+                    .blockRows == kBlockSize &&
+            other % kBlockSize != 0)
           return {false,
                   llvm::formatv("16x16 weight needs {0}={1} to be a multiple "
                                 "of 16",

@@ -1,5 +1,6 @@
 // RUN: nvfp4-opt %s --nvfp4-recipe="mode=inference calibration=%S/Inputs/calibration-qkv.json" | FileCheck %s
 // RUN: nvfp4-opt %s --nvfp4-recipe="mode=inference" | FileCheck %s --check-prefix=DYNAMIC
+// RUN: nvfp4-opt %s --nvfp4-recipe | FileCheck %s --check-prefix=TRAINING
 
 #lhs = affine_map<(m, n, k) -> (m, k)>
 #rhs = affine_map<(m, n, k) -> (n, k)>
@@ -49,4 +50,25 @@ func.func @projections(%x: tensor<32x64xf32>, %h: tensor<32x64xf32>)
   %o = linalg.matmul indexing_maps = [#lhs, #rhs, #out]
       ins(%h, %wo : tensor<32x64xf32>, tensor<64x64xf32>) outs(%f : tensor<32x64xf32>) -> tensor<32x64xf32> loc("out_proj")
   return %q, %k, %v, %o : tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>
+}
+
+// A weight whose rows (N = 40) are not a multiple of 16: an inference graph
+// quantizes it with 1x16 blocks (no dgrad needs the exact 16x16 transpose);
+// a training graph keeps the contraction in high precision.
+// CHECK-LABEL: func.func @head
+// CHECK: %[[X:.*]] = nvfp4.quantize %arg0 {nvfp4.kind = "activation"} : tensor<32x64xf32> -> !nvfp4.tensor<32x64, 1x16>
+// CHECK: %[[W:.*]] = nvfp4.assemble {{.*}} -> !nvfp4.tensor<40x64, 1x16>
+// CHECK: nvfp4.matmul %[[X]], %[[W]] {nvfp4.layer = 0 : i64, nvfp4.role = "fprop"} : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<40x64, 1x16> -> tensor<32x40xf32>
+// DYNAMIC-LABEL: func.func @head
+// TRAINING-LABEL: func.func @head
+// TRAINING-NOT: nvfp4.matmul
+// TRAINING: linalg.matmul {{.*}}nvfp4.precision = "high"
+func.func @head(%x: tensor<32x64xf32>) -> tensor<32x40xf32> {
+  %w = arith.constant dense<0.75> : tensor<40x64xf32>
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x40xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<32x40xf32>) -> tensor<32x40xf32>
+  %y = linalg.matmul indexing_maps = [#lhs, #rhs, #out]
+      ins(%x, %w : tensor<32x64xf32>, tensor<40x64xf32>) outs(%f : tensor<32x40xf32>) -> tensor<32x40xf32>
+  return %y : tensor<32x40xf32>
 }

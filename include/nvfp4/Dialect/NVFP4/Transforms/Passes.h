@@ -38,6 +38,9 @@ struct QuantizeContractionsOptions {
   bool disableStochasticRounding = false;
   /// Weights get 1x16 blocks instead of 16x16.
   bool disable2D = false;
+  /// A forward graph: weights whose rows are not a multiple of 16 get 1x16
+  /// blocks (recipe::quantization).
+  bool inference = false;
 };
 
 /// Patterns rewriting linalg contractions marked `nvfp4.precision = "fp4"` to

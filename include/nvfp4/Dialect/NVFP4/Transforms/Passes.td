@@ -107,7 +107,8 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
        and the dgrad/wgrad of that weight;
     6. the first `keep-first` and the last `keep-last` layers;
     7. hardware rules: K a multiple of 16, a 16x16-scaled weight needs both
-       dimensions multiples of 16; with `gpu-target=<sm_..>`, the shapes the
+       dimensions multiples of 16 (with `inference`, such a weight gets
+       1x16 blocks instead); with `gpu-target=<sm_..>`, the shapes the
        GEMM kernel of that target takes (it pads nothing): on sm_120a,
        sm_121a and sm_90a (`mma.sync`) M, N and K multiples of 64; on
        sm_100a, sm_103a and sm_110a (tcgen05) M a multiple of 128, N of 64
@@ -148,6 +149,9 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
            "sm_103a, sm_110a, sm_120a, sm_121a, sm_90a) refuses">,
     Option<"disable2D", "disable-2d-quantization", "bool", "false",
            "Weights use 1x16 blocks (no 16x16 shape rule)">,
+    Option<"inference", "inference", "bool", "false",
+           "A forward graph: a weight whose rows are not a multiple of 16 "
+           "gets 1x16 blocks instead of staying high">,
     Option<"remarks", "remarks", "bool", "false",
            "Emit a remark with the decision at every contraction">,
     Option<"reportFile", "report", "std::string", "\"\"",
@@ -180,7 +184,9 @@ def NVFP4QuantizeContractions
     contraction marked `fp4` that the rewrite cannot express (an unsupported
     form, K not a multiple of 16, a 16x16 weight whose other dimension is
     not) stays in high precision, marked `"high"`, with a warning saying
-    why.
+    why. With `inference` (a forward graph, where no dgrad reuses a weight
+    through an exact transpose), a weight whose rows are not a multiple of
+    16 is quantized with 1x16 blocks instead.
   }];
   let options = [
     Option<"disableRHT", "disable-rht", "bool", "false",
@@ -189,6 +195,9 @@ def NVFP4QuantizeContractions
            "false", "Round gradients to nearest instead of stochastically">,
     Option<"disable2D", "disable-2d-quantization", "bool", "false",
            "Quantize weights with 1x16 instead of 16x16 blocks">,
+    Option<"inference", "inference", "bool", "false",
+           "A forward graph: a weight whose rows are not a multiple of 16 "
+           "gets 1x16 blocks">,
   ];
   let dependentDialects = ["::mlir::nvfp4::NVFP4Dialect",
                            "::mlir::linalg::LinalgDialect",
