@@ -27,4 +27,21 @@
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
 // RUN:   | FileCheck %s --check-prefix=TILES || exit 1; \
 // RUN: done
+//
+// M and N that are not multiples of the CTA tile (the last tile predicated),
+// with each tile forced:
+// RUN: for tile in 64x64 128x64 64x128 128x128; do \
+// RUN:   nvfp4-opt %S/Inputs/matmul-ragged-cases.mlir --nvfp4-to-gpu-emulation="target=sm_120a tile=$tile" \
+// RUN:   | %mlir_runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   > %t.ragged.$tile.txt || exit 1; \
+// RUN:   FileCheck %S/Inputs/matmul-ragged-cases.mlir --input-file=%t.ragged.$tile.txt || exit 1; \
+// RUN:   FileCheck %s --check-prefix=RAGGED --input-file=%t.ragged.$tile.txt || exit 1; \
+// RUN: done
+// RAGGED: gpu matmul [1x64] x [1x64]: outside bound 0 (of 1), bit-exact 1,
+// RAGGED: gpu matmul [127x128] x [129x128]: outside bound 0 (of 16383), bit-exact 16383,
+// RAGGED: gpu matmul [300x256] x [208x256]: outside bound 0 (of 62400), bit-exact 62400,
+// RAGGED: gpu matmul [2x33x64] x [2x65x64] acc: outside bound 0 (of 4290), bit-exact 4290,
+// RAGGED: gpu matmul [8x256] x [1000x256] bf16: outside bound 0 (of 8000), bit-exact 8000,
+// RAGGED: gpu matmul [80x192] x [48x192] acc: outside bound 0 (of 3840), bit-exact 3840,
 // TILES: gpu matmul [256x512] x [384x512]: outside bound 0 (of 98304), bit-exact 98304,

@@ -433,14 +433,35 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
                                ArrayRef<LLVM::GEPArg>{offset},
                                LLVM::GEPNoWrapFlags::inbounds);
   };
-  // One cp.async of `bytes` (16: .cg, bypassing L1; 4: .ca).
-  auto copyAsync = [&](Value dst, Value src, int64_t bytes) {
+  // One cp.async of `bytes` (16: .cg, bypassing L1; 4: .ca). With
+  // `valid` (rows past M or N), an invalid copy reads nothing (src-size 0)
+  // and zero-fills its destination: zero codes and zero scales contribute
+  // exact zeros to the MMA.
+  auto copyAsync = [&](Value dst, Value src, int64_t bytes,
+                       Value valid = Value()) {
+    Value srcSize;
+    if (valid)
+      srcSize = arith::SelectOp::create(b, loc, valid, i32Const(bytes),
+                                        i32Const(0));
     NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(bytes),
                             NVVM::LoadCacheModifierKindAttr::get(
                                 ctx, bytes == 16
                                          ? NVVM::LoadCacheModifierKind::CG
                                          : NVVM::LoadCacheModifierKind::CA),
-                            /*cpSize=*/Value());
+                            srcSize);
+  };
+  // Rows of A (B) past M (N) in the last CTA tile of a shape that is not a
+  // multiple of the tile: their copies are predicated off and their
+  // results not stored. `rowIn(row, limit)` is the check; `clampRow` keeps
+  // the (unread) source address inside the operand.
+  const bool mResidue = c.m % tile.m != 0, nResidue = c.n % tile.n != 0;
+  auto rowIn = [&](IndexExpr row, int64_t limit) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row.v,
+                                 idx(limit).v);
+  };
+  auto clampRow = [&](IndexExpr row, Value valid, int64_t limit) {
+    return idx(arith::SelectOp::create(b, loc, valid, row.v,
+                                       idx(limit - 1).v));
   };
   // Runs `body(job)` for the copy jobs `stageJob(tid, i)` < count of this
   // thread; the last one is guarded when count is not a multiple of the
@@ -465,20 +486,27 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   // Issues the copies of K step `kt` into pipeline slot `slot`.
   auto issueStep = [&](IndexExpr kt, IndexExpr slot) {
     IndexExpr kByte = kt * kTileRowBytes;
-    auto copyVectors = [&](int64_t rows, Value srcBase, IndexExpr srcRowBase,
-                           Value dstBase) {
+    // The rows [tileRow, tileRow + rows) of an operand of `limit` rows.
+    auto copyVectors = [&](int64_t rows, Value srcBase, IndexExpr tileRow,
+                           int64_t limit, bool residue, Value dstBase) {
       forEachJob(rows * kVectorsPerRow, [&](IndexExpr v) {
         IndexExpr row = stageRow(v), vecByte = stageVector(v) * kVectorBytes;
-        Value src = byteAddress(srcBase, (srcRowBase + row) * rowBytes + kByte +
-                                             vecByte);
+        IndexExpr srcRow = tileRow + row;
+        Value valid;
+        if (residue) {
+          valid = rowIn(srcRow, limit);
+          srcRow = clampRow(srcRow, valid, limit);
+        }
+        Value src = byteAddress(
+            srcBase, (batch * limit + srcRow) * rowBytes + kByte + vecByte);
         Value dst = sharedAddress(
             dstBase, slot * (rows * smemRowBytes) + row * smemRowBytes +
                          swizzleWord(row, stageWord(v)) * 4);
-        copyAsync(dst, src, kVectorBytes);
+        copyAsync(dst, src, kVectorBytes, valid);
       });
     };
-    copyVectors(tile.m, lhsDataPtr, batch * c.m + tileM * tile.m, smemAPtr);
-    copyVectors(tile.n, rhsDataPtr, batch * c.n + tileN * tile.n, smemBPtr);
+    copyVectors(tile.m, lhsDataPtr, tileM * tile.m, c.m, mResidue, smemAPtr);
+    copyVectors(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
     // Scale words: A rows, then B rows.
     IndexExpr kScaleByte = kt * (kTileK / 16);
     forEachJob(tile.scaleWords(), [&](IndexExpr sj) {
@@ -486,20 +514,34 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
                                           sj.v, idx(tile.m).v);
       IndexExpr bRow{&b, loc,
                      arith::SubIOp::create(b, loc, sj.v, idx(tile.m).v)};
-      Value lhsAddr = byteAddress(lhsScalePtr,
-                                  lhsScaleBase +
-                                      ((tileM * tile.m + sj) / c.lhsBlockRows) *
-                                          scaleRowBytes +
-                                      kScaleByte);
+      IndexExpr aRow = tileM * tile.m + sj;
+      IndexExpr nRow = tileN * tile.n + bRow;
+      Value aValid, bValid;
+      if (mResidue) {
+        aValid = rowIn(aRow, c.m);
+        aRow = clampRow(aRow, aValid, c.m);
+      }
+      if (nResidue) {
+        bValid = rowIn(nRow, c.n);
+        nRow = clampRow(nRow, bValid, c.n);
+      }
+      Value lhsAddr = byteAddress(
+          lhsScalePtr, lhsScaleBase + (aRow / c.lhsBlockRows) * scaleRowBytes +
+                           kScaleByte);
       Value rhsAddr = byteAddress(
-          rhsScalePtr,
-          rhsScaleBase +
-              ((tileN * tile.n + bRow) / c.rhsBlockRows) * scaleRowBytes +
-              kScaleByte);
+          rhsScalePtr, rhsScaleBase + (nRow / c.rhsBlockRows) * scaleRowBytes +
+                           kScaleByte);
       Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
       Value dst =
           sharedAddress(smemScalePtr, (slot * tile.scaleWords() + sj) * 4);
-      copyAsync(dst, src, 4);
+      Value valid;
+      if (mResidue || nResidue) {
+        Value always = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+        valid = arith::SelectOp::create(b, loc, isLhs,
+                                        aValid ? aValid : always,
+                                        bValid ? bValid : always);
+      }
+      copyAsync(dst, src, 4, valid);
     });
   };
 
@@ -560,6 +602,23 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
       for (int r = 0; r < kMmaCRegs; ++r) {
         IndexExpr row = tileM * tile.m + warpRow + i * kMmaM + cFragRow(g, r);
         IndexExpr col = tileN * tile.n + warpCol + j * kMmaN + cFragCol(q, r);
+        // Results past M or N are not stored.
+        std::optional<OpBuilder::InsertionGuard> storeGuard;
+        if (mResidue || nResidue) {
+          Value inBounds;
+          if (mResidue)
+            inBounds = rowIn(row, c.m);
+          if (nResidue) {
+            Value colIn = rowIn(col, c.n);
+            inBounds = inBounds
+                           ? arith::AndIOp::create(b, loc, inBounds, colIn)
+                           : colIn;
+          }
+          auto ifOp =
+              scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
+          storeGuard.emplace(b);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        }
         SmallVector<Value, 3> indices;
         if (c.batch)
           indices.push_back(batch.v);

@@ -85,22 +85,18 @@ mlir::nvfp4::checkMatmulSupported(MatmulOp op, GPUTarget target,
     return op.emitOpError() << "is not supported by the GPU kernel: M = " << c.m
                             << ", N = " << c.n << ", K = " << c.k << "; ";
   };
-  if (c.m % tileM != 0)
-    return fail() << "M must be a multiple of " << tileM << " (the CTA tile "
-                  << tileM << "x" << tileN << "; operands are not padded)";
-  if (c.n % tileN != 0)
-    return fail() << "N must be a multiple of " << tileN << " (the CTA tile "
-                  << tileM << "x" << tileN << "; operands are not padded)";
+  // M and N are any size: the last CTA tile's rows past M or N are
+  // zero-filled on load and not stored.
   if (c.k % layout::kTileK != 0)
     return fail() << "K must be a multiple of " << layout::kTileK
                   << " (the K of one m16n8k64 MMA)";
   constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
-  if (c.n / tileN > kMaxGridX)
-    return fail() << "N / " << tileN << " must not exceed " << kMaxGridX
+  if (llvm::divideCeil(c.n, tileN) > kMaxGridX)
+    return fail() << "ceil(N / " << tileN << ") must not exceed " << kMaxGridX
                   << " (grid x limit)";
   constexpr int64_t kMaxGridYZ = 65535;
-  if (c.m / tileM > kMaxGridYZ || c.batch > kMaxGridYZ)
-    return fail() << "M / " << tileM << " and the batch size must "
+  if (llvm::divideCeil(c.m, tileM) > kMaxGridYZ || c.batch > kMaxGridYZ)
+    return fail() << "ceil(M / " << tileM << ") and the batch size must "
                   << "not exceed " << kMaxGridYZ << " (grid y and z limits)";
   return success();
 }
@@ -186,8 +182,8 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     auto cst = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
-    gpu::KernelDim3 grid{cst(config.n / config.tile.n),
-                         cst(config.m / config.tile.m),
+    gpu::KernelDim3 grid{cst(llvm::divideCeil(config.n, config.tile.n)),
+                         cst(llvm::divideCeil(config.m, config.tile.m)),
                          cst(std::max<int64_t>(config.batch, 1))};
     gpu::KernelDim3 block{cst(config.tile.threads()), cst(1), cst(1)};
     gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block,

@@ -123,7 +123,8 @@ static std::optional<GpuGemmKernel> parseGpuTarget(StringRef target) {
 /// nothing. These are the shape checks of the lowerings (for the `mma.sync`
 /// kernel with its default CTA tile, selectTileShape); operand sizes beyond
 /// 2^31 rows or 2^31 pipeline steps are left to the lowering.
-/// test/ThirdParty/gpu-target-shapes.mlir lowers what this lets through.
+/// test/Regression/select-precision-gpu-target.mlir lowers what this lets
+/// through.
 std::string NVFP4SelectPrecisionPass::getGpuShapeIssue(int64_t batch, int64_t m,
                                                        int64_t n,
                                                        int64_t k) const {
@@ -148,21 +149,17 @@ std::string NVFP4SelectPrecisionPass::getGpuShapeIssue(int64_t batch, int64_t m,
     return "";
   }
   // The CTA tile (selectTileShape in MmaLayout.h) is 64 or 128 wide in M
-  // and N, 128 only where the dimension is a multiple of 128; one MMA takes
-  // K = 64.
-  if (m % 64 != 0)
-    return notMultiple("M", m, 64, "the CTA tile");
-  if (n % 64 != 0)
-    return notMultiple("N", n, 64, "the CTA tile");
+  // and N, 128 only where the dimension is a multiple of 128; the last tile
+  // of any other M or N is predicated. One MMA takes K = 64.
   if (k % 64 != 0)
     return notMultiple("K", k, 64, "the K of one MMA");
   int64_t tileM = (m % 128 == 0 && m >= 256) ? 128 : 64;
   constexpr int64_t kMaxGridYZ = 65535;
-  if (m / tileM > kMaxGridYZ || batch > kMaxGridYZ)
-    return llvm::formatv("M / {0} = {1} or the batch size {2} exceeds {3} "
-                         "(grid limits of the mma.sync GEMM kernel, "
+  if (llvm::divideCeil(m, tileM) > kMaxGridYZ || batch > kMaxGridYZ)
+    return llvm::formatv("ceil(M / {0}) = {1} or the batch size {2} exceeds "
+                         "{3} (grid limits of the mma.sync GEMM kernel, "
                          "gpu-target={4})",
-                         tileM, m / tileM, batch, kMaxGridYZ,
+                         tileM, llvm::divideCeil(m, tileM), batch, kMaxGridYZ,
                          gpuTarget.getValue());
   return "";
 }

@@ -43,7 +43,8 @@ func.func @select(%x: tensor<32x64xbf16>, %w: tensor<64x64xbf16>,
   // IR-SAME: nvfp4.precision = "high"
   // REMARK: remark: nvfp4: high: layer 0 within keep-first=1
   // OPTS: remark: nvfp4: high: M=32 below min-m=64
-  // GPU: remark: nvfp4: high: M=32 is not a multiple of 64 (the CTA tile; the mma.sync GEMM kernel of gpu-target=sm_120a pads nothing)
+  // M = 32 is below the CTA tile: the kernel's last tile is predicated.
+  // GPU: remark: nvfp4: fp4: fprop of layer 0
   %0 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 0 : i64} -> tensor<32x64xf32>
   // IR: linalg.matmul

@@ -109,10 +109,10 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
     7. hardware rules: K a multiple of 16, a 16x16-scaled weight needs both
        dimensions multiples of 16 (with `inference`, such a weight gets
        1x16 blocks instead); with `gpu-target=<sm_..>`, the shapes the
-       GEMM kernel of that target takes (it pads nothing): on sm_120a,
-       sm_121a and sm_90a (`mma.sync`) M, N and K multiples of 64; on
-       sm_100a, sm_103a and sm_110a (tcgen05) M a multiple of 128, N of 64
-       and K of 256;
+       GEMM kernel of that target takes: on sm_120a, sm_121a and sm_90a
+       (`mma.sync`) K a multiple of 64 (any M and N: the last CTA tile is
+       predicated); on sm_100a, sm_103a and sm_110a (tcgen05, which pads
+       nothing) M a multiple of 128, N of 64 and K of 256;
     8. sizes below `min-m`, `min-n`, `min-k` or `min-flops`.
 
     Everything else becomes `fp4`. With `remarks`, every decision is also a

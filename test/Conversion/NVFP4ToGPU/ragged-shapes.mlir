@@ -1,0 +1,82 @@
+// M and N that are not multiples of the CTA tile on the mma.sync kernels
+// (sm_120a, sm_121a, sm_90a): the grid rounds up, the last tile's copies of
+// rows past M or N read nothing and zero-fill (cp.async with a src-size
+// operand, the source row clamped into the operand), and its results past
+// M or N are not stored. Shapes that divide the tile keep the unpredicated
+// kernel. The emulated runs are in test/GPU/matmul-sm{120,90}-emulated.mlir
+// (Inputs/matmul-ragged-cases.mlir), bit-exact with the reference.
+
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_120a" | FileCheck %s
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_120a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_120a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_120a.ptx --check-prefix=PTX
+// RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.sm_120a.ptx -o %t.sm_120a.cubin %}
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_121a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_121a.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_121a %t.sm_121a.ptx -o %t.sm_121a.cubin %}
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_90a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_90a.ptx
+// RUN: FileCheck %s --input-file=%t.sm_90a.ptx --check-prefix=PTX
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm_90a.ptx -o %t.sm_90a.cubin %}
+
+// Grid: ceil(72 / 64) x ceil(100 / 64).
+// CHECK-LABEL: func.func @ragged(
+// CHECK: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m100n72k128_1x16_1x16_f32 blocks in (%c2, %c2_{{[0-9]+}}, %c1)
+func.func @ragged(%a: !nvfp4.tensor<100x128, 1x16>, %b: !nvfp4.tensor<72x128, 1x16>) -> tensor<100x72xf32> {
+  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<100x128, 1x16>, !nvfp4.tensor<72x128, 1x16> -> tensor<100x72xf32>
+  return %c : tensor<100x72xf32>
+}
+
+// M = 128 and N = 64 divide the 64x64 tile: no predicate.
+// CHECK-LABEL: func.func @aligned(
+// CHECK: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n64k128_1x16_1x16_f32 blocks in (%c1, %c2, %c1{{(_[0-9]+)?}})
+func.func @aligned(%a: !nvfp4.tensor<128x128, 1x16>, %b: !nvfp4.tensor<64x128, 1x16>) -> tensor<128x64xf32> {
+  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<128x128, 1x16>, !nvfp4.tensor<64x128, 1x16> -> tensor<128x64xf32>
+  return %c : tensor<128x64xf32>
+}
+
+// Kernels are emitted last-generated first. The aligned kernel has no
+// src-size operand and no guarded store.
+// CHECK-LABEL: gpu.func @nvfp4_matmul_m128n64k128_1x16_1x16_f32(
+// CHECK-NOT: cache =  cg, %
+// CHECK-NOT: arith.andi
+// CHECK:       memref.store
+// CHECK-NOT: cache =  cg, %
+// CHECK-NOT: arith.andi
+// CHECK: gpu.return
+
+// The ragged kernel. A row of the tile: valid when below M, else clamped to
+// M - 1 and copied with src-size 0.
+// CHECK-LABEL: gpu.func @nvfp4_matmul_m100n72k128_1x16_1x16_f32(
+// CHECK-DAG: %[[C71:.*]] = arith.constant 71 : index
+// CHECK-DAG: %[[C72:.*]] = arith.constant 72 : index
+// CHECK-DAG: %[[C99:.*]] = arith.constant 99 : index
+// CHECK-DAG: %[[C100:.*]] = arith.constant 100 : index
+// CHECK: %[[AROW:.*]] = arith.addi
+// CHECK: %[[AVALID:.*]] = arith.cmpi ult, %[[AROW]], %[[C100]] : index
+// CHECK: %[[ACLAMP:.*]] = arith.select %[[AVALID]], %[[AROW]], %[[C99]] : index
+// CHECK: arith.muli %[[ACLAMP]], %c64
+// CHECK: %[[ASIZE:.*]] = arith.select %[[AVALID]], %c16_i32, %c0_i32 : i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %[[ASIZE]]
+// B rows against N.
+// CHECK: %[[BROW:.*]] = arith.addi
+// CHECK: %[[BVALID:.*]] = arith.cmpi ult, %[[BROW]], %[[C72]] : index
+// CHECK: %[[BCLAMP:.*]] = arith.select %[[BVALID]], %[[BROW]], %[[C71]] : index
+// CHECK: arith.muli %[[BCLAMP]], %c64
+// CHECK: %[[BSIZE:.*]] = arith.select %[[BVALID]], %c16_i32, %c0_i32 : i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %[[BSIZE]]
+// Scale words: A's rows first, then B's, each against its own bound.
+// CHECK: %[[ISA:.*]] = arith.cmpi ult, %{{.*}}, %c64 : index
+// CHECK: %[[SA:.*]] = arith.cmpi ult, %{{.*}}, %[[C100]] : index
+// CHECK: %[[SB:.*]] = arith.cmpi ult, %{{.*}}, %[[C72]] : index
+// CHECK: %[[SVALID:.*]] = arith.select %[[ISA]], %[[SA]], %[[SB]] : i1
+// CHECK: %[[SSIZE:.*]] = arith.select %[[SVALID]], %c4_i32, %c0_i32 : i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache =  ca, %[[SSIZE]]
+// The epilogue, after the K loop, stores inside the tile only.
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: %[[ROWIN:.*]] = arith.cmpi ult, %[[ROW:[^,]*]], %[[C100]] : index
+// CHECK-NEXT: %[[COLIN:.*]] = arith.cmpi ult, %[[COL:[^,]*]], %[[C72]] : index
+// CHECK-NEXT: %[[IN:.*]] = arith.andi %[[ROWIN]], %[[COLIN]] : i1
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK-NEXT:   %[[V:.*]] = arith.mulf
+// CHECK-NEXT:   memref.store %[[V]], %{{.*}}[%[[ROW]], %[[COL]]] : memref<100x72xf32>
+
+// PTX: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// PTX: cp.async.ca.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 4, %r{{[0-9]+}};
