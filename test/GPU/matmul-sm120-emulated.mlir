@@ -28,7 +28,8 @@
 // RUN:   | FileCheck %s --check-prefix=TILES || exit 1; \
 // RUN: done
 //
-// M and N that are not multiples of the CTA tile (the last tile predicated),
+// M, N and K that are not multiples of the CTA tile and K step (the last
+// tile and K step predicated),
 // with each tile forced:
 // RUN: for tile in 64x64 128x64 64x128 128x128; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-ragged-cases.mlir --nvfp4-to-gpu-emulation="target=sm_120a tile=$tile" \
@@ -44,4 +45,9 @@
 // RAGGED: gpu matmul [2x33x64] x [2x65x64] acc: outside bound 0 (of 4290), bit-exact 4290,
 // RAGGED: gpu matmul [8x256] x [1000x256] bf16: outside bound 0 (of 8000), bit-exact 8000,
 // RAGGED: gpu matmul [80x192] x [48x192] acc: outside bound 0 (of 3840), bit-exact 3840,
+// RAGGED: gpu matmul [1x16] x [1x16]: outside bound 0 (of 1), bit-exact 1,
+// RAGGED: gpu matmul [127x48] x [129x48]: outside bound 0 (of 16383), bit-exact 16383,
+// RAGGED: gpu matmul [96x272] x [80x272] acc: outside bound 0 (of 7680), bit-exact 7680,
+// RAGGED: gpu matmul [2x17x80] x [2x33x80] bf16: outside bound 0 (of 1122), bit-exact 1122,
+// RAGGED: gpu matmul [64x96] x [64x96]: outside bound 0 (of 4096), bit-exact 4096,
 // TILES: gpu matmul [256x512] x [384x512]: outside bound 0 (of 98304), bit-exact 98304,

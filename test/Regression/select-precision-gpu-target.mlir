@@ -18,8 +18,9 @@
 // RUN: nvfp4-opt %t.sm_100a.mlir --nvfp4-to-ptx="target=sm_100a" -o /dev/null
 
 // The recipe's gpu-target rule (docs/recipe.md, rule 9) is the shape check of
-// the GEMM kernel of the target: on sm_120a, sm_121a and sm_90a (mma.sync) K
-// a multiple of 64 (M and N any: the last CTA tile is predicated); on
+// the GEMM kernel of the target: on sm_120a, sm_121a and sm_90a (mma.sync)
+// any M, N and K (the last CTA tile and K step are predicated; only the grid
+// limits apply); on
 // sm_100a, sm_103a and sm_110a (tcgen05) M a multiple of 128, N of 64 and K
 // of 256. Without it only the format rules
 // apply. (It used to be `gpu-tiles`, M % 128 and N % 8 on every target: a
@@ -32,7 +33,7 @@
 
 // NONE: nvfp4 recipe: 8 of 8 contractions in NVFP4
 
-// MMA: nvfp4 recipe: 7 of 8 contractions in NVFP4
+// MMA: nvfp4 recipe: 8 of 8 contractions in NVFP4
 // MMA: fits_both 0 fprop 0 1x128x64x256 fp4 fprop of layer 0
 // MMA: m64 0 fprop 0 1x64x64x64 fp4 fprop of layer 0
 // MMA: k128 0 fprop 0 1x128x64x128 fp4 fprop of layer 0
@@ -40,7 +41,7 @@
 // MMA: m1 0 fprop 0 1x1x64x256 fp4 fprop of layer 0
 // MMA: m192 0 fprop 0 1x192x64x256 fp4 fprop of layer 0
 // MMA: m384_n128 0 fprop 0 1x384x128x64 fp4 fprop of layer 0
-// MMA: k80 0 fprop 0 1x64x64x80 high K=80 is not a multiple of 64 (the K of one MMA; the mma.sync GEMM kernel of gpu-target=sm_{{120a|90a}} pads nothing)
+// MMA: k80 0 fprop 0 1x64x64x80 fp4 fprop of layer 0
 
 // TC: nvfp4 recipe: 1 of 8 contractions in NVFP4
 // TC: fits_both 0 fprop 0 1x128x64x256 fp4 fprop of layer 0

@@ -25,6 +25,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -165,9 +166,10 @@ private:
   MLIRContext *ctx;
   Type ptrType, i8, i32, i64;
   /// Offsets of the shared-memory variables of the gpu.module at hand, and
-  /// where its dynamic shared memory starts (the static size).
+  /// each kernel's static shared memory size (where its dynamic shared
+  /// memory starts).
   llvm::StringMap<int64_t> sharedOffsets;
-  int64_t staticSharedBytes = 0;
+  llvm::StringMap<int64_t> kernelStaticSharedBytes;
   /// The location strings of checked accesses, by text.
   llvm::StringMap<std::string> locationGlobals;
   /// Checked accesses so far: each gets its own site number, which the
@@ -179,34 +181,97 @@ private:
 
 } // namespace
 
+/// The shared-memory globals each kernel of `gpuModule` references,
+/// directly or through the functions it calls.
+static llvm::StringMap<llvm::StringSet<>>
+getKernelSharedGlobals(gpu::GPUModuleOp gpuModule) {
+  llvm::StringMap<llvm::StringSet<>> direct, callees;
+  for (auto fn : gpuModule.getOps<LLVM::LLVMFuncOp>())
+    fn.walk([&](Operation *op) {
+      if (auto addressOf = dyn_cast<LLVM::AddressOfOp>(op))
+        direct[fn.getName()].insert(addressOf.getGlobalName());
+      else if (auto call = dyn_cast<LLVM::CallOp>(op))
+        if (auto callee = call.getCallee())
+          callees[fn.getName()].insert(*callee);
+    });
+  llvm::StringMap<llvm::StringSet<>> result;
+  for (auto fn : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
+    if (!fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+      continue;
+    llvm::StringSet<> &globals = result[fn.getName()];
+    llvm::StringSet<> visited;
+    SmallVector<StringRef> worklist = {fn.getName()};
+    while (!worklist.empty()) {
+      StringRef name = worklist.pop_back_val();
+      if (!visited.insert(name).second)
+        continue;
+      for (const auto &global : direct[name])
+        globals.insert(global.getKey());
+      for (const auto &callee : callees[name])
+        worklist.push_back(callee.getKey());
+    }
+  }
+  return result;
+}
+
+/// Lays the shared-memory globals out per kernel, as the hardware does:
+/// each kernel's CTAs get its own static shared memory, so the globals
+/// only one kernel references start at the same offset in every kernel
+/// (after those that several kernels, or none, reference). Dynamic shared
+/// memory (`extern __shared__`) follows the largest static area.
 LogicalResult KernelEmulator::layOutSharedMemory(gpu::GPUModuleOp gpuModule) {
   sharedOffsets.clear();
+  kernelStaticSharedBytes.clear();
   DataLayout layout = DataLayout::closest(gpuModule);
-  int64_t cursor = 0;
-  SmallVector<LLVM::GlobalOp> dynamic;
-  for (auto global : gpuModule.getOps<LLVM::GlobalOp>()) {
-    if (global.getAddrSpace() != 3)
-      continue;
-    auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
-    if (array && array.getNumElements() == 0) {
-      dynamic.push_back(global);
-      continue;
-    }
+  llvm::StringMap<llvm::StringSet<>> kernelGlobals =
+      getKernelSharedGlobals(gpuModule);
+  llvm::StringMap<int> users;
+  for (const auto &kernel : kernelGlobals)
+    for (const auto &global : kernel.getValue())
+      ++users[global.getKey()];
+  auto place = [&](LLVM::GlobalOp global, int64_t &cursor) {
     int64_t align = global.getAlignment().value_or(16);
     cursor = llvm::alignTo(cursor, align);
     sharedOffsets[global.getSymName()] = cursor;
     cursor += layout.getTypeSize(global.getGlobalType());
+  };
+  SmallVector<LLVM::GlobalOp> dynamic, shared;
+  int64_t commonEnd = 0;
+  for (auto global : gpuModule.getOps<LLVM::GlobalOp>()) {
+    if (global.getAddrSpace() != 3)
+      continue;
+    auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+    if (array && array.getNumElements() == 0)
+      dynamic.push_back(global);
+    else if (users.lookup(global.getSymName()) == 1)
+      shared.push_back(global);
+    else
+      place(global, commonEnd);
   }
-  // Dynamic shared memory (`extern __shared__`) starts after the static
-  // variables, at the largest alignment any of them asks for.
+  int64_t staticEnd = commonEnd;
+  for (const auto &kernel : kernelGlobals) {
+    int64_t cursor = commonEnd;
+    for (LLVM::GlobalOp global : shared)
+      if (kernel.getValue().contains(global.getSymName()))
+        place(global, cursor);
+    kernelStaticSharedBytes[kernel.getKey()] = cursor;
+    staticEnd = std::max(staticEnd, cursor);
+  }
+  // Dynamic shared memory starts after the static variables, at the largest
+  // alignment any of them asks for; a kernel that uses it reserves the
+  // largest static area in front of it.
   int64_t dynamicAlign = 16;
   for (LLVM::GlobalOp global : dynamic)
     dynamicAlign =
         std::max<int64_t>(dynamicAlign, global.getAlignment().value_or(16));
-  cursor = llvm::alignTo(cursor, dynamicAlign);
+  const int64_t dynamicStart = llvm::alignTo(staticEnd, dynamicAlign);
   for (LLVM::GlobalOp global : dynamic)
-    sharedOffsets[global.getSymName()] = cursor;
-  staticSharedBytes = cursor;
+    sharedOffsets[global.getSymName()] = dynamicStart;
+  for (auto &kernel : kernelStaticSharedBytes)
+    if (llvm::any_of(dynamic, [&](LLVM::GlobalOp global) {
+          return kernelGlobals[kernel.getKey()].contains(global.getSymName());
+        }))
+      kernel.getValue() = dynamicStart;
   return success();
 }
 
@@ -705,8 +770,12 @@ LogicalResult KernelEmulator::emulate(gpu::GPUModuleOp gpuModule) {
       DictionaryAttr(), gpu::KernelTableAttr());
   auto binary = gpu::BinaryOp::create(b, gpuModule.getLoc(), moduleName,
                                       Attribute(), ArrayRef<Attribute>{object});
-  // The static shared memory of the module's kernels, for the launches.
-  binary->setAttr(kEmulatedAttrName, b.getI64IntegerAttr(staticSharedBytes));
+  // The static shared memory of each kernel, for the launches.
+  SmallVector<NamedAttribute> sizes;
+  for (const auto &kernel : kernelStaticSharedBytes)
+    sizes.push_back(b.getNamedAttr(kernel.getKey(),
+                                   b.getI64IntegerAttr(kernel.getValue())));
+  binary->setAttr(kEmulatedAttrName, b.getDictionaryAttr(sizes));
   gpuModule.erase();
   return success();
 }

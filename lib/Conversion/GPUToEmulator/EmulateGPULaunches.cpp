@@ -42,9 +42,11 @@ struct EmulateGPULaunchesPass
           module.lookupSymbol<gpu::BinaryOp>(launch.getKernelModuleName());
       if (!binary || !binary->hasAttr(kEmulatedAttrName))
         continue;
+      auto sizes = binary->getAttrOfType<DictionaryAttr>(kEmulatedAttrName);
       if (failed(replaceLaunch(
               module, launch,
-              binary->getAttrOfType<IntegerAttr>(kEmulatedAttrName))))
+              sizes ? sizes.getAs<IntegerAttr>(launch.getKernelName())
+                    : IntegerAttr())))
         return signalPassFailure();
     }
     for (auto binary : llvm::to_vector(module.getOps<gpu::BinaryOp>()))
@@ -56,8 +58,8 @@ struct EmulateGPULaunchesPass
                               IntegerAttr staticSharedBytes) {
     if (!staticSharedBytes)
       return launch.emitError("nvfp4-emulate-gpu-launches: the emulated "
-                              "binary does not record its static shared "
-                              "memory size");
+                              "binary does not record the static shared "
+                              "memory size of the kernel");
     MLIRContext *ctx = &getContext();
     Location loc = launch.getLoc();
     Type ptrType = LLVM::LLVMPointerType::get(ctx);

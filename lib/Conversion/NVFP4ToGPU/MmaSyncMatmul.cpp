@@ -433,7 +433,7 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
                                ArrayRef<LLVM::GEPArg>{offset},
                                LLVM::GEPNoWrapFlags::inbounds);
   };
-  // One cp.async of `bytes` (16: .cg, bypassing L1; 4: .ca). With
+  // One cp.async of `bytes` (16: .cg, bypassing L1; 8 and 4: .ca). With
   // `valid` (rows past M or N), an invalid copy reads nothing (src-size 0)
   // and zero-fills its destination: zero codes and zero scales contribute
   // exact zeros to the MMA.
@@ -483,30 +483,55 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
     }
   };
   const int64_t smemRowBytes = kWordsPerMmaRow * 4;
+  // K need only be a multiple of 16: the last K step of a K that is not a
+  // multiple of kTileK is padded with zero codes and zero scales, which add
+  // exact zeros. Rows of K / 2 bytes are 16-byte aligned when K % 32 == 0;
+  // otherwise they are copied in 8-byte halves. Scale rows of K / 16 bytes
+  // are copied a 4-byte word at a time when K % 64 == 0; otherwise byte by
+  // byte (loads, packed into a word, stored to shared memory).
+  const bool kResidue = c.k % kTileK != 0;
+  const int64_t copyBytes =
+      rowBytes % kVectorBytes == 0 ? kVectorBytes : kVectorBytes / 2;
+  const int64_t copiesPerRow = kTileRowBytes / copyBytes;
+  auto i1Const = [&](bool v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), v);
+  };
+  auto both = [&](Value x, Value y) -> Value {
+    if (!x || !y)
+      return x ? x : y;
+    return arith::AndIOp::create(b, loc, x, y);
+  };
   // Issues the copies of K step `kt` into pipeline slot `slot`.
   auto issueStep = [&](IndexExpr kt, IndexExpr slot) {
     IndexExpr kByte = kt * kTileRowBytes;
     // The rows [tileRow, tileRow + rows) of an operand of `limit` rows.
-    auto copyVectors = [&](int64_t rows, Value srcBase, IndexExpr tileRow,
-                           int64_t limit, bool residue, Value dstBase) {
-      forEachJob(rows * kVectorsPerRow, [&](IndexExpr v) {
-        IndexExpr row = stageRow(v), vecByte = stageVector(v) * kVectorBytes;
+    auto copyRows = [&](int64_t rows, Value srcBase, IndexExpr tileRow,
+                        int64_t limit, bool residue, Value dstBase) {
+      forEachJob(rows * copiesPerRow, [&](IndexExpr v) {
+        IndexExpr row = v / copiesPerRow, part = v % copiesPerRow;
         IndexExpr srcRow = tileRow + row;
-        Value valid;
+        IndexExpr byteInRow = kByte + part * copyBytes;
+        Value rowValid, kValid;
         if (residue) {
-          valid = rowIn(srcRow, limit);
-          srcRow = clampRow(srcRow, valid, limit);
+          rowValid = rowIn(srcRow, limit);
+          srcRow = clampRow(srcRow, rowValid, limit);
         }
-        Value src = byteAddress(
-            srcBase, (batch * limit + srcRow) * rowBytes + kByte + vecByte);
+        if (kResidue) {
+          // Past the row's end: read nothing, from the row's start.
+          kValid = rowIn(byteInRow, rowBytes);
+          byteInRow = idx(arith::SelectOp::create(b, loc, kValid, byteInRow.v,
+                                                  idx(0).v));
+        }
+        Value src = byteAddress(srcBase,
+                                (batch * limit + srcRow) * rowBytes + byteInRow);
         Value dst = sharedAddress(
             dstBase, slot * (rows * smemRowBytes) + row * smemRowBytes +
-                         swizzleWord(row, stageWord(v)) * 4);
-        copyAsync(dst, src, kVectorBytes, valid);
+                         swizzleWord(row, part * (copyBytes / 4)) * 4);
+        copyAsync(dst, src, copyBytes, both(rowValid, kValid));
       });
     };
-    copyVectors(tile.m, lhsDataPtr, tileM * tile.m, c.m, mResidue, smemAPtr);
-    copyVectors(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
+    copyRows(tile.m, lhsDataPtr, tileM * tile.m, c.m, mResidue, smemAPtr);
+    copyRows(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
     // Scale words: A rows, then B rows.
     IndexExpr kScaleByte = kt * (kTileK / 16);
     forEachJob(tile.scaleWords(), [&](IndexExpr sj) {
@@ -525,23 +550,44 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
         bValid = rowIn(nRow, c.n);
         nRow = clampRow(nRow, bValid, c.n);
       }
-      Value lhsAddr = byteAddress(
-          lhsScalePtr, lhsScaleBase + (aRow / c.lhsBlockRows) * scaleRowBytes +
-                           kScaleByte);
-      Value rhsAddr = byteAddress(
-          rhsScalePtr, rhsScaleBase + (nRow / c.rhsBlockRows) * scaleRowBytes +
-                           kScaleByte);
-      Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
+      Value rowValid;
+      if (mResidue || nResidue)
+        rowValid = arith::SelectOp::create(b, loc, isLhs,
+                                           aValid ? aValid : i1Const(true),
+                                           bValid ? bValid : i1Const(true));
+      IndexExpr lhsRowByte =
+          lhsScaleBase + (aRow / c.lhsBlockRows) * scaleRowBytes;
+      IndexExpr rhsRowByte =
+          rhsScaleBase + (nRow / c.rhsBlockRows) * scaleRowBytes;
       Value dst =
           sharedAddress(smemScalePtr, (slot * tile.scaleWords() + sj) * 4);
-      Value valid;
-      if (mResidue || nResidue) {
-        Value always = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-        valid = arith::SelectOp::create(b, loc, isLhs,
-                                        aValid ? aValid : always,
-                                        bValid ? bValid : always);
+      if (!kResidue) {
+        Value lhsAddr = byteAddress(lhsScalePtr, lhsRowByte + kScaleByte);
+        Value rhsAddr = byteAddress(rhsScalePtr, rhsRowByte + kScaleByte);
+        Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
+        copyAsync(dst, src, 4, rowValid);
+        return;
       }
-      copyAsync(dst, src, 4, valid);
+      // Byte by byte: scale bytes past the row's end (or of rows past M or
+      // N) are zero, loaded from the row's start.
+      Type i32 = b.getI32Type();
+      Value word = i32Const(0);
+      for (int64_t i = 0; i < 4; ++i) {
+        IndexExpr col = kScaleByte + i;
+        Value colValid = rowIn(col, scaleRowBytes);
+        col = idx(arith::SelectOp::create(b, loc, colValid, col.v, idx(0).v));
+        Value lhsAddr = byteAddress(lhsScalePtr, lhsRowByte + col);
+        Value rhsAddr = byteAddress(rhsScalePtr, rhsRowByte + col);
+        Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
+        Value byte = arith::ExtUIOp::create(b, loc, i32,
+                                            load(b.getI8Type(), src, 1));
+        byte = arith::SelectOp::create(b, loc, both(colValid, rowValid), byte,
+                                       i32Const(0));
+        if (i > 0)
+          byte = arith::ShLIOp::create(b, loc, byte, i32Const(8 * i));
+        word = arith::OrIOp::create(b, loc, word, byte);
+      }
+      LLVM::StoreOp::create(b, loc, word, dst, /*alignment=*/4);
     });
   };
 
@@ -549,7 +595,7 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   IndexExpr warpCol = warpColBase(warp, tile);
 
   // Prologue: steps 0 .. kStages - 2, one commit group each.
-  const int64_t numSteps = c.k / kTileK;
+  const int64_t numSteps = llvm::divideCeil(c.k, kTileK);
   for (int64_t s = 0; s < kStages - 1; ++s) {
     if (s < numSteps)
       issueStep(idx(s), idx(stageSlot(s)));

@@ -85,11 +85,9 @@ mlir::nvfp4::checkMatmulSupported(MatmulOp op, GPUTarget target,
     return op.emitOpError() << "is not supported by the GPU kernel: M = " << c.m
                             << ", N = " << c.n << ", K = " << c.k << "; ";
   };
-  // M and N are any size: the last CTA tile's rows past M or N are
-  // zero-filled on load and not stored.
-  if (c.k % layout::kTileK != 0)
-    return fail() << "K must be a multiple of " << layout::kTileK
-                  << " (the K of one m16n8k64 MMA)";
+  // M, N and K (a multiple of 16, the block) are any size: the last CTA
+  // tile's rows past M or N and the last K step's columns past K are
+  // zero-filled on load, and results past M or N are not stored.
   constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
   if (llvm::divideCeil(c.n, tileN) > kMaxGridX)
     return fail() << "ceil(N / " << tileN << ") must not exceed " << kMaxGridX

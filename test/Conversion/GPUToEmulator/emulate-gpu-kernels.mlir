@@ -10,7 +10,7 @@
 // the host lowering.
 // CHECK:       llvm.mlir.global internal constant @__nvfp4_emu_location_0("{{.*}}emulate-gpu-kernels.mlir:{{[0-9]+}}:{{[0-9]+}}\00")
 // CHECK:       gpu.launch_func @nvfp4_kernels::@nvfp4_amax_64x256_bf16 blocks in
-// CHECK:       gpu.binary @nvfp4_kernels {nvfp4.emulated = 16 : i64} [#gpu.object<#nvvm.target, offload = "">]
+// CHECK:       gpu.binary @nvfp4_kernels {nvfp4.emulated = {nvfp4_amax_64x256_bf16 = 16 : i64}} [#gpu.object<#nvvm.target, offload = "">]
 // CHECK-NOT:   gpu.module
 // The kernel: a host function with the thread context first, no address
 // spaces and no NVVM or GPU attributes; the shared variable at offset 0

@@ -1,17 +1,8 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu --split-input-file --verify-diagnostics
 
-func.func @k_not_mma_multiple(%a: !nvfp4.tensor<64x96, 1x16>,
-                              %b: !nvfp4.tensor<64x96, 1x16>) -> tensor<64x64xf32> {
-  // expected-error @below {{K must be a multiple of 64 (the K of one m16n8k64 MMA)}}
-  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<64x96, 1x16>,
-         !nvfp4.tensor<64x96, 1x16> -> tensor<64x64xf32>
-  return %c : tensor<64x64xf32>
-}
 
-
-// -----
-
-// M and N need not be multiples of the CTA tile (ragged-shapes.mlir), but
+// M, N and K need not be multiples of the CTA tile or the K step
+// (ragged-shapes.mlir), but
 // the grid is (ceil(N / tileN), ceil(M / tileM), batch): N / 128 = 2^31
 // CTAs exceed the grid's x limit.
 func.func @n_exceeds_grid_x(%a: !nvfp4.tensor<64x64, 1x16>,

@@ -1,9 +1,11 @@
-// M and N that are not multiples of the CTA tile on the mma.sync kernels
-// (sm_120a, sm_121a, sm_90a): the grid rounds up, the last tile's copies of
-// rows past M or N read nothing and zero-fill (cp.async with a src-size
-// operand, the source row clamped into the operand), and its results past
-// M or N are not stored. Shapes that divide the tile keep the unpredicated
-// kernel. The emulated runs are in test/GPU/matmul-sm{120,90}-emulated.mlir
+// M, N and K that are not multiples of the CTA tile or of the 64-wide K
+// step on the mma.sync kernels (sm_120a, sm_121a, sm_90a): the grid rounds
+// up, the last tile's copies of rows past M or N and the last K step's
+// copies past K read nothing and zero-fill (cp.async with a src-size
+// operand, the source clamped into the operand; 8-byte copies when rows are
+// not 16-byte aligned, scale bytes loaded one by one when scale rows are not
+// 4-byte aligned), and results past M or N are not stored. Shapes that
+// divide the tile keep the unpredicated kernel. The emulated runs are in test/GPU/matmul-sm{120,90}-emulated.mlir
 // (Inputs/matmul-ragged-cases.mlir), bit-exact with the reference.
 
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_120a" | FileCheck %s
@@ -15,6 +17,14 @@
 // RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_90a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_90a.ptx
 // RUN: FileCheck %s --input-file=%t.sm_90a.ptx --check-prefix=PTX
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm_90a.ptx -o %t.sm_90a.cubin %}
+
+// K = 48: one K step.
+// CHECK-LABEL: func.func @k48(
+// CHECK: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m64n64k48_1x16_1x16_f32 blocks in (%c1, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
+func.func @k48(%a: !nvfp4.tensor<64x48, 1x16>, %b: !nvfp4.tensor<64x48, 1x16>) -> tensor<64x64xf32> {
+  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<64x48, 1x16>, !nvfp4.tensor<64x48, 1x16> -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}
 
 // Grid: ceil(72 / 64) x ceil(100 / 64).
 // CHECK-LABEL: func.func @ragged(
@@ -77,6 +87,31 @@ func.func @aligned(%a: !nvfp4.tensor<128x128, 1x16>, %b: !nvfp4.tensor<64x128, 1
 // CHECK-NEXT: scf.if %[[IN]] {
 // CHECK-NEXT:   %[[V:.*]] = arith.mulf
 // CHECK-NEXT:   memref.store %[[V]], %{{.*}}[%[[ROW]], %[[COL]]] : memref<100x72xf32>
+
+// K = 48 (rows of 24 bytes, scale rows of 3): 8-byte copies; a half past
+// the row's 24 bytes reads nothing, from the row's start.
+// CHECK-LABEL: gpu.func @nvfp4_matmul_m64n64k48_1x16_1x16_f32(
+// CHECK: %[[OFF:.*]] = arith.muli %{{.*}}, %c8 : index
+// CHECK-NEXT: %[[KIN:.*]] = arith.cmpi ult, %[[OFF]], %c24 : index
+// CHECK-NEXT: %[[KOFF:.*]] = arith.select %[[KIN]], %[[OFF]], %c0 : index
+// CHECK-NEXT: %[[ROWOFF:.*]] = arith.muli %{{.*}}, %c24 : index
+// CHECK-NEXT: arith.addi %[[ROWOFF]], %[[KOFF]] : index
+// CHECK: %[[SIZE:.*]] = arith.select %[[KIN]], %c8_i32, %c0_i32 : i32
+// CHECK-NEXT: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca, %[[SIZE]]
+// The scale bytes of a row, loaded one by one, packed low byte first, and
+// stored as one shared word.
+// CHECK: %[[B0:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
+// CHECK: %[[W0:.*]] = arith.extui %[[B0]] : i8 to i32
+// CHECK: %[[B1:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
+// CHECK: %[[X1:.*]] = arith.extui %[[B1]] : i8 to i32
+// CHECK: %[[S1:.*]] = arith.shli %[[X1]], %c8_i32 : i32
+// CHECK: %[[W1:.*]] = arith.ori %[[W0]], %[[S1]] : i32
+// CHECK: %[[B2:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
+// CHECK: %[[X2:.*]] = arith.extui %[[B2]] : i8 to i32
+// CHECK: %[[S2:.*]] = arith.shli %[[X2]], %c16_i32 : i32
+// CHECK: %[[W2:.*]] = arith.ori %[[W1]], %[[S2]] : i32
+// CHECK: llvm.store %[[W2]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// CHECK: scf.for %{{.*}} = %c0 to %c1 step %c1
 
 // PTX: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
 // PTX: cp.async.ca.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 4, %r{{[0-9]+}};

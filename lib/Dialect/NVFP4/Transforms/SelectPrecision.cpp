@@ -150,9 +150,8 @@ std::string NVFP4SelectPrecisionPass::getGpuShapeIssue(int64_t batch, int64_t m,
   }
   // The CTA tile (selectTileShape in MmaLayout.h) is 64 or 128 wide in M
   // and N, 128 only where the dimension is a multiple of 128; the last tile
-  // of any other M or N is predicated. One MMA takes K = 64.
-  if (k % 64 != 0)
-    return notMultiple("K", k, 64, "the K of one MMA");
+  // of any other M or N, and the last K step of a K that is not a multiple
+  // of 64, are predicated.
   int64_t tileM = (m % 128 == 0 && m >= 256) ? 128 : 64;
   constexpr int64_t kMaxGridYZ = 65535;
   if (llvm::divideCeil(m, tileM) > kMaxGridYZ || batch > kMaxGridYZ)

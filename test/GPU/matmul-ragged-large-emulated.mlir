@@ -1,0 +1,13 @@
+// The issue-size ragged shapes on the sm_120a kernel, run by the GPU
+// emulator (about 15 s): 300 x 1000 x 4112 and 8 x 4096 x 4096, bit-exact
+// with the reference GEMM. The smaller ragged cases run on every target and
+// tile in matmul-sm{120,90}-emulated.mlir.
+//
+// RUN: nvfp4-opt %S/Inputs/matmul-ragged-large-cases.mlir --nvfp4-to-gpu-emulation="target=sm_120a" \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN: > %t.txt
+// RUN: FileCheck %S/Inputs/matmul-ragged-large-cases.mlir --input-file=%t.txt
+// RUN: FileCheck %s --input-file=%t.txt
+// CHECK: gpu matmul [300x4112] x [1000x4112]: outside bound 0 (of 300000), bit-exact 300000,
+// CHECK: gpu matmul [8x4096] x [4096x4096] bf16: outside bound 0 (of 32768), bit-exact 32768,
