@@ -41,3 +41,30 @@
 // RUN: | env NVFP4_GPU_EMULATOR_SMS=2 %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
 // RUN: | FileCheck %S/Inputs/matmul-tcgen05-pair-cases.mlir
+//
+// M and N that are not multiples of the CTA tile (the last tile predicated:
+// TMA zero fill, clamped scale rows, guarded epilogue stores), on every
+// target and with persistent CTAs wrapping:
+// RUN: for target in sm_100a sm_103a sm_110a; do \
+// RUN:   nvfp4-opt %S/Inputs/matmul-ragged-tcgen05-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
+// RUN:   | %mlir_runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   > %t.ragged.$target.txt || exit 1; \
+// RUN:   FileCheck %S/Inputs/matmul-ragged-tcgen05-cases.mlir --input-file=%t.ragged.$target.txt || exit 1; \
+// RUN:   FileCheck %s --check-prefix=RAGGED --input-file=%t.ragged.$target.txt || exit 1; \
+// RUN: done
+// RUN: nvfp4-opt %S/Inputs/matmul-ragged-tcgen05-cases.mlir --nvfp4-to-gpu-emulation="target=sm_100a" \
+// RUN: | env NVFP4_GPU_EMULATOR_SMS=1 %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN: | FileCheck %s --check-prefix=RAGGED
+// RAGGED: gpu matmul [1x256] x [1x256]: outside bound 0 (of 1), bit-exact 1,
+// RAGGED: gpu matmul [127x256] x [129x256]: outside bound 0 (of 16383), bit-exact 16383,
+// RAGGED: gpu matmul [300x512] x [208x512]: outside bound 0 (of 62400), bit-exact 62400,
+// RAGGED-NEXT: amax [300x208]: mismatches 0 (of 1)
+// RAGGED: gpu matmul [2x33x256] x [2x65x256] acc: outside bound 0 (of 4290), bit-exact 4290,
+// RAGGED: gpu matmul [8x256] x [1000x256] bf16: outside bound 0 (of 8000), bit-exact 8000,
+// RAGGED: gpu matmul [208x768] x [80x768] acc: outside bound 0 (of 16640), bit-exact 16640,
+// RAGGED-NEXT: amax [208x80]: mismatches 0 (of 1)
+// RAGGED: gpu matmul [2x130x256] x [2x20x256] acc: outside bound 0 (of 5200), bit-exact 5200,
+// RAGGED: gpu matmul [2x40x256] x [2x48x256]: outside bound 0 (of 3840), bit-exact 3840,
+// RAGGED-NEXT: amax [2x40x48]: mismatches 0 (of 1)

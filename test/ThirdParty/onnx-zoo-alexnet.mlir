@@ -19,30 +19,23 @@
 // RUN:   | FileCheck %s --check-prefix=KEEP
 // RUN: nvfp4-opt %t.recipe.mlir --nvfp4-to-cpu | FileCheck %s --check-prefix=CPU
 //
-// A batch of one image has M = 1. The mma.sync kernels (sm_120a, sm_90a)
-// predicate their last CTA tile, so fc6 and fc7 become two GEMM kernels
-// there; the tcgen05 kernels (sm_100a) do not pad M and refuse them.
-// RUN: for target in sm_120a sm_90a; do \
+// A batch of one image has M = 1. Every GEMM kernel predicates its last
+// CTA tile, so fc6 and fc7 become two GEMM kernels on every target.
+// RUN: for target in sm_120a sm_90a sm_100a; do \
 // RUN:   nvfp4-opt %t.recipe.mlir --nvfp4-to-ptx="target=$target" \
 // RUN:   | nvfp4-translate --nvfp4-extract-ptx \
-// RUN:   | grep -cE "^.visible .entry nvfp4_matmul_"; done \
+// RUN:   | grep -cE "^.visible .entry nvfp4_(tcgen05_)?matmul_"; done \
 // RUN: | FileCheck %s --check-prefix=MMA-PTX
-// RUN: not nvfp4-opt %t.recipe.mlir --nvfp4-to-ptx="target=sm_100a" -o /dev/null 2>&1 \
-// RUN: | FileCheck %s --check-prefix=GPU
 //
-// The recipe's gpu-target option anticipates that: on sm_100a every GEMM
-// stays in high precision and the GPU pipeline has nothing to offload; on
-// sm_120a and sm_90a fc6 and fc7 stay FP4 and are offloaded.
+// The recipe's gpu-target option agrees: on every target fc6 and fc7 stay
+// FP4 and are offloaded.
 // RUN: for target in sm_120a sm_90a sm_100a; do \
 // RUN:   nvfp4-opt %S/Inputs/onnx-zoo-alexnet.mlir \
 // RUN:     --nvfp4-recipe="gpu-target=$target summary" -o %t.$target.mlir 2>&1; \
 // RUN: done | FileCheck %s --check-prefix=TILES
-// RUN: nvfp4-opt %t.sm_100a.mlir --nvfp4-to-ptx="target=sm_100a" \
-// RUN: | FileCheck %s --check-prefix=TILES-PTX
-// RUN: nvfp4-opt %t.sm_120a.mlir --nvfp4-to-ptx="target=sm_120a" \
-// RUN: | FileCheck %s --check-prefix=TILES-MMA
-// RUN: nvfp4-opt %t.sm_90a.mlir --nvfp4-to-ptx="target=sm_90a" \
-// RUN: | FileCheck %s --check-prefix=TILES-MMA
+// RUN: for target in sm_120a sm_90a sm_100a; do \
+// RUN:   nvfp4-opt %t.$target.mlir --nvfp4-to-ptx="target=$target" \
+// RUN:   | FileCheck %s --check-prefix=TILES-MMA || exit 1; done
 
 // fc6 and fc7 (separate layers: they do not share their input) are FP4;
 // fc8, whose result (after its bias) feeds the softmax, is the head. The
@@ -93,7 +86,7 @@
 
 // MMA-PTX: 2
 // MMA-PTX-NEXT: 2
-// GPU: error: 'nvfp4.matmul' op is not supported by the tcgen05 kernel: M = 1, N = 4096, K = 9216; M must be a multiple of 128
+// MMA-PTX-NEXT: 2
 
 // TILES: nvfp4 recipe: 2 of 8 contractions in NVFP4
 // TILES: bvlc_alexnet 5 fprop 0 1x1x4096x9216 fp4 fprop of layer 0
@@ -103,13 +96,10 @@
 // TILES: bvlc_alexnet 5 fprop 0 1x1x4096x9216 fp4 fprop of layer 0
 // TILES: bvlc_alexnet 6 fprop 1 1x1x4096x4096 fp4 fprop of layer 1
 // TILES: bvlc_alexnet 7 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)
-// TILES: nvfp4 recipe: 0 of 8 contractions in NVFP4
-// TILES: bvlc_alexnet 5 fprop 0 1x1x4096x9216 high M=1 is not a multiple of 128 (the M of tcgen05.mma; the tcgen05 GEMM kernel of gpu-target=sm_100a pads nothing)
-// TILES: bvlc_alexnet 6 fprop 1 1x1x4096x4096 high M=1 is not a multiple of 128 (the M of tcgen05.mma; the tcgen05 GEMM kernel of gpu-target=sm_100a pads nothing)
+// TILES: nvfp4 recipe: 2 of 8 contractions in NVFP4
+// TILES: bvlc_alexnet 5 fprop 0 1x1x4096x9216 fp4 fprop of layer 0
+// TILES: bvlc_alexnet 6 fprop 1 1x1x4096x4096 fp4 fprop of layer 1
 // TILES: bvlc_alexnet 7 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)
 // TILES-MMA-LABEL: func.func @bvlc_alexnet
-// TILES-MMA-COUNT-2: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m1n4096
-// TILES-MMA-NOT: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_
-// TILES-PTX-NOT: gpu.
-// TILES-PTX: func.func @bvlc_alexnet
-// TILES-PTX-NOT: gpu.
+// TILES-MMA-COUNT-2: gpu.launch_func @nvfp4_kernels::@nvfp4_{{(tcgen05_)?}}matmul_m1n4096
+// TILES-MMA-NOT: gpu.launch_func @nvfp4_kernels::@nvfp4_{{(tcgen05_)?}}matmul_

@@ -181,7 +181,11 @@ TEST(Tcgen05Plan, TileChoiceAndBudgets) {
   EXPECT_EQ(chooseTileN(1024), 256);
   EXPECT_EQ(chooseTileN(384), 128);
   EXPECT_EQ(chooseTileN(192), 64);
-  EXPECT_EQ(chooseTileN(96), 0);
+  // Not a multiple of 64: the smallest tile covering N, 256 past 256.
+  EXPECT_EQ(chooseTileN(1), 64);
+  EXPECT_EQ(chooseTileN(96), 128);
+  EXPECT_EQ(chooseTileN(129), 256);
+  EXPECT_EQ(chooseTileN(30522), 256);
   for (int64_t n : {64, 128, 256}) {
     TilePlan p = makeTilePlan(n);
     EXPECT_TRUE(isValidMmaShapeCta1(kTileM, n));

@@ -440,9 +440,10 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   auto copyAsync = [&](Value dst, Value src, int64_t bytes,
                        Value valid = Value()) {
     Value srcSize;
-    if (valid)
-      srcSize = arith::SelectOp::create(b, loc, valid, i32Const(bytes),
-                                        i32Const(0));
+    if (valid) {
+      Value full = i32Const(bytes), none = i32Const(0);
+      srcSize = arith::SelectOp::create(b, loc, valid, full, none);
+    }
     NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(bytes),
                             NVVM::LoadCacheModifierKindAttr::get(
                                 ctx, bytes == 16
@@ -581,8 +582,8 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
         Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
         Value byte = arith::ExtUIOp::create(b, loc, i32,
                                             load(b.getI8Type(), src, 1));
-        byte = arith::SelectOp::create(b, loc, both(colValid, rowValid), byte,
-                                       i32Const(0));
+        Value inside = both(colValid, rowValid);
+        byte = arith::SelectOp::create(b, loc, inside, byte, i32Const(0));
         if (i > 0)
           byte = arith::ShLIOp::create(b, loc, byte, i32Const(8 * i));
         word = arith::OrIOp::create(b, loc, word, byte);

@@ -45,6 +45,7 @@ void Tcgen05KernelBuilder::emitWarpSync() {
 }
 
 SmallVector<Value> Tcgen05KernelBuilder::emitLoadAccChunk(Value row,
+                                                          Value rowInBatch,
                                                           Value col) {
   Type f32 = b.getF32Type(), resultType = c.resultElementType;
   const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
@@ -54,14 +55,42 @@ SmallVector<Value> Tcgen05KernelBuilder::emitLoadAccChunk(Value row,
   // l % 4 of row 8 s + l / 4 of the warp's 32 rows), then each thread's
   // own row back from it.
   Value warpFirstRow = sub(row, laneId);
+  Value warpFirstRowInBatch = sub(rowInBatch, laneId);
   Value group = remC(laneId, tc::kEpilogueGroup);
   for (int64_t s = 0; s < 32 / 8; ++s) {
     Value r = addC(divC(laneId, tc::kEpilogueGroup), 8 * s);
-    Value elem = add(mulC(ext64(add(warpFirstRow, r)), c.n),
-                     ext64(add(col, mulC(group, tc::kEpilogueGroup))));
-    Value vec = LLVM::LoadOp::create(b, loc, accVec,
-                                     gep(accPtr, mulC(elem, eltBytes)),
-                                     tc::kEpilogueGroup * eltBytes);
+    Value groupCol = add(col, mulC(group, tc::kEpilogueGroup));
+    Value elem = add(mulC(ext64(add(warpFirstRow, r)), c.n), ext64(groupCol));
+    Value vec;
+    if (!c.ragged()) {
+      vec = LLVM::LoadOp::create(b, loc, accVec,
+                                 gep(accPtr, mulC(elem, eltBytes)),
+                                 tc::kEpilogueGroup * eltBytes);
+    } else {
+      // Positions past M x N read element 0 (their results are not
+      // stored); rows of N % 4 != 0 elements are not 16-byte aligned, so
+      // their groups load element by element.
+      Value groupRow = add(warpFirstRowInBatch, r);
+      Value zero64 = ext64(i32(0));
+      auto clamped = [&](int64_t e) -> Value {
+        Value inside = insideOutput(groupRow, addC(groupCol, e));
+        Value at = e == 0 ? elem : add(elem, ext64(i32(e)));
+        return arith::SelectOp::create(b, loc, inside, at, zero64);
+      };
+      if (c.n % tc::kEpilogueGroup == 0) {
+        vec = LLVM::LoadOp::create(b, loc, accVec,
+                                   gep(accPtr, mulC(clamped(0), eltBytes)),
+                                   tc::kEpilogueGroup * eltBytes);
+      } else {
+        vec = LLVM::PoisonOp::create(b, loc, accVec);
+        for (int64_t e = 0; e < tc::kEpilogueGroup; ++e) {
+          Value v = LLVM::LoadOp::create(b, loc, resultType,
+                                         gep(accPtr, mulC(clamped(e), eltBytes)),
+                                         eltBytes);
+          vec = LLVM::InsertElementOp::create(b, loc, vec, v, i32(e));
+        }
+      }
+    }
     LLVM::StoreOp::create(b, loc, vec, stagingGroupPtr(r, group),
                           tc::kEpilogueGroup * eltBytes);
   }
@@ -135,7 +164,7 @@ void Tcgen05KernelBuilder::emitStoreNVFP4Block(ArrayRef<Value> values,
 }
 
 void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
-                                          Value col) {
+                                          Value rowInBatch, Value col) {
   if (c.nvfp4Output)
     return emitStoreNVFP4Block(values, row, col);
   Type f32 = b.getF32Type(), resultType = c.resultElementType;
@@ -156,15 +185,36 @@ void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
   }
   emitWarpSync();
   Value warpFirstRow = sub(row, laneId);
+  Value warpFirstRowInBatch = sub(rowInBatch, laneId);
   Value group = remC(laneId, tc::kEpilogueGroup);
   for (int64_t s = 0; s < 32 / 8; ++s) {
     Value r = addC(divC(laneId, tc::kEpilogueGroup), 8 * s);
     Value vec = LLVM::LoadOp::create(b, loc, outVec, stagingGroupPtr(r, group),
                                      tc::kEpilogueGroup * eltBytes);
-    Value elem = add(mulC(ext64(add(warpFirstRow, r)), c.n),
-                     ext64(add(col, mulC(group, tc::kEpilogueGroup))));
-    LLVM::StoreOp::create(b, loc, vec, gep(outPtr, mulC(elem, eltBytes)),
-                          tc::kEpilogueGroup * eltBytes);
+    Value groupCol = add(col, mulC(group, tc::kEpilogueGroup));
+    Value elem = add(mulC(ext64(add(warpFirstRow, r)), c.n), ext64(groupCol));
+    if (!c.ragged()) {
+      LLVM::StoreOp::create(b, loc, vec, gep(outPtr, mulC(elem, eltBytes)),
+                            tc::kEpilogueGroup * eltBytes);
+      continue;
+    }
+    // Only positions inside M x N are stored; rows of N % 4 != 0 elements
+    // are not 16-byte aligned, so their groups store element by element.
+    Value groupRow = add(warpFirstRowInBatch, r);
+    if (c.n % tc::kEpilogueGroup == 0) {
+      ifThen(insideOutput(groupRow, groupCol), [&] {
+        LLVM::StoreOp::create(b, loc, vec, gep(outPtr, mulC(elem, eltBytes)),
+                              tc::kEpilogueGroup * eltBytes);
+      });
+      continue;
+    }
+    for (int64_t e = 0; e < tc::kEpilogueGroup; ++e)
+      ifThen(insideOutput(groupRow, addC(groupCol, e)), [&] {
+        Value v = LLVM::ExtractElementOp::create(b, loc, vec, i32(e));
+        LLVM::StoreOp::create(
+            b, loc, v, gep(outPtr, mulC(add(elem, ext64(i32(e))), eltBytes)),
+            eltBytes);
+      });
   }
   // The buffer is free again once every lane read its rows.
   emitWarpSync();
@@ -190,6 +240,7 @@ void Tcgen05KernelBuilder::emitEpilogue() {
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value rowTmem = add(add(tmemBase, laneField), mulC(acc, p.tileN));
     Value row = add(ctaFirstRow(coord), rowInTile);
+    Value rowInBatch = sub(row, (coord.batch * c.m).v);
     Value col0 = (coord.n * p.tileN).v;
     // With computesAmax the loop carries the maximum magnitude of the
     // thread's values of the tile.
@@ -217,16 +268,26 @@ void Tcgen05KernelBuilder::emitEpilogue() {
             b, loc, arith::BitcastOp::create(b, loc, f32, bits), alpha));
       }
       if (accPtr) {
-        SmallVector<Value> accValues = emitLoadAccChunk(row, col);
+        SmallVector<Value> accValues = emitLoadAccChunk(row, rowInBatch, col);
         for (auto [value, accValue] : llvm::zip_equal(values, accValues))
           value = arith::AddFOp::create(b, loc, value, accValue);
       }
-      emitStoreChunk(values, row, col);
+      emitStoreChunk(values, row, rowInBatch, col);
       if (c.computesAmax) {
         BlockQuantizeEmitter quantizer(b, loc, c.target);
         Value amax = chunks.getRegionIterArgs()[0];
-        for (Value v : values)
-          amax = quantizer.absMaxAccumulate(amax, roundToResultType(v));
+        for (auto [e, v] : llvm::enumerate(values)) {
+          Value rounded = roundToResultType(v);
+          // Positions past M x N hold no result.
+          if (c.ragged()) {
+            Value inside =
+                insideOutput(rowInBatch, addC(col, static_cast<int64_t>(e)));
+            Value zero =
+                arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+            rounded = arith::SelectOp::create(b, loc, inside, rounded, zero);
+          }
+          amax = quantizer.absMaxAccumulate(amax, rounded);
+        }
         scf::YieldOp::create(b, loc, amax);
       }
     }

@@ -235,7 +235,12 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
   // `row`.
   auto loadRow = [&](Value base, int64_t rows, int64_t blockRows,
                      Value tileRow0, Value row) -> Value {
-    Value scaleRow = divC(add(tileRow0, row), blockRows);
+    Value operandRow = add(tileRow0, row);
+    // Rows of the last tile past M or N read the operand's last row: they
+    // only reach outputs the epilogue does not store.
+    if (c.ragged())
+      operandRow = arith::MinUIOp::create(b, loc, operandRow, i32(rows - 1));
+    Value scaleRow = divC(operandRow, blockRows);
     Value src = add(add(mulC(batch64, rows / blockRows * scaleRowBytes),
                         mulC(ext64(scaleRow), scaleRowBytes)),
                     kScaleByte);

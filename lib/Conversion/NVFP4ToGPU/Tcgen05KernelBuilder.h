@@ -130,8 +130,12 @@ struct Tcgen05Config : MatmulShape {
     return c;
   }
 
-  int64_t nTiles() const { return n / plan.tileN; }
-  int64_t mTiles() const { return m / plan.tileM; }
+  /// Tiles along N and M; the last is predicated when the tile does not
+  /// divide the dimension.
+  int64_t nTiles() const { return llvm::divideCeil(n, plan.tileN); }
+  int64_t mTiles() const { return llvm::divideCeil(m, plan.tileM); }
+  /// Whether M or N is not a multiple of the tile.
+  bool ragged() const { return m % plan.tileM != 0 || n % plan.tileN != 0; }
   int64_t numTiles() const { return nTiles() * mTiles() * batches(); }
   int64_t kTiles() const { return k / tc::kTileK; }
 
@@ -400,13 +404,23 @@ private:
   /// `bar.warp.sync` of all 32 lanes.
   void emitWarpSync();
   /// The 16 f32 values of `acc` at output row `row` (flattened over the
-  /// batch) and columns `col`..`col + 15`, loaded as whole rows by the warp
-  /// through its staging buffer.
-  SmallVector<Value> emitLoadAccChunk(Value row, Value col);
+  /// batch; `rowInBatch` within its batch) and columns `col`..`col + 15`,
+  /// loaded as whole rows by the warp through its staging buffer. With a
+  /// ragged shape, positions past M x N read element 0 instead.
+  SmallVector<Value> emitLoadAccChunk(Value row, Value rowInBatch, Value col);
   /// Stores the 16 final f32 values `values` of output row `row` (flattened
-  /// over the batch), columns `col`..`col + 15`, in the result type, or as
-  /// one NVFP4 block with the NVFP4 epilogue.
-  void emitStoreChunk(ArrayRef<Value> values, Value row, Value col);
+  /// over the batch; `rowInBatch` within its batch), columns `col`..`col +
+  /// 15`, in the result type, or as one NVFP4 block with the NVFP4
+  /// epilogue. With a ragged shape, only positions inside M x N are stored.
+  void emitStoreChunk(ArrayRef<Value> values, Value row, Value rowInBatch,
+                      Value col);
+  /// Whether output row `rowInBatch` (within its batch) and column `col`
+  /// (i32) are inside M x N.
+  Value insideOutput(Value rowInBatch, Value col) {
+    Value rowIn = cmp(arith::CmpIPredicate::ult, rowInBatch, i32(c.m));
+    Value colIn = cmp(arith::CmpIPredicate::ult, col, i32(c.n));
+    return arith::AndIOp::create(b, loc, rowIn, colIn);
+  }
   /// The NVFP4 epilogue: quantizes the 16 values (rounded to the matmul's
   /// result type first, as the separate quantization would read them) as
   /// the quantize kernel quantizes one 1x16 block: Hadamard transform,

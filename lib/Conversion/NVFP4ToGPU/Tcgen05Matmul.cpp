@@ -63,18 +63,14 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
            << "is not supported by the tcgen05 kernel: M = " << c.m
            << ", N = " << c.n << ", K = " << c.k << "; ";
   };
-  if (c.m % tc::kTileM != 0)
-    return fail() << "M must be a multiple of " << tc::kTileM
-                  << " (the M of tcgen05.mma.cta_group::1; operands are not "
-                     "padded)";
-  if (c.plan.tileN == 0)
-    return fail() << "N must be a multiple of 64 (the CTA tile is 128 x N "
-                     "with N in {256, 128, 64}; operands are not padded)";
+  // M and N are any size: TMA zero-fills the rows of the last tiles past
+  // the operands, and the epilogue stores only inside M x N.
   if (ctaPair == tc::CtaPairMode::On && !c.plan.ctaPair)
     return fail() << "tcgen05-cta-pair=on needs M to be a multiple of "
-                  << tc::kPairTileM
-                  << " (a CTA pair computes 256-row tiles with "
-                     "tcgen05.mma.cta_group::2; operands are not padded)";
+                  << tc::kPairTileM << " and N of the tile N "
+                  << c.plan.tileN
+                  << " (a CTA pair computes whole 256-row tiles with "
+                     "tcgen05.mma.cta_group::2)";
   if (c.k % tc::kTileK != 0)
     return fail() << "K must be a multiple of " << tc::kTileK
                   << " (the K tile: one 128-byte swizzle row of E2M1 codes)";
@@ -128,6 +124,9 @@ mlir::nvfp4::getTcgen05EpilogueFusionBlocker(QuantizeOp op, GPUTarget target,
         return checkTcgen05MatmulSupported(matmul, target, ctaPair);
       }))
     return "the tcgen05 kernel does not take the matmul";
+  if (Tcgen05Config::get(matmul, target, std::nullopt, ctaPair).ragged())
+    return "M or N is not a multiple of the CTA tile (the NVFP4 epilogue "
+           "quantizes whole tiles)";
   return "";
 }
 

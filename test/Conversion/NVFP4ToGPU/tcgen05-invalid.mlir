@@ -1,27 +1,7 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file --verify-diagnostics
 
 // Shapes the tcgen05 kernel cannot take are rejected at the matmul, with the
-// reason; nothing is padded.
-
-func.func @m_not_128(%a: !nvfp4.tensor<64x256, 1x16>,
-                     %b: !nvfp4.tensor<128x256, 16x16>) -> tensor<64x128xf32> {
-  // expected-error @below {{is not supported by the tcgen05 kernel: M = 64, N = 128, K = 256; M must be a multiple of 128 (the M of tcgen05.mma.cta_group::1; operands are not padded)}}
-  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<64x256, 1x16>,
-         !nvfp4.tensor<128x256, 16x16> -> tensor<64x128xf32>
-  return %c : tensor<64x128xf32>
-}
-
-// -----
-
-func.func @n_not_64(%a: !nvfp4.tensor<128x256, 1x16>,
-                    %b: !nvfp4.tensor<96x256, 16x16>) -> tensor<128x96xf32> {
-  // expected-error @below {{N must be a multiple of 64 (the CTA tile is 128 x N with N in {256, 128, 64}; operands are not padded)}}
-  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>,
-         !nvfp4.tensor<96x256, 16x16> -> tensor<128x96xf32>
-  return %c : tensor<128x96xf32>
-}
-
-// -----
+// reason. (M and N are any size: tcgen05-ragged.mlir.)
 
 func.func @k_not_256(%a: !nvfp4.tensor<128x192, 1x16>,
                      %b: !nvfp4.tensor<128x192, 16x16>) -> tensor<128x128xf32> {

@@ -361,12 +361,13 @@ inline constexpr int64_t kMaxAccStages = 2;
 inline constexpr int64_t kMbarrierBytes = 8;
 
 /// The N of the CTA tile for an output of `n` columns: the largest of 256,
-/// 128, 64 dividing n; 0 if none does.
+/// 128, 64 dividing n; for any other n (the last tile predicated), the
+/// smallest of them covering n, 256 past 256 columns.
 constexpr int64_t chooseTileN(int64_t n) {
   for (int64_t t = 256; t >= 64; t /= 2)
     if (n % t == 0)
       return t;
-  return 0;
+  return n <= 64 ? 64 : n <= 128 ? 128 : 256;
 }
 
 /// Which kernel variant `tcgen05-cta-pair` asks for: the selection rule
@@ -375,14 +376,16 @@ constexpr int64_t chooseTileN(int64_t n) {
 enum class CtaPairMode { Auto, Off, On };
 
 /// The selection rule of CtaPairMode::Auto: a CTA pair computes the output
-/// when M is a multiple of 256 and there are at least kPairMinTiles
+/// when M is a multiple of 256, N of the tile (the pair has no predicated
+/// tiles), and there are at least kPairMinTiles
 /// 256 x tileN tiles, i.e. the pairs alone occupy every SM of a 148-SM B200
 /// (smaller outputs keep the 1-CTA kernel, whose 128-row tiles spread over
 /// twice as many SMs).
 inline constexpr int64_t kPairMinTiles = 74;
 constexpr bool selectCtaPair(CtaPairMode mode, int64_t batches, int64_t m,
                              int64_t n, int64_t tileN) {
-  if (mode == CtaPairMode::Off || tileN <= 0 || m % kPairTileM != 0)
+  if (mode == CtaPairMode::Off || tileN <= 0 || m % kPairTileM != 0 ||
+      n % tileN != 0)
     return false;
   return mode == CtaPairMode::On ||
          batches * (m / kPairTileM) * (n / tileN) >= kPairMinTiles;

@@ -138,12 +138,9 @@ std::string NVFP4SelectPrecisionPass::getGpuShapeIssue(int64_t batch, int64_t m,
                          gpuTarget.getValue());
   };
   if (*gpuKernel == GpuGemmKernel::Tcgen05) {
-    // tcgen05.mma.cta_group::1 has M = 128; the CTA tile is 128 x N with N
-    // in {256, 128, 64}; the K tile is one 128-byte swizzle row of codes.
-    if (m % 128 != 0)
-      return notMultiple("M", m, 128, "the M of tcgen05.mma");
-    if (n % 64 != 0)
-      return notMultiple("N", n, 64, "the CTA tile");
+    // The CTA tile is 128 x N with N in {256, 128, 64}, the last tile of
+    // any M or N predicated; the K tile is one 128-byte swizzle row of
+    // codes.
     if (k % 256 != 0)
       return notMultiple("K", k, 256, "the K tile");
     return "";
