@@ -42,7 +42,8 @@
 // RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
 // RUN: | FileCheck %S/Inputs/matmul-tcgen05-pair-cases.mlir
 //
-// M and N that are not multiples of the CTA tile (the last tile predicated:
+// M, N and K that are not multiples of the CTA tile or K tile (the last tile
+// predicated:
 // TMA zero fill, clamped scale rows, guarded epilogue stores), on every
 // target and with persistent CTAs wrapping:
 // RUN: for target in sm_100a sm_103a sm_110a; do \
@@ -68,3 +69,15 @@
 // RAGGED: gpu matmul [2x130x256] x [2x20x256] acc: outside bound 0 (of 5200), bit-exact 5200,
 // RAGGED: gpu matmul [2x40x256] x [2x48x256]: outside bound 0 (of 3840), bit-exact 3840,
 // RAGGED-NEXT: amax [2x40x48]: mismatches 0 (of 1)
+// RAGGED: gpu matmul [128x96] x [64x96]: outside bound 0 (of 8192), bit-exact 8192,
+// RAGGED: gpu matmul [130x288] x [100x288] acc: outside bound 0 (of 13000), bit-exact 13000,
+// RAGGED: gpu matmul [2x64x544] x [2x64x544] bf16: outside bound 0 (of 8192), bit-exact 8192,
+//
+// The CTA pair with a K that is not a multiple of the K tile:
+// RUN: nvfp4-opt %S/Inputs/matmul-ragged-tcgen05-pair-cases.mlir \
+// RUN:   --nvfp4-to-gpu-emulation="target=sm_100a tcgen05-cta-pair=on" \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN: | FileCheck %s --check-prefix=RAGGED-PAIR
+// RAGGED-PAIR: gpu matmul [256x288] x [256x288]: outside bound 0 (of 65536), bit-exact 65536,
+// RAGGED-PAIR: gpu matmul [512x96] x [256x96] acc: outside bound 0 (of 131072), bit-exact 131072,

@@ -21,8 +21,8 @@
 // the GEMM kernel of the target: on sm_120a, sm_121a and sm_90a (mma.sync)
 // any M, N and K (the last CTA tile and K step are predicated; only the grid
 // limits apply); on sm_100a, sm_103a and sm_110a (tcgen05) K a multiple of
-// 256 (any M and N: the last CTA tile is predicated). Without it only the
-// format rules apply. (It used to be `gpu-tiles`, M % 128 and N % 8 on every target: a
+// 32 (TMA row strides; any M and N, the last CTA tile and K tile are
+// predicated or zero-filled). Without it only the format rules apply. (It used to be `gpu-tiles`, M % 128 and N % 8 on every target: a
 // batch-1 GEMM (M = 1) was caught, but K % 256 on tcgen05, N % 64 and the
 // mma.sync tiles were not.)
 
@@ -42,19 +42,19 @@
 // MMA: m384_n128 0 fprop 0 1x384x128x64 fp4 fprop of layer 0
 // MMA: k80 0 fprop 0 1x64x64x80 fp4 fprop of layer 0
 
-// TC: nvfp4 recipe: 4 of 8 contractions in NVFP4
+// TC: nvfp4 recipe: 7 of 8 contractions in NVFP4
 // TC: fits_both 0 fprop 0 1x128x64x256 fp4 fprop of layer 0
-// TC: m64 0 fprop 0 1x64x64x64 high K=64 is not a multiple of 256 (the K tile; the tcgen05 GEMM kernel of gpu-target=sm_100a pads nothing)
-// TC: k128 0 fprop 0 1x128x64x128 high K=128 is not a multiple of 256 (the K tile; the tcgen05 GEMM kernel of gpu-target=sm_100a pads nothing)
+// TC: m64 0 fprop 0 1x64x64x64 fp4 fprop of layer 0
+// TC: k128 0 fprop 0 1x128x64x128 fp4 fprop of layer 0
 // TC: n32 0 fprop 0 1x128x32x256 fp4 fprop of layer 0
 // TC: m1 0 fprop 0 1x1x64x256 fp4 fprop of layer 0
 // TC: m192 0 fprop 0 1x192x64x256 fp4 fprop of layer 0
-// TC: m384_n128 0 fprop 0 1x384x128x64 high K=64 is not a multiple of 256
-// TC: k80 0 fprop 0 1x64x64x80 high K=80 is not a multiple of 256
+// TC: m384_n128 0 fprop 0 1x384x128x64 fp4 fprop of layer 0
+// TC: k80 0 fprop 0 1x64x64x80 high K=80 is not a multiple of 32 (TMA row strides of K / 2 bytes; the tcgen05 GEMM kernel of gpu-target=sm_100a)
 
 // The remarks carry the reasons at the ops (sm_103a: tcgen05).
 // REMARK: remark: nvfp4: fp4: fprop of layer 0
-// REMARK: remark: nvfp4: high: K=64 is not a multiple of 256 (the K tile; the tcgen05 GEMM kernel of gpu-target=sm_103a pads nothing)
+// REMARK: remark: nvfp4: high: K=80 is not a multiple of 32 (TMA row strides of K / 2 bytes; the tcgen05 GEMM kernel of gpu-target=sm_103a)
 
 // BAD: error: nvfp4-select-precision: unknown gpu-target 'sm_80' (supported: sm_100a, sm_103a, sm_110a, sm_120a, sm_121a, sm_90a)
 

@@ -14,23 +14,18 @@
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 // RUN: FileCheck %s --check-prefix=RECIPE < %t.recipe.mlir
 // RUN: nvfp4-opt %t.recipe.mlir --nvfp4-to-cpu | FileCheck %s --check-prefix=CPU
-// RUN: for target in sm_120a sm_90a; do \
+// RUN: for target in sm_120a sm_90a sm_100a; do \
 // RUN:   nvfp4-opt %t.recipe.mlir --nvfp4-to-ptx="target=$target" \
 // RUN:   | nvfp4-translate --nvfp4-extract-ptx \
 // RUN:   | grep -cE "^.visible .entry nvfp4_(tcgen05_)?matmul_"; done \
 // RUN: | FileCheck %s --check-prefix=PTX
 //
-// The wgrads contract over the 128 tokens; the tcgen05 kernel (sm_100a)
-// needs K % 256 and refuses them. With gpu-target=sm_100a the recipe keeps
-// them high and the rest lowers.
-// RUN: not nvfp4-opt %t.recipe.mlir --nvfp4-to-ptx="target=sm_100a" -o /dev/null 2>&1 \
-// RUN: | FileCheck %s --check-prefix=TCGEN05
+// The wgrads contract over the 128 tokens: K = 128 is not a multiple of the
+// tcgen05 kernel's 256-wide K tile, whose last tile it zero-fills, so on
+// sm_100a too every GEMM is FP4 (before, gpu-target=sm_100a kept both
+// wgrads high).
 // RUN: nvfp4-opt %S/Inputs/jax-mlp-train.mlir --nvfp4-recipe="gpu-target=sm_100a summary" \
 // RUN:   -o %t.sm_100a.mlir 2>&1 | FileCheck %s --check-prefix=TARGET
-// RUN: nvfp4-opt %t.sm_100a.mlir --nvfp4-to-ptx="target=sm_100a" \
-// RUN: | nvfp4-translate --nvfp4-extract-ptx \
-// RUN: | grep -cE "^.visible .entry nvfp4_tcgen05_matmul_" \
-// RUN: | FileCheck %s --check-prefix=TARGET-PTX
 //
 // Execution on the CPU, f32 as exported against the recipe's output (bounds
 // as in test/Integration/training-step.mlir for the gradients, measured 0.09
@@ -91,16 +86,13 @@
 // CPU-LABEL: llvm.func @mlp_train_step
 // CPU-NOT: {{(^ *|= )(func|scf|linalg|tensor|memref|vector|arith|math|bufferization)\.}}
 
-// Four distinct GEMM shapes (the fprop of w1 and the dgrad of w2 share one).
-// PTX-COUNT-2: {{^}}4{{$}}
+// Four distinct GEMM shapes (the fprop of w1 and the dgrad of w2 share one)
+// on every target.
+// PTX-COUNT-3: {{^}}4{{$}}
 
-// TARGET: nvfp4 recipe: 3 of 5 contractions in NVFP4
-// TARGET: mlp_train_step 2 wgrad 1 1x256x1024x128 high K=128 is not a multiple of 256 (the K tile; the tcgen05 GEMM kernel of gpu-target=sm_100a pads nothing)
-// TARGET: mlp_train_step 4 wgrad 0 1x1024x256x128 high K=128 is not a multiple of 256
-// Three FP4 GEMMs, two kernels: fprop 0 and the dgrad have the same shape.
-// TARGET-PTX: {{^}}2{{$}}
-
-// TCGEN05: error: 'nvfp4.matmul' op is not supported by the tcgen05 kernel: M = 256, N = 1024, K = 128; K must be a multiple of 256
+// TARGET: nvfp4 recipe: 5 of 5 contractions in NVFP4
+// TARGET: mlp_train_step 2 wgrad 1 1x256x1024x128 fp4 wgrad of layer 1
+// TARGET: mlp_train_step 4 wgrad 0 1x1024x256x128 fp4 wgrad of layer 0
 
 // HP-COUNT-5: stash {{[0-9]}} [{{[0-9x]*}}]: written
 // EXEC: stash 0 []: relative error {{.*}} (bounds [1.0e-03, 6.0e-01]): ok

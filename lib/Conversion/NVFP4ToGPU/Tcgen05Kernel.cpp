@@ -241,10 +241,36 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
     if (c.ragged())
       operandRow = arith::MinUIOp::create(b, loc, operandRow, i32(rows - 1));
     Value scaleRow = divC(operandRow, blockRows);
-    Value src = add(add(mulC(batch64, rows / blockRows * scaleRowBytes),
-                        mulC(ext64(scaleRow), scaleRowBytes)),
-                    kScaleByte);
-    return LLVM::LoadOp::create(b, loc, vecType, gep(base, src), 16);
+    Value rowStart = add(mulC(batch64, rows / blockRows * scaleRowBytes),
+                         mulC(ext64(scaleRow), scaleRowBytes));
+    if (c.k % tc::kTileK == 0)
+      return LLVM::LoadOp::create(b, loc, vecType,
+                                  gep(base, add(rowStart, kScaleByte)), 16);
+    // K not a multiple of the K tile: scale rows of K / 16 bytes are not
+    // 16-byte aligned, so the 16 bytes load one by one; those past the
+    // row's end are zero (with the zero-filled codes, the padded K adds
+    // exact zeros).
+    Type i8 = b.getI8Type(), i32T = b.getI32Type();
+    Value vec = LLVM::PoisonOp::create(b, loc, vecType);
+    for (int64_t word = 0; word < tc::kMmasPerKTile; ++word) {
+      Value packed = i32(0);
+      for (int64_t byte = 0; byte < 4; ++byte) {
+        Value col = addC(kScaleByte, 4 * word + byte);
+        Value inRow = cmp(arith::CmpIPredicate::ult, col,
+                          ext64(i32(scaleRowBytes)));
+        Value zero64 = ext64(i32(0));
+        Value at = arith::SelectOp::create(b, loc, inRow, col, zero64);
+        Value loaded = LLVM::LoadOp::create(b, loc, i8,
+                                            gep(base, add(rowStart, at)), 1);
+        Value extended = arith::ExtUIOp::create(b, loc, i32T, loaded);
+        Value masked = arith::SelectOp::create(b, loc, inRow, extended, i32(0));
+        if (byte > 0)
+          masked = arith::ShLIOp::create(b, loc, masked, i32(8 * byte));
+        packed = arith::OrIOp::create(b, loc, packed, masked);
+      }
+      vec = LLVM::InsertElementOp::create(b, loc, vec, packed, i32(word));
+    }
+    return vec;
   };
   // Word i of the four rows (null: zero padding) into the atom of MMA i.
   Value laneOff = tc::scaleLaneStoreOffset(idx(laneId)).v;

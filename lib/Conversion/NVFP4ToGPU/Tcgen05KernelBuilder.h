@@ -137,7 +137,9 @@ struct Tcgen05Config : MatmulShape {
   /// Whether M or N is not a multiple of the tile.
   bool ragged() const { return m % plan.tileM != 0 || n % plan.tileN != 0; }
   int64_t numTiles() const { return nTiles() * mTiles() * batches(); }
-  int64_t kTiles() const { return k / tc::kTileK; }
+  /// K tiles; the last is zero-filled past K when the K tile does not
+  /// divide K.
+  int64_t kTiles() const { return llvm::divideCeil(k, tc::kTileK); }
 
   /// The tensor maps of the A and B data at device address `address`: one
   /// box is what one CTA loads (with a CTA pair, 128 rows of A and half of

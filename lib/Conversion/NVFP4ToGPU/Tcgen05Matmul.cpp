@@ -71,9 +71,13 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
                   << c.plan.tileN
                   << " (a CTA pair computes whole 256-row tiles with "
                      "tcgen05.mma.cta_group::2)";
-  if (c.k % tc::kTileK != 0)
-    return fail() << "K must be a multiple of " << tc::kTileK
-                  << " (the K tile: one 128-byte swizzle row of E2M1 codes)";
+  // K need not be a multiple of the K tile (TMA zero-fills the last one),
+  // but TMA needs row strides (K / 2 bytes) that are multiples of 16 bytes.
+  if (c.k % tc::kTensorMapStrideAlignmentCodes != 0)
+    return fail() << "K must be a multiple of "
+                  << tc::kTensorMapStrideAlignmentCodes
+                  << " (TMA row strides of K / 2 bytes are multiples of 16 "
+                     "bytes)";
   if (!tc::tensorMapRowsFitCoordinates(c.batches(), std::max(c.m, c.n)))
     return fail() << "the batch size times M and times N must be below 2^31 "
                      "(TMA coordinates are signed 32-bit)";
@@ -144,6 +148,9 @@ bool mlir::nvfp4::canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
   // B every tileN row (each CTA of a pair copies all of them).
   Tcgen05Config c = Tcgen05Config::get(op, target, std::nullopt, ctaPair);
   const int64_t scaleCols = c.k / mlir::nvfp4::kBlockSize;
+  // The producer copies the atoms of whole K tiles.
+  if (c.k % tc::kTileK != 0)
+    return false;
   return operandIndex == 0 ? tc::hasWholeScaleAtoms(c.m, scaleCols)
                            : c.plan.tileN % tc::kScaleAtomRows == 0 &&
                                  tc::hasWholeScaleAtoms(c.n, scaleCols);

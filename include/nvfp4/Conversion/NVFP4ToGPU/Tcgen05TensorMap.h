@@ -85,6 +85,9 @@ enum class TensorMapIssue {
 inline constexpr uint64_t kTensorMapAddressAlignment = 16;
 inline constexpr uint64_t kTensorMapMaxDimension = uint64_t(1) << 32;
 inline constexpr uint64_t kTensorMapStrideAlignment = 16;
+/// The same in E2M1 codes (two per byte): K must be a multiple of it.
+inline constexpr int64_t kTensorMapStrideAlignmentCodes =
+    2 * static_cast<int64_t>(kTensorMapStrideAlignment);
 inline constexpr uint64_t kTensorMapStrideLimit = uint64_t(1) << 40;
 inline constexpr uint64_t kTensorMapMaxBoxDimension = 256;
 inline constexpr uint64_t kTensorMapBoxInnerAlignment = 16;

@@ -131,7 +131,7 @@ std::string NVFP4SelectPrecisionPass::getGpuShapeIssue(int64_t batch, int64_t m,
   auto notMultiple = [&](StringRef dim, int64_t value, int64_t multiple,
                          StringRef what) -> std::string {
     return llvm::formatv("{0}={1} is not a multiple of {2} ({3}; the {4} "
-                         "GEMM kernel of gpu-target={5} pads nothing)",
+                         "GEMM kernel of gpu-target={5})",
                          dim, value, multiple, what,
                          *gpuKernel == GpuGemmKernel::Tcgen05 ? "tcgen05"
                                                               : "mma.sync",
@@ -139,10 +139,10 @@ std::string NVFP4SelectPrecisionPass::getGpuShapeIssue(int64_t batch, int64_t m,
   };
   if (*gpuKernel == GpuGemmKernel::Tcgen05) {
     // The CTA tile is 128 x N with N in {256, 128, 64}, the last tile of
-    // any M or N predicated; the K tile is one 128-byte swizzle row of
-    // codes.
-    if (k % 256 != 0)
-      return notMultiple("K", k, 256, "the K tile");
+    // any M or N, and the last K tile, zero-filled or predicated; TMA row
+    // strides (K / 2 bytes) are multiples of 16 bytes.
+    if (k % 32 != 0)
+      return notMultiple("K", k, 32, "TMA row strides of K / 2 bytes");
     return "";
   }
   // The CTA tile (selectTileShape in MmaLayout.h) is 64 or 128 wide in M
