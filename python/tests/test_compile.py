@@ -355,3 +355,33 @@ func.func @main(%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
 def test_recipe_calibration_path_must_be_a_plain_option():
     with pytest.raises(ValueError, match="calibration path"):
         nvfp4.Recipe(calibration="/tmp/my calibration.json")
+
+
+def test_inference_recipe_pads_k_to_whole_blocks(rng):
+    # K = 10 (torch.nn.Linear(10, 8)): the recipe zero-pads K to 16 before
+    # quantizing, so the GEMM is FP4; the constant weight's padded
+    # quantization is folded at compile time. Bit for bit the library's
+    # quantize of the zero-padded operands (1x16 weight blocks: N = 8 has no
+    # whole 16x16 tiles, and an inference graph needs none).
+    m, n, k = 4, 8, 10
+    w = rng.standard_normal((n, k)).astype(np.float32)
+    x = rng.standard_normal((m, k)).astype(np.float32)
+    src = f"""
+func.func @main(%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
+  %w = arith.constant dense<"0x{w.tobytes().hex()}"> : tensor<{n}x{k}xf32>
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{m}x{n}xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : tensor<{m}x{k}xf32>, tensor<{n}x{k}xf32>)
+      outs(%f : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %y : tensor<{m}x{n}xf32>
+}}
+"""
+    f = nvfp4.compile(src, recipe=nvfp4.Recipe(inference=True).pass_options())
+    pad = ((0, 0), (0, 16 - k))
+    expected = nvfp4.matmul(nvfp4.quantize(np.pad(x, pad)),
+                            nvfp4.quantize(np.pad(w, pad)))
+    assert same_bits(f(x), expected)

@@ -15,6 +15,7 @@
 #include "nvfp4/Numerics/Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -42,12 +43,58 @@ DenseElementsAttr bytesAttr(ArrayRef<int64_t> shape, Type elementType,
                            bytes.size()));
 }
 
+/// The elements of the constant tensor `value`, row-major, as f32 (bf16
+/// and f16 widen exactly): an `arith.constant`, or a `tensor.pad` with
+/// static sizes and a constant padding value of such a tensor (the recipe
+/// zero-pads K to whole blocks). Fails when `value` is not constant.
+LogicalResult getConstantValues(Value value, std::vector<float> &values) {
+  auto toFloat = [](APFloat v) {
+    bool losesInfo;
+    v.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
+    return v.convertToFloat();
+  };
+  DenseElementsAttr constant;
+  if (matchPattern(value, m_Constant(&constant))) {
+    values.clear();
+    values.reserve(constant.getNumElements());
+    for (APFloat v : constant.getValues<APFloat>())
+      values.push_back(toFloat(v));
+    return success();
+  }
+  auto pad = value.getDefiningOp<tensor::PadOp>();
+  FloatAttr padValue;
+  if (!pad || !pad.getResultType().hasStaticShape() ||
+      !pad.getSourceType().hasStaticShape() || !pad.getLow().empty() ||
+      !pad.getHigh().empty() || !pad.getConstantPaddingValue() ||
+      !matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue)))
+    return failure();
+  std::vector<float> source;
+  if (failed(getConstantValues(pad.getSource(), source)))
+    return failure();
+  ArrayRef<int64_t> from = pad.getSourceType().getShape();
+  ArrayRef<int64_t> to = pad.getResultType().getShape();
+  ArrayRef<int64_t> low = pad.getStaticLow();
+  values.assign(pad.getResultType().getNumElements(),
+                toFloat(padValue.getValue()));
+  // Each source element to its place, shifted by the low padding.
+  for (int64_t i = 0, e = static_cast<int64_t>(source.size()); i < e; ++i) {
+    int64_t rest = i, index = 0, stride = 1;
+    for (int64_t d = static_cast<int64_t>(from.size()) - 1; d >= 0; --d) {
+      index += (rest % from[d] + low[d]) * stride;
+      rest /= from[d];
+      stride *= to[d];
+    }
+    values[index] = source[i];
+  }
+  return success();
+}
+
 /// Quantizes `op` if its input, amax and seed are constants. Returns
 /// whether it did, or failure (with a diagnostic) if the library rejects
 /// the constant.
 FailureOr<bool> foldQuantize(QuantizeOp op, RewriterBase &rewriter) {
-  DenseElementsAttr input;
-  if (!matchPattern(op.getInput(), m_Constant(&input)))
+  std::vector<float> values;
+  if (failed(getConstantValues(op.getInput(), values)))
     return false;
   ::nvfp4::QuantizeOptions opts;
   if (Value amax = op.getAmax()) {
@@ -74,18 +121,11 @@ FailureOr<bool> foldQuantize(QuantizeOp op, RewriterBase &rewriter) {
     std::copy(signs->begin(), signs->end(), opts.signs.begin());
   }
 
-  // The input as f32 (bf16 and f16 widen exactly), viewed as [rows, cols].
+  // The input viewed as [rows, cols].
   ArrayRef<int64_t> shape = type.getShape();
   int64_t cols = shape.back();
-  int64_t numel = input.getNumElements();
+  int64_t numel = static_cast<int64_t>(values.size());
   int64_t rows = cols == 0 ? 0 : numel / cols;
-  std::vector<float> values;
-  values.reserve(numel);
-  for (APFloat v : input.getValues<APFloat>()) {
-    bool losesInfo;
-    v.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
-    values.push_back(v.convertToFloat());
-  }
   ::nvfp4::QuantizedTensor t;
   if (auto err = ::nvfp4::quantize(values.data(), rows, cols, opts, t)) {
     op.emitOpError() << "cannot be quantized at compile time: " << *err;

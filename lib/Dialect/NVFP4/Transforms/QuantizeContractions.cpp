@@ -15,6 +15,7 @@
 #include "nvfp4/Dialect/NVFP4/Transforms/RecipeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -75,10 +76,6 @@ analyzeRewritable(linalg::LinalgOp op,
   FailureOr<ContractionInfo> info = analyzeContraction(op, reason);
   if (failed(info)) {
     reason = "unsupported: " + reason;
-    return failure();
-  }
-  if (info->k % kBlockSize != 0) {
-    reason = llvm::formatv("K={0} is not a multiple of 16", info->k);
     return failure();
   }
   if (!info->hasRepresentableSizes()) {
@@ -218,6 +215,20 @@ private:
                                               type.getElementType());
         value = linalg::TransposeOp::create(rewriter, loc, value, empty, perm)
                     ->getResult(0);
+      }
+      if (info.k % kBlockSize != 0) {
+        // K zero-padded to whole 16-element blocks: the padded codes are
+        // zeros, so every product keeps its value, and the last block's
+        // scale comes from its real values (a 16x16 weight quantized as
+        // stored [K, N] pads its rows).
+        const unsigned kDim = is2D(i) && kOuter ? rank - 2 : rank - 1;
+        shape[kDim] = llvm::alignTo(info.k, kBlockSize);
+        Type element = type.getElementType();
+        Value zero = arith::ConstantOp::create(
+            rewriter, loc, element, rewriter.getZeroAttr(element));
+        value = tensor::createPadHighOp(
+            RankedTensorType::get(shape, element), value, zero,
+            /*nofold=*/false, loc, rewriter);
       }
       auto quantizedType = NVFP4TensorType::get(
           rewriter.getContext(), shape, is2D(i) ? kBlockSize : 1);

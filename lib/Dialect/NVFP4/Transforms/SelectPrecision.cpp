@@ -376,8 +376,6 @@ void NVFP4SelectPrecisionPass::selectInFunction(
       if (precisionOf(d.layer) == recipe::LayerPrecision::HighLast)
         return {false, llvm::formatv("layer {0} within keep-last={1}",
                                      *d.layer, keepLast)};
-      if (d.k % kBlockSize != 0)
-        return {false, llvm::formatv("K={0} is not a multiple of 16", d.k)};
       if (!info->hasRepresentableSizes())
         return {false, std::string(kSizesNotRepresentable)};
       // A role the policy does not name is quantized as fprop (as

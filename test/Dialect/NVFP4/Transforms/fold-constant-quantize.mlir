@@ -59,3 +59,25 @@ func.func @left_alone(%x: tensor<16x32xf32>, %amax: f32, %seed: i64) -> (!nvfp4.
   %q2 = nvfp4.quantize %c rounding rs seed %seed offset 0 : tensor<16x32xf32> -> !nvfp4.tensor<16x32, 1x16>
   return %q0, %q1, %q2 : !nvfp4.tensor<16x32, 1x16>, !nvfp4.tensor<16x32, 1x16>, !nvfp4.tensor<16x32, 1x16>
 }
+
+// -----
+
+// A constant zero-padded along K (the recipe pads K to whole blocks): the
+// padded elements quantize as zeros, the block's scale comes from its real
+// values. Splat 0.5 in 10 columns of 16: codes 6 then 0, scale 448, amax 0.5.
+// CHECK-LABEL: func.func @padded
+// CHECK-DAG: %[[CODES:.*]] = arith.constant dense<{{\[\[}}6.000000e+00, 6.000000e+00, 6.000000e+00, 6.000000e+00, 6.000000e+00, 6.000000e+00, 6.000000e+00, 6.000000e+00, 6.000000e+00, 6.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [6.000000e+00, {{.*}}, 0.000000e+00]]> : tensor<2x16xf4E2M1FN>
+// CHECK-DAG: %[[SCALES:.*]] = arith.constant dense<4.480000e+02> : tensor<2x1xf8E4M3FN>
+// CHECK-DAG: %[[AMAX:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK: nvfp4.assemble %[[CODES]], %[[SCALES]], %[[AMAX]]
+// CHECK-NOT: nvfp4.quantize
+func.func @padded() -> !nvfp4.tensor<2x16, 1x16> {
+  %w = arith.constant dense<0.5> : tensor<2x10xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %w low[0, 0] high[0, 6] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<2x10xf32> to tensor<2x16xf32>
+  %q = nvfp4.quantize %p : tensor<2x16xf32> -> !nvfp4.tensor<2x16, 1x16>
+  return %q : !nvfp4.tensor<2x16, 1x16>
+}

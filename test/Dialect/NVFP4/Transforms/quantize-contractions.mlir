@@ -133,9 +133,9 @@ func.func @batched(%a: tensor<2x16x64xf32>, %b: tensor<2x64x32xf32>, %c: tensor<
 #mn = affine_map<(d0, d1, d2) -> (d0, d1)>
 
 // Left alone: contractions not selected (or kept high), non-contractions,
-// already-quantized IR. A selected contraction the rewrite cannot express
-// gets a warning saying why and is kept in high precision
-// (quantize-contractions-fallback.mlir has the other reasons).
+// already-quantized IR. (A selected contraction the rewrite cannot express
+// gets a warning saying why and is kept in high precision:
+// quantize-contractions-fallback.mlir.)
 
 // CHECK-LABEL: func @leave_alone
 // CHECK: linalg.matmul {{.*}}nvfp4.precision = "high"
@@ -144,14 +144,11 @@ func.func @batched(%a: tensor<2x16x64xf32>, %b: tensor<2x64x32xf32>, %c: tensor<
 // CHECK-SAME: outs
 // CHECK: linalg.add
 // CHECK: nvfp4.matmul %{{.*}}, %{{.*}} : !nvfp4.tensor<32x64, 1x16>
-// CHECK: linalg.matmul {{.*}}nvfp4.precision = "high"
-// CHECK-SAME: tensor<32x24xbf16>
 // CHECK-NOT: nvfp4.quantize
 // CHECK: return
 func.func @leave_alone(%x: tensor<32x64xbf16>, %w: tensor<48x64xbf16>, %c: tensor<32x48xf32>,
-                       %qa: !nvfp4.tensor<32x64, 1x16>, %qb: !nvfp4.tensor<48x64, 16x16>,
-                       %x24: tensor<32x24xbf16>, %w24: tensor<48x24xbf16>)
-    -> (tensor<32x48xf32>, tensor<32x48xf32>, tensor<32x64xbf16>, tensor<32x48xf32>, tensor<32x48xf32>) {
+                       %qa: !nvfp4.tensor<32x64, 1x16>, %qb: !nvfp4.tensor<48x64, 16x16>)
+    -> (tensor<32x48xf32>, tensor<32x48xf32>, tensor<32x64xbf16>, tensor<32x48xf32>) {
   %0 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<48x64xbf16>)
          outs(%c : tensor<32x48xf32>) {nvfp4.precision = "high", nvfp4.role = "fprop"} -> tensor<32x48xf32>
   %1 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<48x64xbf16>)
@@ -159,8 +156,40 @@ func.func @leave_alone(%x: tensor<32x64xbf16>, %w: tensor<48x64xbf16>, %c: tenso
   %e = tensor.empty() : tensor<32x64xbf16>
   %2 = linalg.add ins(%x, %x : tensor<32x64xbf16>, tensor<32x64xbf16>) outs(%e : tensor<32x64xbf16>) -> tensor<32x64xbf16>
   %3 = nvfp4.matmul %qa, %qb : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<48x64, 16x16> -> tensor<32x48xf32>
-  // expected-warning @below {{nvfp4: fallback: selected for NVFP4 but kept in high precision: K=24 is not a multiple of 16}}
-  %4 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x24, %w24 : tensor<32x24xbf16>, tensor<48x24xbf16>)
+  return %0, %1, %2, %3 : tensor<32x48xf32>, tensor<32x48xf32>, tensor<32x64xbf16>, tensor<32x48xf32>
+}
+
+// -----
+
+// K = 24 is not a multiple of the 16-wide blocks: both operands are
+// zero-padded along K to 32 (tensor.pad) and quantized padded; the matmul
+// contracts over 32 (the padded codes are zeros, so every product keeps its
+// value). The 16x16 weight stored [K, N] pads its rows before the exact
+// transpose.
+// CHECK-LABEL: func.func @k_padded
+// CHECK-SAME: (%[[X:.*]]: tensor<32x24xbf16>, %[[W:.*]]: tensor<48x24xbf16>, %[[WT:.*]]: tensor<24x48xbf16>)
+// CHECK: %[[XP:.*]] = tensor.pad %[[X]] low[0, 0] high[0, 8]
+// CHECK: tensor.yield %{{.*}} : bf16
+// CHECK: %[[QX:.*]] = nvfp4.quantize %[[XP]] {nvfp4.kind = "activation"} : tensor<32x32xbf16> -> !nvfp4.tensor<32x32, 1x16>
+// CHECK: %[[WP:.*]] = tensor.pad %[[W]] low[0, 0] high[0, 8]
+// CHECK: %[[QW:.*]] = nvfp4.quantize %[[WP]] {nvfp4.kind = "weight"} : tensor<48x32xbf16> -> !nvfp4.tensor<48x32, 16x16>
+// CHECK: nvfp4.matmul %[[QX]], %[[QW]] {nvfp4.role = "fprop"} : !nvfp4.tensor<32x32, 1x16>, !nvfp4.tensor<48x32, 16x16> -> tensor<32x48xf32>
+// CHECK: %[[WTP:.*]] = tensor.pad %[[WT]] low[0, 0] high[8, 0]
+// CHECK: %[[QWT:.*]] = nvfp4.quantize %[[WTP]] {nvfp4.kind = "weight"} : tensor<32x48xbf16> -> !nvfp4.tensor<32x48, 16x16>
+// CHECK: %[[T:.*]] = nvfp4.transpose %[[QWT]] : !nvfp4.tensor<32x48, 16x16> -> !nvfp4.tensor<48x32, 16x16>
+// CHECK: nvfp4.matmul %{{.*}}, %[[T]]
+#mk = affine_map<(d0, d1, d2) -> (d0, d2)>
+#nk = affine_map<(d0, d1, d2) -> (d1, d2)>
+#kn = affine_map<(d0, d1, d2) -> (d2, d1)>
+#mn = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @k_padded(%x: tensor<32x24xbf16>, %w: tensor<48x24xbf16>, %wt: tensor<24x48xbf16>)
+    -> (tensor<32x48xf32>, tensor<32x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x48xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %0 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x24xbf16>, tensor<48x24xbf16>)
          outs(%c : tensor<32x48xf32>) {nvfp4.precision = "fp4", nvfp4.role = "fprop"} -> tensor<32x48xf32>
-  return %0, %1, %2, %3, %4 : tensor<32x48xf32>, tensor<32x48xf32>, tensor<32x64xbf16>, tensor<32x48xf32>, tensor<32x48xf32>
+  %1 = linalg.matmul indexing_maps = [#mk, #kn, #mn] ins(%x, %wt : tensor<32x24xbf16>, tensor<24x48xbf16>)
+         outs(%c : tensor<32x48xf32>) {nvfp4.precision = "fp4", nvfp4.role = "fprop"} -> tensor<32x48xf32>
+  return %0, %1 : tensor<32x48xf32>, tensor<32x48xf32>
 }

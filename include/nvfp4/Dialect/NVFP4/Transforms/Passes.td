@@ -106,9 +106,10 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
        forward result feeds a reduction (softmax / cross-entropy) directly,
        and the dgrad/wgrad of that weight;
     6. the first `keep-first` and the last `keep-last` layers;
-    7. hardware rules: K a multiple of 16, a 16x16-scaled weight needs both
-       dimensions multiples of 16 (with `inference`, such a weight gets
-       1x16 blocks instead); with `gpu-target=<sm_..>`, the shapes the
+    7. hardware rules: a 16x16-scaled weight needs its other dimension to
+       be a multiple of 16 (with `inference`, such a weight gets 1x16
+       blocks instead; K is zero-padded to whole blocks by the rewrite);
+       with `gpu-target=<sm_..>`, the shapes the
        GEMM kernel of that target takes: on sm_120a, sm_121a and sm_90a
        (`mma.sync`) any M, N and K (the last CTA tile and K step are
        predicated; the grid limits apply); on sm_100a, sm_103a and sm_110a
@@ -182,9 +183,13 @@ def NVFP4QuantizeContractions
     which is quantized once, and the result is expanded back to [B, M, N].
     Stochastic quantizes get disjoint
     Philox counter ranges as `nvfp4-assign-rounding` gives them. A
+    contraction whose K is not a multiple of 16 gets both operands
+    zero-padded along K to whole blocks (`tensor.pad`) before they are
+    quantized: the padded codes are zeros, so every product keeps its
+    value, and the last block's scale comes from its real values. A
     contraction marked `fp4` that the rewrite cannot express (an unsupported
-    form, K not a multiple of 16, a 16x16 weight whose other dimension is
-    not) stays in high precision, marked `"high"`, with a warning saying
+    form, a 16x16 weight whose other dimension is not a multiple of 16)
+    stays in high precision, marked `"high"`, with a warning saying
     why. With `inference` (a forward graph, where no dgrad reuses a weight
     through an exact transpose), a weight whose rows are not a multiple of
     16 is quantized with 1x16 blocks instead.
