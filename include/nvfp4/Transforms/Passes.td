@@ -9,6 +9,41 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ImportIREEInput : Pass<"nvfp4-import-iree-input", "ModuleOp"> {
+  let summary = "Turn IREE's input-phase functions (util.func with hal.buffer_view ABI) into func.func on tensors";
+  let description = [{
+    `iree-compile --compile-to=input` writes a model's functions as IREE
+    `util.func` ops. From PyTorch (the torch input pipeline) each entry has
+    the `hal.buffer_view` ABI: an `@f$async` function that imports its
+    arguments (`hal.tensor.import`, waiting on a fence), joins its results
+    on a fence (`hal.tensor.barrier`) and exports them
+    (`hal.tensor.export`), and a synchronous wrapper `@f` that creates the
+    fence and calls it. This pass makes the module plain upstream IR the
+    nvfp4 recipe and lowerings take:
+
+    - every `util.func` that does not call another becomes `func.func`
+      (named without the `$async` suffix), whose arguments are the tensors
+      the buffer views import (fence arguments are dropped, other arguments
+      kept) and whose results are the tensors it exports;
+    - imports, barriers and exports are replaced by the tensors they carry,
+      `util.return` by `func.return`;
+    - wrappers (`util.func` ops that call another one) are removed.
+
+    nvfp4-opt cannot parse IREE's dialects, so the input is printed in the
+    generic form and parsed with unregistered dialects allowed:
+
+    ```sh
+    iree-compile model.torch.mlir --compile-to=input --mlir-print-op-generic -o model.input.mlir
+    nvfp4-opt --allow-unregistered-dialect model.input.mlir --nvfp4-import-iree-input --nvfp4-recipe
+    ```
+
+    Any other IREE operation left in a converted function (the pass expects
+    linalg, tensor, arith and math bodies) is an error at that operation,
+    and so is a `util.func` without a body.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def CloneSharedInits : Pass<"nvfp4-clone-shared-inits", "func::FuncOp"> {
   let summary = "Give every destination operand that is a shared tensor.empty "
                 "or linalg.fill its own copy";

@@ -1,0 +1,179 @@
+//===- ImportIREEInput.cpp - IREE input-phase functions to func.func ------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Converts the `util.func` entry points that `iree-compile
+// --compile-to=input` writes (with the `hal.buffer_view` ABI of the torch
+// input pipeline) into `func.func` on tensors (see Passes.td). IREE's
+// dialects are not registered here: the input is parsed in the generic form
+// with unregistered dialects allowed, and its operations are recognized by
+// name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::nvfp4 {
+#define GEN_PASS_DEF_IMPORTIREEINPUT
+#include "nvfp4/Transforms/Passes.h.inc"
+} // namespace mlir::nvfp4
+
+using namespace mlir;
+
+namespace {
+
+bool isNamed(Operation *op, StringRef name) {
+  return op->getName().getStringRef() == name;
+}
+
+/// Whether `type` is one of IREE's fence or buffer-view types (opaque when
+/// the hal dialect is not registered).
+bool isHalType(Type type, StringRef name) {
+  auto opaque = dyn_cast<OpaqueType>(type);
+  return opaque && opaque.getDialectNamespace() == "hal" &&
+         opaque.getTypeData() == name;
+}
+
+/// The function type of an unregistered `util.func`, null if it has none.
+FunctionType getUtilFunctionType(Operation *op) {
+  auto attr = op->getAttrOfType<TypeAttr>("function_type");
+  return attr ? dyn_cast<FunctionType>(attr.getValue()) : FunctionType();
+}
+
+struct ImportIREEInputPass
+    : public mlir::nvfp4::impl::ImportIREEInputBase<ImportIREEInputPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<Operation *> utilFuncs;
+    for (Operation &op : module.getBody()->getOperations())
+      if (isNamed(&op, "util.func"))
+        utilFuncs.push_back(&op);
+    for (Operation *op : utilFuncs) {
+      bool callsAnother = false;
+      op->walk([&](Operation *inner) {
+        callsAnother |= isNamed(inner, "util.call");
+      });
+      if (callsAnother) {
+        op->erase();
+        continue;
+      }
+      if (failed(convert(op)))
+        return signalPassFailure();
+    }
+  }
+
+  LogicalResult convert(Operation *op) {
+    auto name = op->getAttrOfType<StringAttr>("sym_name");
+    if (!name || !getUtilFunctionType(op) || op->getNumRegions() != 1 ||
+        op->getRegion(0).empty())
+      return op->emitError("nvfp4-import-iree-input: expected a util.func "
+                           "with a name, a function type and a body");
+    Region &body = op->getRegion(0);
+    Block &entry = body.front();
+
+    // The tensors the arguments stand for: the imports' results.
+    SmallVector<Type> argTypes;
+    SmallVector<std::pair<BlockArgument, Value>> imported;
+    for (BlockArgument arg : entry.getArguments()) {
+      if (isHalType(arg.getType(), "fence"))
+        continue;
+      if (!isHalType(arg.getType(), "buffer_view")) {
+        argTypes.push_back(arg.getType());
+        continue;
+      }
+      Operation *import = nullptr;
+      for (Operation *user : arg.getUsers())
+        if (isNamed(user, "hal.tensor.import") && user->getOperand(0) == arg)
+          import = user;
+      if (!import || import->getNumResults() != 1)
+        return op->emitError("nvfp4-import-iree-input: buffer-view argument ")
+               << arg.getArgNumber()
+               << " is not imported by one hal.tensor.import";
+      argTypes.push_back(import->getResult(0).getType());
+      imported.emplace_back(arg, import->getResult(0));
+    }
+
+    // Imports, barriers and exports give way to the tensors they carry.
+    SmallVector<Operation *> abiOps;
+    body.walk([&](Operation *inner) {
+      if (isNamed(inner, "hal.tensor.import") ||
+          isNamed(inner, "hal.tensor.barrier") ||
+          isNamed(inner, "hal.tensor.export"))
+        abiOps.push_back(inner);
+    });
+    for (Operation *abi : abiOps) {
+      if (isNamed(abi, "hal.tensor.import"))
+        continue; // Replaced by the new arguments below.
+      // barrier(tensors..., fence) -> tensors...; export(tensor) -> tensor.
+      for (auto [i, result] : llvm::enumerate(abi->getResults()))
+        result.replaceAllUsesWith(abi->getOperand(i));
+    }
+
+    // The new function, with the body moved in.
+    OpBuilder b(op);
+    StringRef funcName = name.getValue();
+    funcName.consume_back("$async");
+    auto func = func::FuncOp::create(b, op->getLoc(), funcName,
+                                     b.getFunctionType(argTypes, {}));
+    func.getBody().takeBody(body);
+    Block &newEntry = func.getBody().front();
+    SmallVector<BlockArgument> oldArgs(newEntry.getArguments());
+    unsigned next = 0;
+    for (BlockArgument arg : oldArgs) {
+      if (isHalType(arg.getType(), "fence"))
+        continue;
+      BlockArgument replacement =
+          newEntry.addArgument(argTypes[next++], arg.getLoc());
+      auto importedIt = llvm::find_if(
+          imported, [&](auto &pair) { return pair.first == arg; });
+      if (importedIt != imported.end())
+        importedIt->second.replaceAllUsesWith(replacement);
+      else
+        arg.replaceAllUsesWith(replacement);
+    }
+    for (Operation *abi : llvm::reverse(abiOps))
+      abi->erase();
+
+    // util.return -> func.return; the results are what it returns.
+    SmallVector<Type> resultTypes;
+    WalkResult walk = func.walk([&](Operation *inner) {
+      if (!isNamed(inner, "util.return"))
+        return WalkResult::advance();
+      OpBuilder rb(inner);
+      func::ReturnOp::create(rb, inner->getLoc(), inner->getOperands());
+      resultTypes.assign(inner->getOperandTypes().begin(),
+                         inner->getOperandTypes().end());
+      inner->erase();
+      return WalkResult::advance();
+    });
+    (void)walk;
+    for (BlockArgument arg : oldArgs) {
+      if (!arg.use_empty())
+        return func.emitError("nvfp4-import-iree-input: an ABI argument is "
+                              "still used after the conversion");
+    }
+    newEntry.eraseArguments(0, oldArgs.size());
+    func.setFunctionType(b.getFunctionType(argTypes, resultTypes));
+    op->erase();
+
+    // What is left must be plain upstream IR.
+    WalkResult left = func.walk([&](Operation *inner) {
+      if (inner->isRegistered())
+        return WalkResult::advance();
+      inner->emitError("nvfp4-import-iree-input: '")
+          << inner->getName()
+          << "' remains in the converted function (expected linalg, tensor, "
+             "arith and math bodies)";
+      return WalkResult::interrupt();
+    });
+    return failure(left.wasInterrupted());
+  }
+};
+
+} // namespace

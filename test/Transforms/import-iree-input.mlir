@@ -1,0 +1,58 @@
+// RUN: nvfp4-opt --allow-unregistered-dialect %s --nvfp4-import-iree-input --split-input-file --verify-diagnostics | FileCheck %s
+
+// A util.func without ABI (as the StableHLO input pipeline writes them):
+// only the function and return ops change; scalar arguments stay.
+// CHECK-LABEL: func.func @plain(%arg0: tensor<4xf32>, %arg1: i32) -> tensor<4xf32>
+// CHECK-NEXT: return %arg0 : tensor<4xf32>
+"util.func"() <{function_type = (tensor<4xf32>, i32) -> tensor<4xf32>, sym_name = "plain"}> ({
+^bb0(%arg0: tensor<4xf32>, %arg1: i32):
+  "util.return"(%arg0) : (tensor<4xf32>) -> ()
+}) : () -> ()
+
+// -----
+
+// Two buffer views and fences: both imports become arguments, in order; the
+// barrier joins two results, both exported.
+// CHECK-LABEL: func.func @two(%arg0: tensor<2xf32>, %arg1: tensor<3xf32>) -> (tensor<3xf32>, tensor<2xf32>)
+// CHECK-NEXT: return %arg1, %arg0 : tensor<3xf32>, tensor<2xf32>
+// CHECK-NOT: util.func
+"util.func"() <{function_type = (!hal.buffer_view, !hal.buffer_view, !hal.fence, !hal.fence) -> (!hal.buffer_view, !hal.buffer_view), sym_name = "two$async"}> ({
+^bb0(%a: !hal.buffer_view, %b: !hal.buffer_view, %wait: !hal.fence, %signal: !hal.fence):
+  %ta = "hal.tensor.import"(%a, %wait) <{operandSegmentSizes = array<i32: 1, 0, 1, 0>, target_encoding = tensor<2xf32>}> : (!hal.buffer_view, !hal.fence) -> tensor<2xf32>
+  %tb = "hal.tensor.import"(%b, %wait) <{operandSegmentSizes = array<i32: 1, 0, 1, 0>, target_encoding = tensor<3xf32>}> : (!hal.buffer_view, !hal.fence) -> tensor<3xf32>
+  %j:2 = "hal.tensor.barrier"(%tb, %ta, %signal) : (tensor<3xf32>, tensor<2xf32>, !hal.fence) -> (tensor<3xf32>, tensor<2xf32>)
+  %eb = "hal.tensor.export"(%j#0) <{source_encoding = tensor<3xf32>}> : (tensor<3xf32>) -> !hal.buffer_view
+  %ea = "hal.tensor.export"(%j#1) <{source_encoding = tensor<2xf32>}> : (tensor<2xf32>) -> !hal.buffer_view
+  "util.return"(%eb, %ea) : (!hal.buffer_view, !hal.buffer_view) -> ()
+}) {iree.abi.stub} : () -> ()
+"util.func"() <{function_type = (!hal.buffer_view, !hal.buffer_view) -> (!hal.buffer_view, !hal.buffer_view), sym_name = "two"}> ({
+^bb0(%a: !hal.buffer_view, %b: !hal.buffer_view):
+  %f = "util.null"() : () -> !hal.fence
+  %r:2 = "util.call"(%a, %b, %f, %f) <{callee = @two$async}> : (!hal.buffer_view, !hal.buffer_view, !hal.fence, !hal.fence) -> (!hal.buffer_view, !hal.buffer_view)
+  "util.return"(%r#0, %r#1) : (!hal.buffer_view, !hal.buffer_view) -> ()
+}) {iree.abi.stub} : () -> ()
+
+// -----
+
+// A buffer view nothing imports.
+// expected-error @below {{nvfp4-import-iree-input: buffer-view argument 0 is not imported by one hal.tensor.import}}
+"util.func"() <{function_type = (!hal.buffer_view) -> (), sym_name = "unused"}> ({
+^bb0(%a: !hal.buffer_view):
+  "util.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+// An IREE op the conversion does not know stays: an error at it.
+"util.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "flow"}> ({
+^bb0(%x: tensor<4xf32>):
+  // expected-error @below {{nvfp4-import-iree-input: 'flow.tensor.reshape' remains in the converted function (expected linalg, tensor, arith and math bodies)}}
+  %y = "flow.tensor.reshape"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  "util.return"(%y) : (tensor<4xf32>) -> ()
+}) : () -> ()
+
+// -----
+
+// expected-error @below {{nvfp4-import-iree-input: expected a util.func with a name, a function type and a body}}
+"util.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "external"}> ({
+}) : () -> ()
