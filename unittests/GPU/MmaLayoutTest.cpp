@@ -144,20 +144,25 @@ TEST(MmaLayoutTest, ScaleLanesHoldTheRowsTheInstructionReads) {
 
 TEST(MmaLayoutTest, StagingCoversTheTileOnce) {
   for (const TileShape &t : kTileShapes) {
-    for (int64_t rows : {t.m, t.n}) {
-      std::vector<int> words(rows * kWordsPerMmaRow, 0);
-      const int64_t count = rows * kVectorsPerRow;
-      for (int64_t tid = 0; tid < t.threads(); ++tid)
-        for (int64_t i = 0; i < stageCopiesPerThread(count, t); ++i) {
-          int64_t v = stageJob(tid, i, t);
-          if (v >= count)
-            continue;
-          for (int64_t w = 0; w < kWordsPerVector; ++w)
-            ++words[stageRow(v) * kWordsPerMmaRow + stageWord(v) + w];
-        }
-      for (int v : words)
-        EXPECT_EQ(v, 1) << t.m << "x" << t.n;
-    }
+    // 16-byte vectors (K % 32 == 0) and 8-byte halves (K = 48).
+    for (int64_t k : {int64_t(64), int64_t(48)})
+      for (int64_t rows : {t.m, t.n}) {
+        const int64_t copiesPerRow = kTileRowBytes / stageCopyBytes(k);
+        const int64_t wordsPerCopy = kWordsPerMmaRow / copiesPerRow;
+        std::vector<int> words(rows * kWordsPerMmaRow, 0);
+        const int64_t count = rows * copiesPerRow;
+        for (int64_t tid = 0; tid < t.threads(); ++tid)
+          for (int64_t i = 0; i < stageCopiesPerThread(count, t); ++i) {
+            int64_t v = stageJob(tid, i, t);
+            if (v >= count)
+              continue;
+            for (int64_t w = 0; w < wordsPerCopy; ++w)
+              ++words[stageRow(v, copiesPerRow) * kWordsPerMmaRow +
+                      stageWord(v, copiesPerRow) + w];
+          }
+        for (int v : words)
+          EXPECT_EQ(v, 1) << t.m << "x" << t.n << " K " << k;
+      }
     std::vector<int> scales(t.scaleWords(), 0);
     for (int64_t tid = 0; tid < t.threads(); ++tid)
       for (int64_t i = 0; i < stageCopiesPerThread(t.scaleWords(), t); ++i)

@@ -491,8 +491,7 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   // are copied a 4-byte word at a time when K % 64 == 0; otherwise byte by
   // byte (loads, packed into a word, stored to shared memory).
   const bool kResidue = c.k % kTileK != 0;
-  const int64_t copyBytes =
-      rowBytes % kVectorBytes == 0 ? kVectorBytes : kVectorBytes / 2;
+  const int64_t copyBytes = stageCopyBytes(c.k);
   const int64_t copiesPerRow = kTileRowBytes / copyBytes;
   auto i1Const = [&](bool v) {
     return arith::ConstantIntOp::create(b, loc, b.getI1Type(), v);
@@ -509,9 +508,10 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
     auto copyRows = [&](int64_t rows, Value srcBase, IndexExpr tileRow,
                         int64_t limit, bool residue, Value dstBase) {
       forEachJob(rows * copiesPerRow, [&](IndexExpr v) {
-        IndexExpr row = v / copiesPerRow, part = v % copiesPerRow;
+        IndexExpr row = stageRow(v, copiesPerRow);
         IndexExpr srcRow = tileRow + row;
-        IndexExpr byteInRow = kByte + part * copyBytes;
+        IndexExpr byteInRow =
+            kByte + stageVector(v, copiesPerRow) * copyBytes;
         Value rowValid, kValid;
         if (residue) {
           rowValid = rowIn(srcRow, limit);
@@ -527,7 +527,7 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
                                 (batch * limit + srcRow) * rowBytes + byteInRow);
         Value dst = sharedAddress(
             dstBase, slot * (rows * smemRowBytes) + row * smemRowBytes +
-                         swizzleWord(row, part * (copyBytes / 4)) * 4);
+                         swizzleWord(row, stageWord(v, copiesPerRow)) * 4);
         copyAsync(dst, src, copyBytes, both(rowValid, kValid));
       });
     };

@@ -220,12 +220,26 @@ template <typename Idx> Idx swizzleWord(Idx row, Idx word) {
   return (word + ((row / 4) % 2) * 4) % kWordsPerMmaRow;
 }
 
-/// Row of the tile and first (unswizzled) shared-memory word of vector job
-/// `v`.
-template <typename Idx> Idx stageRow(Idx v) { return v / kVectorsPerRow; }
-template <typename Idx> Idx stageVector(Idx v) { return v % kVectorsPerRow; }
-template <typename Idx> Idx stageWord(Idx v) {
-  return stageVector(v) * kWordsPerVector;
+/// Bytes per data copy of a K step: 16-byte vectors when rows of K / 2
+/// bytes are 16-byte aligned (K % 32 == 0), else 8-byte halves (cp.async
+/// needs a source aligned to its size).
+constexpr int64_t stageCopyBytes(int64_t k) {
+  return (k / 2) % kVectorBytes == 0 ? kVectorBytes : kVectorBytes / 2;
+}
+/// Row of the tile, copy within the row, and first (unswizzled)
+/// shared-memory word of data copy job `v`, for `copiesPerRow` copies per
+/// row (kVectorsPerRow 16-byte vectors, or twice as many 8-byte halves).
+template <typename Idx>
+Idx stageRow(Idx v, int64_t copiesPerRow = kVectorsPerRow) {
+  return v / copiesPerRow;
+}
+template <typename Idx>
+Idx stageVector(Idx v, int64_t copiesPerRow = kVectorsPerRow) {
+  return v % copiesPerRow;
+}
+template <typename Idx>
+Idx stageWord(Idx v, int64_t copiesPerRow = kVectorsPerRow) {
+  return stageVector(v, copiesPerRow) * (kWordsPerMmaRow / copiesPerRow);
 }
 
 //===----------------------------------------------------------------------===//
