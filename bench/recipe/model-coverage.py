@@ -55,8 +55,12 @@ def report(model, target, workdir):
     options = f"mode={mode} report={out}"
     if target:
         options += f" gpu-target={target}"
-    run = subprocess.run([NVFP4_OPT, model, f"--nvfp4-recipe={options}",
-                          "-o", os.devnull], capture_output=True, text=True)
+    # IREE's input-phase files (generic form) first become func.func; the
+    # import does nothing to other modules.
+    run = subprocess.run([NVFP4_OPT, "--allow-unregistered-dialect", model,
+                          "--nvfp4-import-iree-input",
+                          f"--nvfp4-recipe={options}", "-o", os.devnull],
+                         capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"model-coverage: the recipe failed on {model}:\n"
                  f"{run.stderr}")
