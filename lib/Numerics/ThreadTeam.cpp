@@ -49,11 +49,9 @@ public:
     std::unique_lock<std::mutex> call(callMutex, std::try_to_lock);
     if (!call.owns_lock() || insideBody)
       return false;
-    while (static_cast<int>(workers.size()) < numThreads - 1) {
-      const int index = static_cast<int>(workers.size()) + 1;
-      workers.emplace_back([this, index] { work(index); });
-      workers.back().detach();
-    }
+    // Workers sleep until the process exits: detached, counted only.
+    for (; numWorkers < numThreads - 1; ++numWorkers)
+      std::thread([this, index = numWorkers + 1] { work(index); }).detach();
     {
       std::lock_guard<std::mutex> lock(mutex);
       job = &body;
@@ -106,7 +104,7 @@ private:
   /// Guards the job and the sleeping threads' conditions.
   std::mutex mutex;
   std::condition_variable wake, done;
-  std::vector<std::thread> workers;
+  int numWorkers = 0;
   const std::function<void(int)> *job = nullptr;
   int jobThreads = 0;
   std::atomic<uint64_t> generation{0};

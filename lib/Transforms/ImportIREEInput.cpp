@@ -141,23 +141,22 @@ struct ImportIREEInputPass
       abi->erase();
 
     // util.return -> func.return; the results are what it returns.
-    SmallVector<Type> resultTypes;
-    WalkResult walk = func.walk([&](Operation *inner) {
-      if (!isNamed(inner, "util.return"))
-        return WalkResult::advance();
-      OpBuilder rb(inner);
-      func::ReturnOp::create(rb, inner->getLoc(), inner->getOperands());
-      resultTypes.assign(inner->getOperandTypes().begin(),
-                         inner->getOperandTypes().end());
-      inner->erase();
-      return WalkResult::advance();
+    SmallVector<Operation *> returns;
+    func.walk([&](Operation *inner) {
+      if (isNamed(inner, "util.return"))
+        returns.push_back(inner);
     });
-    (void)walk;
-    for (BlockArgument arg : oldArgs) {
-      if (!arg.use_empty())
-        return func.emitError("nvfp4-import-iree-input: an ABI argument is "
-                              "still used after the conversion");
+    SmallVector<Type> resultTypes;
+    for (Operation *ret : returns) {
+      OpBuilder rb(ret);
+      func::ReturnOp::create(rb, ret->getLoc(), ret->getOperands());
+      resultTypes.assign(ret->getOperandTypes().begin(),
+                         ret->getOperandTypes().end());
+      ret->erase();
     }
+    if (llvm::any_of(oldArgs, [](BlockArgument arg) { return !arg.use_empty(); }))
+      return func.emitError("nvfp4-import-iree-input: a buffer-view or fence "
+                            "argument has uses other than the ABI operations");
     newEntry.eraseArguments(0, oldArgs.size());
     func.setFunctionType(b.getFunctionType(argTypes, resultTypes));
     op->erase();

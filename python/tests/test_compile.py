@@ -314,16 +314,11 @@ def test_gpu_pipeline_resolves_the_runtime_and_runs_its_constructors(tmp_path):
            "CUDA_ERROR_STUB_LIBRARY" in result.stderr
 
 
-def test_inference_recipe_with_calibration(rng, tmp_path):
-    # An inference graph with a constant weight, as importers write them:
-    # mode=inference quantizes the weight at compile time, the calibration
-    # file gives the activation a static amax (half the measured one, so
-    # that values saturate and the result differs from the dynamic amax).
-    m, n, k = 32, 64, 64
-    w = rng.standard_normal((n, k)).astype(np.float32)
-    x = rng.standard_normal((m, k)).astype(np.float32)
-    static_amax = float(np.abs(x).max()) / 2
-    src = f"""
+def linear_with_constant_weight(w, m, loc=""):
+    """@main(x [m, K]) -> x @ w.T, w [N, K] an f32 constant, as importers
+    write inference graphs; `loc` is appended to the matmul."""
+    n, k = w.shape
+    return f"""
 func.func @main(%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
   %w = arith.constant dense<"0x{w.tobytes().hex()}"> : tensor<{n}x{k}xf32>
   %c0 = arith.constant 0.0 : f32
@@ -333,10 +328,22 @@ func.func @main(%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
                                       affine_map<(m, n, k) -> (n, k)>,
                                       affine_map<(m, n, k) -> (m, n)>]
       ins(%x, %w : tensor<{m}x{k}xf32>, tensor<{n}x{k}xf32>)
-      outs(%f : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32> loc("fc1")
+      outs(%f : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32> {loc}
   return %y : tensor<{m}x{n}xf32>
 }}
 """
+
+
+def test_inference_recipe_with_calibration(rng, tmp_path):
+    # An inference graph with a constant weight, as importers write them:
+    # mode=inference quantizes the weight at compile time, the calibration
+    # file gives the activation a static amax (half the measured one, so
+    # that values saturate and the result differs from the dynamic amax).
+    m, n, k = 32, 64, 64
+    w = rng.standard_normal((n, k)).astype(np.float32)
+    x = rng.standard_normal((m, k)).astype(np.float32)
+    static_amax = float(np.abs(x).max()) / 2
+    src = linear_with_constant_weight(w, m, loc='loc("fc1")')
     calibration = tmp_path / "calibration.json"
     calibration.write_text(f'{{"fc1": {static_amax!r}}}')
     recipe = nvfp4.Recipe(inference=True, calibration=calibration)
@@ -366,20 +373,7 @@ def test_inference_recipe_pads_k_to_whole_blocks(rng):
     m, n, k = 4, 8, 10
     w = rng.standard_normal((n, k)).astype(np.float32)
     x = rng.standard_normal((m, k)).astype(np.float32)
-    src = f"""
-func.func @main(%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
-  %w = arith.constant dense<"0x{w.tobytes().hex()}"> : tensor<{n}x{k}xf32>
-  %c0 = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<{m}x{n}xf32>
-  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
-                                      affine_map<(m, n, k) -> (n, k)>,
-                                      affine_map<(m, n, k) -> (m, n)>]
-      ins(%x, %w : tensor<{m}x{k}xf32>, tensor<{n}x{k}xf32>)
-      outs(%f : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  return %y : tensor<{m}x{n}xf32>
-}}
-"""
+    src = linear_with_constant_weight(w, m)
     f = nvfp4.compile(src, recipe=nvfp4.Recipe(inference=True).pass_options())
     pad = ((0, 0), (0, 16 - k))
     expected = nvfp4.matmul(nvfp4.quantize(np.pad(x, pad)),

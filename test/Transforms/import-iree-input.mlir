@@ -43,6 +43,17 @@
 
 // -----
 
+// A buffer view used by something else than its import.
+// expected-error @below {{nvfp4-import-iree-input: a buffer-view or fence argument has uses other than the ABI operations}}
+"util.func"() <{function_type = (!hal.buffer_view) -> tensor<4xf32>, sym_name = "reused"}> ({
+^bb0(%a: !hal.buffer_view):
+  %t = "hal.tensor.import"(%a) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, target_encoding = tensor<4xf32>}> : (!hal.buffer_view) -> tensor<4xf32>
+  %d = "hal.buffer_view.dim"(%a) : (!hal.buffer_view) -> index
+  "util.return"(%t) : (tensor<4xf32>) -> ()
+}) : () -> ()
+
+// -----
+
 // An IREE op the conversion does not know stays: an error at it.
 "util.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "flow"}> ({
 ^bb0(%x: tensor<4xf32>):

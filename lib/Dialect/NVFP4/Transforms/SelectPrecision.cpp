@@ -398,9 +398,12 @@ void NVFP4SelectPrecisionPass::selectInFunction(
         // (nvfp4-quantize-contractions).
         bool flattened = info->batched && weightIndex == 1 &&
                          getBatchBroadcastSource(info->rhs());
+        // The kernel sees K zero-padded to whole blocks
+        // (nvfp4-quantize-contractions).
+        const int64_t paddedK = llvm::alignTo(d.k, kBlockSize);
         std::string issue =
-            flattened ? getGpuShapeIssue(1, d.batch * d.m, d.n, d.k)
-                      : getGpuShapeIssue(d.batch, d.m, d.n, d.k);
+            flattened ? getGpuShapeIssue(1, d.batch * d.m, d.n, paddedK)
+                      : getGpuShapeIssue(d.batch, d.m, d.n, paddedK);
         if (!issue.empty())
           return {false, issue};
       }
