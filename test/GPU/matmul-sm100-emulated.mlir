@@ -74,10 +74,12 @@
 // RAGGED: gpu matmul [2x64x544] x [2x64x544] bf16: outside bound 0 (of 8192), bit-exact 8192,
 //
 // The CTA pair with a K that is not a multiple of the K tile:
-// RUN: nvfp4-opt %S/Inputs/matmul-ragged-tcgen05-pair-cases.mlir \
-// RUN:   --nvfp4-to-gpu-emulation="target=sm_100a tcgen05-cta-pair=on" \
-// RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
-// RUN: | FileCheck %s --check-prefix=RAGGED-PAIR
+// RUN: for target in sm_100a sm_103a sm_110a; do \
+// RUN:   nvfp4-opt %S/Inputs/matmul-ragged-tcgen05-pair-cases.mlir \
+// RUN:     --nvfp4-to-gpu-emulation="target=$target tcgen05-cta-pair=on" \
+// RUN:   | %mlir_runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   | FileCheck %s --check-prefix=RAGGED-PAIR || exit 1; \
+// RUN: done
 // RAGGED-PAIR: gpu matmul [256x288] x [256x288]: outside bound 0 (of 65536), bit-exact 65536,
 // RAGGED-PAIR: gpu matmul [512x96] x [256x96] acc: outside bound 0 (of 131072), bit-exact 131072,

@@ -39,6 +39,11 @@
 // RUN:   FileCheck %S/Inputs/matmul-ragged-cases.mlir --input-file=%t.ragged.$tile.txt || exit 1; \
 // RUN:   FileCheck %s --check-prefix=RAGGED --input-file=%t.ragged.$tile.txt || exit 1; \
 // RUN: done
+// sm_121a, default tiles:
+// RUN: nvfp4-opt %S/Inputs/matmul-ragged-cases.mlir --nvfp4-to-gpu-emulation="target=sm_121a" \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN: | FileCheck %s --check-prefix=RAGGED
 // RAGGED: gpu matmul [1x64] x [1x64]: outside bound 0 (of 1), bit-exact 1,
 // RAGGED: gpu matmul [127x128] x [129x128]: outside bound 0 (of 16383), bit-exact 16383,
 // RAGGED: gpu matmul [300x256] x [208x256]: outside bound 0 (of 62400), bit-exact 62400,
