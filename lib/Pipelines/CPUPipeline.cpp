@@ -72,7 +72,14 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   // The clones the deallocation leaves for buffers yielded from loops.
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // 3. Register-sized vector tiles of the linalg ops left (the high-precision
+  // 3. Large functions (a whole model's step) keep no loop nest or linalg op
+  // of their own: each moves into a function shared by its identical copies
+  // (the same op at every layer), so that what follows runs once per
+  // distinct op, in parallel over functions, and block splitting stays
+  // linear.
+  pm.addPass(createOutlineLoopNests());
+
+  // 4. Register-sized vector tiles of the linalg ops left (the high-precision
   // parts of a model), multi-reductions as element-wise vector arithmetic in
   // the order of the reduction, then loops for the rest, then everything to
   // the LLVM dialect.
@@ -84,17 +91,15 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   arith::ArithExpandOpsPassOptions expandOptions;
   expandOptions.includeBf16 = true;
-  pm.addPass(arith::createArithExpandOpsPass(expandOptions));
-  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addNestedPass<func::FuncOp>(
+      arith::createArithExpandOpsPass(expandOptions));
+  pm.addNestedPass<func::FuncOp>(memref::createExpandStridedMetadataPass());
   // N-D transfers (the vector tiles) fully unrolled into 1-D ones: the
   // progressive lowering would put a stack buffer in every loop body, and
   // allocas outside the entry block grow the stack at every iteration.
-  pm.addPass(createConvertVectorToSCFPass(
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
-  pm.addPass(createLowerAffinePass());
-  // Large functions (a whole model's step) keep no loop nest of their own,
-  // so that splitting their blocks stays linear.
-  pm.addPass(createOutlineLoopNests());
+  pm.addNestedPass<func::FuncOp>(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   // Math: LLVM intrinsics where LLVM has one; `clampf` expanded to arith;
   // integer powers outlined as functions; what is left (erf, erfc, cbrt,

@@ -99,6 +99,10 @@ void OutlineLoopNestsPass::outline(func::FuncOp func, Operation *nest,
   for (Operation *constant : constants)
     b.clone(*constant, mapping);
   Operation *copy = b.clone(*nest, mapping);
+  // Discardable attributes (the recipe's annotations: layer, role,
+  // precision) are not semantics, and would keep the same op of every layer
+  // from being shared.
+  copy->setDiscardableAttrs(DictionaryAttr::get(func.getContext()));
   func::ReturnOp::create(b, nest->getLoc(), copy->getResults());
 
   // Share the function of an identical nest.

@@ -60,3 +60,25 @@ func.func @small(%m: memref<4xf32>, %s: f32) {
   }
   return
 }
+
+// Linalg ops hold regions too. Their discardable attributes (the recipe's
+// annotations) are dropped, so the same op of every layer shares one
+// function; inherent attributes and types still tell nests apart.
+// CHECK-LABEL: func.func @linalg
+// CHECK-SAME: (%[[A:[^:]*]]: memref<4x8xf32>, %[[B:[^:]*]]: memref<8x4xf32>, %[[C:[^:]*]]: memref<4x4xf32>, %[[D:[^:]*]]: memref<4x4xf32>)
+// CHECK-NEXT: call @linalg_nest0(%[[A]], %[[B]], %[[C]])
+// CHECK-NEXT: call @linalg_nest0(%[[A]], %[[B]], %[[D]])
+// CHECK-NEXT: call @linalg_nest1(%[[B]], %[[A]], %[[D]])
+// CHECK-NEXT: return
+// CHECK: func.func private @linalg_nest0
+// CHECK-NEXT: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf32>, memref<8x4xf32>)
+// CHECK-NOT: nvfp4.layer
+// CHECK: func.func private @linalg_nest1
+// CHECK-NEXT: linalg.matmul indexing_maps = [#{{.*}}] ins(%{{.*}}, %{{.*}} : memref<8x4xf32>, memref<4x8xf32>)
+// CHECK-NOT: func.func private @linalg_nest2
+func.func @linalg(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4xf32>, %d: memref<4x4xf32>) {
+  linalg.matmul {nvfp4.layer = 0 : i64, nvfp4.precision = "high"} ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
+  linalg.matmul {nvfp4.layer = 1 : i64} ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%d : memref<4x4xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {nvfp4.layer = 2 : i64} ins(%b, %a : memref<8x4xf32>, memref<4x8xf32>) outs(%d : memref<4x4xf32>)
+  return
+}

@@ -191,16 +191,19 @@ def OutlineLoopNests : Pass<"nvfp4-outline-loop-nests", "ModuleOp"> {
     top-level loop, moving the rest of the block each time: quadratic in the
     size of a large straight-line function such as a whole model's step
     after `convert-linalg-to-loops`. In every `func.func` with at least
-    `min-loop-nests` top-level ops holding regions (loops, `scf.if`), this
-    pass moves each such op into a new private function and calls it, so
-    that the large function keeps no region and every function that
-    `convert-scf-to-cf` splits is small.
+    `min-loop-nests` top-level ops holding regions (loops, `scf.if`, linalg
+    ops), this pass moves each such op into a new private function and calls
+    it, so that the large function keeps no region and every function that
+    `convert-scf-to-cf` splits is small. Run before tiling and lowering
+    linalg ops, it also makes the passes after it run once per distinct op.
 
     The new function takes the values the nest uses from outside as
     arguments, in order of first use (constants are cloned into it instead),
-    and returns the nest's results. Nests that are identical once outlined
-    (the same ops, attributes, types and constants: for example the same
-    layer at every depth of a model) share one function, so the code grows
+    and returns the nest's results. The outlined op drops its discardable
+    attributes (annotations such as the recipe's `nvfp4.layer`, which are
+    not semantics). Nests that are identical once outlined (the same ops,
+    inherent attributes, types and constants: for example the same layer at
+    every depth of a model) share one function, so the code grows
     with the number of distinct nests. The functions are named
     `<function>_nest<N>` in order of first appearance; the output is
     deterministic.
