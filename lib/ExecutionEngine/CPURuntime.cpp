@@ -101,6 +101,15 @@ void expectShape(const char *entry, const char *name,
                            ", expected " + bracketed(expected));
 }
 
+/// The tensor-scale kind of a call's `decodeScale` flag (0: an amax, 1: a
+/// decode scale).
+nvfp4::TensorScale tensorScaleKind(const char *entry, int32_t decodeScale) {
+  if (decodeScale != 0 && decodeScale != 1)
+    failInvalid(entry, "tensor scale kind " + std::to_string(decodeScale) +
+                           ", expected 0 (amax) or 1 (decode scale)");
+  return decodeScale ? nvfp4::TensorScale::Decode : nvfp4::TensorScale::Amax;
+}
+
 void expectBlockRows(const char *entry, int64_t blockRows, int64_t rows,
                      int64_t cols) {
   if (blockRows != 1 && blockRows != 16)
@@ -137,13 +146,14 @@ std::array<int8_t, 16> signsFromMask(int32_t negativeSigns) {
 /// lowering's: codes packed two per byte, the scales of Rx16 tiles
 /// replicated to each of the tile's rows.
 nvfp4::QuantizedTensor packed(const int8_t *codes, const int8_t *scales,
-                              float amax, int64_t rows, int64_t cols,
-                              int64_t blockRows) {
+                              float amax, nvfp4::TensorScale kind,
+                              int64_t rows, int64_t cols, int64_t blockRows) {
   nvfp4::QuantizedTensor t;
   t.rows = rows;
   t.cols = cols;
   t.block = {static_cast<int>(blockRows), 16};
   t.amax = amax;
+  t.tensorScale = kind;
   t.data.resize(static_cast<size_t>(rows * cols / 2));
   for (size_t i = 0; i < t.data.size(); ++i)
     t.data[i] = static_cast<uint8_t>((codes[2 * i] & 0xF) |
@@ -225,12 +235,16 @@ float _mlir_ciface_nvfp4CpuQuantize(
 }
 
 /// Writes out [rows, cols] = decodeE2M1(code) * dequantizeScale(scale,
-/// amax) for codes [rows, cols] and scales [rows / R, cols / 16].
+/// tensorScale, kind) for codes [rows, cols] and scales [rows / R, cols /
+/// 16]; `decodeScale` says whether `tensorScale` is an amax (0) or a decode
+/// scale (1).
 void _mlir_ciface_nvfp4CpuDequantize(UnrankedMemRefType<int8_t> *codesArg,
                                      UnrankedMemRefType<int8_t> *scalesArg,
-                                     float amax, int64_t blockRows,
+                                     float tensorScale, int32_t decodeScale,
+                                     int64_t blockRows,
                                      UnrankedMemRefType<float> *outArg) {
   const char *entry = "nvfp4CpuDequantize";
+  const nvfp4::TensorScale kind = tensorScaleKind(entry, decodeScale);
   Dense<float> out = denseArgument(entry, "result", outArg, 2);
   const int64_t rows = out.size(0), cols = out.size(1);
   auto [codes, scales] = componentArguments(entry, codesArg, scalesArg, rows,
@@ -242,8 +256,8 @@ void _mlir_ciface_nvfp4CpuDequantize(UnrankedMemRefType<int8_t> *codesArg,
   for (int64_t r = 0; r < rows; ++r) {
     const int8_t *rowScales = scales.data + (r / blockRows) * blocksPerRow;
     for (int64_t b = 0; b < blocksPerRow; ++b) {
-      const float factor =
-          nvfp4::dequantizeScale(static_cast<uint8_t>(rowScales[b]), amax);
+      const float factor = nvfp4::dequantizeScale(
+          static_cast<uint8_t>(rowScales[b]), tensorScale, kind);
       const int8_t *in = codes.data + r * cols + b * 16;
       float *o = out.data + r * cols + b * 16;
       for (int i = 0; i < 16; ++i)
@@ -282,17 +296,19 @@ void _mlir_ciface_nvfp4CpuHadamard(UnrankedMemRefType<float> *xArg,
 }
 
 /// out [B, M, N] = the block-scaled GEMM (nvfp4::matmul) of A [B, M, K]
-/// (scales [B, M / Ra, K / 16], amax aAmax) and B [B, N, K] (scales
-/// [B, N / Rb, K / 16], amax bAmax), plus acc [B, M, N] when `hasAcc` is
-/// non-zero (one f32 addition per element).
+/// (scales [B, M / Ra, K / 16], tensor scale aScale, an amax or, when
+/// aDecodeScale is 1, a decode scale) and B [B, N, K] (likewise), plus acc
+/// [B, M, N] when `hasAcc` is non-zero (one f32 addition per element).
 void _mlir_ciface_nvfp4CpuMatmul(
     UnrankedMemRefType<int8_t> *aCodesArg,
-    UnrankedMemRefType<int8_t> *aScalesArg, float aAmax, int64_t aBlockRows,
-    UnrankedMemRefType<int8_t> *bCodesArg,
-    UnrankedMemRefType<int8_t> *bScalesArg, float bAmax, int64_t bBlockRows,
-    UnrankedMemRefType<float> *accArg, int32_t hasAcc,
+    UnrankedMemRefType<int8_t> *aScalesArg, float aScale, int32_t aDecodeScale,
+    int64_t aBlockRows, UnrankedMemRefType<int8_t> *bCodesArg,
+    UnrankedMemRefType<int8_t> *bScalesArg, float bScale, int32_t bDecodeScale,
+    int64_t bBlockRows, UnrankedMemRefType<float> *accArg, int32_t hasAcc,
     UnrankedMemRefType<float> *outArg) {
   const char *entry = "nvfp4CpuMatmul";
+  const nvfp4::TensorScale aKind = tensorScaleKind(entry, aDecodeScale);
+  const nvfp4::TensorScale bKind = tensorScaleKind(entry, bDecodeScale);
   Dense<int8_t> aCodes = denseArgument(entry, "lhs codes", aCodesArg, 3);
   Dense<int8_t> bCodes = denseArgument(entry, "rhs codes", bCodesArg, 3);
   const int64_t batch = aCodes.size(0), m = aCodes.size(1),
@@ -317,11 +333,11 @@ void _mlir_ciface_nvfp4CpuMatmul(
   const int64_t bScaleCount = (n / bBlockRows) * (k / 16);
   for (int64_t i = 0; i < batch; ++i) {
     nvfp4::QuantizedTensor a =
-        packed(aCodes.data + i * m * k, aScales.data + i * aScaleCount, aAmax,
-               m, k, aBlockRows);
+        packed(aCodes.data + i * m * k, aScales.data + i * aScaleCount, aScale,
+               aKind, m, k, aBlockRows);
     nvfp4::QuantizedTensor b =
-        packed(bCodes.data + i * n * k, bScales.data + i * bScaleCount, bAmax,
-               n, k, bBlockRows);
+        packed(bCodes.data + i * n * k, bScales.data + i * bScaleCount, bScale,
+               bKind, n, k, bBlockRows);
     if (auto err = nvfp4::checkMatmulOperands(a, b))
       failInvalid(entry, *err);
     float *c = out.data + i * m * n;

@@ -58,8 +58,28 @@ float dequantizeScale(uint8_t scaleCode, float amax) {
   return (decodeE4M3(scaleCode) * amax) * kInvE2M1TimesE4M3Max;
 }
 
+float dequantizeScale(uint8_t scaleCode, float tensorScale,
+                      TensorScale kind) {
+  if (kind == TensorScale::Decode)
+    return decodeE4M3(scaleCode) * tensorScale;
+  return dequantizeScale(scaleCode, tensorScale);
+}
+
 float matmulAlpha(float amaxA, float amaxB) {
   return (amaxA * amaxB) * kInvE2M1TimesE4M3MaxSquared;
+}
+
+float tensorDecodeScale(float tensorScale, TensorScale kind) {
+  if (kind == TensorScale::Decode)
+    return tensorScale;
+  return tensorScale * kInvE2M1TimesE4M3Max;
+}
+
+float matmulAlpha(float scaleA, TensorScale kindA, float scaleB,
+                  TensorScale kindB) {
+  if (kindA == TensorScale::Amax && kindB == TensorScale::Amax)
+    return matmulAlpha(scaleA, scaleB);
+  return tensorDecodeScale(scaleA, kindA) * tensorDecodeScale(scaleB, kindB);
 }
 
 std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
@@ -129,6 +149,7 @@ QuantizedTensor transpose2D(const QuantizedTensor &t) {
   r.cols = t.rows;
   r.block = t.block;
   r.amax = t.amax;
+  r.tensorScale = t.tensorScale;
   r.data.assign(t.data.size(), 0);
   r.scales.assign(t.scales.size(), 0);
   const int64_t inBlocksPerRow = t.cols / kBlockSize;

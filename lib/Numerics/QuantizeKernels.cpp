@@ -708,12 +708,14 @@ void dequantizeWithKernels(const QuantizedTensor &t, float *out) {
   if (checkTensor(t))
     return;
   const float amax = t.amax;
+  const bool decodeScale = t.tensorScale == TensorScale::Decode;
   const int64_t n = t.rows * t.cols;
   const int64_t blocks = n / kBlockSize;
   const uint8_t *data = t.data.data();
   for (int64_t b = 0; b < blocks; ++b) {
-    // Transformer Engine's order: the block's factor, then one product each.
-    const float s = (e4m3[t.scales[b]] * amax) * kInvE2M1TimesE4M3Max;
+    // The block's factor (dequantizeScale), then one product each.
+    const float scaled = e4m3[t.scales[b]] * amax;
+    const float s = decodeScale ? scaled : scaled * kInvE2M1TimesE4M3Max;
     const uint8_t *q = data + 8 * b;
     float *o = out + 16 * b;
     for (int k = 0; k < 8; ++k) {

@@ -24,7 +24,10 @@ arrays in and out:
 
 A :class:`Tensor` carries the tensor ``amax`` its scales were derived from,
 as Transformer Engine does; dequantization and GEMM scaling follow TE's
-kernels (:func:`dequantize_scale`, :func:`matmul_alpha`).
+kernels (:func:`dequantize_scale`, :func:`matmul_alpha`). A tensor brought
+in from a checkpoint another tool quantized (:meth:`Tensor.from_components`,
+:func:`from_modelopt`) carries a decode scale instead, and follows that
+tool's dequantization (``e2m1 * (e4m3 * decode_scale)``).
 
 Input conversion: every array argument is converted with
 ``numpy.asarray(x, dtype=..., order="C")`` first (float32 for values, uint8 for
@@ -67,6 +70,7 @@ except ImportError as _e:  # pragma: no cover - depends on the installation
 
 __all__ = [
     "Tensor",
+    "from_modelopt",
     "quantize",
     "dequantize",
     "fake_quantize",
@@ -226,6 +230,25 @@ def _amax_value(value, name: str = "amax") -> np.float32:
     return np.float32(v)
 
 
+def _decode_scale_value(value, name: str = "decode_scale") -> np.float32:
+    """A tensor decode scale: a finite, non-negative float32."""
+    v = _f32_scalar(value, name)
+    if not (v >= 0.0 and math.isfinite(v)):
+        raise ValueError(
+            f"{name} must be a finite non-negative number, got {value!r}")
+    return np.float32(v)
+
+
+def _e4m3_bytes(x, name: str) -> np.ndarray:
+    """E4M3 scales as uint8 bit patterns: an array of a one-byte float8
+    dtype (ml_dtypes.float8_e4m3fn, torch's float8_e4m3fn through numpy) is
+    reinterpreted; anything else must hold bytes."""
+    arr = np.asarray(x)
+    if arr.dtype.itemsize == 1 and "float8_e4m3" in str(arr.dtype):
+        return np.ascontiguousarray(arr).view(np.uint8)
+    return _as_u8(arr, name)
+
+
 def _shape(shape, name: str = "shape") -> Tuple[int, int]:
     try:
         dims = tuple(shape)
@@ -279,6 +302,15 @@ class Tensor:
     decode scale quantization multiplies block scales by) and its older name
     ``global_scale``.
 
+    A tensor built by :meth:`from_components` with ``decode_scale=`` (or by
+    :func:`from_modelopt`) carries a decode scale instead of an amax:
+    :attr:`tensor_scale` is ``"decode"``, :attr:`decode_scale` the f32 scale
+    and :attr:`amax` ``None``. Element ``i`` then dequantizes to
+    ``decode_e2m1(q_i) * (decode_e4m3(s_i) * decode_scale)`` (Model
+    Optimizer's and vLLM's order), and :func:`matmul` scales by the product
+    of the operands' decode scales (an amax operand contributes
+    ``amax * fl(1/(6*448))``).
+
     Constructing a ``Tensor`` directly wraps externally produced data (for
     instance codes and scales read back from a GPU kernel); the components
     are checked for consistent shapes, not re-derived. The fields can be
@@ -288,7 +320,7 @@ class Tensor:
     is checked when the tensor is used (:class:`ValueError`).
     """
 
-    __slots__ = ("_data", "_scales", "_amax", "_shape", "_block")
+    __slots__ = ("_data", "_scales", "_amax", "_shape", "_block", "_decode")
 
     def __init__(self, data, scales, amax, shape, block=(1, 16)):
         shape = _shape(shape)
@@ -312,16 +344,51 @@ class Tensor:
         self._amax: np.float32 = _amax_value(amax)
         self._shape: Tuple[int, int] = shape
         self._block: Tuple[int, int] = blk
+        self._decode: bool = False
+
+    @classmethod
+    def from_components(cls, data, scales, shape, *, amax=None,
+                        decode_scale=None, block=(1, 16)) -> "Tensor":
+        """An NVFP4 tensor from components produced elsewhere.
+
+        Args:
+          data: uint8 ``[M, K/2]`` packed E2M1 codes, the even-indexed
+            element in the low nibble (PTX, ``cuda_fp4.h``, Model
+            Optimizer's and vLLM's packing).
+          scales: ``[M, K/16]`` E4M3 block scales, row-major (not
+            swizzled): uint8 bit patterns, or an array of an E4M3 dtype
+            (``ml_dtypes.float8_e4m3fn``, which is reinterpreted, not
+            converted).
+          shape: ``(M, K)``.
+          amax: the tensor amax the scales were derived from
+            (Transformer Engine's tensors; what :func:`quantize` produces),
+            or
+          decode_scale: a per-tensor decode scale that multiplies the block
+            scales (Model Optimizer's ``weight_scale_2``); exactly one of
+            the two.
+          block: ``(1, 16)`` or ``(16, 16)``.
+        """
+        if (amax is None) == (decode_scale is None):
+            raise ValueError(
+                "from_components takes exactly one of amax= and decode_scale=")
+        scales = _e4m3_bytes(scales, "scales")
+        if amax is not None:
+            return cls(data, scales, amax, shape, block)
+        obj = cls(data, scales, 0.0, shape, block)
+        obj._amax = _decode_scale_value(decode_scale)
+        obj._decode = True
+        return obj
 
     @classmethod
     def _from_tuple(cls, t) -> "Tensor":
-        data, scales, amax, rows, cols, br, bc = t
+        data, scales, amax, rows, cols, br, bc, decode = t
         obj = cls.__new__(cls)
         obj._data = data
         obj._scales = scales
         obj._amax = np.float32(amax)
         obj._shape = (int(rows), int(cols))
         obj._block = (int(br), int(bc))
+        obj._decode = bool(decode)
         return obj
 
     def _args(self):
@@ -329,7 +396,8 @@ class Tensor:
         # checks that the fields agree with each other.
         return (np.ascontiguousarray(self._data),
                 np.ascontiguousarray(self._scales), float(self._amax),
-                self._shape[0], self._shape[1], self._block[0], self._block[1])
+                self._shape[0], self._shape[1], self._block[0], self._block[1],
+                self._decode)
 
     # Fields.
     @property
@@ -351,13 +419,33 @@ class Tensor:
         self._scales = _u8_field(value, "scales")
 
     @property
-    def amax(self) -> np.float32:
-        """float32 tensor amax the scales were derived from."""
-        return self._amax
+    def amax(self) -> Optional[np.float32]:
+        """float32 tensor amax the scales were derived from (``None`` for a
+        tensor that carries a decode scale). Assigning one makes the tensor
+        an amax-scaled one."""
+        return None if self._decode else self._amax
 
     @amax.setter
     def amax(self, value) -> None:
         self._amax = _amax_value(value)
+        self._decode = False
+
+    @property
+    def decode_scale(self) -> Optional[np.float32]:
+        """float32 decode scale of a tensor from :meth:`from_components`
+        with ``decode_scale=`` (``None`` for an amax-scaled tensor).
+        Assigning one makes the tensor a decode-scaled one."""
+        return self._amax if self._decode else None
+
+    @decode_scale.setter
+    def decode_scale(self, value) -> None:
+        self._amax = _decode_scale_value(value)
+        self._decode = True
+
+    @property
+    def tensor_scale(self) -> str:
+        """What the tensor's f32 scale is: ``"amax"`` or ``"decode"``."""
+        return "decode" if self._decode else "amax"
 
     @property
     def shape(self) -> Tuple[int, int]:
@@ -380,7 +468,10 @@ class Tensor:
     @property
     def global_decode_scale(self) -> np.float32:
         """``S_dec = 1/S_enc`` with ``S_enc = global_encode_scale(amax)``
-        (read-only, derived from :attr:`amax`)."""
+        (read-only, derived from :attr:`amax`); the decode scale itself for
+        a decode-scaled tensor."""
+        if self._decode:
+            return self._amax
         return global_decode_scale(self._amax)
 
     @property
@@ -419,6 +510,7 @@ class Tensor:
         if not isinstance(other, Tensor):
             return NotImplemented
         return (self._shape == other._shape and self._block == other._block
+                and self._decode == other._decode
                 and self._amax.tobytes() == other._amax.tobytes()
                 and np.array_equal(self._data, other._data)
                 and np.array_equal(self._scales, other._scales))
@@ -426,8 +518,79 @@ class Tensor:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        scale = "decode_scale" if self._decode else "amax"
         return (f"nvfp4.Tensor(shape={self._shape}, block={self._block[0]}x"
-                f"{self._block[1]}, amax={float(self._amax)!r})")
+                f"{self._block[1]}, {scale}={float(self._amax)!r})")
+
+
+def _host_array(x):
+    """A numpy view of ``x``; a torch tensor (duck-typed, so that torch is
+    not imported here) is moved to the host first, and a float8 one is
+    viewed as its bytes (numpy has no float8 dtype)."""
+    if isinstance(x, np.ndarray) or not hasattr(x, "detach"):
+        return x
+    t = x.detach()
+    if "float8" in str(getattr(t, "dtype", "")):
+        import torch  # only reached with a torch tensor
+        t = t.view(torch.uint8)
+    return t.cpu().numpy()
+
+
+def from_modelopt(weight, weight_scale, weight_scale_2,
+                  block: BlockLike = (1, 16)) -> Tensor:
+    """An NVFP4 weight from a checkpoint that NVIDIA's Model Optimizer
+    exported (the format vLLM and TensorRT-LLM load), as a decode-scaled
+    :class:`Tensor` that dequantizes and multiplies bit for bit as those
+    tools do.
+
+    Args:
+      weight: uint8 ``[N, K/2]``, the checkpoint's ``<layer>.weight``: two
+        E2M1 codes per byte, element ``2j`` in the low nibble.
+      weight_scale: ``[N, K/16]`` E4M3 block scales, row-major
+        (``<layer>.weight_scale``, ``float8_e4m3fn``; uint8 bit patterns
+        are accepted too).
+      weight_scale_2: the per-tensor decode scale, one float32
+        (``<layer>.weight_scale_2`` = amax / (6 * 448)). For a fused
+        projection stored as several shards, pass their maximum, as vLLM
+        does (Model Optimizer exports equal values for fused layers).
+      block: ``(1, 16)`` (Model Optimizer's layout) or ``(16, 16)`` when
+        every 16x16 tile's scales are equal.
+
+    numpy arrays and torch tensors (on any device) are accepted. Element
+    ``(n, k)`` of the result dequantizes to ``e2m1 * (e4m3 *
+    weight_scale_2)`` in float32, Model Optimizer's ``NVFP4QTensor``
+    dequantization; :func:`matmul` with it as ``B`` computes ``A @ W.T``.
+    """
+    data = _as_u8(_host_array(weight), "weight")
+    scales = _e4m3_bytes(_host_array(weight_scale), "weight_scale")
+    if data.ndim != 2:
+        raise ValueError(
+            f"weight must be a 2-D uint8 [N, K/2] array, got shape "
+            f"{data.shape}")
+    rows, cols = int(data.shape[0]), 2 * int(data.shape[1])
+    if cols % BLOCK_SIZE != 0:
+        raise ValueError(
+            f"weight has K = {cols} (2 x {data.shape[1]} bytes a row), "
+            f"which is not a multiple of {BLOCK_SIZE}")
+    if scales.shape != (rows, cols // BLOCK_SIZE):
+        raise ValueError(
+            f"weight_scale has shape {scales.shape}, expected "
+            f"{(rows, cols // BLOCK_SIZE)} for a weight of {rows} x {cols} "
+            f"(row-major, not swizzled)")
+    ws2 = np.asarray(_host_array(weight_scale_2))
+    if ws2.size != 1:
+        raise ValueError(
+            f"weight_scale_2 must be one value, got shape {ws2.shape} (for "
+            f"fused shards, pass their maximum)")
+    blk = _block(block)
+    if blk == (16, 16):
+        tiles = scales.reshape(rows // 16, 16, -1) if rows % 16 == 0 else None
+        if tiles is None or not np.all(tiles == tiles[:, :1, :]):
+            raise ValueError(
+                "block=(16, 16) needs the 16 rows of every tile to share "
+                "their scales")
+    return Tensor.from_components(data, scales, (rows, cols),
+                                  decode_scale=ws2.reshape(()), block=blk)
 
 
 def quantize(x, block: BlockLike = (1, 16), rounding: str = "rn",
@@ -480,7 +643,8 @@ def dequantize(t: Tensor) -> np.ndarray:
     """Decodes ``t`` to float32 ``[M, K]`` as Transformer Engine's
     ``dequantize_fp4_kernel``: element ``i`` of block ``b`` is
     ``decode_e2m1(q_i) * dequantize_scale(s_b, t.amax)``, i.e.
-    ``e2m1 * ((e4m3(s_b) * amax) * fl(1/(6*448)))`` in float32."""
+    ``e2m1 * ((e4m3(s_b) * amax) * fl(1/(6*448)))`` in float32; for a
+    decode-scaled tensor ``e2m1 * (e4m3(s_b) * decode_scale)``."""
     if not isinstance(t, Tensor):
         raise ValueError(f"dequantize expects an nvfp4.Tensor, got {type(t)!r}")
     return _nvfp4.dequantize(*t._args())
@@ -493,8 +657,11 @@ def matmul(a: Tensor, b: Tensor, threads: int = 0) -> np.ndarray:
     f32), blocks accumulate in f32 in increasing k, and the accumulator is
     multiplied by ``matmul_alpha(a.amax, b.amax)`` =
     ``(a.amax * b.amax) * fl(1/(6*6*448*448))`` (Transformer Engine's
-    per-tensor GEMM scale). ``threads``: the threads to use (0: one per
-    hardware thread); the result does not depend on it.
+    per-tensor GEMM scale). With a decode-scaled operand the factor is the
+    product of the two decode scales, an amax contributing
+    ``amax * fl(1/(6*448))`` (vLLM's ``alpha = input_scale *
+    weight_scale_2`` for two decode scales). ``threads``: the threads to use
+    (0: one per hardware thread); the result does not depend on it.
     """
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
         raise ValueError("matmul expects two nvfp4.Tensor operands")

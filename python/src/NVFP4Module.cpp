@@ -127,7 +127,7 @@ std::string shapeString(int64_t rows, int64_t cols) {
 nvfp4::QuantizedTensor makeTensor(const InArray<uint8_t> &data,
                                   const InArray<uint8_t> &scales, float amax,
                                   int64_t rows, int64_t cols, int blockRows,
-                                  int blockCols) {
+                                  int blockCols, bool decodeScale) {
   nvfp4::BlockShape block = makeBlock(blockRows, blockCols);
   if (auto error = nvfp4::checkQuantizable(rows, cols, block))
     fail(*error);
@@ -150,14 +150,18 @@ nvfp4::QuantizedTensor makeTensor(const InArray<uint8_t> &data,
   t.data.assign(data.data(), data.data() + expectedData);
   t.scales.assign(scales.data(), scales.data() + expectedScales);
   t.amax = amax;
+  t.tensorScale = decodeScale ? nvfp4::TensorScale::Decode
+                              : nvfp4::TensorScale::Amax;
   if (auto error = nvfp4::checkTensor(t))
     fail(*error);
   return t;
 }
 
+/// (data, scales, tensor scale, rows, cols, block rows, block cols, whether
+/// the tensor scale is a decode scale): the fields of nvfp4.Tensor.
 using TensorTuple =
     std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, float, int64_t, int64_t,
-               int, int>;
+               int, int, bool>;
 
 TensorTuple fromTensor(nvfp4::QuantizedTensor &&t) {
   size_t rows = static_cast<size_t>(t.rows);
@@ -165,8 +169,15 @@ TensorTuple fromTensor(nvfp4::QuantizedTensor &&t) {
   float amax = t.amax;
   int64_t r = t.rows, c = t.cols;
   int br = t.block.rows, bc = t.block.cols;
+  bool decodeScale = t.tensorScale == nvfp4::TensorScale::Decode;
   return {toNumpy(std::move(t.data), {rows, cols / 2}),
-          toNumpy(std::move(t.scales), {rows, cols / 16}), amax, r, c, br, bc};
+          toNumpy(std::move(t.scales), {rows, cols / 16}),
+          amax,
+          r,
+          c,
+          br,
+          bc,
+          decodeScale};
 }
 
 /// Upper bound on `threads`: more threads than this is a caller error, not
@@ -227,9 +238,10 @@ TensorTuple quantize(const InArray<float> &x, int blockRows, int blockCols,
 
 OutArray<float> dequantize(const InArray<uint8_t> &data,
                            const InArray<uint8_t> &scales, float amax,
-                           int64_t rows, int64_t cols, int br, int bc) {
+                           int64_t rows, int64_t cols, int br, int bc,
+                           bool decodeScale) {
   nvfp4::QuantizedTensor t =
-      makeTensor(data, scales, amax, rows, cols, br, bc);
+      makeTensor(data, scales, amax, rows, cols, br, bc, decodeScale);
   std::vector<float> out =
       allocate<float>(rows * cols, "the dequantized array"); // checked
   if (!out.empty()) {
@@ -242,9 +254,10 @@ OutArray<float> dequantize(const InArray<uint8_t> &data,
 
 TensorTuple transpose2D(const InArray<uint8_t> &data,
                         const InArray<uint8_t> &scales, float amax,
-                        int64_t rows, int64_t cols, int br, int bc) {
+                        int64_t rows, int64_t cols, int br, int bc,
+                        bool decodeScale) {
   nvfp4::QuantizedTensor t =
-      makeTensor(data, scales, amax, rows, cols, br, bc);
+      makeTensor(data, scales, amax, rows, cols, br, bc, decodeScale);
   if (!(t.block == makeBlock(16, 16)))
     fail("transpose requires a tensor quantized with 16x16 blocks, got " +
          std::to_string(br) + "x" + std::to_string(bc));
@@ -257,6 +270,7 @@ TensorTuple transpose2D(const InArray<uint8_t> &data,
     r.cols = rows;
     r.block = t.block;
     r.amax = t.amax;
+    r.tensorScale = t.tensorScale;
     return fromTensor(std::move(r));
   }
   nvfp4::QuantizedTensor r;
@@ -270,10 +284,10 @@ TensorTuple transpose2D(const InArray<uint8_t> &data,
 OutArray<float> matmul(const InArray<uint8_t> &aData,
                        const InArray<uint8_t> &aScales, float aAmax,
                        int64_t aRows, int64_t aCols, int aBr, int aBc,
-                       const InArray<uint8_t> &bData,
+                       bool aDecodeScale, const InArray<uint8_t> &bData,
                        const InArray<uint8_t> &bScales, float bAmax,
                        int64_t bRows, int64_t bCols, int bBr, int bBc,
-                       int threads) {
+                       bool bDecodeScale, int threads) {
   if (threads < 0)
     fail("matmul: threads must be >= 0 (0: one per hardware thread), got " +
          std::to_string(threads));
@@ -282,9 +296,9 @@ OutArray<float> matmul(const InArray<uint8_t> &aData,
          shapeString(aRows, aCols) + ", b is " + shapeString(bRows, bCols) +
          " (b is [N, K])");
   nvfp4::QuantizedTensor a =
-      makeTensor(aData, aScales, aAmax, aRows, aCols, aBr, aBc);
+      makeTensor(aData, aScales, aAmax, aRows, aCols, aBr, aBc, aDecodeScale);
   nvfp4::QuantizedTensor b =
-      makeTensor(bData, bScales, bAmax, bRows, bCols, bBr, bBc);
+      makeTensor(bData, bScales, bAmax, bRows, bCols, bBr, bBc, bDecodeScale);
   if (auto error = nvfp4::checkMatmulOperands(a, b))
     fail(*error);
   const int64_t count = checkedSize(aRows, bRows, "matmul output");
@@ -486,12 +500,14 @@ NB_MODULE(_nvfp4, m) {
   m.def("stochastic_rounding_bits", &stochasticRoundingBits);
   m.def("global_encode_scale", &nvfp4::globalEncodeScale, nb::arg("amax"));
   m.def("global_decode_scale", &nvfp4::globalDecodeScale, nb::arg("amax"));
-  m.def("dequantize_scale", &nvfp4::dequantizeScale, nb::arg("scale_code"),
-        nb::arg("amax"));
+  m.def("dequantize_scale",
+        static_cast<float (*)(uint8_t, float)>(&nvfp4::dequantizeScale),
+        nb::arg("scale_code"), nb::arg("amax"));
   m.def("dequantize_scales", &dequantizeScales, nb::arg("scale_codes"),
         nb::arg("amax"));
-  m.def("matmul_alpha", &nvfp4::matmulAlpha, nb::arg("amax_a"),
-        nb::arg("amax_b"));
+  m.def("matmul_alpha",
+        static_cast<float (*)(float, float)>(&nvfp4::matmulAlpha),
+        nb::arg("amax_a"), nb::arg("amax_b"));
   m.def("block_scale", &nvfp4::blockScale, nb::arg("block_amax"),
         nb::arg("s_enc"));
   m.def("check_quantizable", &checkQuantizable);

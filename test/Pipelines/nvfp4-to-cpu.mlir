@@ -14,7 +14,7 @@
 // CHECK-NOT: builtin.unrealized_conversion_cast
 // CHECK: llvm.func private @nvfp4CpuMatmul(
 // CHECK: llvm.call @_mlir_ciface_nvfp4CpuMatmul(
-// CHECK: llvm.func @_mlir_ciface_nvfp4CpuMatmul(!llvm.ptr, !llvm.ptr, f32, i64, !llvm.ptr, !llvm.ptr, f32, i64, !llvm.ptr, i32, !llvm.ptr)
+// CHECK: llvm.func @_mlir_ciface_nvfp4CpuMatmul(!llvm.ptr, !llvm.ptr, f32, i32, i64, !llvm.ptr, !llvm.ptr, f32, i32, i64, !llvm.ptr, i32, !llvm.ptr)
 // CHECK: llvm.func private @nvfp4CpuQuantize(
 // CHECK: llvm.call @_mlir_ciface_nvfp4CpuQuantize(
 // CHECK: llvm.func @_mlir_ciface_nvfp4CpuQuantize(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, i64, i64, i32, i32, i32, f32) -> f32

@@ -28,9 +28,8 @@ namespace {
 /// C = (sum over K blocks, in increasing K, of partial * (sA * sB)) * alpha,
 /// one element at a time.
 std::vector<float> definitionMatmul(const QuantizedTensor &a,
-                                    const QuantizedTensor &b) {
+                                    const QuantizedTensor &b, float alpha) {
   const int64_t m = a.rows, n = b.rows, k = a.cols, kb = k / kBlockSize;
-  const float alpha = matmulAlpha(a.amax, b.amax);
   auto code = [](const QuantizedTensor &t, int64_t idx) -> uint8_t {
     const uint8_t byte = t.data[idx / 2];
     return (idx % 2 == 0) ? (byte & 0xF) : (byte >> 4);
@@ -53,6 +52,12 @@ std::vector<float> definitionMatmul(const QuantizedTensor &a,
       c[i * n + j] = acc * alpha;
     }
   return c;
+}
+
+/// The definition with two amaxes: alpha = (amaxA * amaxB) / (6 * 448)^2.
+std::vector<float> definitionMatmul(const QuantizedTensor &a,
+                                    const QuantizedTensor &b) {
+  return definitionMatmul(a, b, matmulAlpha(a.amax, b.amax));
 }
 
 /// A [rows, cols] tensor of random codes and scales; `nanEvery` > 0 puts a
@@ -125,6 +130,23 @@ TEST(Matmul, NaNScalesPropagateAsInTheDefinition) {
   std::vector<float> c(40 * 70);
   matmul(a, b, c.data(), 2);
   expectBitIdentical(definitionMatmul(a, b), c);
+}
+
+TEST(Matmul, DecodeTensorScales) {
+  // Decode scales (Model Optimizer's weight_scale_2, vLLM's input_scale):
+  // alpha is their product; an amax operand contributes amax / (6 * 448).
+  std::mt19937 gen(11);
+  QuantizedTensor a = randomTensor(33, 64, gen, 7.3f);
+  QuantizedTensor b = randomTensor(20, 64, gen, 0.00123f);
+  b.tensorScale = TensorScale::Decode;
+  std::vector<float> c(33 * 20);
+  matmul(a, b, c.data(), 2);
+  expectBitIdentical(
+      definitionMatmul(a, b, (7.3f * float(1.0 / 2688.0)) * 0.00123f), c);
+  a.tensorScale = TensorScale::Decode;
+  a.amax = 0.0457f;
+  matmul(a, b, c.data(), 1);
+  expectBitIdentical(definitionMatmul(a, b, 0.0457f * 0.00123f), c);
 }
 
 TEST(Matmul, LeavesTheOutputAloneOnInvalidOperands) {

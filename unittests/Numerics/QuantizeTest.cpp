@@ -125,6 +125,48 @@ TEST(Scales, TransformerEngineFactors) {
             bitsOf((3.0f * 7.3f) * float(1.0 / 7225344.0)));
 }
 
+TEST(Scales, DecodeTensorScale) {
+  // A decode scale multiplies the block scale once (Model Optimizer's
+  // e4m3 * weight_scale_2); an amax goes through fl(1 / (6 * 448)).
+  const float ws2 = 0.0021973f;
+  EXPECT_EQ(bitsOf(dequantizeScale(0x3C, ws2, TensorScale::Decode)),
+            bitsOf(1.5f * ws2));
+  EXPECT_EQ(bitsOf(dequantizeScale(0x3C, 7.3f, TensorScale::Amax)),
+            bitsOf(dequantizeScale(0x3C, 7.3f)));
+  EXPECT_EQ(bitsOf(tensorDecodeScale(7.3f, TensorScale::Amax)),
+            bitsOf(7.3f * float(1.0 / 2688.0)));
+  EXPECT_EQ(bitsOf(tensorDecodeScale(ws2, TensorScale::Decode)), bitsOf(ws2));
+  EXPECT_EQ(bitsOf(matmulAlpha(3.0f, TensorScale::Amax, 7.3f,
+                               TensorScale::Amax)),
+            bitsOf(matmulAlpha(3.0f, 7.3f)));
+  EXPECT_EQ(bitsOf(matmulAlpha(ws2, TensorScale::Decode, 0.5f,
+                               TensorScale::Decode)),
+            bitsOf(ws2 * 0.5f));
+  EXPECT_EQ(bitsOf(matmulAlpha(ws2, TensorScale::Decode, 7.3f,
+                               TensorScale::Amax)),
+            bitsOf(ws2 * (7.3f * float(1.0 / 2688.0))));
+
+  // dequantize: every code and scale of a decode-scaled tensor.
+  QuantizedTensor t;
+  t.rows = 16;
+  t.cols = 16;
+  t.amax = ws2;
+  t.tensorScale = TensorScale::Decode;
+  for (int i = 0; i < 128; ++i)
+    t.data.push_back(static_cast<uint8_t>(i * 37 + 5));
+  for (int r = 0; r < 16; ++r)
+    t.scales.push_back(static_cast<uint8_t>(r * 7 + 1));
+  std::vector<float> out(256);
+  dequantize(t, out.data());
+  for (int i = 0; i < 256; ++i) {
+    const uint8_t byte = t.data[i / 2];
+    const uint8_t code = (i % 2 == 0) ? (byte & 0xF) : (byte >> 4);
+    EXPECT_EQ(bitsOf(out[i]),
+              bitsOf(decodeE2M1(code) * (decodeE4M3(t.scales[i / 16]) * ws2)))
+        << i;
+  }
+}
+
 TEST(Scales, CheckTensor) {
   QuantizedTensor t;
   t.rows = 4096;

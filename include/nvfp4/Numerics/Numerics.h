@@ -132,6 +132,18 @@ struct QuantizeOptions {
   std::optional<float> amax;
 };
 
+/// What the f32 tensor scale of an NVFP4 tensor is.
+enum class TensorScale {
+  /// The tensor amax the block scales were derived from, as Transformer
+  /// Engine carries it: an element is e2m1 * fl(fl(e4m3 * amax) *
+  /// kInvE2M1TimesE4M3Max).
+  Amax,
+  /// A decode scale that multiplies the block scales, as Model Optimizer's
+  /// NVFP4 checkpoints carry it (`weight_scale_2` = amax / (6 * 448)): an
+  /// element is e2m1 * fl(e4m3 * scale).
+  Decode,
+};
+
 /// An NVFP4 tensor of logical shape [rows, cols], quantized along cols.
 struct QuantizedTensor {
   int64_t rows = 0;
@@ -143,11 +155,14 @@ struct QuantizedTensor {
   /// rows * cols / 16 E4M3 bytes, row-major [rows, cols/16]. For 16x16 blocks
   /// each tile's scale is replicated to its 16 rows.
   std::vector<uint8_t> scales;
-  /// The tensor amax the scales were derived from (S_enc =
-  /// globalEncodeScale(amax)). Transformer Engine carries the amax, not a
-  /// decode scale, and dequantizes and scales GEMM results from it
-  /// (dequantizeScale, matmulAlpha).
+  /// The f32 tensor scale. With TensorScale::Amax (what quantize produces)
+  /// the tensor amax the scales were derived from (S_enc =
+  /// globalEncodeScale(amax)): Transformer Engine carries the amax, not a
+  /// decode scale, and dequantizes and scales GEMM results from it. With
+  /// TensorScale::Decode, a decode scale (dequantizeScale, matmulAlpha).
   float amax = 0.0f;
+  /// What `amax` is.
+  TensorScale tensorScale = TensorScale::Amax;
 };
 
 /// fl(1 / (6 * 448)): Transformer Engine's `factor_inv` of the NVFP4
@@ -173,10 +188,26 @@ float globalDecodeScale(float amax);
 /// Engine's `dequantize_fp4_kernel` (`final_scale`).
 float dequantizeScale(uint8_t scaleCode, float amax);
 
+/// As above for a tensor scale of kind `kind`: for TensorScale::Decode,
+/// fl(decodeE4M3(scaleCode) * scale), Model Optimizer's and vLLM's
+/// `e4m3 * weight_scale_2`.
+float dequantizeScale(uint8_t scaleCode, float tensorScale, TensorScale kind);
+
 /// The f32 factor a block-scaled GEMM's accumulator is multiplied by:
 /// fl(fl(amaxA * amaxB) * kInvE2M1TimesE4M3MaxSquared), Transformer Engine's
 /// `compute_nvfp4_per_tensor_scale_kernel` with alpha_in = 1.
 float matmulAlpha(float amaxA, float amaxB);
+
+/// The decode scale of a tensor scale: fl(amax * kInvE2M1TimesE4M3Max) for
+/// an amax, the scale itself for a decode scale.
+float tensorDecodeScale(float tensorScale, TensorScale kind);
+
+/// matmulAlpha for operands of any tensor-scale kinds: two amaxes as above
+/// (Transformer Engine); two decode scales fl(scaleA * scaleB) (vLLM's
+/// `alpha = input_scale * weight_scale_2`); an amax and a decode scale
+/// fl(tensorDecodeScale(a) * tensorDecodeScale(b)).
+float matmulAlpha(float scaleA, TensorScale kindA, float scaleB,
+                  TensorScale kindB);
 
 /// E4M3 block scale s_b = e4m3_satfinite_rn(min(blockAmax * (sEnc * (1/6)),
 /// FLT_MAX)).
@@ -208,7 +239,8 @@ std::optional<std::string> quantizeParallel(const float *x, int64_t rows,
                                             QuantizedTensor &out,
                                             int numThreads);
 
-/// Writes rows*cols f32 values: decodeE2M1(q) * dequantizeScale(s, amax).
+/// Writes rows*cols f32 values: decodeE2M1(q) * dequantizeScale(s, t.amax,
+/// t.tensorScale).
 /// Requires well-formed sizes (checkTensor).
 void dequantize(const QuantizedTensor &t, float *out);
 
@@ -232,7 +264,8 @@ std::optional<std::string> checkTensor(const QuantizedTensor &t);
 std::optional<std::string> checkMatmulOperands(const QuantizedTensor &a,
                                                const QuantizedTensor &b);
 
-/// C[M, N] = (sum_k A[m, k] * B[n, k]) * matmulAlpha(a.amax, b.amax) for NVFP4 A
+/// C[M, N] = (sum_k A[m, k] * B[n, k]) * matmulAlpha(a.amax, a.tensorScale,
+/// b.amax, b.tensorScale) for NVFP4 A
 /// [M, K] and B [N, K]. Each 16-wide K block contributes
 /// sA * sB * sum(qA * qB), the per-block sum being exact in f32; blocks are
 /// accumulated in f32 in increasing k: per element,

@@ -72,28 +72,6 @@ Value BlockQuantizeEmitter::bit(Value cond) {
   return arith::ExtUIOp::create(b, loc, b.getI32Type(), cond);
 }
 
-//===----------------------------------------------------------------------===//
-// Tensor scales
-//===----------------------------------------------------------------------===//
-
-Value mlir::nvfp4::detail::createDequantizeFactor(OpBuilder &b, Location loc,
-                                                  Value scale, Value amax) {
-  Value factor = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(::nvfp4::kInvE2M1TimesE4M3Max));
-  return arith::MulFOp::create(b, loc,
-                               arith::MulFOp::create(b, loc, scale, amax),
-                               factor);
-}
-
-Value mlir::nvfp4::detail::createMatmulAlpha(OpBuilder &b, Location loc,
-                                             Value amaxA, Value amaxB) {
-  Value factor = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(::nvfp4::kInvE2M1TimesE4M3MaxSquared));
-  return arith::MulFOp::create(b, loc,
-                               arith::MulFOp::create(b, loc, amaxA, amaxB),
-                               factor);
-}
-
 Value BlockQuantizeEmitter::globalEncodeScale(Value amax) {
   using P = arith::CmpFPredicate;
   Value s = arith::DivFOp::create(b, loc, f32(2688.0f), amax);

@@ -40,16 +40,6 @@ bool hasHardwareE2M1Convert(GPUTarget target);
 /// sm_103a").
 bool hasHardwareStochasticE2M1Convert(GPUTarget target);
 
-/// The f32 factor Transformer Engine's dequantize kernel multiplies a
-/// block's E2M1 values by: (scale * amax) * fl(1 / (6 * 448)), with `scale`
-/// the decoded E4M3 block scale and `amax` the tensor's.
-Value createDequantizeFactor(OpBuilder &b, Location loc, Value scale,
-                             Value amax);
-
-/// Transformer Engine's per-tensor GEMM scale (alpha) of two NVFP4 operands:
-/// (amaxA * amaxB) * fl(1 / (6 * 6 * 448 * 448)).
-Value createMatmulAlpha(OpBuilder &b, Location loc, Value amaxA, Value amaxB);
-
 /// Stochastic rounding of one block (docs/numerics.md §3, §4): the random
 /// byte of element j is byte j of philox4x32(seed, counter).
 struct BlockStochasticRounding {

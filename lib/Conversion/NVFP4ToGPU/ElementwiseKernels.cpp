@@ -26,6 +26,7 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/ElementwiseKernels.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/Utils/TensorScaleUtils.h"
 
 #include "BlockQuantizeIR.h"
 #include "KernelIR.h"
@@ -56,6 +57,8 @@ struct ElementwiseConfig {
   SmallVector<int64_t> shape;
   int64_t cols = 0, numElements = 0;
   int64_t blockRows = 1; // dequantize: the scale block height
+  // dequantize: what the input's f32 tensor scale is.
+  TensorScaleKind tensorScale = TensorScaleKind::Amax;
   Type elementType;      // the high-precision element type
   unsigned signMask = 0; // hadamard: bit j set for a negative sign j
 
@@ -72,10 +75,12 @@ struct ElementwiseConfig {
       return "f32";
     return elementType.isBF16() ? "bf16" : "f16";
   }
-  /// e.g. `nvfp4_dequantize_128x64_16x16_bf16`.
+  /// e.g. `nvfp4_dequantize_128x64_16x16_bf16`, with `_ds` for a decode
+  /// tensor scale.
   std::string dequantizeKernelName() const {
     return "nvfp4_dequantize_" + shapeName() + "_" + std::to_string(blockRows) +
-           "x16_" + elementTypeName();
+           "x16_" + elementTypeName() +
+           (tensorScale == TensorScaleKind::Decode ? "_ds" : "");
   }
   /// e.g. `nvfp4_hadamard_64x32_f32_sd7e8` (bit j of the hex mask set for a
   /// negative sign j).
@@ -94,6 +99,7 @@ struct ElementwiseConfig {
     c.shape.assign(result.getShape().begin(), result.getShape().end());
     c.init(result);
     c.blockRows = input.getBlock().getRows();
+    c.tensorScale = input.getTensorScale();
     return c;
   }
   static ElementwiseConfig get(HadamardOp op) {
@@ -355,9 +361,9 @@ ElementwiseEmitter::buildDequantizeKernel(gpu::GPUModuleOp module,
   gpu::GPUFuncOp kernel =
       createKernel(module, c.dequantizeKernelName(), argTypes);
   Block &entry = kernel.front();
-  // Arguments: data (packed E2M1), compact scales, tensor amax, result.
+  // Arguments: data (packed E2M1), compact scales, tensor scale, result.
   Value data = entry.getArgument(0), scales = entry.getArgument(1);
-  Value amax = entry.getArgument(2), out = entry.getArgument(3);
+  Value tensorScale = entry.getArgument(2), out = entry.getArgument(3);
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(&entry);
 
@@ -376,9 +382,10 @@ ElementwiseEmitter::buildDequantizeKernel(gpu::GPUModuleOp module,
       1);
   Value scale =
       decodeE4M3(arith::ExtUIOp::create(b, loc, b.getI32Type(), scaleByte));
-  // Transformer Engine's order: the block's factor (scale * amax) *
-  // fl(1/2688), then one product per element.
-  Value factor = mlir::nvfp4::detail::createDequantizeFactor(b, loc, scale, amax);
+  // The block's factor (Transformer Engine's (scale * amax) * fl(1/2688),
+  // or scale * decode scale), then one product per element.
+  Value factor =
+      createDequantizeFactor(b, loc, scale, tensorScale, c.tensorScale);
 
   SmallVector<Value> y;
   for (int64_t j = 0; j < layout::kElementwiseBlock; ++j) {

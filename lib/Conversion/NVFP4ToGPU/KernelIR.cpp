@@ -30,6 +30,8 @@ nvfp4::detail::MatmulShape nvfp4::detail::MatmulShape::of(MatmulOp op) {
   s.n = rhsShape[rhsShape.size() - 2];
   s.lhsBlockRows = lhs.getBlock().getRows();
   s.rhsBlockRows = rhs.getBlock().getRows();
+  s.lhsTensorScale = lhs.getTensorScale();
+  s.rhsTensorScale = rhs.getTensorScale();
   s.resultElementType = op.getResult().getType().getElementType();
   s.hasAcc = static_cast<bool>(op.getAcc());
   return s;

@@ -29,11 +29,24 @@ struct MatmulShape {
   int64_t batch = 0; // 0: unbatched
   int64_t m = 0, n = 0, k = 0;
   int64_t lhsBlockRows = 1, rhsBlockRows = 1;
+  /// What each operand's f32 tensor scale is (the epilogue's alpha).
+  TensorScaleKind lhsTensorScale = TensorScaleKind::Amax,
+                  rhsTensorScale = TensorScaleKind::Amax;
   Type resultElementType;
   bool hasAcc = false;
 
   static MatmulShape of(MatmulOp op);
   int64_t batches() const { return std::max<int64_t>(batch, 1); }
+  /// The kernel-name suffix of the tensor-scale kinds: empty for two
+  /// amaxes, `_ds_a`, `_ds_b` or `_ds_ab` for the operands with a decode
+  /// scale.
+  std::string tensorScaleSuffix() const {
+    bool a = lhsTensorScale == TensorScaleKind::Decode;
+    bool b = rhsTensorScale == TensorScaleKind::Decode;
+    if (!a && !b)
+      return "";
+    return std::string("_ds_") + (a ? "a" : "") + (b ? "b" : "");
+  }
 };
 
 /// The aligned base address of `memref` as an LLVM pointer in the global

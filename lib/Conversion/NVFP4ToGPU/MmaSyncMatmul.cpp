@@ -19,6 +19,8 @@
 #include "BlockQuantizeIR.h"
 #include "KernelIR.h"
 
+#include "nvfp4/Dialect/NVFP4/Utils/TensorScaleUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -640,9 +642,9 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   // Only empty groups can be pending here; drain them anyway.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
 
-  // Epilogue: scale by Transformer Engine's alpha, add acc, store.
-  Value alpha =
-      mlir::nvfp4::detail::createMatmulAlpha(b, loc, lhsAmax, rhsAmax);
+  // Epilogue: scale by the GEMM's alpha, add acc, store.
+  Value alpha = createMatmulAlpha(b, loc, lhsAmax, c.lhsTensorScale, rhsAmax,
+                                  c.rhsTensorScale);
   Type resultType = c.resultElementType;
   for (int64_t i = 0; i < tile.mmasM(); ++i) {
     for (int64_t j = 0; j < tile.mmasN(); ++j) {

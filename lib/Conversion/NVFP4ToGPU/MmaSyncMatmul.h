@@ -56,6 +56,7 @@ struct MatmulConfig : MatmulShape {
        << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";
+    os << tensorScaleSuffix();
     if (!(tile == ::nvfp4::gpu::kTile64x64))
       os << "_t" << tile.m << "x" << tile.n;
     return name;

@@ -13,6 +13,8 @@
 
 #include "Tcgen05KernelBuilder.h"
 
+#include "nvfp4/Dialect/NVFP4/Utils/TensorScaleUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -222,8 +224,8 @@ void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
 
 void Tcgen05KernelBuilder::emitEpilogue() {
   Type f32 = b.getF32Type(), i32T = b.getI32Type();
-  Value alpha =
-      mlir::nvfp4::detail::createMatmulAlpha(b, loc, lhsAmax, rhsAmax);
+  Value alpha = createMatmulAlpha(b, loc, lhsAmax, c.lhsTensorScale, rhsAmax,
+                                  c.rhsTensorScale);
   // This thread's accumulator row and the lane field of its tcgen05.ld
   // addresses.
   Value rowInTile = tc::epilogueRow(idx(warp), idx(laneId)).v;

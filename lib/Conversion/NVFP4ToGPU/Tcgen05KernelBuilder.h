@@ -166,6 +166,7 @@ struct Tcgen05Config : MatmulShape {
        << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";
+    os << tensorScaleSuffix();
     if (lhsScaleAtoms || rhsScaleAtoms)
       os << "_sfatoms_" << (lhsScaleAtoms ? "a" : "")
          << (rhsScaleAtoms ? "b" : "");

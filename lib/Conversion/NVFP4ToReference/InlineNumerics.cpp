@@ -25,6 +25,7 @@
 
 #include "LoweringUtils.h"
 
+#include "nvfp4/Dialect/NVFP4/Utils/TensorScaleUtils.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -526,7 +527,9 @@ Components emitQuantize(OpBuilder &b, Location loc, Value x,
 /// fl(1 / 2688))` in f32 (Transformer Engine's order), then rounded to
 /// `elementType`.
 Value emitDequantize(OpBuilder &b, Location loc, Value data, Value scales,
-                     Value amax, int64_t blockRows, Type elementType) {
+                     Value tensorScale, NVFP4TensorType type,
+                     Type elementType) {
+  int64_t blockRows = type.getBlock().getRows();
   auto dataType = cast<RankedTensorType>(data.getType());
   int64_t rank = dataType.getRank();
   MLIRContext *ctx = b.getContext();
@@ -553,8 +556,8 @@ Value emitDequantize(OpBuilder &b, Location loc, Value data, Value scales,
             bb, arith::ExtUIOp::create(nb, nloc, bb.intType, args[0]));
         Value s = decodeE4M3(
             bb, arith::ExtUIOp::create(nb, nloc, bb.intType, args[1]));
-        Value v = bb.fmul(
-            q, bb.fmul(bb.fmul(s, amax), bb.f(::nvfp4::kInvE2M1TimesE4M3Max)));
+        Value v = bb.fmul(q, createDequantizeFactor(nb, nloc, s, tensorScale,
+                                                    type.getTensorScale()));
         linalg::YieldOp::create(nb, nloc, castScalar(nb, nloc, v, elementType));
       });
   return generic.getResult(0);
@@ -562,8 +565,9 @@ Value emitDequantize(OpBuilder &b, Location loc, Value data, Value scales,
 
 /// The block-scaled GEMM of docs/numerics.md §8 on [B, M, K] x [B, N, K].
 Value emitBlockScaledMatmul(OpBuilder &b, Location loc, ValueRange a,
-                            ValueRange bOp, int64_t ra, int64_t rb,
-                            Value accIn) {
+                            ValueRange bOp, NVFP4TensorType aType,
+                            NVFP4TensorType bType, Value accIn) {
+  int64_t ra = aType.getBlock().getRows(), rb = bType.getBlock().getRows();
   // Codes (E2M1) or scales (E4M3) decoded to f32, [B, rows, cols].
   auto decode = [&](Value t, bool scales) {
     return mapElements(b, loc, addBatchDim(b, loc, t), b.getF32Type(),
@@ -581,10 +585,8 @@ Value emitBlockScaledMatmul(OpBuilder &b, Location loc, ValueRange a,
   auto qbType = cast<RankedTensorType>(qb.getType());
   int64_t batch = qaType.getDimSize(0), m = qaType.getDimSize(1),
           k = qaType.getDimSize(2), n = qbType.getDimSize(1);
-  BitBuilder sb(b, loc, b.getF32Type());
-  // Transformer Engine's alpha = (amax_A * amax_B) * fl(1 / (36 * 448^2)).
-  Value alpha = sb.fmul(sb.fmul(a[2], bOp[2]),
-                        sb.f(::nvfp4::kInvE2M1TimesE4M3MaxSquared));
+  Value alpha = createMatmulAlpha(b, loc, a[2], aType.getTensorScale(), bOp[2],
+                                  bType.getTensorScale());
   Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{batch, m, n},
                                        b.getF32Type());
   Value c16 = indexConst(b, loc, 16);

@@ -42,16 +42,19 @@ Value emitAmax2D(OpBuilder &b, Location loc, Value x);
 Components emitQuantize(OpBuilder &b, Location loc, Value x,
                         const QuantizeParams &p);
 
-/// Dequantizes components of any rank to `elementType`.
+/// Dequantizes components of any rank of a tensor of `type` (its block rows
+/// and tensor-scale kind) to `elementType`.
 Value emitDequantize(OpBuilder &b, Location loc, Value data, Value scales,
-                     Value amax, int64_t blockRows, Type elementType);
+                     Value tensorScale, NVFP4TensorType type,
+                     Type elementType);
 
 /// The block-scaled GEMM of docs/numerics.md §8 of the components `a`
-/// ([B, M, K] or [M, K]) and `bOp` ([B, N, K] or [N, K]) with block rows
-/// `ra` and `rb`, plus `accIn` ([B, M, N] f32) when given: [B, M, N] f32.
+/// ([B, M, K] or [M, K]) and `bOp` ([B, N, K] or [N, K]) of tensors of types
+/// `aType` and `bType` (block rows, tensor-scale kinds), plus `accIn`
+/// ([B, M, N] f32) when given: [B, M, N] f32.
 Value emitBlockScaledMatmul(OpBuilder &b, Location loc, ValueRange a,
-                            ValueRange bOp, int64_t ra, int64_t rb,
-                            Value accIn);
+                            ValueRange bOp, NVFP4TensorType aType,
+                            NVFP4TensorType bType, Value accIn);
 
 } // namespace reference
 } // namespace nvfp4

@@ -180,11 +180,11 @@ SmallVector<Value> emitQuantizeCall(ConversionPatternRewriter &rw,
       amax};
 }
 
-/// Dequantizes components (any rank, Rx16 blocks) to an f32 tensor of the
-/// codes' shape by a call of nvfp4CpuDequantize.
-Value emitDequantizeCall(ConversionPatternRewriter &rw,
-                                    Operation *op, ValueRange components,
-                                    int64_t blockRows) {
+/// Dequantizes the components of a tensor of `type` (any rank, Rx16 blocks,
+/// either tensor-scale kind) to an f32 tensor of the codes' shape by a call
+/// of nvfp4CpuDequantize.
+Value emitDequantizeCall(ConversionPatternRewriter &rw, Operation *op,
+                         ValueRange components, NVFP4TensorType type) {
   Location loc = op->getLoc();
   Value codes = to2D(rw, loc, components[0]);
   auto codesType = cast<RankedTensorType>(codes.getType());
@@ -192,7 +192,8 @@ Value emitDequantizeCall(ConversionPatternRewriter &rw,
   call.tensor(codes);
   call.tensor(to2D(rw, loc, components[1]));
   call.value(components[2]);
-  call.i64(blockRows);
+  call.i32(type.hasDecodeScale() ? 1 : 0);
+  call.i64(type.getBlock().getRows());
   unsigned out = call.output(codesType.getShape(), rw.getF32Type());
   call.call("nvfp4CpuDequantize", {});
   auto shape = cast<RankedTensorType>(components[0].getType()).getShape();
@@ -240,9 +241,8 @@ struct DequantizeOpCallLowering : public OpConversionPattern<DequantizeOp> {
   LogicalResult
   matchAndRewrite(DequantizeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value result = emitDequantizeCall(
-        rewriter, op, adaptor.getInput(),
-        op.getInput().getType().getBlock().getRows());
+    Value result = emitDequantizeCall(rewriter, op, adaptor.getInput(),
+                                      op.getInput().getType());
     rewriter.replaceOp(op, castElements(rewriter, op.getLoc(), result,
                                         op.getType().getElementType()));
     return success();
@@ -278,7 +278,7 @@ struct RescaleOpCallLowering : public OpConversionPattern<RescaleOp> {
   matchAndRewrite(RescaleOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value dq = emitDequantizeCall(rewriter, op, adaptor.getInput(),
-                                  op.getInput().getType().getBlock().getRows());
+                                  op.getInput().getType());
     QuantizeParams q = getQuantizeParams(op, adaptor);
     rewriter.replaceOpWithMultiple(
         op, {emitQuantizeCall(rewriter, op, to2D(rewriter, op.getLoc(), dq), q,
@@ -345,14 +345,17 @@ private:
     Value bCodes = addBatchDim(rw, loc, b[0]);
     auto aType = cast<RankedTensorType>(aCodes.getType());
     auto bType = cast<RankedTensorType>(bCodes.getType());
+    auto matmul = cast<MatmulOp>(op);
     CallBuilder call(rw, op);
     call.tensor(aCodes);
     call.tensor(addBatchDim(rw, loc, a[1]));
     call.value(a[2]);
+    call.i32(matmul.getLhs().getType().hasDecodeScale() ? 1 : 0);
     call.i64(ra);
     call.tensor(bCodes);
     call.tensor(addBatchDim(rw, loc, b[1]));
     call.value(b[2]);
+    call.i32(matmul.getRhs().getType().hasDecodeScale() ? 1 : 0);
     call.i64(rb);
     SmallVector<int64_t> shape = {aType.getDimSize(0), aType.getDimSize(1),
                                   bType.getDimSize(1)};
@@ -376,8 +379,9 @@ private:
                                         Operation *op, ValueRange a,
                                         ValueRange b, int64_t ra, int64_t rb,
                                         Value accIn) {
-    Value da = emitDequantizeCall(rw, op, a, ra);
-    Value db = emitDequantizeCall(rw, op, b, rb);
+    auto matmul = cast<MatmulOp>(op);
+    Value da = emitDequantizeCall(rw, op, a, matmul.getLhs().getType());
+    Value db = emitDequantizeCall(rw, op, b, matmul.getRhs().getType());
     Location loc = op->getLoc();
     return emitBatchedContraction(rw, loc, addBatchDim(rw, loc, da),
                                   addBatchDim(rw, loc, db), accIn);

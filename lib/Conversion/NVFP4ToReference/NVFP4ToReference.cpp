@@ -120,7 +120,7 @@ struct DequantizeOpLowering : public OpConversionPattern<DequantizeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     ValueRange in = adaptor.getInput();
     Value result = emitDequantize(rewriter, op.getLoc(), in[0], in[1], in[2],
-                                  op.getInput().getType().getBlock().getRows(),
+                                  op.getInput().getType(),
                                   op.getType().getElementType());
     rewriter.replaceOp(op, result);
     return success();
@@ -155,8 +155,7 @@ struct RescaleOpLowering : public OpConversionPattern<RescaleOp> {
     Location loc = op.getLoc();
     ValueRange in = adaptor.getInput();
     Value dq = emitDequantize(rewriter, loc, in[0], in[1], in[2],
-                              op.getInput().getType().getBlock().getRows(),
-                              rewriter.getF32Type());
+                              op.getInput().getType(), rewriter.getF32Type());
     Components c = emitQuantize(rewriter, loc, to2D(rewriter, loc, dq),
                                 getQuantizeParams(op, adaptor));
     NVFP4TensorType type = op.getType();
@@ -227,14 +226,16 @@ struct MatmulOpLowering : public OpConversionPattern<MatmulOp> {
   matchAndRewrite(MatmulOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    NVFP4TensorType aType = op.getLhs().getType();
+    NVFP4TensorType bType = op.getRhs().getType();
     lowerMatmul(
         op, adaptor, rewriter,
         [&](ValueRange a, ValueRange b, int64_t ra, int64_t rb,
             Value accIn) {
           return fakeQuant
-                     ? emitFakeQuant(rewriter, loc, a, b, ra, rb, accIn)
-                     : emitBlockScaledMatmul(rewriter, loc, a, b, ra, rb,
-                                             accIn);
+                     ? emitFakeQuant(rewriter, loc, a, b, aType, bType, accIn)
+                     : emitBlockScaledMatmul(rewriter, loc, a, b, aType,
+                                             bType, accIn);
         });
     return success();
   }
@@ -243,13 +244,13 @@ private:
   /// Dequantize both operands to f32 and contract them with an ordinary f32
   /// linalg contraction (accumulating into `accIn` or zero).
   static Value emitFakeQuant(OpBuilder &b, Location loc, ValueRange a,
-                             ValueRange bOp, int64_t ra, int64_t rb,
-                             Value accIn) {
+                             ValueRange bOp, NVFP4TensorType aType,
+                             NVFP4TensorType bType, Value accIn) {
     Type f32 = b.getF32Type();
-    Value da =
-        addBatchDim(b, loc, emitDequantize(b, loc, a[0], a[1], a[2], ra, f32));
+    Value da = addBatchDim(
+        b, loc, emitDequantize(b, loc, a[0], a[1], a[2], aType, f32));
     Value db = addBatchDim(
-        b, loc, emitDequantize(b, loc, bOp[0], bOp[1], bOp[2], rb, f32));
+        b, loc, emitDequantize(b, loc, bOp[0], bOp[1], bOp[2], bType, f32));
     return emitBatchedContraction(b, loc, da, db, accIn);
   }
 

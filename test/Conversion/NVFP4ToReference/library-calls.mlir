@@ -72,10 +72,11 @@ func.func @quantize(%x: tensor<2x32x64xbf16>, %w: tensor<32x64xf32>, %seed: i64,
 // CHECK: %[[DU:.*]] = memref.cast %[[DB]]
 // CHECK: %[[SB:.*]] = bufferization.to_buffer %[[S]] read_only
 // CHECK: %[[SU:.*]] = memref.cast %[[SB]]
+// CHECK: %[[AMAXKIND:.*]] = arith.constant 0 : i32
 // CHECK: %[[R16:.*]] = arith.constant 16 : i64
 // CHECK: %[[OUT:.*]] = memref.alloc() : memref<32x64xf32>
 // CHECK: %[[OUTU:.*]] = memref.cast %[[OUT]]
-// CHECK: call @nvfp4CpuDequantize(%[[DU]], %[[SU]], %[[G]], %[[R16]], %[[OUTU]])
+// CHECK: call @nvfp4CpuDequantize(%[[DU]], %[[SU]], %[[G]], %[[AMAXKIND]], %[[R16]], %[[OUTU]])
 // CHECK: %[[Y32:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
 // CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%[[Y32]] : tensor<32x64xf32>) outs({{.*}} : tensor<32x64xbf16>)
 // CHECK: arith.truncf
@@ -117,10 +118,11 @@ func.func @ops(%q: !nvfp4.tensor<32x64, 16x16>, %x: tensor<4x32xf16>, %seed: i64
 
 // -----
 
-// Matmul on [batch, rows, K] views: operand A's codes, scales, amax and
-// block rows, then B's, then acc (widened to f32) with hasAcc = 1, then the
-// f32 result buffer; without acc the result buffer stands in for acc with
-// hasAcc = 0. A rank-2 matmul gets a unit batch that is dropped again.
+// Matmul on [batch, rows, K] views: operand A's codes, scales, tensor
+// scale, its kind (0: an amax) and block rows, then B's (kind 1: a decode
+// scale), then acc (widened to f32) with hasAcc = 1, then the f32 result
+// buffer; without acc the result buffer stands in for acc with hasAcc = 0.
+// A rank-2 matmul gets a unit batch that is dropped again.
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[AD:[^:]*]]: tensor<2x32x64xi8>, %[[AS:[^:]*]]: tensor<2x32x4xi8>, %[[AG:[^:]*]]: f32, %[[BD:[^:]*]]: tensor<2x48x64xi8>, %[[BS:[^:]*]]: tensor<2x3x4xi8>, %[[BG:[^:]*]]: f32, %[[ACC:[^:]*]]: tensor<2x32x48xbf16>, %[[CD:[^:]*]]: tensor<32x64xi8>
 // CHECK: %[[ACCF:.*]] = linalg.generic {{.*}} ins(%[[ACC]] : tensor<2x32x48xbf16>)
@@ -128,18 +130,20 @@ func.func @ops(%q: !nvfp4.tensor<32x64, 16x16>, %x: tensor<4x32xf16>, %seed: i64
 // CHECK: %[[ADU:.*]] = memref.cast %[[ADB]]
 // CHECK: %[[ASB:.*]] = bufferization.to_buffer %[[AS]] read_only
 // CHECK: %[[ASU:.*]] = memref.cast %[[ASB]]
+// CHECK: %[[AK:.*]] = arith.constant 0 : i32
 // CHECK: %[[RA:.*]] = arith.constant 1 : i64
 // CHECK: %[[BDB:.*]] = bufferization.to_buffer %[[BD]] read_only
 // CHECK: %[[BDU:.*]] = memref.cast %[[BDB]]
 // CHECK: %[[BSB:.*]] = bufferization.to_buffer %[[BS]] read_only
 // CHECK: %[[BSU:.*]] = memref.cast %[[BSB]]
+// CHECK: %[[BK:.*]] = arith.constant 1 : i32
 // CHECK: %[[RB:.*]] = arith.constant 16 : i64
 // CHECK: %[[OUT:.*]] = memref.alloc() : memref<2x32x48xf32>
 // CHECK: %[[ACCB:.*]] = bufferization.to_buffer %[[ACCF]] read_only
 // CHECK: %[[ACCU:.*]] = memref.cast %[[ACCB]]
 // CHECK: %[[HASACC:.*]] = arith.constant 1 : i32
 // CHECK: %[[OUTU:.*]] = memref.cast %[[OUT]]
-// CHECK: call @nvfp4CpuMatmul(%[[ADU]], %[[ASU]], %[[AG]], %[[RA]], %[[BDU]], %[[BSU]], %[[BG]], %[[RB]], %[[ACCU]], %[[HASACC]], %[[OUTU]])
+// CHECK: call @nvfp4CpuMatmul(%[[ADU]], %[[ASU]], %[[AG]], %[[AK]], %[[RA]], %[[BDU]], %[[BSU]], %[[BG]], %[[BK]], %[[RB]], %[[ACCU]], %[[HASACC]], %[[OUTU]])
 // CHECK: %[[Y32:.*]] = bufferization.to_tensor %[[OUT]] restrict writable : memref<2x32x48xf32>
 // CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%[[Y32]] : tensor<2x32x48xf32>) outs({{.*}} : tensor<2x32x48xbf16>)
 // CHECK: tensor.expand_shape %[[CD]] {{\[\[}}0, 1], [2]] output_shape [1, 32, 64]
@@ -155,18 +159,20 @@ func.func @ops(%q: !nvfp4.tensor<32x64, 16x16>, %x: tensor<4x32xf16>, %seed: i64
 // an f32 linalg.generic; no matmul call.
 // FAKE-LABEL: func.func @matmul
 // FAKE-NOT: nvfp4CpuMatmul
-// FAKE: call @nvfp4CpuDequantize
+// FAKE: %[[FAK:.*]] = arith.constant 0 : i32
+// FAKE: call @nvfp4CpuDequantize({{[^,]*}}, {{[^,]*}}, {{[^,]*}}, %[[FAK]],
 // FAKE: %[[DA2:.*]] = bufferization.to_tensor {{.*}} : memref<64x64xf32>
 // FAKE: %[[DA:.*]] = tensor.expand_shape %[[DA2]] {{.*}} into tensor<2x32x64xf32>
-// FAKE: call @nvfp4CpuDequantize
+// FAKE: %[[FBK:.*]] = arith.constant 1 : i32
+// FAKE: call @nvfp4CpuDequantize({{[^,]*}}, {{[^,]*}}, {{[^,]*}}, %[[FBK]],
 // FAKE: %[[DB2:.*]] = bufferization.to_tensor {{.*}} : memref<96x64xf32>
 // FAKE: %[[DB:.*]] = tensor.expand_shape %[[DB2]] {{.*}} into tensor<2x48x64xf32>
 // FAKE: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[DA]], %[[DB]] : tensor<2x32x64xf32>, tensor<2x48x64xf32>)
 // FAKE: arith.mulf
 // FAKE: arith.addf
 // FAKE-NOT: nvfp4CpuMatmul
-func.func @matmul(%a: !nvfp4.tensor<2x32x64, 1x16>, %b: !nvfp4.tensor<2x48x64, 16x16>, %acc: tensor<2x32x48xbf16>, %c: !nvfp4.tensor<32x64, 1x16>, %d: !nvfp4.tensor<48x64, 16x16>) -> (tensor<2x32x48xbf16>, tensor<32x48xf32>) {
-  %y = nvfp4.matmul %a, %b acc(%acc : tensor<2x32x48xbf16>) : !nvfp4.tensor<2x32x64, 1x16>, !nvfp4.tensor<2x48x64, 16x16> -> tensor<2x32x48xbf16>
+func.func @matmul(%a: !nvfp4.tensor<2x32x64, 1x16>, %b: !nvfp4.tensor<2x48x64, 16x16, decode>, %acc: tensor<2x32x48xbf16>, %c: !nvfp4.tensor<32x64, 1x16>, %d: !nvfp4.tensor<48x64, 16x16>) -> (tensor<2x32x48xbf16>, tensor<32x48xf32>) {
+  %y = nvfp4.matmul %a, %b acc(%acc : tensor<2x32x48xbf16>) : !nvfp4.tensor<2x32x64, 1x16>, !nvfp4.tensor<2x48x64, 16x16, decode> -> tensor<2x32x48xbf16>
   %z = nvfp4.matmul %c, %d : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<48x64, 16x16> -> tensor<32x48xf32>
   return %y, %z : tensor<2x32x48xbf16>, tensor<32x48xf32>
 }

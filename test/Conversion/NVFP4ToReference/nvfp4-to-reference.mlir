@@ -183,6 +183,28 @@ func.func @matmul(%a: !nvfp4.tensor<32x64, 1x16>, %b: !nvfp4.tensor<48x64, 16x16
 
 // -----
 
+// Decode tensor scales (a checkpoint's weight): dequantize multiplies the
+// block scale by the decode scale and nothing else; the GEMM's alpha is the
+// amax operand's fl(amax * fl(1/2688)) times the decode scale.
+// CHECK-LABEL: func.func @decode_scale
+// CHECK-SAME: %[[GW:arg[0-9]+]]: f32, %{{arg[0-9]+}}: tensor<32x64xi8>, %{{arg[0-9]+}}: tensor<32x4xi8>, %[[GX:arg[0-9]+]]: f32)
+// CHECK: linalg.generic
+// CHECK-NOT: 3.72023816E-4
+// CHECK: %[[F:.*]] = arith.mulf %{{.*}}, %[[GW]] : f32
+// CHECK-NEXT: arith.mulf %{{.*}}, %[[F]] : f32
+// CHECK: linalg.yield
+// CHECK-DAG: %[[INV:.*]] = arith.constant 3.72023816E-4 : f32
+// CHECK-DAG: %[[DX:.*]] = arith.mulf %[[GX]], %[[INV]] : f32
+// CHECK: %[[ALPHA:.*]] = arith.mulf %[[DX]], %[[GW]] : f32
+// CHECK: arith.mulf %{{.*}}, %[[ALPHA]] : f32
+func.func @decode_scale(%w: !nvfp4.tensor<64x64, 1x16, decode>, %x: !nvfp4.tensor<32x64, 1x16>) -> (tensor<64x64xf32>, tensor<32x64xf32>) {
+  %d = nvfp4.dequantize %w : !nvfp4.tensor<64x64, 1x16, decode> -> tensor<64x64xf32>
+  %y = nvfp4.matmul %x, %w : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<64x64, 1x16, decode> -> tensor<32x64xf32>
+  return %d, %y : tensor<64x64xf32>, tensor<32x64xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @hadamard
 // CHECK-SAME: (%[[X:.*]]: tensor<4x32xf32>)
 // CHECK: %[[R:.*]] = scf.for

@@ -23,6 +23,18 @@ func.func @requantize_2d_folds(%q: !nvfp4.tensor<64x64, 16x16>) -> !nvfp4.tensor
 
 // -----
 
+// A decode-scaled tensor re-quantized is a new, amax-scaled encoding.
+// CHECK-LABEL: func @requantize_decode_scale
+// CHECK: nvfp4.dequantize
+// CHECK: nvfp4.quantize
+func.func @requantize_decode_scale(%q: !nvfp4.tensor<64x64, 1x16, decode>) -> !nvfp4.tensor<64x64, 1x16> {
+  %d = nvfp4.dequantize %q : !nvfp4.tensor<64x64, 1x16, decode> -> tensor<64x64xf32>
+  %r = nvfp4.quantize %d : tensor<64x64xf32> -> !nvfp4.tensor<64x64, 1x16>
+  return %r : !nvfp4.tensor<64x64, 1x16>
+}
+
+// -----
+
 // A different block layout is a real re-quantization.
 // CHECK-LABEL: func @requantize_other_block
 // CHECK: nvfp4.dequantize

@@ -41,6 +41,11 @@ func.func @type_dynamic(%a: !nvfp4.tensor<?x64, 1x16>) { return }
 
 // -----
 
+// expected-error @+1 {{expected a tensor scale kind (`amax` or `decode`), got 'decoded'}}
+func.func @type_tensor_scale(%a: !nvfp4.tensor<32x64, 1x16, decoded>) { return }
+
+// -----
+
 // expected-error @+1 {{NVFP4 tensor dimensions must be positive, got 0}}
 func.func @type_zero(%a: !nvfp4.tensor<0x64, 1x16>) { return }
 
@@ -376,6 +381,26 @@ func.func @rescale_rn_seed(%q: !nvfp4.tensor<64x64, 1x16>, %s: i64) {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor-scale kinds: quantization and rescaling produce amax-scaled tensors
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @quantize_decode_result(%x: tensor<32x64xf32>) {
+  // expected-error @+1 {{result must carry an amax: quantization derives its scales from the tensor amax and cannot produce a `decode` tensor ('!nvfp4.tensor<32x64, 1x16, decode>')}}
+  %0 = nvfp4.quantize %x : tensor<32x64xf32> -> !nvfp4.tensor<32x64, 1x16, decode>
+  return
+}
+
+// -----
+
+func.func @rescale_decode_result(%q: !nvfp4.tensor<32x64, 1x16, decode>) {
+  // expected-error @+1 {{result must carry an amax: rescaling derives its scales from the tensor amax and cannot produce a `decode` tensor ('!nvfp4.tensor<32x64, 16x16, decode>')}}
+  %0 = nvfp4.rescale %q : !nvfp4.tensor<32x64, 1x16, decode> -> !nvfp4.tensor<32x64, 16x16, decode>
+  return
+}
+
+//===----------------------------------------------------------------------===//
 // nvfp4.transpose
 //===----------------------------------------------------------------------===//
 
@@ -400,6 +425,14 @@ func.func @transpose_block(%q: !nvfp4.tensor<32x64, 16x16>) {
 func.func @transpose_shape(%q: !nvfp4.tensor<32x64, 16x16>) {
   // expected-error @+1 {{result shape 32x64 is not the input shape with the two innermost dimensions swapped (64x32)}}
   %0 = nvfp4.transpose %q : !nvfp4.tensor<32x64, 16x16> -> !nvfp4.tensor<32x64, 16x16>
+  return
+}
+
+// -----
+
+func.func @transpose_tensor_scale(%q: !nvfp4.tensor<32x64, 16x16, decode>) {
+  // expected-error @+1 {{result must keep the input's tensor scale kind (decode)}}
+  %0 = nvfp4.transpose %q : !nvfp4.tensor<32x64, 16x16, decode> -> !nvfp4.tensor<64x32, 16x16>
   return
 }
 

@@ -8,11 +8,37 @@
 // CHECK-SAME: !nvfp4.tensor<4096x4096, 16x16>
 // CHECK-SAME: !nvfp4.tensor<8x128x64, 1x16>
 // CHECK-SAME: !nvfp4.tensor<4x32x64, 16x16>
+// CHECK-SAME: !nvfp4.tensor<64x64, 1x16, decode>
+// CHECK-SAME: !nvfp4.tensor<2x32x64, 16x16, decode>
+// The default tensor-scale kind (amax) is not printed.
+// CHECK-SAME: %{{.*}}: !nvfp4.tensor<32x64, 1x16>)
 func.func @types(%a: !nvfp4.tensor<16, 1x16>,
                  %b: !nvfp4.tensor<128x4096, 1x16>,
                  %c: !nvfp4.tensor<4096x4096, 16x16>,
                  %d: !nvfp4.tensor<8x128x64, 1x16>,
-                 %e: !nvfp4.tensor<4x32x64, 16x16>) {
+                 %e: !nvfp4.tensor<4x32x64, 16x16>,
+                 %f: !nvfp4.tensor<64x64, 1x16, decode>,
+                 %g: !nvfp4.tensor<2x32x64, 16x16, decode>,
+                 %h: !nvfp4.tensor<32x64, 1x16, amax>) {
+  return
+}
+
+// A checkpoint's weight enters as components with a decode scale; it
+// dequantizes, multiplies (with an amax-scaled activation) and transposes.
+// CHECK-LABEL: func @decode_scale
+// CHECK: %[[W:.*]] = nvfp4.assemble %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64xf4E2M1FN>, tensor<4x4xf8E4M3FN> -> !nvfp4.tensor<64x64, 16x16, decode>
+// CHECK: nvfp4.dequantize %[[W]] : !nvfp4.tensor<64x64, 16x16, decode> -> tensor<64x64xf32>
+// CHECK: nvfp4.matmul %{{.*}}, %[[W]] : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<64x64, 16x16, decode> -> tensor<32x64xf32>
+// CHECK: nvfp4.transpose %[[W]] : !nvfp4.tensor<64x64, 16x16, decode> -> !nvfp4.tensor<64x64, 16x16, decode>
+// CHECK: nvfp4.disassemble %[[W]] : !nvfp4.tensor<64x64, 16x16, decode>
+// CHECK: nvfp4.rescale %[[W]] : !nvfp4.tensor<64x64, 16x16, decode> -> !nvfp4.tensor<64x64, 1x16>
+func.func @decode_scale(%d: tensor<64x64xf4E2M1FN>, %s: tensor<4x4xf8E4M3FN>, %ws2: f32, %x: !nvfp4.tensor<32x64, 1x16>) {
+  %w = nvfp4.assemble %d, %s, %ws2 : tensor<64x64xf4E2M1FN>, tensor<4x4xf8E4M3FN> -> !nvfp4.tensor<64x64, 16x16, decode>
+  %0 = nvfp4.dequantize %w : !nvfp4.tensor<64x64, 16x16, decode> -> tensor<64x64xf32>
+  %1 = nvfp4.matmul %x, %w : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<64x64, 16x16, decode> -> tensor<32x64xf32>
+  %2 = nvfp4.transpose %w : !nvfp4.tensor<64x64, 16x16, decode> -> !nvfp4.tensor<64x64, 16x16, decode>
+  %3:3 = nvfp4.disassemble %w : !nvfp4.tensor<64x64, 16x16, decode>
+  %4 = nvfp4.rescale %w : !nvfp4.tensor<64x64, 16x16, decode> -> !nvfp4.tensor<64x64, 1x16>
   return
 }
 

@@ -104,7 +104,7 @@ LogicalResult BlockAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // NVFP4TensorType
 //===----------------------------------------------------------------------===//
 
-/// Parses `<d0 x ... x dn, RxC>`.
+/// Parses `<d0 x ... x dn, RxC>` and `<d0 x ... x dn, RxC, amax|decode>`.
 Type NVFP4TensorType::parse(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<int64_t> shape;
@@ -115,7 +115,24 @@ Type NVFP4TensorType::parse(AsmParser &parser) {
     return {};
   SMLoc blockLoc = parser.getCurrentLocation();
   FailureOr<std::pair<int64_t, int64_t>> blockShape = parseBlockShape(parser);
-  if (failed(blockShape) || parser.parseGreater())
+  if (failed(blockShape))
+    return {};
+  TensorScaleKind tensorScale = TensorScaleKind::Amax;
+  if (succeeded(parser.parseOptionalComma())) {
+    SMLoc kindLoc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return {};
+    std::optional<TensorScaleKind> kind = symbolizeTensorScaleKind(keyword);
+    if (!kind) {
+      parser.emitError(kindLoc, "expected a tensor scale kind (`amax` or "
+                                "`decode`), got '")
+          << keyword << "'";
+      return {};
+    }
+    tensorScale = *kind;
+  }
+  if (parser.parseGreater())
     return {};
   BlockAttr block =
       BlockAttr::getChecked([&] { return parser.emitError(blockLoc); },
@@ -124,7 +141,7 @@ Type NVFP4TensorType::parse(AsmParser &parser) {
   if (!block)
     return {};
   return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, block);
+                    parser.getContext(), shape, block, tensorScale);
 }
 
 void NVFP4TensorType::print(AsmPrinter &printer) const {
@@ -132,11 +149,19 @@ void NVFP4TensorType::print(AsmPrinter &printer) const {
   llvm::interleave(getShape(), printer, "x");
   printer << ", ";
   getBlock().printShape(printer);
+  if (hasDecodeScale())
+    printer << ", " << stringifyTensorScaleKind(getTensorScale());
   printer << ">";
 }
 
+NVFP4TensorType
+NVFP4TensorType::withTensorScale(TensorScaleKind kind) const {
+  return NVFP4TensorType::get(getContext(), getShape(), getBlock(), kind);
+}
+
 LogicalResult NVFP4TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> shape, BlockAttr block) {
+                                 ArrayRef<int64_t> shape, BlockAttr block,
+                                 TensorScaleKind tensorScale) {
   if (!block)
     return emitError() << "expected a block layout";
   if (shape.empty())
@@ -178,7 +203,8 @@ ShapedType NVFP4TensorType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
   ArrayRef<int64_t> newShape = shape ? *shape : getShape();
   if (elementType && elementType != getElementType())
     return RankedTensorType::get(newShape, elementType);
-  return NVFP4TensorType::get(getContext(), newShape, getBlock());
+  return NVFP4TensorType::get(getContext(), newShape, getBlock(),
+                              getTensorScale());
 }
 
 SmallVector<int64_t> NVFP4TensorType::getScalesShape() const {

@@ -83,6 +83,11 @@ LogicalResult QuantizeOp::verify() {
     return emitOpError() << "input shape " << formatShape(inputType.getShape())
                          << " does not match result shape "
                          << formatShape(resultType.getShape());
+  if (resultType.hasDecodeScale())
+    return emitOpError() << "result must carry an amax: quantization derives "
+                            "its scales from the tensor amax and cannot "
+                            "produce a `decode` tensor ("
+                         << resultType << ")";
   if (failed(verifySizeRepresentable(*this, inputType, "input")))
     return failure();
   if (failed(verifyRounding(*this, getRounding(), getSeed(), getOffset())))
@@ -272,6 +277,11 @@ LogicalResult RescaleOp::verify() {
                          << formatShape(getInput().getType().getShape())
                          << " does not match result shape "
                          << formatShape(getResult().getType().getShape());
+  if (getResult().getType().hasDecodeScale())
+    return emitOpError() << "result must carry an amax: rescaling derives its "
+                            "scales from the tensor amax and cannot produce a "
+                            "`decode` tensor ("
+                         << getResult().getType() << ")";
   return verifyRounding(*this, getRounding(), getSeed(), getOffset());
 }
 
@@ -288,6 +298,10 @@ LogicalResult TransposeOp::verify() {
                             "other dimension";
   if (resultType.getBlock() != inputType.getBlock())
     return emitOpError() << "result must keep 16x16 block scales";
+  if (resultType.getTensorScale() != inputType.getTensorScale())
+    return emitOpError() << "result must keep the input's tensor scale kind ("
+                         << stringifyTensorScaleKind(inputType.getTensorScale())
+                         << ")";
   SmallVector<int64_t> expected(inputType.getShape());
   std::swap(expected[expected.size() - 1], expected[expected.size() - 2]);
   if (resultType.getShape() != ArrayRef<int64_t>(expected))

@@ -39,6 +39,22 @@ def NVFP4_RoundingAttr : EnumAttr<NVFP4_Dialect, NVFP4_Rounding, "rounding"> {
 }
 
 //===----------------------------------------------------------------------===//
+// TensorScaleKind
+//===----------------------------------------------------------------------===//
+
+def NVFP4_TensorScaleAmax : I32EnumAttrCase<"Amax", 0, "amax">;
+def NVFP4_TensorScaleDecode : I32EnumAttrCase<"Decode", 1, "decode">;
+
+// What the f32 tensor scale of an NVFP4 tensor is: a parameter of
+// `!nvfp4.tensor` (see there), not an attribute of its own.
+def NVFP4_TensorScaleKind : I32EnumAttr<"TensorScaleKind",
+    "what the f32 tensor scale of an NVFP4 tensor is",
+    [NVFP4_TensorScaleAmax, NVFP4_TensorScaleDecode]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::nvfp4";
+}
+
+//===----------------------------------------------------------------------===//
 // BlockAttr
 //===----------------------------------------------------------------------===//
 

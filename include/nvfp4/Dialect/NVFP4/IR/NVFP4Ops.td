@@ -120,8 +120,9 @@ def NVFP4_DequantizeOp : NVFP4_Op<"dequantize", [Pure]> {
     Returns `e2m1(q) * ((e4m3(s_b) * amax) * fl(1 / (6 * 448)))` for every
     element, computed in f32 in that order (Transformer Engine's
     `dequantize_fp4_kernel`) and rounded to the result element type, where
-    `amax` is the tensor amax the input carries. The result has the shape of
-    the input.
+    `amax` is the tensor amax the input carries. For an input with a `decode`
+    tensor scale `d` it is `e2m1(q) * (e4m3(s_b) * d)` (Model Optimizer's
+    order). The result has the shape of the input.
 
     Example:
 
@@ -152,7 +153,10 @@ def NVFP4_MatmulOp : NVFP4_Op<"matmul", [Pure]> {
     accumulation is in f32, and the sum is multiplied by
     `alpha = (amax_lhs * amax_rhs) * fl(1 / (6 * 6 * 448 * 448))` (Transformer
     Engine's per-tensor GEMM scale); `acc`, when present, is added to the
-    result. A bf16 result is the f32 result rounded to nearest even.
+    result. A bf16 result is the f32 result rounded to nearest even. When an
+    operand has a `decode` tensor scale, `alpha = d_lhs * d_rhs` with each
+    decode scale `d` either the operand's own or `amax * fl(1 / (6 * 448))`
+    (vLLM's `input_scale * weight_scale_2` for two decode scales).
 
     On sm_100a/sm_103a/sm_110a this is
     `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`; on
@@ -293,14 +297,20 @@ def NVFP4_AssembleOp : NVFP4_Op<"assemble", [Pure]> {
   let description = [{
     Packs E2M1 `data`, E4M3 `scales` (one per block, compact: [.., M/16, K/16]
     for 16x16) and the f32 tensor `amax` the scales were derived from
-    (`S_enc = 6 * 448 / amax`) into an NVFP4 tensor. The component shapes
-    must be those the result type implies (see `!nvfp4.tensor`).
+    (`S_enc = 6 * 448 / amax`) into an NVFP4 tensor. When the result type
+    has a `decode` tensor scale, the f32 operand is that decode scale
+    instead: this is how weights that another tool quantized (Model
+    Optimizer's `weight`, `weight_scale` and `weight_scale_2`) enter a
+    program. The component shapes must be those the result type implies
+    (see `!nvfp4.tensor`).
 
     Example:
 
     ```mlir
     %q = nvfp4.assemble %d, %s, %amax : tensor<32x64xf4E2M1FN>,
            tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x16>
+    %w = nvfp4.assemble %wd, %ws, %ws2 : tensor<64x64xf4E2M1FN>,
+           tensor<64x4xf8E4M3FN> -> !nvfp4.tensor<64x64, 1x16, decode>
     ```
   }];
   let arguments = (ins RankedTensorOf<[F4E2M1FN]>:$data,

@@ -18,9 +18,20 @@ def NVFP4_TensorType : TypeDef<NVFP4_Dialect, "NVFP4Tensor",
   let description = [{
     A statically shaped tensor quantized along its last dimension. Each
     element is an E2M1 value; each block (see `#nvfp4.block`) of elements has
-    one E4M3 scale; the tensor carries the FP32 amax its scales were derived
-    from, as Transformer Engine's NVFP4 tensors do. The logical value of
-    element `i` is `e2m1[i] * ((e4m3[block(i)] * amax) * fl(1 / (6 * 448)))`.
+    one E4M3 scale; the tensor carries one FP32 tensor scale. By default that
+    is the amax its scales were derived from, as Transformer Engine's NVFP4
+    tensors do, and the logical value of element `i` is
+    `e2m1[i] * ((e4m3[block(i)] * amax) * fl(1 / (6 * 448)))`.
+
+    With the optional third parameter `decode`, the tensor scale is a decode
+    scale that multiplies the block scales, as in the NVFP4 checkpoints
+    NVIDIA's Model Optimizer exports (`weight_scale_2` = amax / (6 * 448))
+    and vLLM loads: element `i` is `e2m1[i] * (e4m3[block(i)] * scale)`. Such
+    tensors come from `nvfp4.assemble` (e.g. of a checkpoint's constants);
+    quantization produces amax-scaled ones. A GEMM scales its result by the
+    product of the operands' decode scales, where an amax contributes
+    `amax * fl(1 / (6 * 448))`; two amaxes keep Transformer Engine's
+    `(amaxA * amaxB) * fl(1 / (6 * 448)^2)`.
 
     The components, as `nvfp4.disassemble` returns them, are:
     - data: `tensor<d0 x ... x dn x f4E2M1FN>`;
@@ -39,20 +50,34 @@ def NVFP4_TensorType : TypeDef<NVFP4_Dialect, "NVFP4Tensor",
     !nvfp4.tensor<128x4096, 1x16>      // activations
     !nvfp4.tensor<4096x4096, 16x16>    // a weight with 2D scales
     !nvfp4.tensor<8x128x64, 1x16>      // batched
+    !nvfp4.tensor<4096x4096, 1x16, decode>  // a Model Optimizer weight
     ```
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
-                        "::mlir::nvfp4::BlockAttr":$block);
+                        "::mlir::nvfp4::BlockAttr":$block,
+                        "::mlir::nvfp4::TensorScaleKind":$tensorScale);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let skipDefaultBuilders = 1;
   let builders = [
+    TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
+                     "::mlir::nvfp4::BlockAttr":$block,
+                     CArg<"::mlir::nvfp4::TensorScaleKind",
+                          "::mlir::nvfp4::TensorScaleKind::Amax">:$tensorScale), [{
+      return $_get($_ctxt, shape, block, tensorScale);
+    }]>,
     TypeBuilderWithInferredContext<(ins "::llvm::ArrayRef<int64_t>":$shape,
-                                        "::mlir::nvfp4::BlockAttr":$block), [{
-      return $_get(block.getContext(), shape, block);
+                                        "::mlir::nvfp4::BlockAttr":$block,
+                                        CArg<"::mlir::nvfp4::TensorScaleKind",
+                                             "::mlir::nvfp4::TensorScaleKind::Amax">:$tensorScale), [{
+      return $_get(block.getContext(), shape, block, tensorScale);
     }]>,
     TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
-                     "int64_t":$blockRows), [{
-      return $_get($_ctxt, shape, BlockAttr::get($_ctxt, blockRows, 16));
+                     "int64_t":$blockRows,
+                     CArg<"::mlir::nvfp4::TensorScaleKind",
+                          "::mlir::nvfp4::TensorScaleKind::Amax">:$tensorScale), [{
+      return $_get($_ctxt, shape, BlockAttr::get($_ctxt, blockRows, 16),
+                   tensorScale);
     }]>
   ];
   let extraClassDeclaration = [{
@@ -70,6 +95,12 @@ def NVFP4_TensorType : TypeDef<NVFP4_Dialect, "NVFP4Tensor",
     ::llvm::SmallVector<int64_t> getScalesShape() const;
     /// Number of elements.
     int64_t getNumElements() const;
+    /// Whether the tensor scale is a decode scale (the `decode` parameter).
+    bool hasDecodeScale() const {
+      return getTensorScale() == ::mlir::nvfp4::TensorScaleKind::Decode;
+    }
+    /// This type with another tensor-scale kind.
+    NVFP4TensorType withTensorScale(::mlir::nvfp4::TensorScaleKind kind) const;
   }];
 }
 
