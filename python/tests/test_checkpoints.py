@@ -271,3 +271,52 @@ def test_compiled_programs_follow_the_checkpoint(rng, pipeline, target,
     expected = oracle_matmul(qx.codes(), qx.scales, codes,
                              row_scales(scales, block_rows), alpha)
     assert same_bits(y, expected)
+
+
+GRAPH = """
+func.func @main(%x: tensor<{m}x{k}xf32>, %wc: tensor<{n}x{k}xi8>,
+                %ws: tensor<{n}x{kb}xi8>, %ws2: f32) -> tensor<{m}x{n}xf32> {{
+  %c4 = arith.trunci %wc : tensor<{n}x{k}xi8> to tensor<{n}x{k}xi4>
+  %d = arith.bitcast %c4 : tensor<{n}x{k}xi4> to tensor<{n}x{k}xf4E2M1FN>
+  %s = arith.bitcast %ws : tensor<{n}x{kb}xi8> to tensor<{n}x{kb}xf8E4M3FN>
+  %w = nvfp4.assemble %d, %s, %ws2 : tensor<{n}x{k}xf4E2M1FN>,
+      tensor<{n}x{kb}xf8E4M3FN> -> !nvfp4.tensor<{n}x{k}, 1x16, decode>
+  %wd = nvfp4.dequantize %w : !nvfp4.tensor<{n}x{k}, 1x16, decode>
+      -> tensor<{n}x{k}xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{m}x{n}xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<{m}x{n}xf32>)
+      -> tensor<{m}x{n}xf32>
+  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %wd : tensor<{m}x{k}xf32>, tensor<{n}x{k}xf32>)
+      outs(%init : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %y : tensor<{m}x{n}xf32>
+}}
+"""
+
+
+@pytest.mark.parametrize("pipeline,target", [
+    ("cpu", None), ("gpu-emulator", "sm_120a"), ("gpu-emulator", "sm_100a")])
+def test_the_recipe_runs_a_checkpoint_weight_as_it_is(checkpoint, rng,
+                                                      pipeline, target):
+    # A high-precision graph whose weight is the checkpoint's, dequantized:
+    # after the recipe, the GEMM multiplies the checkpoint's own codes
+    # (bit for bit the oracle), not a re-quantization of its values.
+    pytest.importorskip("nvfp4._jit",
+                        reason="nvfp4.compile needs the build-tree package")
+    _, (packed, scale, ws2) = checkpoint
+    n, k = 48, 96
+    m = 32
+    src = GRAPH.format(m=m, n=n, k=k, kb=k // 16)
+    kwargs = {"target": target} if target else {}
+    f = nvfp4.compile(src, pipeline=pipeline, recipe="mode=inference",
+                      **kwargs)
+    x = rng.standard_normal((m, k)).astype(F32)
+    codes = unpack(packed)
+    y = f(x, codes.view(np.int8), scale.view(np.int8), ws2)
+    qx = nvfp4.quantize(x)
+    alpha = (F32(np.max(np.abs(x))) * INV_2688) * ws2
+    assert same_bits(y, oracle_matmul(qx.codes(), qx.scales, codes,
+                                      scale.view(np.uint8), alpha))

@@ -70,25 +70,15 @@ static bool isNamedWeight(BlockArgument arg) {
          StringRef(name.getName().getValue()).contains_insensitive("weight");
 }
 
-/// Whether `value` (an operand with views stripped) is a constant: an
-/// `arith.constant` or other constant-like op (dense, splat,
-/// `dense_resource` and elided values alike) or a load of a constant
-/// global (`ml_program.global_load_const`, IREE's `util.global.load`),
-/// through element-type conversions, casts, reshapes, transposes and
-/// broadcasts.
-static bool isConstantOperand(Value value) {
-  for (int depth = 0; depth < 16 && value; ++depth) {
+/// What `value` holds the data of: element-type conversions, casts,
+/// reshapes, transposes and broadcasts (up to 16 of them) looked through.
+static Value getDataSource(Value value) {
+  for (int depth = 0; depth < 16; ++depth) {
     Operation *def = value.getDefiningOp();
-    if (!def)
-      return false;
-    if (def->hasTrait<OpTrait::ConstantLike>())
-      return true;
-    StringRef name = def->getName().getStringRef();
-    if (name == "ml_program.global_load_const" || name == "util.global.load")
-      return true;
-    if (isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp, tensor::CastOp,
-            tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-            linalg::TransposeOp, linalg::BroadcastOp>(def)) {
+    if (def && isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp,
+                   tensor::CastOp, tensor::ExpandShapeOp,
+                   tensor::CollapseShapeOp, linalg::TransposeOp,
+                   linalg::BroadcastOp>(def)) {
       value = def->getOperand(0);
       continue;
     }
@@ -97,9 +87,30 @@ static bool isConstantOperand(Value value) {
       value = source;
       continue;
     }
-    return false;
+    break;
   }
-  return false;
+  return value;
+}
+
+/// Whether `value` (an operand with views stripped) holds a constant: an
+/// `arith.constant` or other constant-like op (dense, splat,
+/// `dense_resource` and elided values alike) or a load of a constant
+/// global (`ml_program.global_load_const`, IREE's `util.global.load`).
+static bool isConstantOperand(Value value) {
+  Operation *def = getDataSource(value).getDefiningOp();
+  if (!def)
+    return false;
+  StringRef name = def->getName().getStringRef();
+  return def->hasTrait<OpTrait::ConstantLike>() ||
+         name == "ml_program.global_load_const" || name == "util.global.load";
+}
+
+/// Whether `value` (an operand with views stripped) dequantizes an NVFP4
+/// tensor with a decode scale: a weight another tool quantized (a
+/// checkpoint's `weight`, `weight_scale` and `weight_scale_2`).
+static bool isDequantizedCheckpoint(Value value) {
+  auto dequantize = getDataSource(value).getDefiningOp<DequantizeOp>();
+  return dequantize && dequantize.getInput().getType().hasDecodeScale();
 }
 
 struct NVFP4InferRolesPass
@@ -291,6 +302,13 @@ void NVFP4InferRolesPass::runOnOperation() {
   for (Contraction &c : cs)
     for (int i = 0; i < 2; ++i)
       if (c.kinds[i] == TensorKind::Weight)
+        weights.insert(c.operand(i));
+  // Weights that arrive quantized (a checkpoint's, dequantized for the
+  // high-precision graph).
+  for (Contraction &c : cs)
+    for (int i = 0; i < 2; ++i)
+      if (c.kinds[i] == TensorKind::Unknown &&
+          isDequantizedCheckpoint(c.operand(i)))
         weights.insert(c.operand(i));
   // Constants and arguments named as weights (inference graphs from
   // importers keep their weights as constants).

@@ -194,6 +194,35 @@ private:
                                          flatten);
   }
 
+  /// The NVFP4 tensor operand `i` (`value`) already is, when it is the
+  /// `nvfp4.dequantize` of one (a checkpoint's weight, say) that the recipe
+  /// would quantize with round-to-nearest and no transform: the tensor
+  /// itself, K-major, or its exact transpose when it is stored [K, N] with
+  /// 16x16 blocks. Null when the operand must be quantized.
+  Value getPreQuantized(linalg::LinalgOp op, const ContractionInfo &info,
+                        int i, Value value, bool kOuter,
+                        PatternRewriter &rewriter) const {
+    auto dequantize = value.getDefiningOp<DequantizeOp>();
+    if (!dequantize)
+      return Value();
+    recipe::OperandQuantization policy =
+        getOperandQuantization(op, info, i, options);
+    if (policy.stochastic || policy.hadamard)
+      return Value();
+    Value quantized = dequantize.getInput();
+    NVFP4TensorType type = dequantize.getInput().getType();
+    if (!kOuter)
+      return quantized;
+    if (!type.getBlock().is2D())
+      return Value();
+    SmallVector<int64_t> shape(type.getShape());
+    std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+    auto transposedType = NVFP4TensorType::get(
+        rewriter.getContext(), shape, type.getBlock(), type.getTensorScale());
+    return TransposeOp::create(rewriter, op.getLoc(), transposedType,
+                               quantized);
+  }
+
   /// The nvfp4.quantize ops and the nvfp4.matmul computing `op`; returns the
   /// matmul's result.
   Value rewrite(linalg::LinalgOp op, const ContractionInfo &info,
@@ -203,6 +232,9 @@ private:
 
     Location loc = op.getLoc();
     auto prepare = [&](int i, Value value, bool kOuter) -> Value {
+      if (Value quantized = getPreQuantized(op, info, i, value, kOuter,
+                                            rewriter))
+        return quantized;
       auto type = cast<RankedTensorType>(value.getType());
       SmallVector<int64_t> shape(type.getShape());
       unsigned rank = shape.size();

@@ -66,7 +66,9 @@ def NVFP4InferRoles : Pass<"nvfp4-infer-roles", "func::FuncOp"> {
     IREE's `util.global.load`), through transposes, reshapes, broadcasts and
     element-type conversions — as inference graphs from importers keep
     their weights; and function arguments whose name (a `NameLoc`)
-    contains `weight`, wherever they are contracted.
+    contains `weight`, wherever they are contracted. An operand that
+    dequantizes an NVFP4 tensor with a `decode` tensor scale (a checkpoint's
+    weight) is a weight whatever this option says.
 
     With `inference`, the function is a forward pass: every contraction
     with a role is `fprop` and no value is a gradient unless annotated so.
@@ -193,6 +195,14 @@ def NVFP4QuantizeContractions
     why. With `inference` (a forward graph, where no dgrad reuses a weight
     through an exact transpose), a weight whose rows are not a multiple of
     16 is quantized with 1x16 blocks instead.
+
+    An operand that is the `nvfp4.dequantize` of an NVFP4 tensor (a weight
+    another tool quantized, brought in with `nvfp4.assemble`) is not
+    quantized again when the recipe would quantize it with
+    round-to-nearest and no transform: the matmul takes that tensor, with
+    its own blocks and tensor scale (exactly transposed when it is stored
+    [K, N] with 16x16 blocks), so the checkpoint's codes reach the tensor
+    cores unchanged.
   }];
   let options = [
     Option<"disableRHT", "disable-rht", "bool", "false",
