@@ -44,8 +44,20 @@ MLIR_CAPI_EXPORTED MlirType mlirNVFP4TensorTypeGet(MlirContext ctx,
                                                    const int64_t *shape,
                                                    int64_t blockRows);
 
+/// As mlirNVFP4TensorTypeGet, with a decode tensor scale when `decodeScale`
+/// is true: !nvfp4.tensor<shape, blockRows x 16, decode>, the type of a
+/// weight another tool quantized (its f32 scale multiplies the block
+/// scales).
+MLIR_CAPI_EXPORTED MlirType mlirNVFP4TensorTypeGetWithTensorScale(
+    MlirContext ctx, intptr_t rank, const int64_t *shape, int64_t blockRows,
+    bool decodeScale);
+
 /// Rows of the block of an NVFP4 tensor type: 1 (1x16) or 16 (16x16).
 MLIR_CAPI_EXPORTED int64_t mlirNVFP4TensorTypeGetBlockRows(MlirType type);
+
+/// Whether the f32 tensor scale of an NVFP4 tensor type is a decode scale
+/// (`decode`) rather than the tensor amax.
+MLIR_CAPI_EXPORTED bool mlirNVFP4TensorTypeHasDecodeScale(MlirType type);
 
 /// The builtin tensor types of the E2M1 data and E4M3 scale components.
 MLIR_CAPI_EXPORTED MlirType mlirNVFP4TensorTypeGetDataType(MlirType type);

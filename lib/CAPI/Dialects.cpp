@@ -29,6 +29,14 @@ bool mlirTypeIsANVFP4Tensor(MlirType type) {
 
 MlirType mlirNVFP4TensorTypeGet(MlirContext ctx, intptr_t rank,
                                 const int64_t *shape, int64_t blockRows) {
+  return mlirNVFP4TensorTypeGetWithTensorScale(ctx, rank, shape, blockRows,
+                                               /*decodeScale=*/false);
+}
+
+MlirType mlirNVFP4TensorTypeGetWithTensorScale(MlirContext ctx, intptr_t rank,
+                                               const int64_t *shape,
+                                               int64_t blockRows,
+                                               bool decodeScale) {
   MLIRContext *context = unwrap(ctx);
   auto emitError = [&] { return mlir::emitError(UnknownLoc::get(context)); };
   if (rank < 0 || (rank > 0 && !shape)) {
@@ -41,11 +49,16 @@ MlirType mlirNVFP4TensorTypeGet(MlirContext ctx, intptr_t rank,
   if (!block)
     return wrap(Type());
   return wrap(NVFP4TensorType::getChecked(
-      emitError, context, llvm::ArrayRef(shape, rank), block));
+      emitError, context, llvm::ArrayRef(shape, rank), block,
+      decodeScale ? TensorScaleKind::Decode : TensorScaleKind::Amax));
 }
 
 int64_t mlirNVFP4TensorTypeGetBlockRows(MlirType type) {
   return cast<NVFP4TensorType>(unwrap(type)).getBlock().getRows();
+}
+
+bool mlirNVFP4TensorTypeHasDecodeScale(MlirType type) {
+  return cast<NVFP4TensorType>(unwrap(type)).hasDecodeScale();
 }
 
 MlirType mlirNVFP4TensorTypeGetDataType(MlirType type) {

@@ -39,6 +39,15 @@ static void testTypes(MlirContext ctx) {
   mlirTypeDump(mlirNVFP4TensorTypeGetScalesType(t));
   // CHECK: isa builtin tensor: 0
   fprintf(stderr, "isa builtin tensor: %d\n", mlirTypeIsATensor(t));
+  // CHECK: decode scale: 0
+  fprintf(stderr, "decode scale: %d\n", mlirNVFP4TensorTypeHasDecodeScale(t));
+  // CHECK: !nvfp4.tensor<128x4096, 1x16, decode>
+  MlirType d = mlirNVFP4TensorTypeGetWithTensorScale(ctx, 2, shape, 1, true);
+  mlirTypeDump(d);
+  // CHECK: decode scale: 1 equal to amax type: 0
+  fprintf(stderr, "decode scale: %d equal to amax type: %d\n",
+          mlirNVFP4TensorTypeHasDecodeScale(d),
+          mlirTypeEqual(d, mlirNVFP4TensorTypeGet(ctx, 2, shape, 1)));
 
   // Invalid shapes give a diagnostic and a null type, never a crash.
   int64_t bad[] = {8, 100};
