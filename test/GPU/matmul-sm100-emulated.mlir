@@ -44,8 +44,9 @@
 //
 // M, N and K that are not multiples of the CTA tile or K tile (the last tile
 // predicated:
-// TMA zero fill, clamped scale rows, guarded epilogue stores), on every
-// target and with persistent CTAs wrapping:
+// TMA zero fill, clamped scale rows, guarded epilogue stores), and K that
+// is not a multiple of 32 (operands copied with K padded), on every target
+// and with persistent CTAs wrapping:
 // RUN: for target in sm_100a sm_103a sm_110a; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-ragged-tcgen05-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
@@ -72,6 +73,10 @@
 // RAGGED: gpu matmul [128x96] x [64x96]: outside bound 0 (of 8192), bit-exact 8192,
 // RAGGED: gpu matmul [130x288] x [100x288] acc: outside bound 0 (of 13000), bit-exact 13000,
 // RAGGED: gpu matmul [2x64x544] x [2x64x544] bf16: outside bound 0 (of 8192), bit-exact 8192,
+// RAGGED: gpu matmul [127x48] x [129x48]: outside bound 0 (of 16383), bit-exact 16383,
+// RAGGED: gpu matmul [96x272] x [80x272] acc: outside bound 0 (of 7680), bit-exact 7680,
+// RAGGED: gpu matmul [2x17x80] x [2x33x80] bf16: outside bound 0 (of 1122), bit-exact 1122,
+// RAGGED: gpu matmul [1x16] x [1x16]: outside bound 0 (of 1), bit-exact 1,
 //
 // The CTA pair with a K that is not a multiple of the K tile:
 // RUN: for target in sm_100a sm_103a sm_110a; do \

@@ -12,7 +12,7 @@
 // RUN: | FileCheck %s --check-prefix=BAD
 //
 // Everything the recipe selects with gpu-target, the GEMM kernel of that
-// target takes (the lowerings pad nothing and refuse the rest):
+// target takes:
 // RUN: nvfp4-opt %t.sm_120a.mlir --nvfp4-to-ptx="target=sm_120a" -o /dev/null
 // RUN: nvfp4-opt %t.sm_90a.mlir --nvfp4-to-ptx="target=sm_90a" -o /dev/null
 // RUN: nvfp4-opt %t.sm_100a.mlir --nvfp4-to-ptx="target=sm_100a" -o /dev/null
@@ -20,9 +20,9 @@
 // The recipe's gpu-target rule (docs/recipe.md, rule 9) is the shape check of
 // the GEMM kernel of the target: on sm_120a, sm_121a and sm_90a (mma.sync)
 // any M, N and K (the last CTA tile and K step are predicated; only the grid
-// limits apply); on sm_100a, sm_103a and sm_110a (tcgen05) K a multiple of
-// 32 (TMA row strides; any M and N, the last CTA tile and K tile are
-// predicated or zero-filled). Without it only the format rules apply. (It used to be `gpu-tiles`, M % 128 and N % 8 on every target: a
+// limits apply); on sm_100a, sm_103a and sm_110a (tcgen05) any M, N and K
+// too (the last CTA tile and K tile are predicated or zero-filled, and a K
+// that is not a multiple of 32, e.g. 80, gets copy-padded operands). Without it only the format rules apply. (It used to be `gpu-tiles`, M % 128 and N % 8 on every target: a
 // batch-1 GEMM (M = 1) was caught, but K % 256 on tcgen05, N % 64 and the
 // mma.sync tiles were not.)
 
@@ -43,7 +43,7 @@
 // MMA: k80 0 fprop 0 1x64x64x80 fp4 fprop of layer 0
 // MMA: k24 0 fprop 0 1x64x64x24 fp4 fprop of layer 0
 
-// TC: nvfp4 recipe: 8 of 9 contractions in NVFP4
+// TC: nvfp4 recipe: 9 of 9 contractions in NVFP4
 // TC: fits_both 0 fprop 0 1x128x64x256 fp4 fprop of layer 0
 // TC: m64 0 fprop 0 1x64x64x64 fp4 fprop of layer 0
 // TC: k128 0 fprop 0 1x128x64x128 fp4 fprop of layer 0
@@ -51,13 +51,13 @@
 // TC: m1 0 fprop 0 1x1x64x256 fp4 fprop of layer 0
 // TC: m192 0 fprop 0 1x192x64x256 fp4 fprop of layer 0
 // TC: m384_n128 0 fprop 0 1x384x128x64 fp4 fprop of layer 0
-// TC: k80 0 fprop 0 1x64x64x80 high K=80 is not a multiple of 32 (TMA row strides of K / 2 bytes; the tcgen05 GEMM kernel of gpu-target=sm_100a)
+// TC: k80 0 fprop 0 1x64x64x80 fp4 fprop of layer 0
 // K = 24 is zero-padded to 32 by the rewrite, which the tcgen05 kernel takes.
 // TC: k24 0 fprop 0 1x64x64x24 fp4 fprop of layer 0
 
-// The remarks carry the reasons at the ops (sm_103a: tcgen05).
-// REMARK: remark: nvfp4: fp4: fprop of layer 0
-// REMARK: remark: nvfp4: high: K=80 is not a multiple of 32 (TMA row strides of K / 2 bytes; the tcgen05 GEMM kernel of gpu-target=sm_103a)
+// The remarks carry the decisions at the ops (sm_103a: tcgen05).
+// REMARK-COUNT-9: remark: nvfp4: fp4: fprop of layer 0
+// REMARK-NOT: remark: nvfp4: high
 
 // BAD: error: nvfp4-select-precision: unknown gpu-target 'sm_80' (supported: sm_100a, sm_103a, sm_110a, sm_120a, sm_121a, sm_90a)
 

@@ -40,12 +40,14 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     For `sm_100a`, `sm_103a` and `sm_110a` the kernel is a 1-CTA tcgen05
     kernel (128 x N x 256 CTA tile, N in {256, 128, 64}, two shared-memory
     stages, accumulator and scales in tensor memory) issuing
-    `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`; it needs
-    M a multiple of 128, N of 64 and K of 256. See docs/tcgen05.md.
+    `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16` (or the
+    CTA pair); see docs/tcgen05.md.
 
-    Shapes the kernel cannot take (M or N not a multiple of the tile, K not
-    a multiple of 64) are rejected with a diagnostic; nothing is padded. See
-    docs/gpu.md.
+    Every kernel takes any M and N (the last tiles are predicated or
+    zero-filled) and any K that is a multiple of 16. The tcgen05 kernel's
+    TMA loads need K to be a multiple of 32: for other Ks both operands are
+    copied on the host with 16 zero codes and a zero scale appended to every
+    row, which leaves the product unchanged. See docs/gpu.md.
 
     Every `nvfp4.quantize` (lowered before the matmuls) becomes a launch of
     an amax reduction kernel (per-CTA partial maxima; skipped with an
@@ -76,6 +78,7 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
   ];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_120a\"",

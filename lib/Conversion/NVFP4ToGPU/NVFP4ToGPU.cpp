@@ -32,6 +32,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -288,6 +289,9 @@ struct ConvertNVFP4ToGPUPass
           << tcgen05CtaPair << "' (supported: auto, off, on)";
       return signalPassFailure();
     }
+    // The tcgen05 kernel's K must be a multiple of 32: other Ks get copies
+    // of their operands with K padded.
+    padTcgen05MatmulOperands(module, *gpuTarget, reportFallbacks);
     bool unsupported = false;
     module.walk([&](MatmulOp op) {
       unsupported |=

@@ -1,18 +1,8 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file --verify-diagnostics
 
 // Shapes the tcgen05 kernel cannot take are rejected at the matmul, with the
-// reason. (M and N are any size, K any multiple of 32: tcgen05-ragged.mlir.)
-
-// K = 48: rows of 24 bytes, which no TMA tensor map describes.
-func.func @k_not_32(%a: !nvfp4.tensor<128x48, 1x16>,
-                    %b: !nvfp4.tensor<128x48, 16x16>) -> tensor<128x128xf32> {
-  // expected-error @below {{is not supported by the tcgen05 kernel: M = 128, N = 128, K = 48; K must be a multiple of 32 (TMA row strides of K / 2 bytes are multiples of 16 bytes)}}
-  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<128x48, 1x16>,
-         !nvfp4.tensor<128x48, 16x16> -> tensor<128x128xf32>
-  return %c : tensor<128x128xf32>
-}
-
-// -----
+// reason. (M and N are any size: tcgen05-ragged.mlir; K any multiple of
+// 16: tcgen05-k-padding.mlir.)
 
 // TMA tile coordinates are signed 32-bit: the batch times M (the rows of
 // the A tensor map) must stay below 2^31.

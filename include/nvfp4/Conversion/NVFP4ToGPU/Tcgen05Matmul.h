@@ -35,6 +35,13 @@ class QuantizeOp;
 /// sm_103a, sm_110a.
 bool isTcgen05Target(GPUTarget target);
 
+/// On a tcgen05 `target`, gives every `nvfp4.matmul` of `module` whose K is
+/// not a multiple of 32 (the TMA row-stride unit of packed E2M1 codes)
+/// operands copied with K padded to the next multiple of 32: zero codes and
+/// zero scales, so the product is unchanged (Tcgen05OperandPadding.cpp).
+/// With `report`, each such matmul gets a fallback remark.
+void padTcgen05MatmulOperands(ModuleOp module, GPUTarget target, bool report);
+
 /// Checks that `op` has a shape the tcgen05 kernel supports, as the 1-CTA
 /// kernel or the CTA pair that `ctaPair` asks for (`On` needs M to be a
 /// multiple of 256); emits an error at the op's location and fails

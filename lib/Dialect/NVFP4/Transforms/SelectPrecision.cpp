@@ -119,32 +119,20 @@ static std::optional<GpuGemmKernel> parseGpuTarget(StringRef target) {
 }
 
 /// Why the GEMM kernel of `gpu-target` would refuse the NVFP4 matmul of a
-/// [B x] M x N x K contraction; empty if it takes it. The kernels pad
-/// nothing. These are the shape checks of the lowerings (for the `mma.sync`
-/// kernel with its default CTA tile, selectTileShape); operand sizes beyond
-/// 2^31 rows or 2^31 pipeline steps are left to the lowering.
+/// [B x] M x N x K contraction; empty if it takes it. These are the shape
+/// checks of the lowerings (for the `mma.sync` kernel with its default CTA
+/// tile, selectTileShape); operand sizes beyond 2^31 rows or 2^31 pipeline
+/// steps are left to the lowering.
 /// test/Regression/select-precision-gpu-target.mlir lowers what this lets
 /// through.
 std::string NVFP4SelectPrecisionPass::getGpuShapeIssue(int64_t batch, int64_t m,
                                                        int64_t n,
                                                        int64_t k) const {
-  auto notMultiple = [&](StringRef dim, int64_t value, int64_t multiple,
-                         StringRef what) -> std::string {
-    return llvm::formatv("{0}={1} is not a multiple of {2} ({3}; the {4} "
-                         "GEMM kernel of gpu-target={5})",
-                         dim, value, multiple, what,
-                         *gpuKernel == GpuGemmKernel::Tcgen05 ? "tcgen05"
-                                                              : "mma.sync",
-                         gpuTarget.getValue());
-  };
-  if (*gpuKernel == GpuGemmKernel::Tcgen05) {
-    // The CTA tile is 128 x N with N in {256, 128, 64}, the last tile of
-    // any M or N, and the last K tile, zero-filled or predicated; TMA row
-    // strides (K / 2 bytes) are multiples of 16 bytes.
-    if (k % 32 != 0)
-      return notMultiple("K", k, 32, "TMA row strides of K / 2 bytes");
+  // The tcgen05 kernel takes any M, N and K: the last CTA tile and K tile
+  // are zero-filled or predicated, and a K that is not a multiple of 32
+  // (TMA row strides of K / 2 bytes) gets copy-padded operands.
+  if (*gpuKernel == GpuGemmKernel::Tcgen05)
     return "";
-  }
   // The CTA tile (selectTileShape in MmaLayout.h) is 64 or 128 wide in M
   // and N, 128 only where the dimension is a multiple of 128; the last tile
   // of any other M or N, and the last K step of a K that is not a multiple

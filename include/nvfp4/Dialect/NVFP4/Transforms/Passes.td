@@ -115,8 +115,9 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
        GEMM kernel of that target takes: on sm_120a, sm_121a and sm_90a
        (`mma.sync`) any M, N and K (the last CTA tile and K step are
        predicated; the grid limits apply); on sm_100a, sm_103a and sm_110a
-       (tcgen05) K a multiple of 32 (TMA row strides; any M and N, the
-       last CTA tile and K tile are predicated or zero-filled);
+       (tcgen05) any M, N and K (the last CTA tile and K tile are
+       predicated or zero-filled, and a K that is not a multiple of 32 gets
+       copy-padded operands);
     8. sizes below `min-m`, `min-n`, `min-k` or `min-flops`.
 
     Everything else becomes `fp4`. With `remarks`, every decision is also a
