@@ -185,9 +185,17 @@ TEST(MmaLayoutTest, TileShapes) {
   }
   EXPECT_EQ(kTile128x128.threads(), 256);
   EXPECT_EQ(kTile64x64.threads(), 128);
+  EXPECT_EQ(kTile16x128.threads(), 128);
+  EXPECT_EQ(kTile16x128.mmasM(), 1);
   EXPECT_EQ(findTileShape(32, 64), nullptr);
   EXPECT_EQ(findTileShape(256, 128), nullptr);
-  // Selection: 128 along a dimension that is a multiple of 128 and >= 256.
+  // Selection: a few rows (decode) get the 16- or 32-row tile.
+  EXPECT_EQ(selectTileShape(1, 4096), kTile16x128);
+  EXPECT_EQ(selectTileShape(16, 64), kTile16x128);
+  EXPECT_EQ(selectTileShape(17, 4096), kTile32x128);
+  EXPECT_EQ(selectTileShape(32, 1000), kTile32x128);
+  EXPECT_EQ(selectTileShape(33, 64), kTile64x64);
+  // Otherwise 128 along a dimension that is a multiple of 128 and >= 256.
   EXPECT_EQ(selectTileShape(64, 64), kTile64x64);
   EXPECT_EQ(selectTileShape(128, 128), kTile64x64);
   EXPECT_EQ(selectTileShape(192, 512), kTile64x128);

@@ -86,8 +86,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
            "sm_121a, sm_90a, sm_100a, sm_103a or sm_110a">,
     Option<"tile", "tile", "std::string", /*default=*/"\"\"",
            "CTA tile MxN of the sm_120a / sm_121a / sm_90a matmul kernel: "
-           "64x64, 128x64, 64x128 or 128x128; empty: chosen per matmul "
-           "shape (docs/gpu.md)">,
+           "64x64, 128x64, 64x128, 128x128, 16x128 or 32x128; empty: chosen "
+           "per matmul shape (docs/gpu.md)">,
     Option<"hardwareSR", "hardware-sr", "bool", /*default=*/"false",
            "Stochastic rounding of nvfp4.quantize by cvt.rs.satfinite."
            "e2m1x4.f32 (sm_100a / sm_103a only; other targets reject it). "

@@ -265,7 +265,8 @@ struct ConvertNVFP4ToGPUPass
       if (!matmulTile) {
         emitError(module.getLoc())
             << "convert-nvfp4-to-gpu: unsupported tile '" << tile
-            << "' (supported: 64x64, 128x64, 64x128, 128x128)";
+            << "' (supported: 64x64, 128x64, 64x128, 128x128, 16x128, "
+               "32x128)";
         return signalPassFailure();
       }
       if (isTcgen05Target(*gpuTarget)) {

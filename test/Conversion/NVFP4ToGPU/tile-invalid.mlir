@@ -7,8 +7,8 @@
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a tile=128x128" 2>&1 | FileCheck %s --check-prefix=TCGEN05
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_121a tile=128x64" | FileCheck %s --check-prefix=FORCED
 
-// UNKNOWN: error: convert-nvfp4-to-gpu: unsupported tile '96x64' (supported: 64x64, 128x64, 64x128, 128x128)
-// MALFORMED: error: convert-nvfp4-to-gpu: unsupported tile '128' (supported: 64x64, 128x64, 64x128, 128x128)
+// UNKNOWN: error: convert-nvfp4-to-gpu: unsupported tile '96x64' (supported: 64x64, 128x64, 64x128, 128x128, 16x128, 32x128)
+// MALFORMED: error: convert-nvfp4-to-gpu: unsupported tile '128' (supported: 64x64, 128x64, 64x128, 128x128, 16x128, 32x128)
 // TCGEN05: error: convert-nvfp4-to-gpu: tile applies to the sm_120a, sm_121a and sm_90a matmul kernels, not to target 'sm_100a'
 // FORCED: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m192n64k128_1x16_1x16_f32_t128x64 blocks in (%c1, %c2, %c1{{(_[0-9]+)?}}) threads in (%c256,
 

@@ -135,13 +135,17 @@ struct TileShape {
 
 /// The tiles the kernel supports. 64 x 64: 4 warps of 32 x 32 outputs;
 /// 128 x 64 and 64 x 128: 8 warps of 32 x 32; 128 x 128: 8 warps (2 x 4) of
-/// 64 x 32 outputs.
+/// 64 x 32 outputs. For few rows (decode-time GEMMs, M <= 32): 16 x 128,
+/// 4 warps (1 x 4) of 16 x 32 outputs, and 32 x 128, 4 warps of 32 x 32.
 inline constexpr TileShape kTile64x64{64, 64, 2, 2};
 inline constexpr TileShape kTile128x64{128, 64, 4, 2};
 inline constexpr TileShape kTile64x128{64, 128, 2, 4};
 inline constexpr TileShape kTile128x128{128, 128, 2, 4};
-inline constexpr TileShape kTileShapes[] = {kTile64x64, kTile128x64,
-                                            kTile64x128, kTile128x128};
+inline constexpr TileShape kTile16x128{16, 128, 1, 4};
+inline constexpr TileShape kTile32x128{32, 128, 1, 4};
+inline constexpr TileShape kTileShapes[] = {kTile64x64,   kTile128x64,
+                                            kTile64x128,  kTile128x128,
+                                            kTile16x128,  kTile32x128};
 
 /// The tile of an `m` x `n` tile size, if it is one of kTileShapes.
 inline const TileShape *findTileShape(int64_t m, int64_t n) {
@@ -151,12 +155,20 @@ inline const TileShape *findTileShape(int64_t m, int64_t n) {
   return nullptr;
 }
 
-/// Default tile selection for an M x N result (per batch element): each
+/// Default tile selection for an M x N result (per batch element): M of at
+/// most 16 or 32 (a decode-time GEMM: a few tokens by a weight) gets the
+/// 16 x 128 or 32 x 128 tile, whose MMAs are all or half on real rows
+/// where a 64-row tile's would be at most a quarter. Otherwise each
 /// dimension gets a 128-wide tile when it is a multiple of 128 and at least
-/// kLargeTileMinDim, otherwise a 64-wide one. So 64 x 64 for small problems,
-/// 128 x 64 / 64 x 128 when one dimension is small, 128 x 128 for large ones.
+/// kLargeTileMinDim, else a 64-wide one: 64 x 64 for small problems,
+/// 128 x 64 / 64 x 128 when one dimension is small, 128 x 128 for large
+/// ones.
 inline constexpr int64_t kLargeTileMinDim = 256;
 inline TileShape selectTileShape(int64_t m, int64_t n) {
+  if (m <= kTile16x128.m)
+    return kTile16x128;
+  if (m <= kTile32x128.m)
+    return kTile32x128;
   int64_t tm = (m % 128 == 0 && m >= kLargeTileMinDim) ? 128 : 64;
   int64_t tn = (n % 128 == 0 && n >= kLargeTileMinDim) ? 128 : 64;
   return *findTileShape(tm, tn);
