@@ -45,8 +45,9 @@
 // M, N and K that are not multiples of the CTA tile or K tile (the last tile
 // predicated:
 // TMA zero fill, clamped scale rows, guarded epilogue stores), and K that
-// is not a multiple of 32 (operands copied with K padded), on every target
-// and with persistent CTAs wrapping:
+// is not a multiple of 32 (operands copied with K padded), and few-row
+// GEMMs (their transposed product), on every target and with persistent
+// CTAs wrapping:
 // RUN: for target in sm_100a sm_103a sm_110a; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-ragged-tcgen05-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
@@ -77,6 +78,8 @@
 // RAGGED: gpu matmul [96x272] x [80x272] acc: outside bound 0 (of 7680), bit-exact 7680,
 // RAGGED: gpu matmul [2x17x80] x [2x33x80] bf16: outside bound 0 (of 1122), bit-exact 1122,
 // RAGGED: gpu matmul [1x16] x [1x16]: outside bound 0 (of 1), bit-exact 1,
+// RAGGED: gpu matmul [2x40x96] x [2x208x96] acc: outside bound 0 (of 16640), bit-exact 16640,
+// RAGGED: gpu matmul [64x256] x [128x256] bf16: outside bound 0 (of 8192), bit-exact 8192,
 //
 // The CTA pair with a K that is not a multiple of the K tile:
 // RUN: for target in sm_100a sm_103a sm_110a; do \

@@ -31,6 +31,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -290,8 +291,10 @@ struct ConvertNVFP4ToGPUPass
           << tcgen05CtaPair << "' (supported: auto, off, on)";
       return signalPassFailure();
     }
-    // The tcgen05 kernel's K must be a multiple of 32: other Ks get copies
-    // of their operands with K padded.
+    // On tcgen05 targets, few-row GEMMs run as their transposed product,
+    // and a K that is not a multiple of 32 gets copies of the operands with
+    // K padded.
+    swapTcgen05FewRowMatmuls(module, *gpuTarget, reportFallbacks);
     padTcgen05MatmulOperands(module, *gpuTarget, reportFallbacks);
     bool unsupported = false;
     module.walk([&](MatmulOp op) {

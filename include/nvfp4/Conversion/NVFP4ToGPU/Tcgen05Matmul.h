@@ -35,6 +35,19 @@ class QuantizeOp;
 /// sm_103a, sm_110a.
 bool isTcgen05Target(GPUTarget target);
 
+/// A matmul of at most this many rows (M) and at least kTcgen05SwapMinCols
+/// columns (N) runs on a tcgen05 target as its transposed product.
+inline constexpr int64_t kTcgen05SwapMaxRows = 64;
+inline constexpr int64_t kTcgen05SwapMinCols = 128;
+
+/// On a tcgen05 `target`, replaces every `nvfp4.matmul` of `module` of few
+/// rows (M <= kTcgen05SwapMaxRows, N >= kTcgen05SwapMinCols: a decode-time
+/// GEMM) by the transposed product `nvfp4.matmul B, A` (the accumulator
+/// transposed) followed by a `linalg.transpose` of its result, which the
+/// kernel computes with the N rows of B in the MMA's 128 rows; bit for bit
+/// the same result (Tcgen05SmallM.cpp). With `report`, each gets a remark.
+void swapTcgen05FewRowMatmuls(ModuleOp module, GPUTarget target, bool report);
+
 /// On a tcgen05 `target`, gives every `nvfp4.matmul` of `module` whose K is
 /// not a multiple of 32 (the TMA row-stride unit of packed E2M1 codes)
 /// operands copied with K padded to the next multiple of 32: zero codes and
