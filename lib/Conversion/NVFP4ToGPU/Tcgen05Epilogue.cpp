@@ -113,7 +113,8 @@ SmallVector<Value> Tcgen05KernelBuilder::emitLoadAccChunk(Value row,
 }
 
 void Tcgen05KernelBuilder::emitStoreNVFP4Block(ArrayRef<Value> values,
-                                               Value row, Value col) {
+                                               Value row, Value rowInBatch,
+                                               Value col) {
   SmallVector<Value> rounded;
   for (Value v : values)
     rounded.push_back(roundToResultType(v));
@@ -136,6 +137,21 @@ void Tcgen05KernelBuilder::emitStoreNVFP4Block(ArrayRef<Value> values,
         outSeed, addC(block64, static_cast<int64_t>(q.offset)), q.hardwareSR};
   BlockQuantizeEmitter::Block block =
       quantizer.quantizeBlock(rounded, outEncodeScale, scaleAmax, stochastic);
+  // Only blocks inside M x N are stored; every lane computed its block (the
+  // 16x16 scale's half-warp maximum needs them all).
+  if (c.ragged()) {
+    ifThen(insideOutput(rowInBatch, col),
+           [&] { emitStoreNVFP4Components(block, row, col, block64); });
+    return;
+  }
+  emitStoreNVFP4Components(block, row, col, block64);
+}
+
+void Tcgen05KernelBuilder::emitStoreNVFP4Components(
+    const BlockQuantizeEmitter::Block &block, Value row, Value col,
+    Value block64) {
+  const EpilogueQuantization &q = *c.nvfp4Output;
+  constexpr int64_t kBlock = mlir::nvfp4::kBlockSize;
   // Data: two codes per byte, so the block is the 8 bytes at byte 8 * block
   // (8-byte aligned). Scales: one byte per 1x16 block, row-major [rows,
   // N / 16], or per 16x16 tile, row-major [rows / 16, N / 16].
@@ -168,7 +184,7 @@ void Tcgen05KernelBuilder::emitStoreNVFP4Block(ArrayRef<Value> values,
 void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
                                           Value rowInBatch, Value col) {
   if (c.nvfp4Output)
-    return emitStoreNVFP4Block(values, row, col);
+    return emitStoreNVFP4Block(values, row, rowInBatch, col);
   Type f32 = b.getF32Type(), resultType = c.resultElementType;
   const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
   auto f32Vec = VectorType::get({tc::kEpilogueGroup}, f32);

@@ -414,7 +414,8 @@ private:
   /// Stores the 16 final f32 values `values` of output row `row` (flattened
   /// over the batch; `rowInBatch` within its batch), columns `col`..`col +
   /// 15`, in the result type, or as one NVFP4 block with the NVFP4
-  /// epilogue. With a ragged shape, only positions inside M x N are stored.
+  /// epilogue. With a ragged shape, only positions inside M x N are stored
+  /// (for the NVFP4 epilogue, whole blocks).
   void emitStoreChunk(ArrayRef<Value> values, Value row, Value rowInBatch,
                       Value col);
   /// Whether output row `rowInBatch` (within its batch) and column `col`
@@ -432,8 +433,17 @@ private:
   /// stochastically with the same Philox counter. Stores the 8 data bytes
   /// and the E4M3 scale (16x16: by the tile's first row) in the compact
   /// layout of the NVFP4 tensor, or (scaleAtoms) the scale by every row in
-  /// the global atoms layout. Every lane of the warp must execute it.
-  void emitStoreNVFP4Block(ArrayRef<Value> values, Value row, Value col);
+  /// the global atoms layout. Every lane of the warp must execute it. With a
+  /// ragged shape, blocks outside M x N are not stored (a block is wholly
+  /// inside or outside: N is a multiple of 16, and M of 16 for 16x16
+  /// blocks).
+  void emitStoreNVFP4Block(ArrayRef<Value> values, Value row,
+                           Value rowInBatch, Value col);
+  /// The stores of emitStoreNVFP4Block: the block's data bytes and scale
+  /// (`block64`: the block's index in the flattened result).
+  void emitStoreNVFP4Components(
+      const mlir::nvfp4::detail::BlockQuantizeEmitter::Block &block,
+      Value row, Value col, Value block64);
   /// The f32 `v` rounded to the matmul's result type (bf16: as the stored
   /// result holds it), as f32.
   Value roundToResultType(Value v);

@@ -128,9 +128,6 @@ mlir::nvfp4::getTcgen05EpilogueFusionBlocker(QuantizeOp op, GPUTarget target,
         return checkTcgen05MatmulSupported(matmul, target, ctaPair);
       }))
     return "the tcgen05 kernel does not take the matmul";
-  if (Tcgen05Config::get(matmul, target, std::nullopt, ctaPair).ragged())
-    return "M or N is not a multiple of the CTA tile (the NVFP4 epilogue "
-           "quantizes whole tiles)";
   return "";
 }
 

@@ -11,6 +11,8 @@
 // CHECK: relative error 1 [2x128x256]: 0.000000 (tolerance 0.000): ok
 // CHECK: relative error 2 [256x512]: 0.000000 (tolerance 0.000): ok
 // CHECK: relative error 3 [2x128x256]: 0.000000 (tolerance 0.000): ok
+// CHECK: relative error 4 [208x80]: 0.000000 (tolerance 0.000): ok
+// CHECK: relative error 5 [2x72x96]: 0.000000 (tolerance 0.000): ok
 // CHECK-NOT: FAIL
 
 func.func private @nvfp4RtFill(memref<*xf32>, i64, i32) attributes {llvm.emit_c_interface}
@@ -168,10 +170,75 @@ func.func @case_3() {
   return
 }
 
+/// Shapes that are not multiples of the CTA tile: 208 x 80 (128-row
+/// tiles, a 128-wide tile for 80 columns) with 16x16 blocks, RN: only the
+/// blocks inside M x N are stored, and every block's scale comes from its
+/// own rows.
+func.func @case_4() {
+  %s0 = arith.constant 340 : i64
+  %s1 = arith.constant 341 : i64
+  %xf = call @fill_2d(%s0) : (i64) -> tensor<256x1024xf32>
+  %wf = call @fill_w(%s1) : (i64) -> tensor<512x1024xf32>
+  %x = tensor.extract_slice %xf[0, 0] [208, 256] [1, 1] : tensor<256x1024xf32> to tensor<208x256xf32>
+  %w = tensor.extract_slice %wf[0, 0] [80, 256] [1, 1] : tensor<512x1024xf32> to tensor<80x256xf32>
+  %qx = nvfp4.quantize %x : tensor<208x256xf32> -> !nvfp4.tensor<208x256, 1x16>
+  %qw = nvfp4.quantize %w : tensor<80x256xf32> -> !nvfp4.tensor<80x256, 16x16>
+  %amax = arith.constant 1.0e+6 : f32
+  %y0 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<208x256, 1x16>, !nvfp4.tensor<80x256, 16x16> -> tensor<208x80xf32>
+  %q0 = nvfp4.quantize %y0 amax %amax : tensor<208x80xf32> -> !nvfp4.tensor<208x80, 16x16>
+  %d0 = nvfp4.dequantize %q0 : !nvfp4.tensor<208x80, 16x16> -> tensor<208x80xf32>
+  %y1 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<208x256, 1x16>, !nvfp4.tensor<80x256, 16x16> -> tensor<208x80xf32>
+  %q1 = nvfp4.quantize %y1 amax %amax : tensor<208x80xf32> -> !nvfp4.tensor<208x80, 16x16>
+  %d1 = nvfp4.dequantize %q1 : !nvfp4.tensor<208x80, 16x16> -> tensor<208x80xf32>
+  %m0 = bufferization.to_buffer %d0 : tensor<208x80xf32> to memref<208x80xf32>
+  %m1 = bufferization.to_buffer %d1 : tensor<208x80xf32> to memref<208x80xf32>
+  %my = bufferization.to_buffer %y1 : tensor<208x80xf32> to memref<208x80xf32>
+  %u0 = memref.cast %m0 : memref<208x80xf32> to memref<*xf32>
+  %u1 = memref.cast %m1 : memref<208x80xf32> to memref<*xf32>
+  %id = arith.constant 4 : i32
+  %tol = arith.constant 0.0 : f64
+  %e = call @nvfp4RtRelativeError(%u0, %u1, %id, %tol) : (memref<*xf32>, memref<*xf32>, i32, f64) -> f64
+  return
+}
+
+/// A batch of 72 x 96 bf16 results with 1x16 blocks and stochastic rounding:
+/// the rows past M of each batch's tile (the next batch's rows) are not
+/// stored, and the Philox counters of the stored blocks are those of the
+/// flattened result.
+func.func @case_5() {
+  %s0 = arith.constant 350 : i64
+  %s1 = arith.constant 351 : i64
+  %xf = call @fill_3d(%s0) : (i64) -> tensor<2x128x512xf32>
+  %wf = call @fill_3d_w(%s1) : (i64) -> tensor<2x256x512xf32>
+  %x = tensor.extract_slice %xf[0, 0, 0] [2, 72, 256] [1, 1, 1] : tensor<2x128x512xf32> to tensor<2x72x256xf32>
+  %w = tensor.extract_slice %wf[0, 0, 0] [2, 96, 256] [1, 1, 1] : tensor<2x256x512xf32> to tensor<2x96x256xf32>
+  %qx = nvfp4.quantize %x : tensor<2x72x256xf32> -> !nvfp4.tensor<2x72x256, 1x16>
+  %qw = nvfp4.quantize %w : tensor<2x96x256xf32> -> !nvfp4.tensor<2x96x256, 1x16>
+  %amax = arith.constant 3.0e+5 : f32
+  %seed = arith.constant 77 : i64
+  %y0 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<2x72x256, 1x16>, !nvfp4.tensor<2x96x256, 1x16> -> tensor<2x72x96xbf16>
+  %q0 = nvfp4.quantize %y0 amax %amax rounding rs seed %seed offset 16 : tensor<2x72x96xbf16> -> !nvfp4.tensor<2x72x96, 1x16>
+  %d0 = nvfp4.dequantize %q0 : !nvfp4.tensor<2x72x96, 1x16> -> tensor<2x72x96xf32>
+  %y1 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<2x72x256, 1x16>, !nvfp4.tensor<2x96x256, 1x16> -> tensor<2x72x96xbf16>
+  %q1 = nvfp4.quantize %y1 amax %amax rounding rs seed %seed offset 16 : tensor<2x72x96xbf16> -> !nvfp4.tensor<2x72x96, 1x16>
+  %d1 = nvfp4.dequantize %q1 : !nvfp4.tensor<2x72x96, 1x16> -> tensor<2x72x96xf32>
+  %m0 = bufferization.to_buffer %d0 : tensor<2x72x96xf32> to memref<2x72x96xf32>
+  %m1 = bufferization.to_buffer %d1 : tensor<2x72x96xf32> to memref<2x72x96xf32>
+  %my = bufferization.to_buffer %y1 : tensor<2x72x96xbf16> to memref<2x72x96xbf16>
+  %u0 = memref.cast %m0 : memref<2x72x96xf32> to memref<*xf32>
+  %u1 = memref.cast %m1 : memref<2x72x96xf32> to memref<*xf32>
+  %id = arith.constant 5 : i32
+  %tol = arith.constant 0.0 : f64
+  %e = call @nvfp4RtRelativeError(%u0, %u1, %id, %tol) : (memref<*xf32>, memref<*xf32>, i32, f64) -> f64
+  return
+}
+
 func.func @main() {
   call @case_0() : () -> ()
   call @case_1() : () -> ()
   call @case_2() : () -> ()
   call @case_3() : () -> ()
+  call @case_4() : () -> ()
+  call @case_5() : () -> ()
   return
 }
