@@ -47,6 +47,14 @@
 // PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_nvfp4_resultamax(
 // PTX-COUNT-5: shfl.sync.bfly.b32
 // PTX:         {{red|atom}}.global.max.u32
+// A ragged shape (208 x 80): every lane takes part in the half-warp
+// maximum, then a branch skips the blocks outside M x N (LLVM sinks their
+// conversion into the guarded stores).
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m208n80k256_t128_1x16_16x16_f32_nvfp4_16x16(
+// PTX-COUNT-4: shfl.sync.bfly.b32
+// PTX:         @{{%p[0-9]+}} bra
+// PTX:         cvt.rn.satfinite.e2m1x2.f32
+// PTX:         st.global.b64
 // PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_resultamax(
 // PTX:         tcgen05.ld.sync.aligned.32x32b.x16.b32
 // PTX:         st.global.v2.b64
@@ -56,9 +64,9 @@
 // HWSR-NOT:    cvt.rn.satfinite.e2m1x2.f32
 // HWSR:        st.global.b64
 
-// Seven matmul kernels, four dequantize kernels and a quantize kernel.
+// Eight matmul kernels, five dequantize kernels and a quantize kernel.
 // PTXAS-NOT:   bytes spill
-// PTXAS-COUNT-12: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-14: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT:   bytes spill
 
 func.func @chain(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<256x256, 16x16>, %c: !nvfp4.tensor<128x256, 16x16>, %amax1: f32, %amax2: f32) -> tensor<128x128xf32> {
@@ -96,4 +104,11 @@ func.func @scaling(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 
   %q2 = nvfp4.quantize %y2 : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d2 = nvfp4.dequantize %q2 : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
   return %d, %next, %d2 : tensor<128x128xf32>, f32, tensor<128x128xf32>
+}
+
+func.func @ragged(%a: !nvfp4.tensor<208x256, 1x16>, %b: !nvfp4.tensor<80x256, 16x16>, %amax: f32) -> tensor<208x80xf32> {
+  %y = nvfp4.matmul %a, %b : !nvfp4.tensor<208x256, 1x16>, !nvfp4.tensor<80x256, 16x16> -> tensor<208x80xf32>
+  %q = nvfp4.quantize %y amax %amax : tensor<208x80xf32> -> !nvfp4.tensor<208x80, 16x16>
+  %d = nvfp4.dequantize %q : !nvfp4.tensor<208x80, 16x16> -> tensor<208x80xf32>
+  return %d : tensor<208x80xf32>
 }
