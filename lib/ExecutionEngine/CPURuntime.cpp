@@ -146,8 +146,8 @@ std::array<int8_t, 16> signsFromMask(int32_t negativeSigns) {
 /// lowering's: codes packed two per byte, the scales of Rx16 tiles
 /// replicated to each of the tile's rows.
 nvfp4::QuantizedTensor packed(const int8_t *codes, const int8_t *scales,
-                              float amax, nvfp4::TensorScale kind,
-                              int64_t rows, int64_t cols, int64_t blockRows) {
+                              float amax, nvfp4::TensorScale kind, int64_t rows,
+                              int64_t cols, int64_t blockRows) {
   nvfp4::QuantizedTensor t;
   t.rows = rows;
   t.cols = cols;

@@ -306,8 +306,7 @@ void matmul(const QuantizedTensor &a, const QuantizedTensor &b, float *c,
   float *aValues = base, *aScales = base + aValuesSize;
   float *panels = aScales + aScalesSize;
 
-  const float alpha =
-      matmulAlpha(a.amax, a.tensorScale, b.amax, b.tensorScale);
+  const float alpha = matmulAlpha(a.amax, a.tensorScale, b.amax, b.tensorScale);
   static const TileFn tile = selectTileFunction();
   SpinBarrier decoded(numThreads);
   std::unique_ptr<TileQueue[]> queues(new TileQueue[numThreads]);

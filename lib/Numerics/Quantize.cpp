@@ -58,8 +58,7 @@ float dequantizeScale(uint8_t scaleCode, float amax) {
   return (decodeE4M3(scaleCode) * amax) * kInvE2M1TimesE4M3Max;
 }
 
-float dequantizeScale(uint8_t scaleCode, float tensorScale,
-                      TensorScale kind) {
+float dequantizeScale(uint8_t scaleCode, float tensorScale, TensorScale kind) {
   if (kind == TensorScale::Decode)
     return decodeE4M3(scaleCode) * tensorScale;
   return dequantizeScale(scaleCode, tensorScale);

@@ -150,8 +150,8 @@ nvfp4::QuantizedTensor makeTensor(const InArray<uint8_t> &data,
   t.data.assign(data.data(), data.data() + expectedData);
   t.scales.assign(scales.data(), scales.data() + expectedScales);
   t.amax = amax;
-  t.tensorScale = decodeScale ? nvfp4::TensorScale::Decode
-                              : nvfp4::TensorScale::Amax;
+  t.tensorScale =
+      decodeScale ? nvfp4::TensorScale::Decode : nvfp4::TensorScale::Amax;
   if (auto error = nvfp4::checkTensor(t))
     fail(*error);
   return t;
@@ -159,9 +159,8 @@ nvfp4::QuantizedTensor makeTensor(const InArray<uint8_t> &data,
 
 /// (data, scales, tensor scale, rows, cols, block rows, block cols, whether
 /// the tensor scale is a decode scale): the fields of nvfp4.Tensor.
-using TensorTuple =
-    std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, float, int64_t, int64_t,
-               int, int, bool>;
+using TensorTuple = std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, float,
+                               int64_t, int64_t, int, int, bool>;
 
 TensorTuple fromTensor(nvfp4::QuantizedTensor &&t) {
   size_t rows = static_cast<size_t>(t.rows);

@@ -136,15 +136,15 @@ TEST(Scales, DecodeTensorScale) {
   EXPECT_EQ(bitsOf(tensorDecodeScale(7.3f, TensorScale::Amax)),
             bitsOf(7.3f * float(1.0 / 2688.0)));
   EXPECT_EQ(bitsOf(tensorDecodeScale(ws2, TensorScale::Decode)), bitsOf(ws2));
-  EXPECT_EQ(bitsOf(matmulAlpha(3.0f, TensorScale::Amax, 7.3f,
-                               TensorScale::Amax)),
-            bitsOf(matmulAlpha(3.0f, 7.3f)));
-  EXPECT_EQ(bitsOf(matmulAlpha(ws2, TensorScale::Decode, 0.5f,
-                               TensorScale::Decode)),
-            bitsOf(ws2 * 0.5f));
-  EXPECT_EQ(bitsOf(matmulAlpha(ws2, TensorScale::Decode, 7.3f,
-                               TensorScale::Amax)),
-            bitsOf(ws2 * (7.3f * float(1.0 / 2688.0))));
+  EXPECT_EQ(
+      bitsOf(matmulAlpha(3.0f, TensorScale::Amax, 7.3f, TensorScale::Amax)),
+      bitsOf(matmulAlpha(3.0f, 7.3f)));
+  EXPECT_EQ(
+      bitsOf(matmulAlpha(ws2, TensorScale::Decode, 0.5f, TensorScale::Decode)),
+      bitsOf(ws2 * 0.5f));
+  EXPECT_EQ(
+      bitsOf(matmulAlpha(ws2, TensorScale::Decode, 7.3f, TensorScale::Amax)),
+      bitsOf(ws2 * (7.3f * float(1.0 / 2688.0))));
 
   // dequantize: every code and scale of a decode-scaled tensor.
   QuantizedTensor t;

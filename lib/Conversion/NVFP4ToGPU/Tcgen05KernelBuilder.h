@@ -437,13 +437,13 @@ private:
   /// ragged shape, blocks outside M x N are not stored (a block is wholly
   /// inside or outside: N is a multiple of 16, and M of 16 for 16x16
   /// blocks).
-  void emitStoreNVFP4Block(ArrayRef<Value> values, Value row,
-                           Value rowInBatch, Value col);
+  void emitStoreNVFP4Block(ArrayRef<Value> values, Value row, Value rowInBatch,
+                           Value col);
   /// The stores of emitStoreNVFP4Block: the block's data bytes and scale
   /// (`block64`: the block's index in the flattened result).
   void emitStoreNVFP4Components(
-      const mlir::nvfp4::detail::BlockQuantizeEmitter::Block &block,
-      Value row, Value col, Value block64);
+      const mlir::nvfp4::detail::BlockQuantizeEmitter::Block &block, Value row,
+      Value col, Value block64);
   /// The f32 `v` rounded to the matmul's result type (bf16: as the stored
   /// result holds it), as f32.
   Value roundToResultType(Value v);

@@ -37,7 +37,8 @@ static Value padLastDimension(OpBuilder &b, Location loc, Value value,
   auto valueType = cast<RankedTensorType>(value.getType());
   Type bits = b.getIntegerType(type.getElementTypeBitWidth());
   Value view = arith::BitcastOp::create(b, loc, valueType.clone(bits), value);
-  Value zero = arith::ConstantOp::create(b, loc, bits, b.getIntegerAttr(bits, 0));
+  Value zero =
+      arith::ConstantOp::create(b, loc, bits, b.getIntegerAttr(bits, 0));
   Value padded = tensor::createPadHighOp(type.clone(bits), view, zero,
                                          /*nofold=*/false, loc, b);
   return arith::BitcastOp::create(b, loc, type, padded);
@@ -50,12 +51,11 @@ static Value padAlongK(OpBuilder &b, Location loc, Value value,
   auto type = cast<NVFP4TensorType>(value.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape.back() = paddedK;
-  auto paddedType = NVFP4TensorType::get(b.getContext(), shape,
-                                         type.getBlock(),
+  auto paddedType = NVFP4TensorType::get(b.getContext(), shape, type.getBlock(),
                                          type.getTensorScale());
   auto components = DisassembleOp::create(b, loc, value);
-  Value data = padLastDimension(b, loc, components.getData(),
-                                paddedType.getDataType());
+  Value data =
+      padLastDimension(b, loc, components.getData(), paddedType.getDataType());
   Value scales = padLastDimension(b, loc, components.getScales(),
                                   paddedType.getScalesType());
   return AssembleOp::create(b, loc, paddedType, data, scales,

@@ -45,8 +45,7 @@ Components emitQuantize(OpBuilder &b, Location loc, Value x,
 /// Dequantizes components of any rank of a tensor of `type` (its block rows
 /// and tensor-scale kind) to `elementType`.
 Value emitDequantize(OpBuilder &b, Location loc, Value data, Value scales,
-                     Value tensorScale, NVFP4TensorType type,
-                     Type elementType);
+                     Value tensorScale, NVFP4TensorType type, Type elementType);
 
 /// The block-scaled GEMM of docs/numerics.md §8 of the components `a`
 /// ([B, M, K] or [M, K]) and `bOp` ([B, N, K] or [N, K]) of tensors of types

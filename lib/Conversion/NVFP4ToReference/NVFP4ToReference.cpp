@@ -119,9 +119,9 @@ struct DequantizeOpLowering : public OpConversionPattern<DequantizeOp> {
   matchAndRewrite(DequantizeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ValueRange in = adaptor.getInput();
-    Value result = emitDequantize(rewriter, op.getLoc(), in[0], in[1], in[2],
-                                  op.getInput().getType(),
-                                  op.getType().getElementType());
+    Value result =
+        emitDequantize(rewriter, op.getLoc(), in[0], in[1], in[2],
+                       op.getInput().getType(), op.getType().getElementType());
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -230,12 +230,11 @@ struct MatmulOpLowering : public OpConversionPattern<MatmulOp> {
     NVFP4TensorType bType = op.getRhs().getType();
     lowerMatmul(
         op, adaptor, rewriter,
-        [&](ValueRange a, ValueRange b, int64_t ra, int64_t rb,
-            Value accIn) {
+        [&](ValueRange a, ValueRange b, int64_t ra, int64_t rb, Value accIn) {
           return fakeQuant
                      ? emitFakeQuant(rewriter, loc, a, b, aType, bType, accIn)
-                     : emitBlockScaledMatmul(rewriter, loc, a, b, aType,
-                                             bType, accIn);
+                     : emitBlockScaledMatmul(rewriter, loc, a, b, aType, bType,
+                                             accIn);
         });
     return success();
   }

@@ -143,9 +143,9 @@ inline constexpr TileShape kTile64x128{64, 128, 2, 4};
 inline constexpr TileShape kTile128x128{128, 128, 2, 4};
 inline constexpr TileShape kTile16x128{16, 128, 1, 4};
 inline constexpr TileShape kTile32x128{32, 128, 1, 4};
-inline constexpr TileShape kTileShapes[] = {kTile64x64,   kTile128x64,
-                                            kTile64x128,  kTile128x128,
-                                            kTile16x128,  kTile32x128};
+inline constexpr TileShape kTileShapes[] = {kTile64x64,  kTile128x64,
+                                            kTile64x128, kTile128x128,
+                                            kTile16x128, kTile32x128};
 
 /// The tile of an `m` x `n` tile size, if it is one of kTileShapes.
 inline const TileShape *findTileShape(int64_t m, int64_t n) {

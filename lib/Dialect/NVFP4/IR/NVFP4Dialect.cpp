@@ -140,8 +140,8 @@ Type NVFP4TensorType::parse(AsmParser &parser) {
                             blockShape->second);
   if (!block)
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, block, tensorScale);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, block, tensorScale);
 }
 
 void NVFP4TensorType::print(AsmPrinter &printer) const {
@@ -154,14 +154,14 @@ void NVFP4TensorType::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
-NVFP4TensorType
-NVFP4TensorType::withTensorScale(TensorScaleKind kind) const {
+NVFP4TensorType NVFP4TensorType::withTensorScale(TensorScaleKind kind) const {
   return NVFP4TensorType::get(getContext(), getShape(), getBlock(), kind);
 }
 
-LogicalResult NVFP4TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> shape, BlockAttr block,
-                                 TensorScaleKind tensorScale) {
+LogicalResult
+NVFP4TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                        ArrayRef<int64_t> shape, BlockAttr block,
+                        TensorScaleKind tensorScale) {
   if (!block)
     return emitError() << "expected a block layout";
   if (shape.empty())

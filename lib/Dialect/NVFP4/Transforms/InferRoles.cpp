@@ -75,10 +75,10 @@ static bool isNamedWeight(BlockArgument arg) {
 static Value getDataSource(Value value) {
   for (int depth = 0; depth < 16; ++depth) {
     Operation *def = value.getDefiningOp();
-    if (def && isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp,
-                   tensor::CastOp, tensor::ExpandShapeOp,
-                   tensor::CollapseShapeOp, linalg::TransposeOp,
-                   linalg::BroadcastOp>(def)) {
+    if (def &&
+        isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp, tensor::CastOp,
+            tensor::ExpandShapeOp, tensor::CollapseShapeOp, linalg::TransposeOp,
+            linalg::BroadcastOp>(def)) {
       value = def->getOperand(0);
       continue;
     }

@@ -199,8 +199,8 @@ private:
   /// would quantize with round-to-nearest and no transform: the tensor
   /// itself, K-major, or its exact transpose when it is stored [K, N] with
   /// 16x16 blocks. Null when the operand must be quantized.
-  Value getPreQuantized(linalg::LinalgOp op, const ContractionInfo &info,
-                        int i, Value value, bool kOuter,
+  Value getPreQuantized(linalg::LinalgOp op, const ContractionInfo &info, int i,
+                        Value value, bool kOuter,
                         PatternRewriter &rewriter) const {
     auto dequantize = value.getDefiningOp<DequantizeOp>();
     if (!dequantize)
@@ -232,8 +232,8 @@ private:
 
     Location loc = op.getLoc();
     auto prepare = [&](int i, Value value, bool kOuter) -> Value {
-      if (Value quantized = getPreQuantized(op, info, i, value, kOuter,
-                                            rewriter))
+      if (Value quantized =
+              getPreQuantized(op, info, i, value, kOuter, rewriter))
         return quantized;
       auto type = cast<RankedTensorType>(value.getType());
       SmallVector<int64_t> shape(type.getShape());

@@ -1,4 +1,4 @@
-//===- TensorScaleUtils.cpp - IR of the NVFP4 tensor-scale semantics ------===//
+//===- TensorScaleUtils.cpp - IR of NVFP4 tensor scales -------------------===//
 //
 // Part of the NVFP4-MLIR project.
 //

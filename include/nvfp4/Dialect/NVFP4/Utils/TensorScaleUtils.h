@@ -1,4 +1,4 @@
-//===- TensorScaleUtils.h - IR of the NVFP4 tensor-scale semantics -*- C++ -*-===//
+//===- TensorScaleUtils.h - IR of NVFP4 tensor scales -----------*- C++ -*-===//
 //
 // Part of the NVFP4-MLIR project.
 //
