@@ -241,9 +241,9 @@ def _decode_scale_value(value, name: str = "decode_scale") -> np.float32:
 
 def _e4m3_bytes(x, name: str) -> np.ndarray:
     """E4M3 scales as uint8 bit patterns: an array of a one-byte float8
-    dtype (ml_dtypes.float8_e4m3fn, torch's float8_e4m3fn through numpy) is
+    dtype (ml_dtypes.float8_e4m3fn; a torch float8_e4m3fn tensor) is
     reinterpreted; anything else must hold bytes."""
-    arr = np.asarray(x)
+    arr = np.asarray(_host_array(x))
     if arr.dtype.itemsize == 1 and "float8_e4m3" in str(arr.dtype):
         return np.ascontiguousarray(arr).view(np.uint8)
     return _as_u8(arr, name)
@@ -354,7 +354,8 @@ class Tensor:
         Args:
           data: uint8 ``[M, K/2]`` packed E2M1 codes, the even-indexed
             element in the low nibble (PTX, ``cuda_fp4.h``, Model
-            Optimizer's and vLLM's packing).
+            Optimizer's and vLLM's packing). numpy arrays and torch tensors
+            (on any device) are accepted, here and for ``scales``.
           scales: ``[M, K/16]`` E4M3 block scales, row-major (not
             swizzled): uint8 bit patterns, or an array of an E4M3 dtype
             (``ml_dtypes.float8_e4m3fn``, which is reinterpreted, not
@@ -371,6 +372,7 @@ class Tensor:
         if (amax is None) == (decode_scale is None):
             raise ValueError(
                 "from_components takes exactly one of amax= and decode_scale=")
+        data = _host_array(data)
         scales = _e4m3_bytes(scales, "scales")
         if amax is not None:
             return cls(data, scales, amax, shape, block)

@@ -187,6 +187,12 @@ def test_from_modelopt_accepts_torch_tensors(checkpoint):
         torch.from_numpy(scale.view(np.uint8)).view(torch.float8_e4m3fn),
         torch.tensor(ws2))
     assert t == nvfp4.from_modelopt(packed, scale, ws2)
+    # The general form takes torch components too.
+    u = nvfp4.Tensor.from_components(
+        torch.from_numpy(packed),
+        torch.from_numpy(scale.view(np.uint8)).view(torch.float8_e4m3fn),
+        (48, 96), decode_scale=ws2)
+    assert u == t
 
 
 def test_from_modelopt_rejects_inconsistent_components(checkpoint):
