@@ -239,16 +239,6 @@ def _decode_scale_value(value, name: str = "decode_scale") -> np.float32:
     return np.float32(v)
 
 
-def _e4m3_bytes(x, name: str) -> np.ndarray:
-    """E4M3 scales as uint8 bit patterns: an array of a one-byte float8
-    dtype (ml_dtypes.float8_e4m3fn; a torch float8_e4m3fn tensor) is
-    reinterpreted; anything else must hold bytes."""
-    arr = np.asarray(_host_array(x))
-    if arr.dtype.itemsize == 1 and "float8_e4m3" in str(arr.dtype):
-        return np.ascontiguousarray(arr).view(np.uint8)
-    return _as_u8(arr, name)
-
-
 def _shape(shape, name: str = "shape") -> Tuple[int, int]:
     try:
         dims = tuple(shape)
@@ -525,76 +515,6 @@ class Tensor:
                 f"{self._block[1]}, {scale}={float(self._amax)!r})")
 
 
-def _host_array(x):
-    """A numpy view of ``x``; a torch tensor (duck-typed, so that torch is
-    not imported here) is moved to the host first, and a float8 one is
-    viewed as its bytes (numpy has no float8 dtype)."""
-    if isinstance(x, np.ndarray) or not hasattr(x, "detach"):
-        return x
-    t = x.detach()
-    if "float8" in str(getattr(t, "dtype", "")):
-        import torch  # only reached with a torch tensor
-        t = t.view(torch.uint8)
-    return t.cpu().numpy()
-
-
-def from_modelopt(weight, weight_scale, weight_scale_2,
-                  block: BlockLike = (1, 16)) -> Tensor:
-    """An NVFP4 weight from a checkpoint that NVIDIA's Model Optimizer
-    exported (the format vLLM and TensorRT-LLM load), as a decode-scaled
-    :class:`Tensor` that dequantizes and multiplies bit for bit as those
-    tools do.
-
-    Args:
-      weight: uint8 ``[N, K/2]``, the checkpoint's ``<layer>.weight``: two
-        E2M1 codes per byte, element ``2j`` in the low nibble.
-      weight_scale: ``[N, K/16]`` E4M3 block scales, row-major
-        (``<layer>.weight_scale``, ``float8_e4m3fn``; uint8 bit patterns
-        are accepted too).
-      weight_scale_2: the per-tensor decode scale, one float32
-        (``<layer>.weight_scale_2`` = amax / (6 * 448)). For a fused
-        projection stored as several shards, pass their maximum, as vLLM
-        does (Model Optimizer exports equal values for fused layers).
-      block: ``(1, 16)`` (Model Optimizer's layout) or ``(16, 16)`` when
-        every 16x16 tile's scales are equal.
-
-    numpy arrays and torch tensors (on any device) are accepted. Element
-    ``(n, k)`` of the result dequantizes to ``e2m1 * (e4m3 *
-    weight_scale_2)`` in float32, Model Optimizer's ``NVFP4QTensor``
-    dequantization; :func:`matmul` with it as ``B`` computes ``A @ W.T``.
-    """
-    data = _as_u8(_host_array(weight), "weight")
-    scales = _e4m3_bytes(_host_array(weight_scale), "weight_scale")
-    if data.ndim != 2:
-        raise ValueError(
-            f"weight must be a 2-D uint8 [N, K/2] array, got shape "
-            f"{data.shape}")
-    rows, cols = int(data.shape[0]), 2 * int(data.shape[1])
-    if cols % BLOCK_SIZE != 0:
-        raise ValueError(
-            f"weight has K = {cols} (2 x {data.shape[1]} bytes a row), "
-            f"which is not a multiple of {BLOCK_SIZE}")
-    if scales.shape != (rows, cols // BLOCK_SIZE):
-        raise ValueError(
-            f"weight_scale has shape {scales.shape}, expected "
-            f"{(rows, cols // BLOCK_SIZE)} for a weight of {rows} x {cols} "
-            f"(row-major, not swizzled)")
-    ws2 = np.asarray(_host_array(weight_scale_2))
-    if ws2.size != 1:
-        raise ValueError(
-            f"weight_scale_2 must be one value, got shape {ws2.shape} (for "
-            f"fused shards, pass their maximum)")
-    blk = _block(block)
-    if blk == (16, 16):
-        tiles = scales.reshape(rows // 16, 16, -1) if rows % 16 == 0 else None
-        if tiles is None or not np.all(tiles == tiles[:, :1, :]):
-            raise ValueError(
-                "block=(16, 16) needs the 16 rows of every tile to share "
-                "their scales")
-    return Tensor.from_components(data, scales, (rows, cols),
-                                  decode_scale=ws2.reshape(()), block=blk)
-
-
 def quantize(x, block: BlockLike = (1, 16), rounding: str = "rn",
              seed: int = 0, offset: int = 0, hadamard: bool = False,
              signs: Optional[Iterable[int]] = None,
@@ -739,94 +659,6 @@ def unswizzle_scales(s, rows: int, cols: int) -> np.ndarray:
     return _nvfp4.unswizzle_scales(arr, rows, cols)
 
 
-def _map_f32(fn, x) -> np.ndarray:
-    arr = _as_f32(x)
-    return fn(arr.reshape(-1)).reshape(arr.shape)
-
-
-def _map_u8(fn, codes) -> np.ndarray:
-    arr = _as_u8(codes, "codes")
-    return fn(arr.reshape(-1)).reshape(arr.shape)
-
-
-def encode_e2m1(x) -> np.ndarray:
-    """E2M1 codes (uint8, 0..15, one per element) with round-to-nearest-even
-    and saturation to +-6 (``cvt.rn.satfinite.e2m1x2.f32``)."""
-    return _map_f32(_nvfp4.encode_e2m1, x)
-
-
-def encode_e2m1_stochastic(x, rbits) -> np.ndarray:
-    """E2M1 codes with stochastic rounding from one random byte per element
-    (``rbits``, same shape as ``x``), saturating to +-6."""
-    arr = _as_f32(x)
-    bits = _as_u8(rbits, "rbits")
-    if bits.shape != arr.shape:
-        raise ValueError(
-            f"rbits must have the shape of x {arr.shape}, got {bits.shape}")
-    return _nvfp4.encode_e2m1_stochastic(
-        arr.reshape(-1), bits.reshape(-1)).reshape(arr.shape)
-
-
-def decode_e2m1(codes) -> np.ndarray:
-    """float32 values of E2M1 codes (the low nibble of each byte)."""
-    return _map_u8(_nvfp4.decode_e2m1, codes)
-
-
-def encode_e4m3(x) -> np.ndarray:
-    """E4M3 (fn) bit patterns with round-to-nearest-even and saturation to
-    +-448 (satfinite); NaN encodes as 0x7F / 0xFF."""
-    return _map_f32(_nvfp4.encode_e4m3, x)
-
-
-def decode_e4m3(codes) -> np.ndarray:
-    """float32 values of E4M3 (fn) bytes; 0x7F / 0xFF decode to NaN."""
-    return _map_u8(_nvfp4.decode_e4m3, codes)
-
-
-def pack_e2m1(codes) -> np.ndarray:
-    """Packs E2M1 codes ``[..., K]`` (K even) two per byte ``[..., K/2]``,
-    the even-indexed element in the low nibble."""
-    arr = _as_u8(codes, "codes")
-    if arr.ndim == 0 or arr.shape[-1] % 2 != 0:
-        raise ValueError("pack_e2m1 expects an even-length last dimension")
-    return np.ascontiguousarray(
-        (arr[..., 0::2] & 0xF) | ((arr[..., 1::2] & 0xF) << 4)).astype(np.uint8)
-
-
-def unpack_e2m1(data) -> np.ndarray:
-    """Inverse of :func:`pack_e2m1`: ``[..., N]`` bytes -> ``[..., 2N]``
-    codes, the low nibble first. A single byte (a Python int, a numpy
-    scalar or a 0-d array) is treated as ``[1]`` and gives its two codes,
-    shape ``(2,)``."""
-    arr = _as_u8(data, "data")
-    if arr.ndim == 0:
-        arr = arr.reshape(1)
-    out = np.empty(arr.shape[:-1] + (arr.shape[-1] * 2,), dtype=np.uint8)
-    out[..., 0::2] = arr & 0xF
-    out[..., 1::2] = arr >> 4
-    return out
-
-
-def philox(seed: int, offset: int) -> Tuple[int, int, int, int]:
-    """One Philox4x32-10 evaluation keyed by ``seed`` with counter
-    ``offset``: four 32-bit words."""
-    return tuple(int(w) for w in _nvfp4.philox4x32(
-        _check_uint64(seed, "seed"), _check_uint64(offset, "offset")))
-
-
-def stochastic_rounding_bits(seed: int, offset: int, index) -> np.ndarray:
-    """The 8 random bits stochastic rounding uses for the element(s) at
-    row-major linear ``index`` of a tensor quantized with
-    ``(seed, offset)``."""
-    idx = np.asarray(index)
-    if idx.size and (not np.issubdtype(idx.dtype, np.integer) or idx.min() < 0):
-        raise ValueError("index must hold non-negative integers")
-    flat = np.ascontiguousarray(idx, dtype=np.uint64).reshape(-1)
-    out = _nvfp4.stochastic_rounding_bits(
-        _check_uint64(seed, "seed"), _check_uint64(offset, "offset"), flat)
-    return out.reshape(idx.shape)
-
-
 def global_encode_scale(amax: float) -> np.float32:
     """``S_enc = (6*448)/amax`` in float32, clamped to FLT_MAX with ``fminf``
     (so a NaN amax gives FLT_MAX, as Transformer Engine); 1.0 when amax is 0
@@ -879,6 +711,15 @@ def check_quantizable(rows: int, cols: int,
         return (f"shape must fit in int64 (got rows={r}, cols={c})")
     return _nvfp4.check_quantizable(r, c, b[0], b[1])
 
+
+# Element conversions, packing and stochastic-rounding bits
+# (nvfp4/conversions.py).
+from .conversions import (  # noqa: E402
+    decode_e2m1, decode_e4m3, encode_e2m1, encode_e2m1_stochastic,
+    encode_e4m3, pack_e2m1, philox, stochastic_rounding_bits, unpack_e2m1)
+
+# Weights another tool quantized (nvfp4/checkpoint.py).
+from .checkpoint import _e4m3_bytes, _host_array, from_modelopt  # noqa: E402
 
 # One-call fake quantization along any axis (nvfp4/fake_quant.py).
 from .fake_quant import Generator, default_generator, fake_quantize  # noqa: E402

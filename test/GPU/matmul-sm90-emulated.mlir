@@ -26,9 +26,9 @@
 //
 // M, N and K that are not multiples of the CTA tile and K step (the last
 // tile and K step predicated), with the 64 x 64, the largest and the
-// 16-row decode tile forced (the staging and epilogue code is the sm_120a
+// two decode tiles forced (the staging and epilogue code is the sm_120a
 // kernel's, which runs every tile):
-// RUN: for tile in 64x64 128x128 16x128; do \
+// RUN: for tile in 64x64 128x128 16x128 32x128; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-ragged-cases.mlir --nvfp4-to-gpu-emulation="target=sm_90a tile=$tile" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \

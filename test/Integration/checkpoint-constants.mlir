@@ -1,9 +1,9 @@
 // A weight brought in as constants (a checkpoint's packed codes, E4M3 block
 // scales and decode scale, `nvfp4.assemble` to a `decode` tensor), lowered
 // and run: dequantized and multiplied on the CPU (both lowerings) and by
-// the GPU kernels in the emulator (the mma.sync kernels of sm_120a and
-// sm_90a; the tcgen05 kernel of sm_100a, whose K = 16 operands are
-// copy-padded to 32). Hand-checked values, exact in binary:
+// the GPU kernels in the emulator on every target (the mma.sync kernels of
+// sm_120a, sm_121a and sm_90a; the tcgen05 kernels of sm_100a, sm_103a and
+// sm_110a, whose K = 16 operands are copy-padded to 32). Hand-checked values, exact in binary:
 // - dequantize: e2m1 * (e4m3 * d) with scale 2.0 and d = 0.25, i.e. half
 //   the E2M1 value;
 // - matmul of a [1, 16] row of ones (scale 1.0, d = 0.5) by [2, 16] rows of
@@ -18,7 +18,7 @@
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
 // RUN: | FileCheck %s
-// RUN: for target in sm_120a sm_90a sm_100a; do \
+// RUN: for target in sm_120a sm_121a sm_90a sm_100a sm_103a sm_110a; do \
 // RUN:   nvfp4-opt %s --nvfp4-to-gpu-emulation="target=$target" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \

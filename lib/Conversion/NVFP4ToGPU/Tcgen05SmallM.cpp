@@ -43,12 +43,14 @@ void mlir::nvfp4::swapTcgen05FewRowMatmuls(ModuleOp module, GPUTarget target,
                                            bool report) {
   if (!isTcgen05Target(target))
     return;
+  // Rows of an operand: M of the lhs, N of the rhs.
+  auto rows = [](Value operand) {
+    return cast<NVFP4TensorType>(operand.getType()).getShape().end()[-2];
+  };
   SmallVector<MatmulOp> matmuls;
   module.walk([&](MatmulOp op) {
-    ArrayRef<int64_t> lhs = op.getLhs().getType().getShape();
-    ArrayRef<int64_t> rhs = op.getRhs().getType().getShape();
-    const int64_t m = lhs[lhs.size() - 2], n = rhs[rhs.size() - 2];
-    if (m <= kTcgen05SwapMaxRows && n >= kTcgen05SwapMinCols)
+    if (rows(op.getLhs()) <= kTcgen05SwapMaxRows &&
+        rows(op.getRhs()) >= kTcgen05SwapMinCols)
       matmuls.push_back(op);
   });
   OpBuilder b(module.getContext());
@@ -57,8 +59,7 @@ void mlir::nvfp4::swapTcgen05FewRowMatmuls(ModuleOp module, GPUTarget target,
       op.emitRemark() << "nvfp4: fallback: computed as the transposed product "
                          "B A^T (the result transposed on the host) for the "
                          "tcgen05 kernel, whose MMA takes 128 rows of A: M = "
-                      << op.getLhs().getType().getShape().end()[-2]
-                      << " rows fill the MMA's N instead";
+                      << rows(op.getLhs()) << " rows fill the MMA's N instead";
     Location loc = op.getLoc();
     b.setInsertionPoint(op);
     Value acc = op.getAcc() ? transposeInner(b, loc, op.getAcc()) : Value();

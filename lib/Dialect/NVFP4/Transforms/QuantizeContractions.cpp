@@ -194,19 +194,18 @@ private:
                                          flatten);
   }
 
-  /// The NVFP4 tensor operand `i` (`value`) already is, when it is the
-  /// `nvfp4.dequantize` of one (a checkpoint's weight, say) that the recipe
-  /// would quantize with round-to-nearest and no transform: the tensor
+  /// The NVFP4 tensor an operand (`value`) already is, when it is the
+  /// `nvfp4.dequantize` of one (a checkpoint's weight, say) and `policy`
+  /// quantizes it with round-to-nearest and no transform: the tensor
   /// itself, K-major, or its exact transpose when it is stored [K, N] with
   /// 16x16 blocks. Null when the operand must be quantized.
-  Value getPreQuantized(linalg::LinalgOp op, const ContractionInfo &info, int i,
-                        Value value, bool kOuter,
-                        PatternRewriter &rewriter) const {
+  static Value getPreQuantized(linalg::LinalgOp op,
+                               const recipe::OperandQuantization &policy,
+                               Value value, bool kOuter,
+                               PatternRewriter &rewriter) {
     auto dequantize = value.getDefiningOp<DequantizeOp>();
     if (!dequantize)
       return Value();
-    recipe::OperandQuantization policy =
-        getOperandQuantization(op, info, i, options);
     if (policy.stochastic || policy.hadamard)
       return Value();
     Value quantized = dequantize.getInput();
@@ -232,8 +231,10 @@ private:
 
     Location loc = op.getLoc();
     auto prepare = [&](int i, Value value, bool kOuter) -> Value {
+      recipe::OperandQuantization policy =
+          getOperandQuantization(op, info, i, options);
       if (Value quantized =
-              getPreQuantized(op, info, i, value, kOuter, rewriter))
+              getPreQuantized(op, policy, value, kOuter, rewriter))
         return quantized;
       auto type = cast<RankedTensorType>(value.getType());
       SmallVector<int64_t> shape(type.getShape());
@@ -268,8 +269,6 @@ private:
           QuantizeOp::create(rewriter, loc, quantizedType, value, Value(),
                              Value(), Rounding::NearestEven, IntegerAttr(),
                              DenseI8ArrayAttr());
-      recipe::OperandQuantization policy =
-          getOperandQuantization(op, info, i, options);
       if (policy.stochastic) {
         quantize.setRounding(Rounding::Stochastic);
         quantize.setOffset(0);
