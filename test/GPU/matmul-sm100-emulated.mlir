@@ -81,6 +81,35 @@
 // RAGGED: gpu matmul [2x40x96] x [2x208x96] acc: outside bound 0 (of 16640), bit-exact 16640,
 // RAGGED: gpu matmul [64x256] x [128x256] bf16: outside bound 0 (of 8192), bit-exact 8192,
 //
+// K not a multiple of 32 with operands quantized in the program: the
+// quantize kernels write K-padded storage that the kernel reads in place
+// (the atoms layout included); the quantize kernels' names say so.
+// RUN: for target in sm_100a sm_103a sm_110a; do \
+// RUN:   nvfp4-opt %S/Inputs/matmul-padded-storage-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
+// RUN:   | %mlir_runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   > %t.padded.$target.txt || exit 1; \
+// RUN:   FileCheck %S/Inputs/matmul-padded-storage-cases.mlir --input-file=%t.padded.$target.txt || exit 1; \
+// RUN:   FileCheck %s --check-prefix=PADDED --input-file=%t.padded.$target.txt || exit 1; \
+// RUN: done
+// RUN: nvfp4-opt %S/Inputs/matmul-padded-storage-cases.mlir --convert-nvfp4-to-gpu="target=sm_100a" \
+// RUN: | FileCheck %s --check-prefix=PADDED-IR
+// PADDED: gpu matmul [127x48] x [129x48]: outside bound 0 (of 16383), bit-exact 16383,
+// PADDED: gpu matmul [96x272] x [80x272] acc: outside bound 0 (of 7680), bit-exact 7680,
+// PADDED: gpu matmul [2x17x80] x [2x33x80] bf16: outside bound 0 (of 1122), bit-exact 1122,
+// PADDED: gpu matmul [1x16] x [1x16]: outside bound 0 (of 1), bit-exact 1,
+// PADDED: gpu matmul [256x496] x [128x496]: outside bound 0 (of 32768), bit-exact 32768,
+// PADDED: gpu matmul [8x48] x [256x48] bf16: outside bound 0 (of 2048), bit-exact 2048,
+// PADDED: gpu matmul [128x48] x [64x48]: outside bound 0 (of 8192), bit-exact 8192,
+// PADDED-IR-LABEL: func.func @matmul_4(
+// PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_256x496_1x16_f32_rn_sfatoms_pad512 {{.*}} args({{.*}}, %[[AD:.*]] : memref<256x512xf4E2M1FN>, %[[AS:.*]] : memref<256x32xf8E4M3FN>,
+// PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x496_1x16_f32_rn_sfatoms_pad512 {{.*}} args({{.*}}, %[[BD:.*]] : memref<128x512xf4E2M1FN>, %[[BS:.*]] : memref<128x32xf8E4M3FN>,
+// PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n128k512_t128_1x16_1x16_f32_sfatoms_ab {{.*}} args(%[[AD]] : memref<256x512xf4E2M1FN>, %{{.*}} : !llvm.ptr, %[[AS]] : memref<256x32xf8E4M3FN>, %{{.*}} : f32, %[[BD]] : memref<128x512xf4E2M1FN>, %{{.*}} : !llvm.ptr, %[[BS]] : memref<128x32xf8E4M3FN>,
+// PADDED-IR-LABEL: func.func @matmul_6(
+// PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x48_1x16_f32_rn_pad64 {{.*}} args({{.*}}, %[[AD6:.*]] : memref<128x64xf4E2M1FN>,
+// PADDED-IR: tensor.pad
+// PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n64k64_t64_1x16_16x16_f32 {{.*}} args(%[[AD6]] : memref<128x64xf4E2M1FN>,
+//
 // The CTA pair with a K that is not a multiple of the K tile:
 // RUN: for target in sm_100a sm_103a sm_110a; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-ragged-tcgen05-pair-cases.mlir \

@@ -136,6 +136,65 @@ bool nvfp4::detail::isTcgen05AtomsNVFP4Value(Operation *op) {
   return layout && layout.getValue() == kTcgen05AtomsScaleLayout;
 }
 
+Value nvfp4::detail::createPaddedStorageView(OpBuilder &b, Value value,
+                                             int64_t storageCols) {
+  for (Operation *user : value.getUsers())
+    if (isPaddedStorageView(user))
+      return user->getResult(0);
+  auto type = cast<NVFP4TensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = storageCols;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfterValue(value);
+  auto view = UnrealizedConversionCastOp::create(
+      b, value.getLoc(),
+      TypeRange{NVFP4TensorType::get(b.getContext(), shape, type.getBlock(),
+                                     type.getTensorScale())},
+      ValueRange{value});
+  view->setAttr(kPaddedStorageViewAttrName, b.getUnitAttr());
+  return view.getResult(0);
+}
+
+bool nvfp4::detail::isPaddedStorageView(Operation *op) {
+  auto cast = dyn_cast_or_null<UnrealizedConversionCastOp>(op);
+  return cast && cast->hasAttr(kPaddedStorageViewAttrName) &&
+         cast->getNumOperands() == 1 && cast->getNumResults() == 1;
+}
+
+mlir::nvfp4::NVFP4TensorType
+nvfp4::detail::getQuantizeStorageType(QuantizeOp op) {
+  auto type = cast<NVFP4TensorType>(op.getResult().getType());
+  auto storageCols =
+      op->getAttrOfType<IntegerAttr>(kTcgen05StorageColsAttrName);
+  if (!storageCols)
+    return type;
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = storageCols.getInt();
+  return NVFP4TensorType::get(op.getContext(), shape, type.getBlock(),
+                              type.getTensorScale());
+}
+
+void nvfp4::detail::replaceQuantizeWithStorage(RewriterBase &rewriter,
+                                               QuantizeOp op, Value data,
+                                               Value scales, Value amax,
+                                               bool scaleAtoms) {
+  NVFP4TensorType storageType = getQuantizeStorageType(op);
+  Location loc = op.getLoc();
+  Value stored =
+      scaleAtoms
+          ? createTcgen05AtomsNVFP4Value(rewriter, loc, storageType, data,
+                                         scales, amax)
+          : AssembleOp::create(rewriter, loc, storageType, data, scales, amax)
+                .getResult();
+  if (storageType == op.getResult().getType()) {
+    rewriter.replaceOp(op, stored);
+    return;
+  }
+  for (Operation *view : llvm::make_early_inc_range(op->getUsers()))
+    rewriter.replaceOp(view, stored);
+  rewriter.eraseOp(op);
+}
+
 nvfp4::detail::NVFP4Components
 nvfp4::detail::getNVFP4Components(OpBuilder &b, Location loc, Value value,
                                   ScaleLayout *scaleLayout) {

@@ -82,6 +82,10 @@ struct QuantizeConfig {
   /// per row also for 16x16 blocks) instead of the compact one: the
   /// op carries kTcgen05ScaleAtomsAttrName.
   bool scaleAtoms = false;
+  /// Columns of the storage the codes and scales are written to: `cols`,
+  /// or with kTcgen05StorageColsAttrName K padded to a multiple of 32, whose
+  /// columns past `cols` get zero codes and zero scales.
+  int64_t storageCols = 0;
 
   /// The configuration of the amax kernel over `input` (no Hadamard
   /// transform), which `nvfp4.amax` launches.
@@ -91,6 +95,7 @@ struct QuantizeConfig {
     c.cols = c.shape.empty() ? 0 : c.shape.back();
     c.numElements = input.hasStaticShape() ? input.getNumElements() : -1;
     c.rows = c.cols > 0 ? c.numElements / c.cols : 0;
+    c.storageCols = c.cols;
     c.inputElementType = input.getElementType();
     return c;
   }
@@ -112,10 +117,19 @@ struct QuantizeConfig {
     c.explicitAmax = static_cast<bool>(op.getAmax());
     c.hardwareSR = hardwareSR && c.stochastic;
     c.scaleAtoms = op->hasAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName);
+    c.storageCols =
+        mlir::nvfp4::detail::getQuantizeStorageType(op).getShape().back();
     return c;
   }
 
+  /// The 16-element blocks of the input (the amax kernel's work).
   int64_t numBlocks() const { return layout::quantizeNumBlocks(numElements); }
+  bool paddedStorage() const { return storageCols != cols; }
+  /// Elements of the storage (one quantize-kernel thread per 16).
+  int64_t numStorageElements() const { return rows * storageCols; }
+  int64_t numStorageBlocks() const {
+    return layout::quantizeNumBlocks(numStorageElements());
+  }
 
   /// Bit j set when the Hadamard sign j is negative.
   unsigned signMask() const {
@@ -152,7 +166,8 @@ struct QuantizeConfig {
            hadamardSuffix();
   }
   /// e.g. `nvfp4_quantize_256x512_16x16_f32_rn`,
-  /// `nvfp4_quantize_64x1024_1x16_bf16_rs_o8_rhtd7e8_amax`.
+  /// `nvfp4_quantize_64x1024_1x16_bf16_rs_o8_rhtd7e8_amax`,
+  /// `nvfp4_quantize_128x48_1x16_f32_rn_pad64` (stored 64 columns wide).
   std::string quantizeKernelName() const {
     std::string s = "nvfp4_quantize_" + shapeName() + "_" +
                     std::to_string(blockRows) + "x16_" + elementTypeName() +
@@ -166,6 +181,8 @@ struct QuantizeConfig {
       s += "_amax";
     if (scaleAtoms)
       s += "_sfatoms";
+    if (paddedStorage())
+      s += "_pad" + std::to_string(storageCols);
     return s;
   }
 };
@@ -220,10 +237,10 @@ LogicalResult mlir::nvfp4::checkQuantizeSupported(QuantizeOp op,
   if (failed(checkKernelInputSupported(op, c)))
     return failure();
   constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
-  if (layout::quantizeNumCtas(c.numElements) > kMaxGridX)
-    return op.emitOpError() << "is not supported by the GPU kernel: "
-                            << c.numElements << " elements need more than "
-                            << kMaxGridX << " CTAs";
+  if (layout::quantizeNumCtas(c.numStorageElements()) > kMaxGridX)
+    return op.emitOpError()
+           << "is not supported by the GPU kernel: " << c.numStorageElements()
+           << " elements need more than " << kMaxGridX << " CTAs";
   return success();
 }
 
@@ -512,19 +529,34 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
     memref::StoreOp::create(b, loc, amax, amaxOut, ValueRange{idx(0).v});
   }
 
-  // The thread's block; threads past the end compute on zeros (so that the
-  // 16x16 butterfly runs on full warps) and store nothing.
-  Idx block = layout::quantizeBlockOfThread(gid, c.cols, c.blockRows);
+  // The thread's block of the storage; threads past the end compute on
+  // zeros (so that the 16x16 butterfly runs on full warps) and store
+  // nothing. With padded storage, the blocks past the input's columns are
+  // zeros too (zero codes, zero scales), and the input block, like the
+  // random bits, is the one of the unpadded tensor.
+  Idx block = layout::quantizeBlockOfThread(gid, c.storageCols, c.blockRows);
   Value valid =
-      cmpI(arith::CmpIPredicate::ult, gid.v, idx(c.numBlocks()).v);
+      cmpI(arith::CmpIPredicate::ult, gid.v, idx(c.numStorageBlocks()).v);
+  Idx inputBlock = block;
+  Value loads = valid;
+  if (c.paddedStorage()) {
+    const int64_t storageBlocksPerRow = c.storageCols / layout::kQuantizeBlock;
+    const int64_t inputBlocksPerRow = c.cols / layout::kQuantizeBlock;
+    Idx columnBlock = block % storageBlocksPerRow;
+    inputBlock =
+        (block / storageBlocksPerRow) * inputBlocksPerRow + columnBlock;
+    loads = arith::AndIOp::create(b, loc, valid,
+                                  cmpI(arith::CmpIPredicate::ult, columnBlock.v,
+                                       idx(inputBlocksPerRow).v));
+  }
   Value inputPtr = globalBasePointer(input);
   SmallVector<Type> blockTypes(layout::kQuantizeBlock, b.getF32Type());
-  auto loadIf = scf::IfOp::create(b, loc, blockTypes, valid,
+  auto loadIf = scf::IfOp::create(b, loc, blockTypes, loads,
                                   /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard ifGuard(b);
     b.setInsertionPointToStart(loadIf.thenBlock());
-    scf::YieldOp::create(b, loc, loadBlock(inputPtr, block));
+    scf::YieldOp::create(b, loc, loadBlock(inputPtr, inputBlock));
     b.setInsertionPointToStart(loadIf.elseBlock());
     scf::YieldOp::create(
         b, loc, SmallVector<Value>(layout::kQuantizeBlock, f32(0.0f)));
@@ -543,7 +575,8 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   if (c.stochastic) {
     Value counter = arith::IndexCastUIOp::create(
         b, loc, b.getI64Type(),
-        layout::quantizePhiloxCounter(block, static_cast<int64_t>(c.offset))
+        layout::quantizePhiloxCounter(inputBlock,
+                                      static_cast<int64_t>(c.offset))
             .v);
     stochastic = BlockStochasticRounding{seed, counter, c.hardwareSR};
   }
@@ -566,7 +599,7 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   if (c.scaleAtoms) {
     // The tcgen05 atoms layout: the block's scale at its row and column
     // block (16x16: every row of the tile stores the tile's scale).
-    const int64_t blocksPerRow = c.cols / layout::kQuantizeBlock;
+    const int64_t blocksPerRow = c.storageCols / layout::kQuantizeBlock;
     LLVM::StoreOp::create(b, loc, quantized.scale,
                           byteAddress(globalBasePointer(scales),
                                       ::nvfp4::gpu::tcgen05::scaleAtomsOffset(
@@ -637,7 +670,6 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
       return rewriter.notifyMatchFailure(op, "unsupported quantize");
     QuantizeConfig config = QuantizeConfig::get(op, hardwareSR);
     Location loc = op.getLoc();
-    auto resultType = cast<NVFP4TensorType>(op.getResult().getType());
     auto cst = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
@@ -662,12 +694,15 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
       amaxSource = partials;
     }
 
-    // Outputs: packed data, compact (or tcgen05 atoms) scales, the amax.
-    RankedTensorType dataType = resultType.getDataType();
+    // Outputs: packed data, compact (or tcgen05 atoms) scales, the amax,
+    // in the storage shape (K padded for a tcgen05 matmul).
+    NVFP4TensorType storageType =
+        mlir::nvfp4::detail::getQuantizeStorageType(op);
+    RankedTensorType dataType = storageType.getDataType();
     RankedTensorType scalesType =
         config.scaleAtoms
-            ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(resultType)
-            : resultType.getScalesType();
+            ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(storageType)
+            : storageType.getScalesType();
     Value data = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get(dataType.getShape(), dataType.getElementType()),
@@ -691,11 +726,11 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     if (!kernel)
       kernel = emitter.buildQuantizeKernel(kernelModule,
                                            ValueRange(args).getTypes());
-    gpu::LaunchFuncOp::create(
-        rewriter, loc, kernel,
-        gpu::KernelDim3{cst(layout::quantizeNumCtas(config.numElements)),
-                        cst(1), cst(1)},
-        block, /*dynamicSharedMemorySize=*/Value(), args);
+    gpu::LaunchFuncOp::create(rewriter, loc, kernel,
+                              gpu::KernelDim3{cst(layout::quantizeNumCtas(
+                                                  config.numStorageElements())),
+                                              cst(1), cst(1)},
+                              block, /*dynamicSharedMemorySize=*/Value(), args);
 
     // Host side: the amax back as a scalar, the buffers as the NVFP4 value.
     Value amax =
@@ -708,13 +743,8 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     Value scalesTensor = bufferization::ToTensorOp::create(
         rewriter, loc, scalesType, scales, /*restrict=*/true,
         /*writable=*/true);
-    if (config.scaleAtoms)
-      rewriter.replaceOp(op, mlir::nvfp4::detail::createTcgen05AtomsNVFP4Value(
-                                 rewriter, loc, resultType, dataTensor,
-                                 scalesTensor, amax));
-    else
-      rewriter.replaceOpWithNewOp<AssembleOp>(op, resultType, dataTensor,
-                                              scalesTensor, amax);
+    mlir::nvfp4::detail::replaceQuantizeWithStorage(
+        rewriter, op, dataTensor, scalesTensor, amax, config.scaleAtoms);
     return success();
   }
 

@@ -115,10 +115,20 @@ SmallVector<Value> Tcgen05KernelBuilder::emitLoadAccChunk(Value row,
 void Tcgen05KernelBuilder::emitStoreNVFP4Block(ArrayRef<Value> values,
                                                Value row, Value rowInBatch,
                                                Value col) {
-  SmallVector<Value> rounded;
-  for (Value v : values)
-    rounded.push_back(roundToResultType(v));
   const EpilogueQuantization &q = *c.nvfp4Output;
+  // Blocks past N of K-padded storage are zeros (their accumulator columns
+  // hold the accumulator operand's element 0): zero codes, zero scale.
+  Value insideN =
+      q.paddedCols ? cmp(arith::CmpIPredicate::ult, col, i32(c.n)) : Value();
+  SmallVector<Value> rounded;
+  for (Value v : values) {
+    v = roundToResultType(v);
+    if (insideN)
+      v = arith::SelectOp::create(
+          b, loc, insideN, v,
+          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
+    rounded.push_back(v);
+  }
   if (q.hadamardNegateMask)
     mlir::nvfp4::detail::createHadamard16(b, loc, rounded,
                                           *q.hadamardNegateMask);
@@ -128,23 +138,37 @@ void Tcgen05KernelBuilder::emitStoreNVFP4Block(ArrayRef<Value> values,
     scaleAmax = mlir::nvfp4::detail::createButterflyMax(b, loc, scaleAmax,
                                                         {1, 2, 4, 8});
   // The block's index in the row-major blocks of 16 elements of the result
-  // (flattened over the batch): (row * N + col) / 16.
+  // (flattened over the batch): (row * N + col) / 16, the Philox counter's;
+  // and in those of the storage (row * storage columns + col) / 16.
   constexpr int64_t kBlock = mlir::nvfp4::kBlockSize;
   Value block64 = add(mulC(ext64(row), c.n / kBlock), ext64(divC(col, kBlock)));
+  const int64_t storageCols = q.paddedCols ? q.paddedCols : c.n;
+  Value storageBlock64 = q.paddedCols
+                             ? add(mulC(ext64(row), storageCols / kBlock),
+                                   ext64(divC(col, kBlock)))
+                             : block64;
   std::optional<mlir::nvfp4::detail::BlockStochasticRounding> stochastic;
   if (q.stochastic)
     stochastic = mlir::nvfp4::detail::BlockStochasticRounding{
         outSeed, addC(block64, static_cast<int64_t>(q.offset)), q.hardwareSR};
   BlockQuantizeEmitter::Block block =
       quantizer.quantizeBlock(rounded, outEncodeScale, scaleAmax, stochastic);
-  // Only blocks inside M x N are stored; every lane computed its block (the
-  // 16x16 scale's half-warp maximum needs them all).
+  // Only blocks inside M x N (of padded storage: M x storage columns) are
+  // stored; every lane computed its block (the 16x16 scale's half-warp
+  // maximum needs them all).
   if (c.ragged()) {
-    ifThen(insideOutput(rowInBatch, col),
-           [&] { emitStoreNVFP4Components(block, row, col, block64); });
+    Value inside =
+        q.paddedCols
+            ? arith::AndIOp::create(
+                  b, loc, cmp(arith::CmpIPredicate::ult, rowInBatch, i32(c.m)),
+                  cmp(arith::CmpIPredicate::ult, col, i32(storageCols)))
+                  .getResult()
+            : insideOutput(rowInBatch, col);
+    ifThen(inside,
+           [&] { emitStoreNVFP4Components(block, row, col, storageBlock64); });
     return;
   }
-  emitStoreNVFP4Components(block, row, col, block64);
+  emitStoreNVFP4Components(block, row, col, storageBlock64);
 }
 
 void Tcgen05KernelBuilder::emitStoreNVFP4Components(
@@ -152,9 +176,11 @@ void Tcgen05KernelBuilder::emitStoreNVFP4Components(
     Value block64) {
   const EpilogueQuantization &q = *c.nvfp4Output;
   constexpr int64_t kBlock = mlir::nvfp4::kBlockSize;
+  const int64_t storageCols = q.paddedCols ? q.paddedCols : c.n;
   // Data: two codes per byte, so the block is the 8 bytes at byte 8 * block
   // (8-byte aligned). Scales: one byte per 1x16 block, row-major [rows,
-  // N / 16], or per 16x16 tile, row-major [rows / 16, N / 16].
+  // N / 16], or per 16x16 tile, row-major [rows / 16, N / 16] (N: the
+  // storage columns).
   LLVM::StoreOp::create(b, loc, block.packed,
                         gep(outPtr, mulC(block64, kBlock / 2)), 8);
   if (q.scaleAtoms) {
@@ -162,7 +188,7 @@ void Tcgen05KernelBuilder::emitStoreNVFP4Components(
     // row of the tile stores the tile's scale at its own position.
     Value scaleByte =
         tc::scaleAtomsOffset(idx(ext64(row)), idx(ext64(divC(col, kBlock))),
-                             c.n / kBlock)
+                             storageCols / kBlock)
             .v;
     LLVM::StoreOp::create(b, loc, block.scale, gep(outScalesPtr, scaleByte), 1);
     return;
@@ -175,8 +201,8 @@ void Tcgen05KernelBuilder::emitStoreNVFP4Components(
   Value firstRowOfTile =
       cmp(arith::CmpIPredicate::eq, mulC(tileRow, q.blockRows), row);
   ifThen(firstRowOfTile, [&] {
-    Value scaleByte =
-        add(mulC(ext64(tileRow), c.n / kBlock), ext64(divC(col, kBlock)));
+    Value scaleByte = add(mulC(ext64(tileRow), storageCols / kBlock),
+                          ext64(divC(col, kBlock)));
     LLVM::StoreOp::create(b, loc, block.scale, gep(outScalesPtr, scaleByte), 1);
   });
 }

@@ -57,10 +57,17 @@ struct EpilogueQuantization {
   /// The scales are stored in the global atoms layout (the quantization's
   /// users are tcgen05 matmuls: producesTcgen05ScaleAtoms).
   bool scaleAtoms = false;
+  /// The columns of the result's storage when they exceed N (K-padded
+  /// storage for tcgen05 matmuls, kTcgen05StorageColsAttrName): the blocks
+  /// past N are stored as zero codes with zero scales. 0: N.
+  int64_t paddedCols = 0;
 
   static EpilogueQuantization get(QuantizeOp op, bool hardwareSR) {
     EpilogueQuantization q;
     q.scaleAtoms = op->hasAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName);
+    if (op->hasAttr(mlir::nvfp4::detail::kTcgen05StorageColsAttrName))
+      q.paddedCols =
+          mlir::nvfp4::detail::getQuantizeStorageType(op).getShape().back();
     q.blockRows =
         cast<NVFP4TensorType>(op.getResult().getType()).getBlock().getRows();
     q.stochastic = op.getRounding() == Rounding::Stochastic;
@@ -91,6 +98,8 @@ struct EpilogueQuantization {
       os << "_rht" << llvm::format_hex_no_prefix(*hadamardNegateMask, 4);
     if (scaleAtoms)
       os << "_sfatoms";
+    if (paddedCols)
+      os << "_pad" << paddedCols;
     return name;
   }
 };
@@ -436,11 +445,12 @@ private:
   /// the global atoms layout. Every lane of the warp must execute it. With a
   /// ragged shape, blocks outside M x N are not stored (a block is wholly
   /// inside or outside: N is a multiple of 16, and M of 16 for 16x16
-  /// blocks).
+  /// blocks); with K-padded storage (paddedCols), the blocks past N up to
+  /// the storage's columns are stored as zeros.
   void emitStoreNVFP4Block(ArrayRef<Value> values, Value row, Value rowInBatch,
                            Value col);
   /// The stores of emitStoreNVFP4Block: the block's data bytes and scale
-  /// (`block64`: the block's index in the flattened result).
+  /// (`block64`: the block's index in the flattened result's storage).
   void emitStoreNVFP4Components(
       const mlir::nvfp4::detail::BlockQuantizeEmitter::Block &block, Value row,
       Value col, Value block64);

@@ -157,7 +157,9 @@ bool mlir::nvfp4::producesTcgen05ScaleAtoms(QuantizeOp op, GPUTarget target,
                                             tc::CtaPairMode ctaPair) {
   if (!isTcgen05Target(target))
     return false;
-  auto type = cast<NVFP4TensorType>(op.getResult().getType());
+  // The stored tensor (K-padded storage included) and the matmuls reading
+  // it, directly or through its padded-storage views.
+  NVFP4TensorType type = mlir::nvfp4::detail::getQuantizeStorageType(op);
   ArrayRef<int64_t> shape = type.getShape();
   if (shape.empty() || !type.hasStaticShape())
     return false;
@@ -165,14 +167,20 @@ bool mlir::nvfp4::producesTcgen05ScaleAtoms(QuantizeOp op, GPUTarget target,
   if (cols % blockSize != 0 ||
       !tc::hasWholeScaleAtoms(type.getNumElements() / cols, cols / blockSize))
     return false;
-  Value result = op.getResult();
-  return !result.use_empty() &&
-         llvm::all_of(result.getUses(), [&](OpOperand &use) {
-           auto matmul = dyn_cast<MatmulOp>(use.getOwner());
-           return matmul &&
-                  canReadTcgen05ScaleAtoms(matmul, use.getOperandNumber(),
-                                           target, ctaPair);
-         });
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : op.getResult().getUses()) {
+    if (!mlir::nvfp4::detail::isPaddedStorageView(use.getOwner())) {
+      uses.push_back(&use);
+      continue;
+    }
+    for (OpOperand &viewUse : use.getOwner()->getResult(0).getUses())
+      uses.push_back(&viewUse);
+  }
+  return !uses.empty() && llvm::all_of(uses, [&](OpOperand *use) {
+    auto matmul = dyn_cast<MatmulOp>(use->getOwner());
+    return matmul && canReadTcgen05ScaleAtoms(matmul, use->getOperandNumber(),
+                                              target, ctaPair);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -288,7 +296,8 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
                                         : arith::ConstantIntOp::create(
                                               rewriter, loc, i64Type, 0)
                                               .getResult());
-    auto outputType = cast<NVFP4TensorType>(epilogue.getResult().getType());
+    NVFP4TensorType outputType =
+        mlir::nvfp4::detail::getQuantizeStorageType(epilogue);
     RankedTensorType scalesType =
         config.nvfp4Output->scaleAtoms
             ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(outputType)
@@ -469,7 +478,8 @@ struct Tcgen05QuantizedMatmulLowering : public OpRewritePattern<QuantizeOp> {
     if (!getTcgen05EpilogueFusionBlocker(op, target, ctaPair).empty())
       return rewriter.notifyMatchFailure(op, "not an epilogue quantization");
     auto matmul = op.getInput().getDefiningOp<MatmulOp>();
-    auto resultType = cast<NVFP4TensorType>(op.getResult().getType());
+    NVFP4TensorType storageType =
+        mlir::nvfp4::detail::getQuantizeStorageType(op);
     Tcgen05Config config = Tcgen05Config::get(
         matmul, target, EpilogueQuantization::get(op, hardwareSR), ctaPair);
     if (failed(setOperandScaleLayouts(matmul, config, target, ctaPair)))
@@ -486,23 +496,18 @@ struct Tcgen05QuantizedMatmulLowering : public OpRewritePattern<QuantizeOp> {
     if (config.computesAmax)
       replaceResultAmaxes(rewriter, loc, amaxes, outputs.back());
     Value data = bufferization::ToTensorOp::create(
-        rewriter, loc, resultType.getDataType(), outputs[0], /*restrict=*/true,
-        /*writable=*/true);
+        rewriter, loc, storageType.getDataType(), outputs[0],
+        /*restrict=*/true, /*writable=*/true);
     Value scales = bufferization::ToTensorOp::create(
         rewriter, loc,
         config.nvfp4Output->scaleAtoms
-            ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(resultType)
-            : resultType.getScalesType(),
+            ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(storageType)
+            : storageType.getScalesType(),
         outputs[1], /*restrict=*/true, /*writable=*/true);
     // The result carries the amax it was quantized with.
-    Value amax = op.getAmax();
-    if (config.nvfp4Output->scaleAtoms)
-      rewriter.replaceOp(
-          op, mlir::nvfp4::detail::createTcgen05AtomsNVFP4Value(
-                  rewriter, loc, resultType, data, scales, amax));
-    else
-      rewriter.replaceOpWithNewOp<AssembleOp>(op, resultType, data, scales,
-                                              amax);
+    mlir::nvfp4::detail::replaceQuantizeWithStorage(
+        rewriter, op, data, scales, op.getAmax(),
+        config.nvfp4Output->scaleAtoms);
     rewriter.eraseOp(matmul);
     return success();
   }

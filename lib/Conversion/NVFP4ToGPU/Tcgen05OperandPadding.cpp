@@ -1,4 +1,4 @@
-//===- Tcgen05OperandPadding.cpp - K copy-padding for TMA row strides -----===//
+//===- Tcgen05OperandPadding.cpp - K padding for TMA row strides ----------===//
 //
 // Part of the NVFP4-MLIR project.
 //
@@ -6,17 +6,26 @@
 //
 // The tcgen05 kernel loads its operands with TMA, whose row strides (K / 2
 // bytes of packed E2M1 codes) must be multiples of 16 bytes: K a multiple
-// of 32. A matmul whose K is only a multiple of 16 gets both operands
-// copied with 16 zero codes (and one zero scale) appended to every row, on
-// the host, before the kernel sees them. Zero codes with zero scales add
-// exact zeros to every block sum, so the product is the one of the original
-// operands bit for bit.
+// of 32. A matmul whose K is only a multiple of 16 runs on K padded to the
+// next multiple of 32, with 16 zero codes (and one zero scale) after every
+// row. Zero codes with zero scales add exact zeros to every block sum, so
+// the product is the one of the original operands bit for bit.
+//
+// An operand the compiler allocates, the result of an `nvfp4.quantize`, is
+// quantized straight into K-padded storage: the quantize kernel (or the
+// NVFP4 epilogue that computes it) writes the padding, and the matmul reads
+// the storage through a padded-storage view. A quantization that other ops
+// read unpadded is computed a second time for the matmuls. Any other
+// operand (a function argument, a tensor assembled from components) is
+// copied with K padded on the host. The fallback report names both.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
+#include "KernelIR.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -62,28 +71,77 @@ static Value padAlongK(OpBuilder &b, Location loc, Value value,
                             components.getAmax());
 }
 
+/// Whether every use of `op` is an operand of an `nvfp4.matmul` (which all
+/// share its K, so all need the same padding) or a padded-storage view of
+/// it: then `op` itself can write K-padded storage.
+static bool isOnlyReadByMatmuls(QuantizeOp op) {
+  return llvm::all_of(op.getResult().getUses(), [](OpOperand &use) {
+    return isa<MatmulOp>(use.getOwner()) ||
+           mlir::nvfp4::detail::isPaddedStorageView(use.getOwner());
+  });
+}
+
 void mlir::nvfp4::padTcgen05MatmulOperands(ModuleOp module, GPUTarget target,
                                            bool report) {
   if (!isTcgen05Target(target))
     return;
   OpBuilder b(module.getContext());
+  // The K-padded second quantization of each quantization with other uses.
+  llvm::DenseMap<Operation *, QuantizeOp> paddedCopies;
   module.walk([&](MatmulOp op) {
     const int64_t k = op.getLhs().getType().getShape().back();
     if (k % tc::kTensorMapStrideAlignmentCodes == 0)
       return;
     const int64_t paddedK =
         llvm::alignTo(k, tc::kTensorMapStrideAlignmentCodes);
-    if (report)
-      op.emitRemark() << "nvfp4: fallback: both operands are copied with K "
-                         "padded from "
-                      << k << " to " << paddedK
+    SmallVector<StringRef, 2> copied, requantized;
+    for (auto [operand, name] :
+         {std::pair<OpOperand *, StringRef>(&op.getLhsMutable(), "lhs"),
+          std::pair<OpOperand *, StringRef>(&op.getRhsMutable(), "rhs")}) {
+      auto quantize = operand->get().getDefiningOp<QuantizeOp>();
+      if (!quantize) {
+        copied.push_back(name);
+        b.setInsertionPoint(op);
+        operand->set(padAlongK(b, op.getLoc(), operand->get(), paddedK));
+        continue;
+      }
+      // A quantization with other uses (which read the unpadded tensor) is
+      // computed a second time, into the padded storage, from the same
+      // input, amax and seed: the same codes.
+      if (!isOnlyReadByMatmuls(quantize)) {
+        QuantizeOp &copy = paddedCopies[quantize];
+        if (!copy) {
+          b.setInsertionPointAfter(quantize);
+          copy = cast<QuantizeOp>(b.clone(*quantize));
+        }
+        requantized.push_back(name);
+        quantize = copy;
+      }
+      quantize->setAttr(mlir::nvfp4::detail::kTcgen05StorageColsAttrName,
+                        b.getI64IntegerAttr(paddedK));
+      operand->set(mlir::nvfp4::detail::createPaddedStorageView(
+          b, quantize.getResult(), paddedK));
+    }
+    if (!report)
+      return;
+    auto describe = [](ArrayRef<StringRef> operands) -> std::string {
+      return operands.size() == 2
+                 ? "both operands are"
+                 : ("the " + operands.front() + " operand is").str();
+    };
+    if (!copied.empty())
+      op.emitRemark() << "nvfp4: fallback: " << describe(copied)
+                      << " copied with K padded from " << k << " to " << paddedK
                       << " (zero codes and scales) for the tcgen05 kernel, "
                          "whose TMA row strides of K / 2 bytes must be "
                          "multiples of 16 bytes";
-    b.setInsertionPoint(op);
-    Value lhs = padAlongK(b, op.getLoc(), op.getLhs(), paddedK);
-    Value rhs = padAlongK(b, op.getLoc(), op.getRhs(), paddedK);
-    op.getLhsMutable().assign(lhs);
-    op.getRhsMutable().assign(rhs);
+    if (!requantized.empty())
+      op.emitRemark() << "nvfp4: fallback: " << describe(requantized)
+                      << " quantized a second time, into storage with K "
+                         "padded from "
+                      << k << " to " << paddedK
+                      << " for the tcgen05 kernel (TMA row strides of K / 2 "
+                         "bytes must be multiples of 16 bytes), as its "
+                         "quantization has uses other than matmuls";
   });
 }

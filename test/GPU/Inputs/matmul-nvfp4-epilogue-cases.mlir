@@ -13,6 +13,8 @@
 // CHECK: relative error 3 [2x128x256]: 0.000000 (tolerance 0.000): ok
 // CHECK: relative error 4 [208x80]: 0.000000 (tolerance 0.000): ok
 // CHECK: relative error 5 [2x72x96]: 0.000000 (tolerance 0.000): ok
+// CHECK: relative error 6 [208x64]: 0.000000 (tolerance 0.000): ok
+// CHECK: relative error 7 [208x208]: 0.000000 (tolerance 0.000): ok
 // CHECK-NOT: FAIL
 
 func.func private @nvfp4RtFill(memref<*xf32>, i64, i32) attributes {llvm.emit_c_interface}
@@ -233,6 +235,69 @@ func.func @case_5() {
   return
 }
 
+/// A chain whose second GEMM has K = 80, not a multiple of 32 (the TMA
+/// row-stride unit): the NVFP4 epilogue of the first GEMM (an accumulator,
+/// 16x16 blocks, stochastic rounding, Hadamard) and the quantize kernel of the second
+/// GEMM's B (1x16, stochastic rounding, Hadamard) write K-padded storage
+/// that the second GEMM reads in place. It must equal bit for bit the same
+/// chain whose quantizations have another use (a dequantization), which
+/// the quantize kernel computes a second time into padded storage for the
+/// GEMM (test/GPU/Inputs/matmul-padded-storage-sr-cases.mlir checks that
+/// kernel against the CPU reference lowering).
+func.func @case_6() {
+  %s0 = arith.constant 360 : i64
+  %s1 = arith.constant 361 : i64
+  %s2 = arith.constant 362 : i64
+  %xf = call @fill_2d(%s0) : (i64) -> tensor<256x1024xf32>
+  %wf = call @fill_w(%s1) : (i64) -> tensor<512x1024xf32>
+  %vf0 = call @fill_2d(%s2) : (i64) -> tensor<256x1024xf32>
+  %vf1 = call @fill_2d(%s2) : (i64) -> tensor<256x1024xf32>
+  %x = tensor.extract_slice %xf[0, 0] [208, 256] [1, 1] : tensor<256x1024xf32> to tensor<208x256xf32>
+  %w = tensor.extract_slice %wf[0, 0] [80, 256] [1, 1] : tensor<512x1024xf32> to tensor<80x256xf32>
+  %v0 = tensor.extract_slice %vf0[0, 0] [64, 80] [1, 1] : tensor<256x1024xf32> to tensor<64x80xf32>
+  %v1 = tensor.extract_slice %vf1[0, 0] [64, 80] [1, 1] : tensor<256x1024xf32> to tensor<64x80xf32>
+  // An accumulator far from 0: the columns past N of its tile (which read
+  // its first element) would quantize to nonzero codes if not zeroed.
+  %c = arith.constant dense<3.0e+4> : tensor<208x80xf32>
+  %qx = nvfp4.quantize %x : tensor<208x256xf32> -> !nvfp4.tensor<208x256, 1x16>
+  %qw = nvfp4.quantize %w : tensor<80x256xf32> -> !nvfp4.tensor<80x256, 1x16>
+  %amax = arith.constant 1.0e+6 : f32
+  %seed = arith.constant 4242 : i64
+  // Padded storage: the quantizations' only uses are the K = 80 GEMMs.
+  %y0 = nvfp4.matmul %qx, %qw acc(%c : tensor<208x80xf32>) : !nvfp4.tensor<208x256, 1x16>, !nvfp4.tensor<80x256, 1x16> -> tensor<208x80xf32>
+  %q0 = nvfp4.quantize %y0 amax %amax rounding rs seed %seed offset 32 hadamard [1, -1, 1, 1, -1, -1, 1, -1, 1, 1, 1, -1, -1, 1, -1, 1] : tensor<208x80xf32> -> !nvfp4.tensor<208x80, 16x16>
+  %qv0 = nvfp4.quantize %v0 rounding rs seed %seed offset 8 hadamard [1, 1, -1, 1, -1, 1, 1, -1, -1, 1, -1, -1, 1, 1, 1, -1] : tensor<64x80xf32> -> !nvfp4.tensor<64x80, 1x16>
+  %z0 = nvfp4.matmul %q0, %qv0 : !nvfp4.tensor<208x80, 16x16>, !nvfp4.tensor<64x80, 1x16> -> tensor<208x64xf32>
+  // Both operands the epilogue's storage: its padding must be zeros too.
+  %g0 = nvfp4.matmul %q0, %q0 : !nvfp4.tensor<208x80, 16x16>, !nvfp4.tensor<208x80, 16x16> -> tensor<208x208xf32>
+  // Copies: the f32 result is read on the host, the quantizations are
+  // dequantized too.
+  %y1 = nvfp4.matmul %qx, %qw acc(%c : tensor<208x80xf32>) : !nvfp4.tensor<208x256, 1x16>, !nvfp4.tensor<80x256, 1x16> -> tensor<208x80xf32>
+  %q1 = nvfp4.quantize %y1 amax %amax rounding rs seed %seed offset 32 hadamard [1, -1, 1, 1, -1, -1, 1, -1, 1, 1, 1, -1, -1, 1, -1, 1] : tensor<208x80xf32> -> !nvfp4.tensor<208x80, 16x16>
+  %qv1 = nvfp4.quantize %v1 rounding rs seed %seed offset 8 hadamard [1, 1, -1, 1, -1, 1, 1, -1, -1, 1, -1, -1, 1, 1, 1, -1] : tensor<64x80xf32> -> !nvfp4.tensor<64x80, 1x16>
+  %z1 = nvfp4.matmul %q1, %qv1 : !nvfp4.tensor<208x80, 16x16>, !nvfp4.tensor<64x80, 1x16> -> tensor<208x64xf32>
+  %g1 = nvfp4.matmul %q1, %q1 : !nvfp4.tensor<208x80, 16x16>, !nvfp4.tensor<208x80, 16x16> -> tensor<208x208xf32>
+  %dq1 = nvfp4.dequantize %q1 : !nvfp4.tensor<208x80, 16x16> -> tensor<208x80xf32>
+  %dv1 = nvfp4.dequantize %qv1 : !nvfp4.tensor<64x80, 1x16> -> tensor<64x80xf32>
+  %my = bufferization.to_buffer %y1 : tensor<208x80xf32> to memref<208x80xf32>
+  %mq = bufferization.to_buffer %dq1 : tensor<208x80xf32> to memref<208x80xf32>
+  %mv = bufferization.to_buffer %dv1 : tensor<64x80xf32> to memref<64x80xf32>
+  %m0 = bufferization.to_buffer %z0 : tensor<208x64xf32> to memref<208x64xf32>
+  %m1 = bufferization.to_buffer %z1 : tensor<208x64xf32> to memref<208x64xf32>
+  %u0 = memref.cast %m0 : memref<208x64xf32> to memref<*xf32>
+  %u1 = memref.cast %m1 : memref<208x64xf32> to memref<*xf32>
+  %id = arith.constant 6 : i32
+  %tol = arith.constant 0.0 : f64
+  %e = call @nvfp4RtRelativeError(%u0, %u1, %id, %tol) : (memref<*xf32>, memref<*xf32>, i32, f64) -> f64
+  %mg0 = bufferization.to_buffer %g0 : tensor<208x208xf32> to memref<208x208xf32>
+  %mg1 = bufferization.to_buffer %g1 : tensor<208x208xf32> to memref<208x208xf32>
+  %ug0 = memref.cast %mg0 : memref<208x208xf32> to memref<*xf32>
+  %ug1 = memref.cast %mg1 : memref<208x208xf32> to memref<*xf32>
+  %idg = arith.constant 7 : i32
+  %eg = call @nvfp4RtRelativeError(%ug0, %ug1, %idg, %tol) : (memref<*xf32>, memref<*xf32>, i32, f64) -> f64
+  return
+}
+
 func.func @main() {
   call @case_0() : () -> ()
   call @case_1() : () -> ()
@@ -240,5 +305,6 @@ func.func @main() {
   call @case_3() : () -> ()
   call @case_4() : () -> ()
   call @case_5() : () -> ()
+  call @case_6() : () -> ()
   return
 }

@@ -50,9 +50,12 @@ void swapTcgen05FewRowMatmuls(ModuleOp module, GPUTarget target, bool report);
 
 /// On a tcgen05 `target`, gives every `nvfp4.matmul` of `module` whose K is
 /// not a multiple of 32 (the TMA row-stride unit of packed E2M1 codes)
-/// operands copied with K padded to the next multiple of 32: zero codes and
-/// zero scales, so the product is unchanged (Tcgen05OperandPadding.cpp).
-/// With `report`, each such matmul gets a fallback remark.
+/// operands with K padded to the next multiple of 32: zero codes and zero
+/// scales, so the product is unchanged (Tcgen05OperandPadding.cpp). An
+/// operand that an `nvfp4.quantize` read only by matmuls produces is
+/// quantized into K-padded storage (the quantize marked, the matmul reading
+/// a padded-storage view); any other is copied, and with `report` the
+/// matmul gets a fallback remark saying which.
 void padTcgen05MatmulOperands(ModuleOp module, GPUTarget target, bool report);
 
 /// Checks that `op` has a shape the tcgen05 kernel supports, as the 1-CTA

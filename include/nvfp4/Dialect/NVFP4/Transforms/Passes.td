@@ -116,8 +116,8 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
        (`mma.sync`) any M, N and K (the last CTA tile and K step are
        predicated; the grid limits apply); on sm_100a, sm_103a and sm_110a
        (tcgen05) any M, N and K (the last CTA tile and K tile are
-       predicated or zero-filled, and a K that is not a multiple of 32 gets
-       copy-padded operands);
+       predicated or zero-filled, and a K that is not a multiple of 32 runs
+       on K-padded operands);
     8. sizes below `min-m`, `min-n`, `min-k` or `min-flops`.
 
     Everything else becomes `fp4`. With `remarks`, every decision is also a
