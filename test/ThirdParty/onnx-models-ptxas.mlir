@@ -13,16 +13,17 @@
 // RUN: FileCheck %s < %t/ptxas.log
 // RUN: not grep -E "[1-9][0-9]* bytes spill" %t/ptxas.log
 
-// MLP: 2 GEMM kernels and 8 amax / quantize kernels; encoder: 3 and 10.
-// CHECK-COUNT-10: onnx-mlp sm_120a: ptxas info{{ +}}: Used {{[0-9]+}} registers
+// MLP: 2 GEMM kernels, 8 amax / quantize kernels and 2 transposes of 16x16
+// weights; encoder: 3, 10 and 3.
+// CHECK-COUNT-12: onnx-mlp sm_120a: ptxas info{{ +}}: Used {{[0-9]+}} registers
 // CHECK-NOT: onnx-mlp sm_120a: ptxas info{{ +}}: Used
-// CHECK-COUNT-10: onnx-mlp sm_90a: ptxas info{{ +}}: Used {{[0-9]+}} registers
+// CHECK-COUNT-12: onnx-mlp sm_90a: ptxas info{{ +}}: Used {{[0-9]+}} registers
 // CHECK-NOT: onnx-mlp sm_90a: ptxas info{{ +}}: Used
-// CHECK-COUNT-10: onnx-mlp sm_100a: ptxas info{{ +}}: Used {{[0-9]+}} registers
+// CHECK-COUNT-12: onnx-mlp sm_100a: ptxas info{{ +}}: Used {{[0-9]+}} registers
 // CHECK-NOT: onnx-mlp sm_100a: ptxas info{{ +}}: Used
-// CHECK-COUNT-13: onnx-encoder sm_120a: ptxas info{{ +}}: Used {{[0-9]+}} registers
+// CHECK-COUNT-16: onnx-encoder sm_120a: ptxas info{{ +}}: Used {{[0-9]+}} registers
 // CHECK-NOT: onnx-encoder sm_120a: ptxas info{{ +}}: Used
-// CHECK-COUNT-13: onnx-encoder sm_90a: ptxas info{{ +}}: Used {{[0-9]+}} registers
+// CHECK-COUNT-16: onnx-encoder sm_90a: ptxas info{{ +}}: Used {{[0-9]+}} registers
 // CHECK-NOT: onnx-encoder sm_90a: ptxas info{{ +}}: Used
-// CHECK-COUNT-13: onnx-encoder sm_100a: ptxas info{{ +}}: Used {{[0-9]+}} registers
+// CHECK-COUNT-16: onnx-encoder sm_100a: ptxas info{{ +}}: Used {{[0-9]+}} registers
 // CHECK-NOT: onnx-encoder sm_100a: ptxas info{{ +}}: Used

@@ -45,9 +45,11 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
 
     Every kernel takes any M and N (the last tiles are predicated or
     zero-filled) and any K that is a multiple of 16. The tcgen05 kernel's
-    TMA loads need K to be a multiple of 32: for other Ks both operands are
-    copied on the host with 16 zero codes and a zero scale appended to every
-    row, which leaves the product unchanged. See docs/gpu.md.
+    TMA loads need K to be a multiple of 32: for other Ks it runs on K
+    padded with zero codes and zero scales, which leaves the product
+    unchanged. An operand that a quantize or transpose kernel (or an NVFP4
+    epilogue) writes is written into K-padded storage; an operand from
+    outside is copied on the host with K padded. See docs/tcgen05.md.
 
     Every `nvfp4.quantize` (lowered before the matmuls) becomes a launch of
     an amax reduction kernel (per-CTA partial maxima; skipped with an
@@ -59,13 +61,16 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     RHT in software); the
     host reads the amax back and rebuilds the value with
     `nvfp4.assemble`, whose buffers a consuming matmul reads without copies.
+    Every `nvfp4.transpose` becomes a launch of the transpose kernel, which
+    moves the codes and tile scales of a 16x16-scaled tensor.
 
     With `report-fallbacks`, every op whose lowering takes a fallback gets a
     remark saying what was chosen instead of what, and why: the sm_90a
     matmul in bf16, E2M1 rounding in software (sm_90a), stochastic rounding
     in software instead of `cvt.rs` (`hardware-sr` off, or a target without
-    the instruction), and `nvfp4.transpose` / `nvfp4.rescale`, which have no
-    GPU kernel and are left for the host. Off by default: the remarks would
+    the instruction), operands copied (or computed twice) with K padded for
+    the tcgen05 kernel, and `nvfp4.rescale`, which has no GPU kernel and is
+    left for the host. Off by default: the remarks would
     repeat for every such op of a program (docs/hardening.md).
 
     Example: `nvfp4-opt --convert-nvfp4-to-gpu="target=sm_120a"`.

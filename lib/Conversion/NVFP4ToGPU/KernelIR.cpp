@@ -160,33 +160,31 @@ bool nvfp4::detail::isPaddedStorageView(Operation *op) {
   return cast && cast->hasAttr(kPaddedStorageViewAttrName) &&
          cast->getNumOperands() == 1 && cast->getNumResults() == 1;
 }
-
-mlir::nvfp4::NVFP4TensorType
-nvfp4::detail::getQuantizeStorageType(QuantizeOp op) {
-  auto type = cast<NVFP4TensorType>(op.getResult().getType());
+mlir::nvfp4::NVFP4TensorType nvfp4::detail::getNVFP4StorageType(Operation *op) {
+  auto type = cast<NVFP4TensorType>(op->getResult(0).getType());
   auto storageCols =
       op->getAttrOfType<IntegerAttr>(kTcgen05StorageColsAttrName);
   if (!storageCols)
     return type;
   SmallVector<int64_t> shape(type.getShape());
   shape.back() = storageCols.getInt();
-  return NVFP4TensorType::get(op.getContext(), shape, type.getBlock(),
+  return NVFP4TensorType::get(op->getContext(), shape, type.getBlock(),
                               type.getTensorScale());
 }
 
-void nvfp4::detail::replaceQuantizeWithStorage(RewriterBase &rewriter,
-                                               QuantizeOp op, Value data,
-                                               Value scales, Value amax,
-                                               bool scaleAtoms) {
-  NVFP4TensorType storageType = getQuantizeStorageType(op);
-  Location loc = op.getLoc();
+void nvfp4::detail::replaceWithNVFP4Storage(RewriterBase &rewriter,
+                                            Operation *op, Value data,
+                                            Value scales, Value amax,
+                                            bool scaleAtoms) {
+  NVFP4TensorType storageType = getNVFP4StorageType(op);
+  Location loc = op->getLoc();
   Value stored =
       scaleAtoms
           ? createTcgen05AtomsNVFP4Value(rewriter, loc, storageType, data,
                                          scales, amax)
           : AssembleOp::create(rewriter, loc, storageType, data, scales, amax)
                 .getResult();
-  if (storageType == op.getResult().getType()) {
+  if (storageType == op->getResult(0).getType()) {
     rewriter.replaceOp(op, stored);
     return;
   }

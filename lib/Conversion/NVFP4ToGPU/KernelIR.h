@@ -119,11 +119,12 @@ Value createTcgen05AtomsNVFP4Value(OpBuilder &b, Location loc, Type type,
 bool isTcgen05AtomsNVFP4Value(Operation *op);
 
 /// The discardable i64 attribute convert-nvfp4-to-gpu puts on an
-/// `nvfp4.quantize` of [.., K] whose every use is a tcgen05 matmul that
-/// needs K padded to a multiple of 32 (the TMA row-stride unit): its
-/// lowering writes the codes and scales into storage of that many columns,
-/// the columns past K zero codes with zero scales (removed by the
-/// lowering). Its uses are padded-storage views (createPaddedStorageView).
+/// `nvfp4.quantize` or `nvfp4.transpose` with a result of [.., K] whose
+/// every use is a tcgen05 matmul that needs K padded to a multiple of 32
+/// (the TMA row-stride unit): its lowering writes the codes and scales into
+/// storage of that many columns, the columns past K zero codes with zero
+/// scales (removed by the lowering). Its uses are padded-storage views
+/// (createPaddedStorageView).
 constexpr llvm::StringLiteral kTcgen05StorageColsAttrName =
     "nvfp4.tcgen05_storage_cols";
 /// The unit attribute tagging the `builtin.unrealized_conversion_cast`
@@ -132,26 +133,25 @@ constexpr llvm::StringLiteral kTcgen05StorageColsAttrName =
 constexpr llvm::StringLiteral kPaddedStorageViewAttrName =
     "nvfp4.padded_storage_view";
 
-/// The view of the NVFP4 value `value` (the result of an `nvfp4.quantize`
-/// carrying kTcgen05StorageColsAttrName) as the K-padded tensor its
-/// lowering stores: one tagged cast per value, created on first use.
+/// The view of the NVFP4 value `value` (the result of an op carrying
+/// kTcgen05StorageColsAttrName) as the K-padded tensor its lowering
+/// stores: one tagged cast per value, created on first use.
 Value createPaddedStorageView(OpBuilder &b, Value value, int64_t storageCols);
 
 /// Whether `op` is a cast createPaddedStorageView built.
 bool isPaddedStorageView(Operation *op);
 
-/// The type `op` (an `nvfp4.quantize`) is stored as: its result type with
-/// the last dimension widened to kTcgen05StorageColsAttrName when it has
-/// it.
-NVFP4TensorType getQuantizeStorageType(QuantizeOp op);
+/// The type the NVFP4 result of `op` (an `nvfp4.quantize` or
+/// `nvfp4.transpose`) is stored as: the result type with the last dimension
+/// widened to kTcgen05StorageColsAttrName when `op` has it.
+NVFP4TensorType getNVFP4StorageType(Operation *op);
 
-/// Replaces `op` (an `nvfp4.quantize`) by the NVFP4 value its lowering
-/// stored in `data`, `scales` (in the atoms layout when `scaleAtoms`) and
-/// `amax`: directly, or, when it is stored padded, by replacing each of its
-/// padded-storage views and erasing it.
-void replaceQuantizeWithStorage(RewriterBase &rewriter, QuantizeOp op,
-                                Value data, Value scales, Value amax,
-                                bool scaleAtoms);
+/// Replaces `op` (an `nvfp4.quantize` or `nvfp4.transpose`) by the NVFP4
+/// value its lowering stored in `data`, `scales` (in the atoms layout when
+/// `scaleAtoms`) and `amax`: directly, or, when it is stored padded, by
+/// replacing each of its padded-storage views and erasing it.
+void replaceWithNVFP4Storage(RewriterBase &rewriter, Operation *op, Value data,
+                             Value scales, Value amax, bool scaleAtoms);
 
 /// The components of an NVFP4 value as a launch passes them.
 struct NVFP4Components {

@@ -8,8 +8,8 @@
 // fallback reports, the pattern that lowers `nvfp4.matmul` to a
 // `gpu.launch_func` of an mma.sync kernel (sm_120a / sm_121a block-scaled,
 // sm_90a bf16 on dequantized operands; built in MmaSyncMatmul.cpp), and the
-// pass, which also applies the tcgen05 (Tcgen05Matmul.cpp), quantize and
-// elementwise patterns. docs/gpu.md describes the design.
+// pass, which also applies the tcgen05 (Tcgen05Matmul.cpp), quantize,
+// transpose and elementwise patterns. docs/gpu.md describes the design.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,7 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/ElementwiseKernels.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/TransposeKernel.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "BlockQuantizeIR.h"
@@ -237,7 +238,7 @@ struct ConvertNVFP4ToGPUPass
                    "epilogue: "
                 << blocker;
         }
-      } else if (isa<TransposeOp, RescaleOp>(op)) {
+      } else if (isa<RescaleOp>(op)) {
         op->emitRemark()
             << "nvfp4: fallback: left for the host instead of a GPU kernel: "
                "convert-nvfp4-to-gpu has no kernel for '"
@@ -312,6 +313,8 @@ struct ConvertNVFP4ToGPUPass
     module.walk([&](Operation *op) {
       if (auto dq = dyn_cast<DequantizeOp>(op))
         unsupported |= failed(checkDequantizeSupported(dq, *gpuTarget));
+      else if (auto transpose = dyn_cast<TransposeOp>(op))
+        unsupported |= failed(checkTransposeSupported(transpose, *gpuTarget));
       else if (auto h = dyn_cast<HadamardOp>(op))
         unsupported |= failed(checkHadamardSupported(h, *gpuTarget));
     });
@@ -360,13 +363,18 @@ struct ConvertNVFP4ToGPUPass
     });
     // Quantizations of a matmul result that the tcgen05 kernel's NVFP4
     // epilogue computes are lowered with their matmul, after the other
-    // quantizations (their matmul's operands).
-    SmallVector<Operation *> quantizes, epilogueQuantizes, matmuls;
-    module.walk([&](QuantizeOp op) {
-      if (getTcgen05EpilogueFusionBlocker(op, *gpuTarget, *ctaPair).empty())
-        epilogueQuantizes.push_back(op);
-      else
-        quantizes.push_back(op);
+    // quantizations (their matmul's operands), together with the
+    // transposes, in program order, so that each one's operands are lowered
+    // before it.
+    SmallVector<Operation *> quantizes, epiloguesAndTransposes, matmuls;
+    module.walk([&](Operation *op) {
+      if (isa<TransposeOp>(op))
+        epiloguesAndTransposes.push_back(op);
+      else if (auto quantize = dyn_cast<QuantizeOp>(op))
+        (getTcgen05EpilogueFusionBlocker(quantize, *gpuTarget, *ctaPair).empty()
+             ? epiloguesAndTransposes
+             : quantizes)
+            .push_back(op);
     });
     RewritePatternSet quantizePatterns(&getContext());
     populateNVFP4QuantizeToGPUConversionPatterns(quantizePatterns, *gpuTarget,
@@ -374,15 +382,19 @@ struct ConvertNVFP4ToGPUPass
     if (failed(lowerAll(quantizes, std::move(quantizePatterns),
                         QuantizeOp::getOperationName())))
       return signalPassFailure();
-    // Then the matmuls with an NVFP4 epilogue, in program order: the
-    // operands of each (quantizations, possibly by an earlier epilogue) are
+    // Then the matmuls with an NVFP4 epilogue and the transposes
+    // (TransposeKernel.cpp), in program order: the operands of each
+    // (quantizations, possibly by an earlier epilogue or transpose) are
     // lowered before it.
-    for (Operation *op : epilogueQuantizes) {
-      RewritePatternSet epiloguePatterns(&getContext());
-      populateNVFP4ToTcgen05NVFP4EpiloguePatterns(epiloguePatterns, *gpuTarget,
-                                                  hardwareSR, *ctaPair);
-      if (failed(lowerAll({op}, std::move(epiloguePatterns),
-                          QuantizeOp::getOperationName())))
+    for (Operation *op : epiloguesAndTransposes) {
+      RewritePatternSet patterns(&getContext());
+      if (isa<TransposeOp>(op))
+        populateNVFP4TransposeToGPUConversionPatterns(patterns, *gpuTarget);
+      else
+        populateNVFP4ToTcgen05NVFP4EpiloguePatterns(patterns, *gpuTarget,
+                                                    hardwareSR, *ctaPair);
+      if (failed(lowerAll({op}, std::move(patterns),
+                          op->getName().getStringRef())))
         return signalPassFailure();
     }
     // Dequantize and Hadamard kernels (ElementwiseKernels.cpp), after the

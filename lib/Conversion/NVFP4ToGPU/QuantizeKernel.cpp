@@ -118,7 +118,7 @@ struct QuantizeConfig {
     c.hardwareSR = hardwareSR && c.stochastic;
     c.scaleAtoms = op->hasAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName);
     c.storageCols =
-        mlir::nvfp4::detail::getQuantizeStorageType(op).getShape().back();
+        mlir::nvfp4::detail::getNVFP4StorageType(op).getShape().back();
     return c;
   }
 
@@ -696,8 +696,7 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
 
     // Outputs: packed data, compact (or tcgen05 atoms) scales, the amax,
     // in the storage shape (K padded for a tcgen05 matmul).
-    NVFP4TensorType storageType =
-        mlir::nvfp4::detail::getQuantizeStorageType(op);
+    NVFP4TensorType storageType = mlir::nvfp4::detail::getNVFP4StorageType(op);
     RankedTensorType dataType = storageType.getDataType();
     RankedTensorType scalesType =
         config.scaleAtoms
@@ -743,7 +742,7 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     Value scalesTensor = bufferization::ToTensorOp::create(
         rewriter, loc, scalesType, scales, /*restrict=*/true,
         /*writable=*/true);
-    mlir::nvfp4::detail::replaceQuantizeWithStorage(
+    mlir::nvfp4::detail::replaceWithNVFP4Storage(
         rewriter, op, dataTensor, scalesTensor, amax, config.scaleAtoms);
     return success();
   }

@@ -67,7 +67,7 @@ struct EpilogueQuantization {
     q.scaleAtoms = op->hasAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName);
     if (op->hasAttr(mlir::nvfp4::detail::kTcgen05StorageColsAttrName))
       q.paddedCols =
-          mlir::nvfp4::detail::getQuantizeStorageType(op).getShape().back();
+          mlir::nvfp4::detail::getNVFP4StorageType(op).getShape().back();
     q.blockRows =
         cast<NVFP4TensorType>(op.getResult().getType()).getBlock().getRows();
     q.stochastic = op.getRounding() == Rounding::Stochastic;

@@ -159,7 +159,7 @@ bool mlir::nvfp4::producesTcgen05ScaleAtoms(QuantizeOp op, GPUTarget target,
     return false;
   // The stored tensor (K-padded storage included) and the matmuls reading
   // it, directly or through its padded-storage views.
-  NVFP4TensorType type = mlir::nvfp4::detail::getQuantizeStorageType(op);
+  NVFP4TensorType type = mlir::nvfp4::detail::getNVFP4StorageType(op);
   ArrayRef<int64_t> shape = type.getShape();
   if (shape.empty() || !type.hasStaticShape())
     return false;
@@ -297,7 +297,7 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
                                               rewriter, loc, i64Type, 0)
                                               .getResult());
     NVFP4TensorType outputType =
-        mlir::nvfp4::detail::getQuantizeStorageType(epilogue);
+        mlir::nvfp4::detail::getNVFP4StorageType(epilogue);
     RankedTensorType scalesType =
         config.nvfp4Output->scaleAtoms
             ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(outputType)
@@ -478,8 +478,7 @@ struct Tcgen05QuantizedMatmulLowering : public OpRewritePattern<QuantizeOp> {
     if (!getTcgen05EpilogueFusionBlocker(op, target, ctaPair).empty())
       return rewriter.notifyMatchFailure(op, "not an epilogue quantization");
     auto matmul = op.getInput().getDefiningOp<MatmulOp>();
-    NVFP4TensorType storageType =
-        mlir::nvfp4::detail::getQuantizeStorageType(op);
+    NVFP4TensorType storageType = mlir::nvfp4::detail::getNVFP4StorageType(op);
     Tcgen05Config config = Tcgen05Config::get(
         matmul, target, EpilogueQuantization::get(op, hardwareSR), ctaPair);
     if (failed(setOperandScaleLayouts(matmul, config, target, ctaPair)))
@@ -505,7 +504,7 @@ struct Tcgen05QuantizedMatmulLowering : public OpRewritePattern<QuantizeOp> {
             : storageType.getScalesType(),
         outputs[1], /*restrict=*/true, /*writable=*/true);
     // The result carries the amax it was quantized with.
-    mlir::nvfp4::detail::replaceQuantizeWithStorage(
+    mlir::nvfp4::detail::replaceWithNVFP4Storage(
         rewriter, op, data, scales, op.getAmax(),
         config.nvfp4Output->scaleAtoms);
     rewriter.eraseOp(matmul);

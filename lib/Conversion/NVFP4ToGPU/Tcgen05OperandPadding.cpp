@@ -11,13 +11,14 @@
 // row. Zero codes with zero scales add exact zeros to every block sum, so
 // the product is the one of the original operands bit for bit.
 //
-// An operand the compiler allocates, the result of an `nvfp4.quantize`, is
-// quantized straight into K-padded storage: the quantize kernel (or the
-// NVFP4 epilogue that computes it) writes the padding, and the matmul reads
-// the storage through a padded-storage view. A quantization that other ops
-// read unpadded is computed a second time for the matmuls. Any other
-// operand (a function argument, a tensor assembled from components) is
-// copied with K padded on the host. The fallback report names both.
+// An operand the compiler allocates, the result of an `nvfp4.quantize` or
+// an `nvfp4.transpose`, is written straight into K-padded storage: the
+// quantize kernel (or the NVFP4 epilogue that computes it) or the transpose
+// kernel writes the padding, and the matmul reads the storage through a
+// padded-storage view. A quantization or transpose that other ops read
+// unpadded is computed a second time for the matmuls. Any other operand (a
+// function argument, a tensor assembled from components) is copied with K
+// padded on the host. The fallback report names both.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,8 +75,8 @@ static Value padAlongK(OpBuilder &b, Location loc, Value value,
 /// Whether every use of `op` is an operand of an `nvfp4.matmul` (which all
 /// share its K, so all need the same padding) or a padded-storage view of
 /// it: then `op` itself can write K-padded storage.
-static bool isOnlyReadByMatmuls(QuantizeOp op) {
-  return llvm::all_of(op.getResult().getUses(), [](OpOperand &use) {
+static bool isOnlyReadByMatmuls(Operation *op) {
+  return llvm::all_of(op->getResult(0).getUses(), [](OpOperand &use) {
     return isa<MatmulOp>(use.getOwner()) ||
            mlir::nvfp4::detail::isPaddedStorageView(use.getOwner());
   });
@@ -86,41 +87,42 @@ void mlir::nvfp4::padTcgen05MatmulOperands(ModuleOp module, GPUTarget target,
   if (!isTcgen05Target(target))
     return;
   OpBuilder b(module.getContext());
-  // The K-padded second quantization of each quantization with other uses.
-  llvm::DenseMap<Operation *, QuantizeOp> paddedCopies;
+  // The K-padded second computation of each quantization or transpose with
+  // other uses.
+  llvm::DenseMap<Operation *, Operation *> paddedCopies;
   module.walk([&](MatmulOp op) {
     const int64_t k = op.getLhs().getType().getShape().back();
     if (k % tc::kTensorMapStrideAlignmentCodes == 0)
       return;
     const int64_t paddedK =
         llvm::alignTo(k, tc::kTensorMapStrideAlignmentCodes);
-    SmallVector<StringRef, 2> copied, requantized;
+    SmallVector<StringRef, 2> copied, recomputed;
     for (auto [operand, name] :
          {std::pair<OpOperand *, StringRef>(&op.getLhsMutable(), "lhs"),
           std::pair<OpOperand *, StringRef>(&op.getRhsMutable(), "rhs")}) {
-      auto quantize = operand->get().getDefiningOp<QuantizeOp>();
-      if (!quantize) {
+      Operation *producer = operand->get().getDefiningOp();
+      if (!isa_and_nonnull<QuantizeOp, TransposeOp>(producer)) {
         copied.push_back(name);
         b.setInsertionPoint(op);
         operand->set(padAlongK(b, op.getLoc(), operand->get(), paddedK));
         continue;
       }
-      // A quantization with other uses (which read the unpadded tensor) is
-      // computed a second time, into the padded storage, from the same
-      // input, amax and seed: the same codes.
-      if (!isOnlyReadByMatmuls(quantize)) {
-        QuantizeOp &copy = paddedCopies[quantize];
+      // A quantization (transpose) with other uses, which read the unpadded
+      // tensor, is computed a second time into the padded storage, from the
+      // same operands: the same codes.
+      if (!isOnlyReadByMatmuls(producer)) {
+        Operation *&copy = paddedCopies[producer];
         if (!copy) {
-          b.setInsertionPointAfter(quantize);
-          copy = cast<QuantizeOp>(b.clone(*quantize));
+          b.setInsertionPointAfter(producer);
+          copy = b.clone(*producer);
         }
-        requantized.push_back(name);
-        quantize = copy;
+        recomputed.push_back(name);
+        producer = copy;
       }
-      quantize->setAttr(mlir::nvfp4::detail::kTcgen05StorageColsAttrName,
+      producer->setAttr(mlir::nvfp4::detail::kTcgen05StorageColsAttrName,
                         b.getI64IntegerAttr(paddedK));
       operand->set(mlir::nvfp4::detail::createPaddedStorageView(
-          b, quantize.getResult(), paddedK));
+          b, producer->getResult(0), paddedK));
     }
     if (!report)
       return;
@@ -135,13 +137,13 @@ void mlir::nvfp4::padTcgen05MatmulOperands(ModuleOp module, GPUTarget target,
                       << " (zero codes and scales) for the tcgen05 kernel, "
                          "whose TMA row strides of K / 2 bytes must be "
                          "multiples of 16 bytes";
-    if (!requantized.empty())
-      op.emitRemark() << "nvfp4: fallback: " << describe(requantized)
-                      << " quantized a second time, into storage with K "
-                         "padded from "
+    if (!recomputed.empty())
+      op.emitRemark() << "nvfp4: fallback: " << describe(recomputed)
+                      << " computed a second time (its quantization or "
+                         "transpose), into storage with K padded from "
                       << k << " to " << paddedK
                       << " for the tcgen05 kernel (TMA row strides of K / 2 "
-                         "bytes must be multiples of 16 bytes), as its "
-                         "quantization has uses other than matmuls";
+                         "bytes must be multiples of 16 bytes), as the "
+                         "first result has uses other than matmuls";
   });
 }

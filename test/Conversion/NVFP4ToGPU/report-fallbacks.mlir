@@ -44,9 +44,9 @@ func.func @step(%x: tensor<128x256xf32>, %g: tensor<64x256xbf16>, %seed: i64,
   // The matmul: FP4 tensor cores everywhere but sm_90a.
   // MMA-BF16: report-fallbacks.mlir:[[@LINE+1]]:8: remark: nvfp4: fallback: bf16 MMAs (mma.sync m16n8k16, the operands dequantized to bf16 in registers, exactly) instead of the FP4 block-scaled MMA: sm_90a has no FP4 tensor cores; the accumulation order differs from the reference (docs/gpu.md)
   %c = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x256, 1x16> -> tensor<128x64xf32>
-  // No GPU kernel: left for the host.
-  // HOST: report-fallbacks.mlir:[[@LINE+1]]:8: remark: nvfp4: fallback: left for the host instead of a GPU kernel: convert-nvfp4-to-gpu has no kernel for 'nvfp4.transpose' (nvfp4-to-gpu-executable runs it on the CPU through the reference lowering)
+  // The transpose kernel: no remark.
   %t = nvfp4.transpose %w : !nvfp4.tensor<64x128, 16x16> -> !nvfp4.tensor<128x64, 16x16>
+  // No GPU kernel: left for the host.
   // HOST: report-fallbacks.mlir:[[@LINE+1]]:8: remark: nvfp4: fallback: left for the host instead of a GPU kernel: convert-nvfp4-to-gpu has no kernel for 'nvfp4.rescale' (nvfp4-to-gpu-executable runs it on the CPU through the reference lowering)
   %r = nvfp4.rescale %q : !nvfp4.tensor<64x64, 1x16> -> !nvfp4.tensor<64x64, 16x16>
   return %c, %t, %r : tensor<128x64xf32>, !nvfp4.tensor<128x64, 16x16>, !nvfp4.tensor<64x64, 16x16>

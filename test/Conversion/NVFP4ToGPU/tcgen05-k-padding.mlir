@@ -97,7 +97,7 @@ func.func @quantized(%x: tensor<128x48xf32>, %w: tensor<64x48xbf16>) -> tensor<1
 // A quantization also dequantized is computed a second time, into padded
 // storage, for the matmul; the argument B is copied.
 // REMARK: tcgen05-k-padding.mlir:[[@LINE+10]]:8: remark: nvfp4: fallback: the rhs operand is copied with K padded from 48 to 64 (zero codes and scales) for the tcgen05 kernel, whose TMA row strides of K / 2 bytes must be multiples of 16 bytes
-// REMARK: tcgen05-k-padding.mlir:[[@LINE+9]]:8: remark: nvfp4: fallback: the lhs operand is quantized a second time, into storage with K padded from 48 to 64 for the tcgen05 kernel (TMA row strides of K / 2 bytes must be multiples of 16 bytes), as its quantization has uses other than matmuls
+// REMARK: tcgen05-k-padding.mlir:[[@LINE+9]]:8: remark: nvfp4: fallback: the lhs operand is computed a second time (its quantization or transpose), into storage with K padded from 48 to 64 for the tcgen05 kernel (TMA row strides of K / 2 bytes must be multiples of 16 bytes), as the first result has uses other than matmuls
 // CHECK-LABEL: func.func @mixed(
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x48_1x16_f32_rn {{.*}} args({{.*}}, %[[D:.*]] : memref<128x48xf4E2M1FN>,
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x48_1x16_f32_rn_pad64 {{.*}} args({{.*}}, %[[PD:.*]] : memref<128x64xf4E2M1FN>,
