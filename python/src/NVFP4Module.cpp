@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Numerics/MX.h"
 #include "nvfp4/Numerics/Numerics.h"
 #include "nvfp4/Recipe/Policy.h"
 
@@ -465,6 +466,96 @@ std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols,
   return nvfp4::checkQuantizable(rows, cols, makeBlock(br, bc));
 }
 
+//===----------------------------------------------------------------------===//
+// OCP MX formats
+//===----------------------------------------------------------------------===//
+
+nvfp4::mx::ElementType mxElementType(const std::string &name) {
+  if (name == "e2m1")
+    return nvfp4::mx::ElementType::E2M1;
+  if (name == "e4m3")
+    return nvfp4::mx::ElementType::E4M3;
+  if (name == "e5m2")
+    return nvfp4::mx::ElementType::E5M2;
+  fail("unknown MX element type '" + name + "' (e2m1, e4m3, e5m2)");
+}
+
+/// Rebuilds a library MX tensor from numpy components, checking their sizes.
+nvfp4::mx::Tensor makeMXTensor(const InArray<uint8_t> &data,
+                               const InArray<uint8_t> &scales, int64_t rows,
+                               int64_t cols, const std::string &element) {
+  if (auto error = nvfp4::mx::checkQuantizable(rows, cols))
+    fail(*error);
+  nvfp4::mx::Tensor t;
+  t.rows = rows;
+  t.cols = cols;
+  t.elementType = mxElementType(element);
+  t.data.assign(data.data(), data.data() + data.size());
+  t.scales.assign(scales.data(), scales.data() + scales.size());
+  if (auto error = nvfp4::mx::checkTensor(t))
+    fail(*error + " for shape " + shapeString(rows, cols));
+  return t;
+}
+
+/// (data, scales) of the MX quantization of the [rows, cols] array `x`.
+std::tuple<OutArray<uint8_t>, OutArray<uint8_t>>
+mxQuantize(const InArray<float> &x, const std::string &element) {
+  if (x.ndim() != 2)
+    fail("x must be 2-D");
+  const int64_t rows = static_cast<int64_t>(x.shape(0));
+  const int64_t cols = static_cast<int64_t>(x.shape(1));
+  nvfp4::mx::Tensor t;
+  if (auto error =
+          nvfp4::mx::quantize(x.data(), rows, cols, mxElementType(element), t))
+    fail(*error);
+  const size_t r = static_cast<size_t>(rows), c = static_cast<size_t>(cols);
+  const size_t perByte = t.elementType == nvfp4::mx::ElementType::E2M1 ? 2 : 1;
+  return {toNumpy(std::move(t.data), {r, c / perByte}),
+          toNumpy(std::move(t.scales), {r, c / nvfp4::mx::kBlockSize})};
+}
+
+OutArray<float> mxDequantize(const InArray<uint8_t> &data,
+                             const InArray<uint8_t> &scales, int64_t rows,
+                             int64_t cols, const std::string &element) {
+  nvfp4::mx::Tensor t = makeMXTensor(data, scales, rows, cols, element);
+  std::vector<float> out =
+      allocate<float>(checkedSize(rows, cols, "MX tensor"), "the result");
+  nvfp4::mx::dequantize(t, out.data());
+  return toNumpy(std::move(out),
+                 {static_cast<size_t>(rows), static_cast<size_t>(cols)});
+}
+
+OutArray<float>
+mxMatmul(const InArray<uint8_t> &aData, const InArray<uint8_t> &aScales,
+         const std::string &aElement, const InArray<uint8_t> &bData,
+         const InArray<uint8_t> &bScales, const std::string &bElement,
+         int64_t m, int64_t n, int64_t kA, int64_t kB) {
+  nvfp4::mx::Tensor a = makeMXTensor(aData, aScales, m, kA, aElement);
+  nvfp4::mx::Tensor b = makeMXTensor(bData, bScales, n, kB, bElement);
+  std::vector<float> c =
+      allocate<float>(checkedSize(m, n, "MX matmul result"), "the result");
+  if (auto error = nvfp4::mx::matmul(a, b, c.data()))
+    fail(*error);
+  return toNumpy(std::move(c),
+                 {static_cast<size_t>(m), static_cast<size_t>(n)});
+}
+
+template <typename Fn>
+OutArray<uint8_t> encodeEach(const InArray<float> &x, Fn encode) {
+  std::vector<uint8_t> codes(x.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    codes[i] = encode(x.data()[i]);
+  return toNumpy(std::move(codes), {x.size()});
+}
+
+template <typename Fn>
+OutArray<float> decodeEach(const InArray<uint8_t> &codes, Fn decode) {
+  std::vector<float> values(codes.size());
+  for (size_t i = 0; i < codes.size(); ++i)
+    values[i] = decode(codes.data()[i]);
+  return toNumpy(std::move(values), {codes.size()});
+}
+
 } // namespace
 
 NB_MODULE(_nvfp4, m) {
@@ -490,6 +581,26 @@ NB_MODULE(_nvfp4, m) {
   m.def("matmul_f32", &matmulF32);
   m.def("hadamard_inplace", &hadamardInPlace, nb::arg("x"),
         nb::arg("signs").none());
+  m.attr("MX_BLOCK_SIZE") = nvfp4::mx::kBlockSize;
+  m.def("mx_quantize", &mxQuantize, nb::arg("x"), nb::arg("element"));
+  m.def("mx_dequantize", &mxDequantize, nb::arg("data"), nb::arg("scales"),
+        nb::arg("rows"), nb::arg("cols"), nb::arg("element"));
+  m.def("mx_matmul", &mxMatmul);
+  m.def("mx_shared_scale", [](float amax, const std::string &element) {
+    return nvfp4::mx::sharedScale(amax, mxElementType(element));
+  });
+  m.def("encode_e5m2", [](const InArray<float> &x) {
+    return encodeEach(x, nvfp4::mx::encodeE5M2);
+  });
+  m.def("decode_e5m2", [](const InArray<uint8_t> &codes) {
+    return decodeEach(codes, nvfp4::mx::decodeE5M2);
+  });
+  m.def("encode_e8m0_round_down", [](const InArray<float> &x) {
+    return encodeEach(x, nvfp4::mx::encodeE8M0RoundDown);
+  });
+  m.def("decode_e8m0", [](const InArray<uint8_t> &codes) {
+    return decodeEach(codes, nvfp4::mx::decodeE8M0);
+  });
   m.def("encode_e2m1", &encodeE2M1);
   m.def("encode_e2m1_stochastic", &encodeE2M1Stochastic);
   m.def("decode_e2m1", &decodeE2M1);

@@ -1,0 +1,346 @@
+//===- MX.cpp - OCP MX (MXFP4 / MXFP8) reference numerics ----------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The executable form of docs/numerics.md §13. The E2M1 and E4M3 element
+// conversions are the NVFP4 ones (Conversions.cpp); E5M2 and E8M0 are here.
+// The GEMM sums each block's products exactly in 128-bit integers (every
+// element is an integer multiple of its type's smallest subnormal), so the
+// result does not depend on the order of the products.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Numerics/MX.h"
+#include "nvfp4/Numerics/Numerics.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace nvfp4::mx {
+namespace {
+
+uint32_t floatBits(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, sizeof(u));
+  return u;
+}
+
+/// log2 of the smallest positive element of `type` (its smallest
+/// subnormal): every element is an integer multiple of it.
+int elementUnitExponent(ElementType type) {
+  switch (type) {
+  case ElementType::E2M1:
+    return -1; // 0.5
+  case ElementType::E4M3:
+    return -9; // 2^-6 * 2^-3
+  case ElementType::E5M2:
+    return -16; // 2^-14 * 2^-2
+  }
+  return 0;
+}
+
+/// The element at index `i` of row `row` of `t`.
+uint8_t elementCode(const Tensor &t, int64_t row, int64_t i) {
+  const int64_t index = row * t.cols + i;
+  if (t.elementType != ElementType::E2M1)
+    return t.data[static_cast<size_t>(index)];
+  const uint8_t byte = t.data[static_cast<size_t>(index / 2)];
+  return index % 2 ? byte >> 4 : byte & 0xF;
+}
+
+int64_t elementsPerByte(ElementType type) {
+  return type == ElementType::E2M1 ? 2 : 1;
+}
+} // namespace
+
+int elementBits(ElementType type) { return type == ElementType::E2M1 ? 4 : 8; }
+
+int elementMaxExponent(ElementType type) {
+  switch (type) {
+  case ElementType::E2M1:
+    return 2;
+  case ElementType::E4M3:
+    return 8;
+  case ElementType::E5M2:
+    return 15;
+  }
+  return 0;
+}
+
+float elementMax(ElementType type) {
+  switch (type) {
+  case ElementType::E2M1:
+    return kE2M1Max;
+  case ElementType::E4M3:
+    return kE4M3Max;
+  case ElementType::E5M2:
+    return 57344.0f;
+  }
+  return 0.0f;
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+float decodeE8M0(uint8_t code) {
+  if (code == kE8M0NaN)
+    return std::numeric_limits<float>::quiet_NaN();
+  return std::ldexp(1.0f, static_cast<int>(code) - 127);
+}
+
+uint8_t encodeE8M0RoundDown(float x) {
+  if (std::isnan(x))
+    return kE8M0NaN;
+  const uint32_t exponentField = (floatBits(x) >> 23) & 0xFF;
+  // Infinity: clipped to 2^127. Zero and subnormals (< 2^-126, which
+  // round toward zero to a power of two of at most 2^-127): clipped to
+  // 2^-127. A normal: its exponent field (bias 127, as E8M0's) minus 0.
+  if (exponentField == 0xFF)
+    return 0xFE;
+  if (exponentField == 0) {
+    // 2^-127 <= |x| < 2^-126 rounds down to 2^-127 as well.
+    return 0x00;
+  }
+  return static_cast<uint8_t>(exponentField);
+}
+
+uint8_t encodeE5M2(float x) {
+  const uint32_t bits = floatBits(x);
+  const uint8_t sign = static_cast<uint8_t>((bits >> 24) & 0x80);
+  if (std::isnan(x))
+    return 0x7F;
+  const float magnitude = std::fabs(x);
+  if (magnitude >= 57344.0f)
+    return sign | 0x7B; // satfinite (infinities included)
+  // Round to nearest even at the E5M2 precision: 2 mantissa bits for
+  // normals (exponent >= -14), a fixed quantum of 2^-16 below.
+  int exponent = 0;
+  (void)std::frexp(magnitude, &exponent); // magnitude = f * 2^exponent
+  const int quantumExponent = std::max(exponent - 1, -14) - 2;
+  const float quantum = std::ldexp(1.0f, quantumExponent);
+  // magnitude / quantum is exact (a power-of-two scaling of a value of at
+  // least 2^-149 by at most 2^16 within range).
+  const float units = std::nearbyint(magnitude / quantum); // ties to even
+  const float rounded = units * quantum;                   // exact
+  if (rounded >= 57344.0f)
+    return sign | 0x7B;
+  if (rounded == 0.0f)
+    return sign;
+  // Encode the (now representable) magnitude.
+  int e = 0;
+  const float f = std::frexp(rounded, &e); // rounded = f * 2^e, f in [0.5, 1)
+  const int unbiased = e - 1;
+  if (unbiased < -14) {
+    // Subnormal: mantissa = rounded / 2^-16 (1..3).
+    return sign | static_cast<uint8_t>(std::ldexp(rounded, 16));
+  }
+  const uint8_t mantissa =
+      static_cast<uint8_t>(std::ldexp(f * 2.0f - 1.0f, 2)); // 0..3
+  return sign | static_cast<uint8_t>(((unbiased + 15) << 2) | mantissa);
+}
+
+float decodeE5M2(uint8_t code) {
+  const bool negative = code & 0x80;
+  const int exponentField = (code >> 2) & 0x1F;
+  const int mantissa = code & 0x3;
+  float magnitude;
+  if (exponentField == 0x1F)
+    magnitude = mantissa ? std::numeric_limits<float>::quiet_NaN()
+                         : std::numeric_limits<float>::infinity();
+  else if (exponentField == 0)
+    magnitude = std::ldexp(static_cast<float>(mantissa), -16);
+  else
+    magnitude =
+        std::ldexp(static_cast<float>(4 + mantissa), exponentField - 17);
+  return negative ? -magnitude : magnitude;
+}
+
+uint8_t encodeElement(float x, ElementType type) {
+  switch (type) {
+  case ElementType::E2M1:
+    return encodeE2M1(x);
+  case ElementType::E4M3:
+    return encodeE4M3(x);
+  case ElementType::E5M2:
+    return encodeE5M2(x);
+  }
+  return 0;
+}
+
+float decodeElement(uint8_t code, ElementType type) {
+  switch (type) {
+  case ElementType::E2M1:
+    return decodeE2M1(code);
+  case ElementType::E4M3:
+    return decodeE4M3(code);
+  case ElementType::E5M2:
+    return decodeE5M2(code);
+  }
+  return 0.0f;
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+uint8_t sharedScale(float blockAmax, ElementType type) {
+  if (std::isnan(blockAmax) || std::isinf(blockAmax))
+    return kE8M0NaN;
+  // floor(log2(amax)); a zero amax counts as the smallest normal f32.
+  int exponent = -126;
+  if (blockAmax > 0.0f) {
+    (void)std::frexp(blockAmax, &exponent); // amax = f * 2^exponent
+    exponent -= 1;
+  }
+  const int shared = exponent - elementMaxExponent(type);
+  if (shared > 127)
+    return kE8M0NaN;
+  return static_cast<uint8_t>(std::max(shared, -127) + 127);
+}
+
+std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols) {
+  if (rows < 0 || cols < 0)
+    return std::string("MX shapes must be non-negative");
+  if (!nvfp4::checkedMul(rows, cols))
+    return std::string("MX tensor has too many elements");
+  if (cols % kBlockSize != 0)
+    return "the last dimension (" + std::to_string(cols) +
+           ") must be a multiple of 32, the MX block size";
+  return std::nullopt;
+}
+
+std::optional<std::string> quantize(const float *x, int64_t rows, int64_t cols,
+                                    ElementType type, Tensor &out) {
+  if (auto error = checkQuantizable(rows, cols))
+    return error;
+  out.rows = rows;
+  out.cols = cols;
+  out.elementType = type;
+  const int64_t count = rows * cols;
+  out.data.assign(static_cast<size_t>(count / elementsPerByte(type)), 0);
+  out.scales.assign(static_cast<size_t>(count / kBlockSize), 0);
+  for (int64_t block = 0; block < count / kBlockSize; ++block) {
+    const float *values = x + block * kBlockSize;
+    // The maximum magnitude; a NaN anywhere makes it NaN.
+    float amax = 0.0f;
+    for (int i = 0; i < kBlockSize; ++i) {
+      const float magnitude = std::fabs(values[i]);
+      if (std::isnan(magnitude) || magnitude > amax)
+        amax = std::isnan(amax) ? amax : magnitude;
+    }
+    const uint8_t scale = sharedScale(amax, type);
+    out.scales[static_cast<size_t>(block)] = scale;
+    const int exponent = static_cast<int>(scale) - 127;
+    for (int i = 0; i < kBlockSize; ++i) {
+      // x / 2^exponent; a NaN scale encodes the elements as NaN (E2M1, which
+      // has none, as its saturated code of NaN).
+      const float scaled = scale == kE8M0NaN
+                               ? std::numeric_limits<float>::quiet_NaN()
+                               : std::ldexp(values[i], -exponent);
+      const uint8_t code = encodeElement(scaled, type);
+      const int64_t index = block * kBlockSize + i;
+      if (type == ElementType::E2M1)
+        out.data[static_cast<size_t>(index / 2)] |=
+            static_cast<uint8_t>(index % 2 ? code << 4 : code);
+      else
+        out.data[static_cast<size_t>(index)] = code;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> checkTensor(const Tensor &t) {
+  if (auto error = checkQuantizable(t.rows, t.cols))
+    return error;
+  const int64_t count = t.rows * t.cols;
+  if (static_cast<int64_t>(t.data.size()) !=
+      count / elementsPerByte(t.elementType))
+    return std::string("MX data size does not match the shape");
+  if (static_cast<int64_t>(t.scales.size()) != count / kBlockSize)
+    return std::string("MX scale count does not match the shape");
+  return std::nullopt;
+}
+
+void dequantize(const Tensor &t, float *out) {
+  for (int64_t r = 0; r < t.rows; ++r) {
+    for (int64_t c = 0; c < t.cols; ++c) {
+      const uint8_t scale =
+          t.scales[static_cast<size_t>((r * t.cols + c) / kBlockSize)];
+      const float value = decodeElement(elementCode(t, r, c), t.elementType);
+      out[r * t.cols + c] =
+          scale == kE8M0NaN ? std::numeric_limits<float>::quiet_NaN()
+                            : std::ldexp(value, static_cast<int>(scale) - 127);
+    }
+  }
+}
+
+std::optional<std::string> matmul(const Tensor &a, const Tensor &b, float *c) {
+  if (auto error = checkTensor(a))
+    return "lhs: " + *error;
+  if (auto error = checkTensor(b))
+    return "rhs: " + *error;
+  if (a.cols != b.cols)
+    return "the operands' K differ (" + std::to_string(a.cols) + " and " +
+           std::to_string(b.cols) + ")";
+  const int unitA = elementUnitExponent(a.elementType);
+  const int unitB = elementUnitExponent(b.elementType);
+  const int64_t k = a.cols, blocks = k / kBlockSize;
+  // Element codes as signed integer multiples of the unit (exact: at most
+  // 57344 * 2^16 < 2^32); NaN and infinite elements flagged.
+  auto units = [](uint8_t code, ElementType type, int unitExponent,
+                  bool &special) -> int64_t {
+    const float value = decodeElement(code, type);
+    if (!std::isfinite(value)) {
+      special = true;
+      return 0;
+    }
+    return static_cast<int64_t>(std::ldexp(value, -unitExponent));
+  };
+  for (int64_t m = 0; m < a.rows; ++m) {
+    for (int64_t n = 0; n < b.rows; ++n) {
+      float acc = 0.0f;
+      bool nan = false;
+      for (int64_t blk = 0; blk < blocks; ++blk) {
+        const uint8_t sa = a.scales[static_cast<size_t>(m * blocks + blk)];
+        const uint8_t sb = b.scales[static_cast<size_t>(n * blocks + blk)];
+        bool special = false;
+        __int128 sum = 0;
+        float specialSum = 0.0f; // infinities and NaNs, in f32
+        for (int64_t i = blk * kBlockSize; i < (blk + 1) * kBlockSize; ++i) {
+          bool specialA = false, specialB = false;
+          const int64_t ua =
+              units(elementCode(a, m, i), a.elementType, unitA, specialA);
+          const int64_t ub =
+              units(elementCode(b, n, i), b.elementType, unitB, specialB);
+          if (specialA || specialB) {
+            special = true;
+            specialSum += decodeElement(elementCode(a, m, i), a.elementType) *
+                          decodeElement(elementCode(b, n, i), b.elementType);
+            continue;
+          }
+          sum += static_cast<__int128>(ua) * ub;
+        }
+        if (sa == kE8M0NaN || sb == kE8M0NaN) {
+          nan = true;
+          continue;
+        }
+        const int scaleExponent = (static_cast<int>(sa) - 127) +
+                                  (static_cast<int>(sb) - 127) + unitA + unitB;
+        // One rounding to f32, then the exact power-of-two scaling.
+        const float partial = static_cast<float>(sum);
+        float contribution = std::ldexp(partial, scaleExponent);
+        if (special)
+          contribution += specialSum; // Inf or NaN dominates
+        acc = acc + contribution;
+      }
+      c[m * b.rows + n] = nan ? std::numeric_limits<float>::quiet_NaN() : acc;
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace nvfp4::mx
