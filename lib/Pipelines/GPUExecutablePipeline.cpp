@@ -269,6 +269,23 @@ struct StageLaunchOperandsPass
                << "kernel operand #" << index
                << " does not have an identity layout; it cannot be copied "
                   "to the device as one block";
+      // A memref.cast to the identity layout of a strided view that is
+      // laid out the same (e.g. a leading-rows slice of a row-major
+      // buffer): copy through a reinterpret_cast instead, which the
+      // canonicalizer does not fold into the gpu.memcpy (a memcpy of a
+      // strided memref has no lowering).
+      if (auto hostCast = host.getDefiningOp<memref::CastOp>()) {
+        auto sourceType = cast<MemRefType>(hostCast.getSource().getType());
+        int64_t sourceOffset = ShapedType::kDynamic;
+        SmallVector<int64_t> sourceStrides;
+        if (!sourceType.getLayout().isIdentity() &&
+            succeeded(
+                sourceType.getStridesAndOffset(sourceStrides, sourceOffset)) &&
+            sourceOffset == 0)
+          host = memref::ReinterpretCastOp::create(
+              b, loc, hostType, hostCast.getSource(), /*offset=*/0,
+              hostType.getShape(), hostType.getStridesAndOffset().first);
+      }
       auto deviceType = MemRefType::get(hostType.getShape(),
                                         hostType.getElementType());
       auto alloc = gpu::AllocOp::create(
