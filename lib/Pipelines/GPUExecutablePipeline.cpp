@@ -125,6 +125,97 @@ struct PackLaunchOperandsPass
     return arith::OrIOp::create(b, loc, lo, shifted);
   }
 
+  /// The inverse of packToBytes: the `type` (f4E2M1FN or f8E4M3FN, any
+  /// rank) tensor whose codes the 1-D i8 tensor `bytes` holds in memory
+  /// order.
+  Value unpackBytes(OpBuilder &b, Location loc, Value bytes,
+                    RankedTensorType type) {
+    Type i8 = b.getI8Type();
+    const int64_t count = type.getNumElements();
+    auto flatType = RankedTensorType::get({count}, i8);
+    Value flat = bytes;
+    if (isa<Float4E2M1FNType>(type.getElementType())) {
+      // code[2i] = byte i & 0xF, code[2i + 1] = byte i >> 4.
+      auto halfType = RankedTensorType::get({count / 2}, i8);
+      auto splat = [&](int8_t v) -> Value {
+        return arith::ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(halfType, b.getI8IntegerAttr(v).getValue()));
+      };
+      Value lo = arith::AndIOp::create(b, loc, bytes, splat(0xF));
+      Value hi = arith::ShRUIOp::create(b, loc, bytes, splat(4));
+      Value codes = tensor::EmptyOp::create(b, loc, flatType.getShape(), i8);
+      for (auto [offset, half] : {std::pair<int64_t, Value>(0, lo),
+                                  std::pair<int64_t, Value>(1, hi)}) {
+        SmallVector<OpFoldResult> offsets{b.getIndexAttr(offset)};
+        SmallVector<OpFoldResult> sizes{b.getIndexAttr(count / 2)};
+        SmallVector<OpFoldResult> strides{b.getIndexAttr(2)};
+        codes = tensor::InsertSliceOp::create(b, loc, half, codes, offsets,
+                                              sizes, strides);
+      }
+      flat = codes;
+    }
+    Value shaped = flat;
+    if (type.getRank() != 1) {
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        all[0].push_back(d);
+      shaped = tensor::ExpandShapeOp::create(b, loc, type.clone(i8), flat, all);
+    }
+    if (isa<Float4E2M1FNType>(type.getElementType())) {
+      Value codes = arith::TruncIOp::create(
+          b, loc, type.clone(b.getIntegerType(4)), shaped);
+      return arith::BitcastOp::create(b, loc, type, codes);
+    }
+    return arith::BitcastOp::create(b, loc, type, shaped);
+  }
+
+  /// A kernel's E2M1 / E4M3 output buffer that host code reads (through
+  /// bufferization.to_tensor: e.g. an NVFP4 result returned by the
+  /// function): allocated as packed bytes that the kernels see through a
+  /// memref.view and the host unpacks into the codes the reference lowering
+  /// takes (it rejects tensors of these types made from buffers).
+  void packHostReadOutput(memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    Type element = type.getElementType();
+    if (!isa<Float4E2M1FNType, Float8E4M3FNType>(element) ||
+        !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        (isa<Float4E2M1FNType>(element) && type.getNumElements() % 2 != 0))
+      return;
+    SmallVector<bufferization::ToTensorOp> reads;
+    for (Operation *user : alloc->getUsers())
+      if (auto read = dyn_cast<bufferization::ToTensorOp>(user))
+        reads.push_back(read);
+    if (reads.empty())
+      return;
+    OpBuilder b(alloc);
+    Location loc = alloc.getLoc();
+    const int64_t bytes = isa<Float4E2M1FNType>(element)
+                              ? type.getNumElements() / 2
+                              : type.getNumElements();
+    auto bytesType = MemRefType::get({bytes}, b.getI8Type());
+    Value buffer =
+        memref::AllocOp::create(b, loc, bytesType, alloc.getAlignmentAttr());
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value view =
+        memref::ViewOp::create(b, loc, type, buffer, zero, ValueRange{});
+    for (bufferization::ToTensorOp read : reads) {
+      b.setInsertionPoint(read);
+      Value packed = bufferization::ToTensorOp::create(
+          b, read.getLoc(), RankedTensorType::get({bytes}, b.getI8Type()),
+          buffer, read.getRestrict(), read.getWritable());
+      read.replaceAllUsesWith(unpackBytes(
+          b, read.getLoc(), packed, cast<RankedTensorType>(read.getType())));
+      read.erase();
+    }
+    // Deallocations free the bytes; every other use sees the view.
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(user))
+        dealloc.getMemrefMutable().assign(buffer);
+    alloc.replaceAllUsesWith(view);
+    alloc.erase();
+  }
+
   LogicalResult packLaunch(gpu::LaunchFuncOp launch) {
     OpBuilder b(launch);
     Location loc = launch.getLoc();
@@ -197,6 +288,15 @@ struct PackLaunchOperandsPass
     for (gpu::LaunchFuncOp launch : launches)
       if (failed(packLaunch(launch)))
         return signalPassFailure();
+    // The kernels' E2M1 / E4M3 outputs that host code reads.
+    SmallVector<memref::AllocOp> outputs;
+    for (gpu::LaunchFuncOp launch : launches)
+      for (Value operand : launch.getKernelOperands())
+        if (auto alloc = operand.getDefiningOp<memref::AllocOp>();
+            alloc && !llvm::is_contained(outputs, alloc))
+          outputs.push_back(alloc);
+    for (memref::AllocOp alloc : outputs)
+      packHostReadOutput(alloc);
   }
 };
 
