@@ -300,6 +300,19 @@ static void issueTransfer(Thread &t, Transfer transfer,
   t.cta->cluster->transfers.push_back(std::move(transfer));
 }
 
+/// prefetch.tensormap: no cache is modelled; the address must be a tensor
+/// map, as for the loads that will use it.
+extern "C" void nvfp4EmuPrefetchTensorMap(void *thread, const void *tensorMap,
+                                          const char *location) {
+  Thread *t = asThread(thread);
+  const auto *emulated = static_cast<const EmulatedTensorMap *>(tensorMap);
+  if (!emulated || reinterpret_cast<uintptr_t>(tensorMap) % 64 != 0 ||
+      emulated->magic != EmulatedTensorMap::kMagic)
+    fail("kernel %s: thread %" PRId64 ": prefetch.tensormap of %p, which is "
+         "not a tensor map of nvfp4CudaTensorMapCreate2D, at %s",
+         t->cta->name, t->linear, tensorMap, location);
+}
+
 extern "C" void nvfp4EmuTmaLoad2D(void *thread, void *dst,
                                   const void *tensorMap, void *barrier,
                                   int32_t x, int32_t y, int32_t pair,

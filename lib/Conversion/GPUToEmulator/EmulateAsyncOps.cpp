@@ -285,6 +285,15 @@ LogicalResult AsyncOpRewriter::rewrite(bool &handled) {
           NVVM::Tcgen05WaitOp, NVVM::Tcgen05CpOp, NVVM::Tcgen05MMABlockScaleOp,
           NVVM::Tcgen05CommitOp, NVVM::Tcgen05LdOp>(op))
     return rewriteTcgen05();
+  if (auto prefetch = dyn_cast<NVVM::PrefetchOp>(op)) {
+    if (!prefetch.getTensormap() || prefetch.getInParamSpace() ||
+        prefetch.getPredicate())
+      return unsupported("prefetch other than prefetch.tensormap of a "
+                         "generic address");
+    call("nvfp4EmuPrefetchTensorMap", voidType,
+         {prefetch.getAddr(), location()});
+    return replace();
+  }
   if (auto mapa = dyn_cast<NVVM::MapaOp>(op))
     return replace(call("nvfp4EmuMapa", ptr,
                         {mapa.getA(), castInteger(mapa.getB(), i32)}));

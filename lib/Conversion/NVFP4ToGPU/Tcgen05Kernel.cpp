@@ -94,6 +94,15 @@ void Tcgen05KernelBuilder::emitProducer() {
                                    i32(tc::kPairLeaderRank))
                              : Value();
   Value leader = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+  // The operands' tensor maps into the TMA unit's descriptor cache before
+  // the first load (CUTLASS's prefetch_tma_descriptor).
+  ifThen(leader, [&] {
+    for (Value map : {lhsTensorMap, rhsTensorMap})
+      NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
+                               /*evictPriority=*/nullptr, map,
+                               /*predicate=*/Value(), /*tensormap=*/true,
+                               /*uniform=*/false, /*in_param_space=*/false);
+  });
   forEachTile([&](Value local, tc::TileCoord<IdxI32> coord) {
     // Rows of the 2-D [batch * rows, K / 2] byte views: this CTA's 128 rows
     // of A and its share of the tile's B rows. The B scales are those of

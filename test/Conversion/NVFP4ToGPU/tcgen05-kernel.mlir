@@ -66,13 +66,18 @@
 // CHECK-NEXT:      gpu.barrier
 // CHECK-NEXT:      nvvm.tcgen05.fence <after>
 //
-// Warp 0, the producer: per tile and K tile, wait empty[s]; the elected lane
-// expects 49152 bytes and issues the two TMA loads; every lane loads its 4 A
-// and 8 B scale rows, stores them into the 4 A and 8 B atoms, fences and
-// arrives on full[s]. Then it drains the empty barriers.
+// Warp 0, the producer: the elected lane prefetches both tensor maps; then
+// per tile and K tile, wait empty[s]; the elected lane expects 49152 bytes
+// and issues the two TMA loads; every lane loads its 4 A and 8 B scale
+// rows, stores them into the 4 A and 8 B atoms, fences and arrives on
+// full[s]. Then it drains the empty barriers.
 // CHECK:           %[[ISPRODUCER:.*]] = arith.cmpi eq, %[[WARP]], %c0_i32 : i32
 // CHECK-NEXT:      scf.if %[[ISPRODUCER]] {
 // CHECK-NEXT:        %[[LEADER:.*]] = nvvm.elect.sync -> i1
+// CHECK-NEXT:        scf.if %[[LEADER]] {
+// CHECK-NEXT:          nvvm.prefetch tensormap, %[[TMA]] : !llvm.ptr
+// CHECK-NEXT:          nvvm.prefetch tensormap, %[[TMB]] : !llvm.ptr
+// CHECK-NEXT:        }
 // CHECK-NEXT:        scf.for %[[LOCAL:.*]] = %c0_i32 to %[[NLOCAL]] step %c1_i32 : i32 {
 // CHECK:               scf.for %{{.*}} = %c0_i32 to %c4_i32 step %c1_i32 : i32 {
 // CHECK:                 scf.while

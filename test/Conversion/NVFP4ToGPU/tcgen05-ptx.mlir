@@ -38,6 +38,7 @@
 // PTX-COUNT-2: mbarrier.init.shared.b64 [{{.*}}], [[THREADS]];
 // PTX-NEXT:    fence.mbarrier_init.release.cluster;
 // PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{.*}}], {{%r[0-9]+}};
+// PTX-COUNT-2: prefetch.tensormap {{.*}}[{{%rd[0-9]+}}];
 // PTX:         mov.b32 {{%r[0-9]+}}, 24576;
 // PTX-NEXT:    mbarrier.expect_tx.relaxed.cta.shared.b64
 // PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {{[{]}}{{%r[0-9]+}}, {{%r[0-9]+}}}], [{{%rd[0-9]+}}];
