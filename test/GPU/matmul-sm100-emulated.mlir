@@ -94,6 +94,23 @@
 // RUN: done
 // RUN: nvfp4-opt %S/Inputs/matmul-padded-storage-cases.mlir --convert-nvfp4-to-gpu="target=sm_100a" \
 // RUN: | FileCheck %s --check-prefix=PADDED-IR
+// Stochastic rounding and the Hadamard transform into padded storage (the
+// random bits of every element those of the unpadded tensor), in software
+// and with hardware-sr: the printed results equal the CPU reference
+// lowering's byte for byte.
+// RUN: nvfp4-opt %S/Inputs/matmul-padded-storage-sr-cases.mlir --nvfp4-to-cpu \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
+// RUN: | grep -v "base@" > %t.padded-sr.cpu
+// RUN: for options in "target=sm_100a" "target=sm_103a hardware-sr=true"; do \
+// RUN:   nvfp4-opt %S/Inputs/matmul-padded-storage-sr-cases.mlir --nvfp4-to-gpu-emulation="$options" \
+// RUN:   | %mlir_runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
+// RUN:   | grep -v "base@" > %t.padded-sr.gpu || exit 1; \
+// RUN:   cmp %t.padded-sr.cpu %t.padded-sr.gpu || exit 1; \
+// RUN: done
+// RUN: grep -c "^\[\[" %t.padded-sr.cpu | FileCheck %s --check-prefix=PADDED-SR
+// PADDED-SR: 2
 // PADDED: gpu matmul [127x48] x [129x48]: outside bound 0 (of 16383), bit-exact 16383,
 // PADDED: gpu matmul [96x272] x [80x272] acc: outside bound 0 (of 7680), bit-exact 7680,
 // PADDED: gpu matmul [2x17x80] x [2x33x80] bf16: outside bound 0 (of 1122), bit-exact 1122,
