@@ -1,4 +1,4 @@
-//===- MX.cpp - OCP MX (MXFP4 / MXFP8) reference numerics ----------------===//
+//===- MX.cpp - OCP MX (MXFP4 / MXFP8) reference numerics -----------------===//
 //
 // Part of the NVFP4-MLIR project.
 //

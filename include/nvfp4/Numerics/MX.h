@@ -1,5 +1,4 @@
-//===- MX.h - Bit-exact OCP MX (MXFP4 / MXFP8) reference numerics -*- C++
-//-*-===//
+//===- MX.h - Bit-exact OCP MX (MXFP4 / MXFP8) numerics ---------*- C++ -*-===//
 //
 // Part of the NVFP4-MLIR project.
 //

@@ -1,5 +1,4 @@
-//===- TransposeKernel.h - NVFP4 transpose GPU kernel ------------*- C++
-//-*-===//
+//===- TransposeKernel.h - NVFP4 transpose GPU kernel -----------*- C++ -*-===//
 //
 // Part of the NVFP4-MLIR project.
 //
