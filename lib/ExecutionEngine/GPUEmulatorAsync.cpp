@@ -300,17 +300,27 @@ static void issueTransfer(Thread &t, Transfer transfer,
   t.cta->cluster->transfers.push_back(std::move(transfer));
 }
 
+/// The tensor map at `tensorMap`, which `instruction` of thread `t` reads;
+/// fails unless it is one nvfp4CudaTensorMapCreate2D made.
+static const EmulatedTensorMap &checkedTensorMap(const Thread &t,
+                                                 const void *tensorMap,
+                                                 const char *instruction,
+                                                 const char *location) {
+  const auto *emulated = static_cast<const EmulatedTensorMap *>(tensorMap);
+  if (!emulated || reinterpret_cast<uintptr_t>(tensorMap) % 64 != 0 ||
+      emulated->magic != EmulatedTensorMap::kMagic)
+    fail("kernel %s: thread %" PRId64 ": %s with %p, which is not a tensor "
+         "map of nvfp4CudaTensorMapCreate2D, at %s",
+         t.cta->name, t.linear, instruction, tensorMap, location);
+  return *emulated;
+}
+
 /// prefetch.tensormap: no cache is modelled; the address must be a tensor
 /// map, as for the loads that will use it.
 extern "C" void nvfp4EmuPrefetchTensorMap(void *thread, const void *tensorMap,
                                           const char *location) {
-  Thread *t = asThread(thread);
-  const auto *emulated = static_cast<const EmulatedTensorMap *>(tensorMap);
-  if (!emulated || reinterpret_cast<uintptr_t>(tensorMap) % 64 != 0 ||
-      emulated->magic != EmulatedTensorMap::kMagic)
-    fail("kernel %s: thread %" PRId64 ": prefetch.tensormap of %p, which is "
-         "not a tensor map of nvfp4CudaTensorMapCreate2D, at %s",
-         t->cta->name, t->linear, tensorMap, location);
+  (void)checkedTensorMap(*asThread(thread), tensorMap, "prefetch.tensormap",
+                         location);
 }
 
 extern "C" void nvfp4EmuTmaLoad2D(void *thread, void *dst,
@@ -318,13 +328,8 @@ extern "C" void nvfp4EmuTmaLoad2D(void *thread, void *dst,
                                   int32_t x, int32_t y, int32_t pair,
                                   const char *location) {
   Thread *t = asThread(thread);
-  const auto *emulated = static_cast<const EmulatedTensorMap *>(tensorMap);
-  if (!emulated || reinterpret_cast<uintptr_t>(tensorMap) % 64 != 0 ||
-      emulated->magic != EmulatedTensorMap::kMagic)
-    fail("kernel %s: thread %" PRId64 ": cp.async.bulk.tensor with %p, which "
-         "is not a tensor map of nvfp4CudaTensorMapCreate2D, at %s",
-         t->cta->name, t->linear, tensorMap, location);
-  const tc::ByteTensorMap2D &map = emulated->map;
+  const tc::ByteTensorMap2D &map =
+      checkedTensorMap(*t, tensorMap, "cp.async.bulk.tensor", location).map;
   Transfer transfer;
   transfer.tensor = true;
   transfer.dst = findShared(*t, dst, &transfer.dstOffset);

@@ -61,6 +61,24 @@ std::optional<GPUTarget> mlir::nvfp4::parseGPUTarget(StringRef name) {
       .Default(std::nullopt);
 }
 
+StringRef mlir::nvfp4::stringifyGPUTarget(GPUTarget target) {
+  switch (target) {
+  case GPUTarget::SM120a:
+    return "sm_120a";
+  case GPUTarget::SM121a:
+    return "sm_121a";
+  case GPUTarget::SM90a:
+    return "sm_90a";
+  case GPUTarget::SM100a:
+    return "sm_100a";
+  case GPUTarget::SM103a:
+    return "sm_103a";
+  case GPUTarget::SM110a:
+    return "sm_110a";
+  }
+  llvm_unreachable("unknown GPU target");
+}
+
 bool mlir::nvfp4::hasBlockScaledMma(GPUTarget target) {
   return target == GPUTarget::SM120a || target == GPUTarget::SM121a;
 }

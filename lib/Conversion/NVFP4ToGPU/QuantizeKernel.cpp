@@ -188,24 +188,6 @@ struct QuantizeConfig {
 };
 } // namespace
 
-static StringRef targetName(GPUTarget target) {
-  switch (target) {
-  case GPUTarget::SM120a:
-    return "sm_120a";
-  case GPUTarget::SM121a:
-    return "sm_121a";
-  case GPUTarget::SM90a:
-    return "sm_90a";
-  case GPUTarget::SM100a:
-    return "sm_100a";
-  case GPUTarget::SM103a:
-    return "sm_103a";
-  case GPUTarget::SM110a:
-    return "sm_110a";
-  }
-  llvm_unreachable("unknown GPU target");
-}
-
 /// Checks the input rules the amax and quantize kernels share: a static,
 /// non-empty f32 / bf16 / f16 input whose last dimension is a multiple of
 /// 16. Emits an error at `op` and fails otherwise.
@@ -231,7 +213,8 @@ LogicalResult mlir::nvfp4::checkQuantizeSupported(QuantizeOp op,
   QuantizeConfig c = QuantizeConfig::get(op, hardwareSR);
   if (c.hardwareSR && !hasHardwareStochasticE2M1Convert(target))
     return op.emitOpError()
-           << "with rounding rs cannot use hardware-sr on " << targetName(target)
+           << "with rounding rs cannot use hardware-sr on "
+           << stringifyGPUTarget(target)
            << ": cvt.rs.satfinite.e2m1x4.f32 exists on sm_100a and sm_103a "
               "only (drop hardware-sr to round in software)";
   if (failed(checkKernelInputSupported(op, c)))
@@ -265,14 +248,15 @@ void mlir::nvfp4::reportQuantizeFallbacks(QuantizeOp op, GPUTarget target,
       remark << "hardware-sr is off (the instruction's random-bit assignment "
                 "is unverified on hardware, docs/gpu.md)";
     else
-      remark << targetName(target)
+      remark << stringifyGPUTarget(target)
              << " does not have the instruction (sm_100a and sm_103a only)";
     return;
   }
   if (!hasHardwareE2M1Convert(target))
     op.emitRemark() << "nvfp4: fallback: E2M1 rounding in software instead "
                        "of cvt.rn.satfinite.e2m1x2.f32: "
-                    << targetName(target) << " does not have the instruction";
+                    << stringifyGPUTarget(target)
+                    << " does not have the instruction";
 }
 
 //===----------------------------------------------------------------------===//

@@ -15,6 +15,7 @@
 // CHECK: relative error 5 [2x72x96]: 0.000000 (tolerance 0.000): ok
 // CHECK: relative error 6 [208x64]: 0.000000 (tolerance 0.000): ok
 // CHECK: relative error 7 [208x208]: 0.000000 (tolerance 0.000): ok
+// CHECK: relative error 8 [144x144]: 0.000000 (tolerance 0.000): ok
 // CHECK-NOT: FAIL
 
 func.func private @nvfp4RtFill(memref<*xf32>, i64, i32) attributes {llvm.emit_c_interface}
@@ -298,6 +299,42 @@ func.func @case_6() {
   return
 }
 
+/// The same chain with 1x16 blocks and rounding to nearest: the NVFP4
+/// epilogue into K-padded storage (blocks past N zeroed under an
+/// accumulator far from 0) against the quantize kernel's padded storage.
+func.func @case_7() {
+  %s0 = arith.constant 370 : i64
+  %s1 = arith.constant 371 : i64
+  %xf = call @fill_2d(%s0) : (i64) -> tensor<256x1024xf32>
+  %wf = call @fill_w(%s1) : (i64) -> tensor<512x1024xf32>
+  %x = tensor.extract_slice %xf[0, 0] [144, 256] [1, 1] : tensor<256x1024xf32> to tensor<144x256xf32>
+  %w = tensor.extract_slice %wf[0, 0] [48, 256] [1, 1] : tensor<512x1024xf32> to tensor<48x256xf32>
+  %qx = nvfp4.quantize %x : tensor<144x256xf32> -> !nvfp4.tensor<144x256, 1x16>
+  %qw = nvfp4.quantize %w : tensor<48x256xf32> -> !nvfp4.tensor<48x256, 1x16>
+  %amax = arith.constant 1.0e+6 : f32
+  %c = arith.constant dense<3.0e+4> : tensor<144x48xf32>
+  // Padded storage: the epilogue's result is only read by the K = 48 GEMM.
+  %y0 = nvfp4.matmul %qx, %qw acc(%c : tensor<144x48xf32>) : !nvfp4.tensor<144x256, 1x16>, !nvfp4.tensor<48x256, 1x16> -> tensor<144x48xf32>
+  %q0 = nvfp4.quantize %y0 amax %amax : tensor<144x48xf32> -> !nvfp4.tensor<144x48, 1x16>
+  %z0 = nvfp4.matmul %q0, %q0 : !nvfp4.tensor<144x48, 1x16>, !nvfp4.tensor<144x48, 1x16> -> tensor<144x144xf32>
+  // The quantize kernel: the f32 result is read on the host, the
+  // quantization dequantized too.
+  %y1 = nvfp4.matmul %qx, %qw acc(%c : tensor<144x48xf32>) : !nvfp4.tensor<144x256, 1x16>, !nvfp4.tensor<48x256, 1x16> -> tensor<144x48xf32>
+  %q1 = nvfp4.quantize %y1 amax %amax : tensor<144x48xf32> -> !nvfp4.tensor<144x48, 1x16>
+  %z1 = nvfp4.matmul %q1, %q1 : !nvfp4.tensor<144x48, 1x16>, !nvfp4.tensor<144x48, 1x16> -> tensor<144x144xf32>
+  %dq1 = nvfp4.dequantize %q1 : !nvfp4.tensor<144x48, 1x16> -> tensor<144x48xf32>
+  %my = bufferization.to_buffer %y1 : tensor<144x48xf32> to memref<144x48xf32>
+  %mq = bufferization.to_buffer %dq1 : tensor<144x48xf32> to memref<144x48xf32>
+  %m0 = bufferization.to_buffer %z0 : tensor<144x144xf32> to memref<144x144xf32>
+  %m1 = bufferization.to_buffer %z1 : tensor<144x144xf32> to memref<144x144xf32>
+  %u0 = memref.cast %m0 : memref<144x144xf32> to memref<*xf32>
+  %u1 = memref.cast %m1 : memref<144x144xf32> to memref<*xf32>
+  %id = arith.constant 8 : i32
+  %tol = arith.constant 0.0 : f64
+  %e = call @nvfp4RtRelativeError(%u0, %u1, %id, %tol) : (memref<*xf32>, memref<*xf32>, i32, f64) -> f64
+  return
+}
+
 func.func @main() {
   call @case_0() : () -> ()
   call @case_1() : () -> ()
@@ -306,5 +343,6 @@ func.func @main() {
   call @case_4() : () -> ()
   call @case_5() : () -> ()
   call @case_6() : () -> ()
+  call @case_7() : () -> ()
   return
 }

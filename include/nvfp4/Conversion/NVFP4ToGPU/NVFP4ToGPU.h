@@ -49,6 +49,9 @@ enum class GPUTarget {
 /// `sm_110a`; std::nullopt for anything else.
 std::optional<GPUTarget> parseGPUTarget(llvm::StringRef name);
 
+/// The name of `target` as parseGPUTarget reads it (e.g. `sm_100a`).
+llvm::StringRef stringifyGPUTarget(GPUTarget target);
+
 /// Whether `target` has the block-scaled FP4 MMA (otherwise its kernels
 /// dequantize to bf16 and use bf16 MMAs).
 bool hasBlockScaledMma(GPUTarget target);
