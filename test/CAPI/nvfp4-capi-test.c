@@ -55,7 +55,7 @@ static void testTypes(MlirContext ctx) {
   // CHECK: null: 1
   fprintf(stderr, "null: %d\n",
           mlirTypeIsNull(mlirNVFP4TensorTypeGet(ctx, 2, bad, 1)));
-  // CHECK: block shape must be 1x16 or 16x16, got 4x16
+  // CHECK: block shape must be 1x16 or 16x16 (NVFP4) or 1x32 (MX), got 4x16
   // CHECK: null: 1
   fprintf(stderr, "null: %d\n",
           mlirTypeIsNull(mlirNVFP4TensorTypeGet(ctx, 2, shape, 4)));

@@ -148,8 +148,7 @@ Value nvfp4::detail::createPaddedStorageView(OpBuilder &b, Value value,
   b.setInsertionPointAfterValue(value);
   auto view = UnrealizedConversionCastOp::create(
       b, value.getLoc(),
-      TypeRange{NVFP4TensorType::get(b.getContext(), shape, type.getBlock(),
-                                     type.getTensorScale())},
+      TypeRange{type.withShape(shape)},
       ValueRange{value});
   view->setAttr(kPaddedStorageViewAttrName, b.getUnitAttr());
   return view.getResult(0);
@@ -168,8 +167,7 @@ mlir::nvfp4::NVFP4TensorType nvfp4::detail::getNVFP4StorageType(Operation *op) {
     return type;
   SmallVector<int64_t> shape(type.getShape());
   shape.back() = storageCols.getInt();
-  return NVFP4TensorType::get(op->getContext(), shape, type.getBlock(),
-                              type.getTensorScale());
+  return type.withShape(shape);
 }
 
 void nvfp4::detail::replaceWithNVFP4Storage(RewriterBase &rewriter,

@@ -61,8 +61,7 @@ static Value padAlongK(OpBuilder &b, Location loc, Value value,
   auto type = cast<NVFP4TensorType>(value.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape.back() = paddedK;
-  auto paddedType = NVFP4TensorType::get(b.getContext(), shape, type.getBlock(),
-                                         type.getTensorScale());
+  NVFP4TensorType paddedType = type.withShape(shape);
   auto components = DisassembleOp::create(b, loc, value);
   Value data =
       padLastDimension(b, loc, components.getData(), paddedType.getDataType());

@@ -230,6 +230,51 @@ func.func @disassemble_assemble(%d: tensor<32x64xf4E2M1FN>, %s: tensor<2x4xf8E4M
 
 // -----
 
+// MX components round-trip through assemble / disassemble in both orders.
+// CHECK-LABEL: func @mx_assemble_disassemble
+// CHECK-SAME: (%[[Q:.*]]: !nvfp4.tensor<32x64, 1x32, mxfp8_e4m3>, %[[D:.*]]: tensor<32x64xf4E2M1FN>, %[[S:.*]]: tensor<32x2xf8E8M0FNU>)
+// CHECK-NEXT: return %[[Q]], %[[D]], %[[S]]
+func.func @mx_assemble_disassemble(%q: !nvfp4.tensor<32x64, 1x32, mxfp8_e4m3>, %d: tensor<32x64xf4E2M1FN>, %s: tensor<32x2xf8E8M0FNU>)
+    -> (!nvfp4.tensor<32x64, 1x32, mxfp8_e4m3>, tensor<32x64xf4E2M1FN>, tensor<32x2xf8E8M0FNU>) {
+  %qd, %qs = nvfp4.disassemble %q : !nvfp4.tensor<32x64, 1x32, mxfp8_e4m3>
+  %r = nvfp4.assemble %qd, %qs : tensor<32x64xf8E4M3FN>, tensor<32x2xf8E8M0FNU> -> !nvfp4.tensor<32x64, 1x32, mxfp8_e4m3>
+  %m = nvfp4.assemble %d, %s : tensor<32x64xf4E2M1FN>, tensor<32x2xf8E8M0FNU> -> !nvfp4.tensor<32x64, 1x32, mxfp4>
+  %md, %ms = nvfp4.disassemble %m : !nvfp4.tensor<32x64, 1x32, mxfp4>
+  return %r, %md, %ms : !nvfp4.tensor<32x64, 1x32, mxfp8_e4m3>, tensor<32x64xf4E2M1FN>, tensor<32x2xf8E8M0FNU>
+}
+
+// -----
+
+// An MX tensor re-quantized is not folded: a block whose largest element is
+// below the format's top binade gets a smaller shared scale.
+// CHECK-LABEL: func @mx_requantize_kept
+// CHECK: %[[D:.*]] = nvfp4.dequantize
+// CHECK: %[[R:.*]] = nvfp4.quantize %[[D]]
+// CHECK: return %[[R]]
+func.func @mx_requantize_kept(%q: !nvfp4.tensor<64x64, 1x32, mxfp4>) -> !nvfp4.tensor<64x64, 1x32, mxfp4> {
+  %d = nvfp4.dequantize %q : !nvfp4.tensor<64x64, 1x32, mxfp4> -> tensor<64x64xf32>
+  %r = nvfp4.quantize %d : tensor<64x64xf32> -> !nvfp4.tensor<64x64, 1x32, mxfp4>
+  return %r : !nvfp4.tensor<64x64, 1x32, mxfp4>
+}
+
+// -----
+
+// MX quantization fuses no Hadamard transform and takes no amax operand.
+// CHECK-LABEL: func @mx_quantize_kept
+// CHECK: %[[H:.*]] = nvfp4.hadamard %{{.*}} : tensor<64x64xf32>
+// CHECK: nvfp4.quantize %[[H]] : tensor<64x64xf32> -> !nvfp4.tensor<64x64, 1x32, mxfp4>
+// CHECK: %[[A:.*]] = nvfp4.amax %[[X:.*]] :
+// CHECK: nvfp4.quantize %[[X]] : tensor<64x64xf32> -> !nvfp4.tensor<64x64, 1x32, mxfp8_e4m3>
+func.func @mx_quantize_kept(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> (!nvfp4.tensor<64x64, 1x32, mxfp4>, f32, !nvfp4.tensor<64x64, 1x32, mxfp8_e4m3>) {
+  %h = nvfp4.hadamard %x : tensor<64x64xf32>
+  %q = nvfp4.quantize %h : tensor<64x64xf32> -> !nvfp4.tensor<64x64, 1x32, mxfp4>
+  %a = nvfp4.amax %y : tensor<64x64xf32>
+  %r = nvfp4.quantize %y : tensor<64x64xf32> -> !nvfp4.tensor<64x64, 1x32, mxfp8_e4m3>
+  return %q, %a, %r : !nvfp4.tensor<64x64, 1x32, mxfp4>, f32, !nvfp4.tensor<64x64, 1x32, mxfp8_e4m3>
+}
+
+// -----
+
 // Unused pure ops are removed.
 // CHECK-LABEL: func @dead
 // CHECK-NOT: nvfp4.

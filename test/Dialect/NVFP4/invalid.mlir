@@ -41,8 +41,45 @@ func.func @type_dynamic(%a: !nvfp4.tensor<?x64, 1x16>) { return }
 
 // -----
 
-// expected-error @+1 {{expected a tensor scale kind (`amax` or `decode`), got 'decoded'}}
+// expected-error @+1 {{expected a format (`nvfp4`, `mxfp4`, `mxfp8_e4m3`, `mxfp8_e5m2`) or a tensor scale kind (`amax` or `decode`), got 'decoded'}}
 func.func @type_tensor_scale(%a: !nvfp4.tensor<32x64, 1x16, decoded>) { return }
+
+// -----
+
+// expected-error @+1 {{expected a tensor scale kind (`amax` or `decode`), got 'mxfp4'}}
+func.func @type_two_formats(%a: !nvfp4.tensor<32x64, 1x32, mxfp4, mxfp4>) { return }
+
+// -----
+
+// The format comes before the tensor-scale kind.
+// expected-error @+1 {{expected '>', got 'nvfp4'}}
+func.func @type_format_after_scale(%a: !nvfp4.tensor<32x64, 1x16, amax, nvfp4>) { return }
+
+// -----
+
+// expected-error @+1 {{format mxfp4 takes 1x32 blocks, got 1x16}}
+func.func @type_mx_block(%a: !nvfp4.tensor<32x64, 1x16, mxfp4>) { return }
+
+// -----
+
+// expected-error @+1 {{format mxfp8_e4m3 takes 1x32 blocks, got 16x16}}
+func.func @type_mx_block_2d(%a: !nvfp4.tensor<32x64, 16x16, mxfp8_e4m3>) { return }
+
+// -----
+
+// expected-error @+1 {{format mxfp8_e5m2 has no tensor scale; `decode` is NVFP4 only}}
+func.func @type_mx_decode(%a: !nvfp4.tensor<32x64, 1x32, mxfp8_e5m2, decode>) { return }
+
+// -----
+
+// expected-error @+1 {{last dimension (48) must be a multiple of 32}}
+func.func @type_mx_last_dim(%a: !nvfp4.tensor<4x48, 1x32, mxfp4>) { return }
+
+// -----
+
+// 2^58 x 32 = 2^63 elements.
+// expected-error @+1 {{NVFP4 tensor shape 288230376151711744x32 has more elements than a 64-bit index can count}}
+func.func @type_mx_element_count(%a: !nvfp4.tensor<288230376151711744x32, 1x32, mxfp8_e4m3>) { return }
 
 // -----
 
@@ -51,12 +88,12 @@ func.func @type_zero(%a: !nvfp4.tensor<0x64, 1x16>) { return }
 
 // -----
 
-// expected-error @+1 {{block shape must be 1x16 or 16x16, got 1x32}}
+// expected-error @+1 {{format nvfp4 takes 1x16 or 16x16 blocks, got 1x32}}
 func.func @type_block(%a: !nvfp4.tensor<4x64, 1x32>) { return }
 
 // -----
 
-// expected-error @+1 {{block shape must be 1x16 or 16x16, got 32x32}}
+// expected-error @+1 {{block shape must be 1x16 or 16x16 (NVFP4) or 1x32 (MX), got 32x32}}
 func.func @attr_block() attributes {b = #nvfp4.block<32x32>} { return }
 
 // -----
@@ -148,6 +185,38 @@ func.func @quantize_signs_count(%x: tensor<128x64xf32>) {
 func.func @quantize_signs_value(%x: tensor<128x64xf32>) {
   // expected-error @+1 {{'hadamard' entries must be 1 or -1, got 2}}
   %0 = nvfp4.quantize %x hadamard [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2] : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @quantize_mx_amax(%x: tensor<128x64xf32>, %a: f32) {
+  // expected-error @+1 {{an mxfp4 result has no tensor scale and takes no 'amax' operand}}
+  %0 = nvfp4.quantize %x amax %a : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x32, mxfp4>
+  return
+}
+
+// -----
+
+func.func @quantize_mx_stochastic(%x: tensor<128x64xf32>) {
+  // expected-error @+1 {{an mxfp8_e4m3 result is rounded to nearest even; stochastic rounding is NVFP4 only}}
+  %0 = nvfp4.quantize %x rounding rs offset 0 : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x32, mxfp8_e4m3>
+  return
+}
+
+// -----
+
+func.func @quantize_mx_hadamard(%x: tensor<128x64xf32>) {
+  // expected-error @+1 {{an mxfp8_e5m2 result takes no fused 'hadamard'; apply nvfp4.hadamard to the input first}}
+  %0 = nvfp4.quantize %x hadamard [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1] : tensor<128x64xf32> -> !nvfp4.tensor<128x64, 1x32, mxfp8_e5m2>
+  return
+}
+
+// -----
+
+func.func @quantize_mx_shape(%x: tensor<128x64xf32>) {
+  // expected-error @+1 {{input shape 128x64 does not match result shape 128x32}}
+  %0 = nvfp4.quantize %x : tensor<128x64xf32> -> !nvfp4.tensor<128x32, 1x32, mxfp4>
   return
 }
 
@@ -246,6 +315,22 @@ func.func @matmul_k(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<64x128, 
 
 // -----
 
+func.func @matmul_nvfp4_with_mx(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<64x256, 1x32, mxfp4>) {
+  // expected-error @+1 {{operands must both be NVFP4 or both MX, got nvfp4 and mxfp4 (no instruction mixes E4M3 and E8M0 block scales)}}
+  %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x256, 1x32, mxfp4> -> tensor<128x64xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_mx_with_nvfp4(%a: !nvfp4.tensor<128x256, 1x32, mxfp8_e5m2>, %b: !nvfp4.tensor<64x256, 16x16>) {
+  // expected-error @+1 {{operands must both be NVFP4 or both MX, got mxfp8_e5m2 and nvfp4}}
+  %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x32, mxfp8_e5m2>, !nvfp4.tensor<64x256, 16x16> -> tensor<128x64xf32>
+  return
+}
+
+// -----
+
 func.func @matmul_result(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<64x256, 1x16>) {
   // expected-error @+1 {{result shape 128x128 does not match the expected 128x64}}
   %0 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<64x256, 1x16> -> tensor<128x128xf32>
@@ -295,7 +380,7 @@ func.func @matmul_acc_type(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<6
 // -----
 
 func.func @matmul_operand_not_nvfp4(%a: tensor<128x256xf32>, %b: !nvfp4.tensor<64x256, 1x16>) {
-  // expected-error @+1 {{operand #0 must be an NVFP4 tensor: E2M1 values, E4M3 block scales, FP32 tensor scale, but got 'tensor<128x256xf32>'}}
+  // expected-error @+1 {{operand #0 must be a block-scaled tensor: NVFP4 (the default), MXFP4 or MXFP8, but got 'tensor<128x256xf32>'}}
   %0 = nvfp4.matmul %a, %b : tensor<128x256xf32>, !nvfp4.tensor<64x256, 1x16> -> tensor<128x64xf32>
   return
 }
@@ -374,6 +459,22 @@ func.func @rescale_rs_offset(%q: !nvfp4.tensor<64x64, 1x16>) {
 
 // -----
 
+func.func @rescale_mx_input(%q: !nvfp4.tensor<64x64, 1x32, mxfp4>) {
+  // expected-error @+1 {{rescales NVFP4 tensors only, got '!nvfp4.tensor<64x64, 1x32, mxfp4>'; dequantize and quantize an MX tensor}}
+  %0 = nvfp4.rescale %q : !nvfp4.tensor<64x64, 1x32, mxfp4> -> !nvfp4.tensor<64x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @rescale_mx_result(%q: !nvfp4.tensor<64x64, 1x16>) {
+  // expected-error @+1 {{rescales NVFP4 tensors only, got '!nvfp4.tensor<64x64, 1x32, mxfp8_e4m3>'}}
+  %0 = nvfp4.rescale %q : !nvfp4.tensor<64x64, 1x16> -> !nvfp4.tensor<64x64, 1x32, mxfp8_e4m3>
+  return
+}
+
+// -----
+
 func.func @rescale_rn_seed(%q: !nvfp4.tensor<64x64, 1x16>, %s: i64) {
   // expected-error @+1 {{'seed' and 'offset' are only valid with stochastic rounding}}
   %0 = nvfp4.rescale %q seed %s : !nvfp4.tensor<64x64, 1x16> -> !nvfp4.tensor<64x64, 1x16>
@@ -409,6 +510,14 @@ func.func @rescale_decode_result(%q: !nvfp4.tensor<32x64, 1x16, decode>) {
 func.func @transpose_1d_scales(%q: !nvfp4.tensor<32x64, 1x16>) {
   // expected-error @+1 {{only tensors with 16x16 block scales can be transposed exactly}}
   %0 = nvfp4.transpose %q : !nvfp4.tensor<32x64, 1x16> -> !nvfp4.tensor<64x32, 1x16>
+  return
+}
+
+// -----
+
+func.func @transpose_mx(%q: !nvfp4.tensor<32x64, 1x32, mxfp4>) {
+  // expected-error @+1 {{only tensors with 16x16 block scales can be transposed exactly; 1x16 and 1x32 scales run along the other dimension}}
+  %0 = nvfp4.transpose %q : !nvfp4.tensor<32x64, 1x32, mxfp4> -> !nvfp4.tensor<64x32, 1x32, mxfp4>
   return
 }
 
@@ -459,7 +568,7 @@ func.func @assemble_scales_shape(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x4xf8E
 // -----
 
 func.func @assemble_scale_type(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x4xf8E5M2>, %g: f32) {
-  // expected-error @+1 {{operand #1 must be ranked tensor of f8E4M3FN type values}}
+  // expected-error @+1 {{operand #1 must be ranked tensor of f8E4M3FN type or f8E8M0FNU type values}}
   %0 = nvfp4.assemble %d, %s, %g : tensor<32x64xf4E2M1FN>, tensor<32x4xf8E5M2> -> !nvfp4.tensor<32x64, 1x16>
   return
 }
@@ -467,8 +576,73 @@ func.func @assemble_scale_type(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x4xf8E5M
 // -----
 
 func.func @assemble_data_type(%d: tensor<32x64xi4>, %s: tensor<32x4xf8E4M3FN>, %g: f32) {
-  // expected-error @+1 {{operand #0 must be ranked tensor of f4E2M1FN type values}}
+  // expected-error @+1 {{operand #0 must be ranked tensor of f4E2M1FN type or f8E4M3FN type or f8E5M2 type values}}
   %0 = nvfp4.assemble %d, %s, %g : tensor<32x64xi4>, tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @assemble_nvfp4_e8m0_scales(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x4xf8E8M0FNU>, %g: f32) {
+  // expected-error @+1 {{scales element type 'f8E8M0FNU' is not the nvfp4 scale type 'f8E4M3FN'}}
+  %0 = nvfp4.assemble %d, %s, %g : tensor<32x64xf4E2M1FN>, tensor<32x4xf8E8M0FNU> -> !nvfp4.tensor<32x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @assemble_nvfp4_e4m3_data(%d: tensor<32x64xf8E4M3FN>, %s: tensor<32x4xf8E4M3FN>, %g: f32) {
+  // expected-error @+1 {{data element type 'f8E4M3FN' is not the nvfp4 element type 'f4E2M1FN'}}
+  %0 = nvfp4.assemble %d, %s, %g : tensor<32x64xf8E4M3FN>, tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @assemble_nvfp4_no_tensor_scale(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x4xf8E4M3FN>) {
+  // expected-error @+1 {{an nvfp4 result needs its f32 tensor scale operand}}
+  %0 = nvfp4.assemble %d, %s : tensor<32x64xf4E2M1FN>, tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x16>
+  return
+}
+
+// -----
+
+func.func @assemble_mx_tensor_scale(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x2xf8E8M0FNU>, %g: f32) {
+  // expected-error @+1 {{an mxfp4 result has no tensor scale operand}}
+  %0 = nvfp4.assemble %d, %s, %g : tensor<32x64xf4E2M1FN>, tensor<32x2xf8E8M0FNU> -> !nvfp4.tensor<32x64, 1x32, mxfp4>
+  return
+}
+
+// -----
+
+func.func @assemble_mx_e4m3_scales(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x2xf8E4M3FN>) {
+  // expected-error @+1 {{scales element type 'f8E4M3FN' is not the mxfp4 scale type 'f8E8M0FNU'}}
+  %0 = nvfp4.assemble %d, %s : tensor<32x64xf4E2M1FN>, tensor<32x2xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x32, mxfp4>
+  return
+}
+
+// -----
+
+func.func @assemble_mx_data_type(%d: tensor<32x64xf8E4M3FN>, %s: tensor<32x2xf8E8M0FNU>) {
+  // expected-error @+1 {{data element type 'f8E4M3FN' is not the mxfp8_e5m2 element type 'f8E5M2'}}
+  %0 = nvfp4.assemble %d, %s : tensor<32x64xf8E4M3FN>, tensor<32x2xf8E8M0FNU> -> !nvfp4.tensor<32x64, 1x32, mxfp8_e5m2>
+  return
+}
+
+// -----
+
+func.func @assemble_mx_scales_shape(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x4xf8E8M0FNU>) {
+  // expected-error @+1 {{scales shape 32x4 does not match the expected 32x2 for block #nvfp4.block<1x32>}}
+  %0 = nvfp4.assemble %d, %s : tensor<32x64xf4E2M1FN>, tensor<32x4xf8E8M0FNU> -> !nvfp4.tensor<32x64, 1x32, mxfp4>
+  return
+}
+
+// -----
+
+func.func @disassemble_mx_types(%q: !nvfp4.tensor<32x64, 1x32, mxfp4>) {
+  // expected-error @+2 {{'nvfp4.disassemble' op inferred type(s) 'tensor<32x64xf4E2M1FN>', 'tensor<32x2xf8E8M0FNU>' are incompatible with return type(s) of operation 'tensor<32x64xf4E2M1FN>', 'tensor<32x2xf8E8M0FNU>', 'f32'}}
+  // expected-error @+1 {{'nvfp4.disassemble' op failed to infer returned types}}
+  %d, %s, %a = "nvfp4.disassemble"(%q) : (!nvfp4.tensor<32x64, 1x32, mxfp4>) -> (tensor<32x64xf4E2M1FN>, tensor<32x2xf8E8M0FNU>, f32)
   return
 }
 

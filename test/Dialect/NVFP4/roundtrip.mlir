@@ -42,13 +42,56 @@ func.func @decode_scale(%d: tensor<64x64xf4E2M1FN>, %s: tensor<4x4xf8E4M3FN>, %w
   return
 }
 
+// The MX formats: the format keyword is printed, `nvfp4` (the default) not.
+// CHECK-LABEL: func @mx_types
+// CHECK-SAME: !nvfp4.tensor<128x4096, 1x32, mxfp4>
+// CHECK-SAME: !nvfp4.tensor<32, 1x32, mxfp8_e4m3>
+// CHECK-SAME: !nvfp4.tensor<8x128x64, 1x32, mxfp8_e5m2>
+// CHECK-SAME: %{{.*}}: !nvfp4.tensor<64x64, 1x16, decode>
+// CHECK-SAME: %{{.*}}: !nvfp4.tensor<32x64, 16x16>)
+func.func @mx_types(%a: !nvfp4.tensor<128x4096, 1x32, mxfp4>,
+                    %b: !nvfp4.tensor<32, 1x32, mxfp8_e4m3>,
+                    %c: !nvfp4.tensor<8x128x64, 1x32, mxfp8_e5m2>,
+                    %d: !nvfp4.tensor<64x64, 1x16, nvfp4, decode>,
+                    %e: !nvfp4.tensor<32x64, 16x16, nvfp4>) {
+  return
+}
+
+// Every op that takes an MX tensor, with the component types the format
+// implies.
+// CHECK-LABEL: func @mx_ops
+// CHECK: %[[Q4:.*]] = nvfp4.quantize %[[X:.*]] : tensor<64x128xf32> -> !nvfp4.tensor<64x128, 1x32, mxfp4>
+// CHECK: %[[Q8:.*]] = nvfp4.quantize %{{.*}} : tensor<32x128xbf16> -> !nvfp4.tensor<32x128, 1x32, mxfp8_e4m3>
+// CHECK: %[[Q5:.*]] = nvfp4.quantize %{{.*}} : tensor<32x128xf16> -> !nvfp4.tensor<32x128, 1x32, mxfp8_e5m2>
+// CHECK: nvfp4.dequantize %[[Q4]] : !nvfp4.tensor<64x128, 1x32, mxfp4> -> tensor<64x128xbf16>
+// CHECK: nvfp4.matmul %[[Q4]], %[[Q4]] : !nvfp4.tensor<64x128, 1x32, mxfp4>, !nvfp4.tensor<64x128, 1x32, mxfp4> -> tensor<64x64xf32>
+// CHECK: nvfp4.matmul %[[Q8]], %[[Q5]] acc(%{{.*}} : tensor<32x32xf32>) : !nvfp4.tensor<32x128, 1x32, mxfp8_e4m3>, !nvfp4.tensor<32x128, 1x32, mxfp8_e5m2> -> tensor<32x32xf32>
+// CHECK: nvfp4.matmul %[[Q4]], %[[Q8]] : !nvfp4.tensor<64x128, 1x32, mxfp4>, !nvfp4.tensor<32x128, 1x32, mxfp8_e4m3> -> tensor<64x32xbf16>
+// CHECK: %[[D:.*]], %[[S:.*]] = nvfp4.disassemble %[[Q5]] : !nvfp4.tensor<32x128, 1x32, mxfp8_e5m2>
+// CHECK: nvfp4.assemble %[[D]], %[[S]] : tensor<32x128xf8E5M2>, tensor<32x4xf8E8M0FNU> -> !nvfp4.tensor<32x128, 1x32, mxfp8_e5m2>
+func.func @mx_ops(%x: tensor<64x128xf32>, %y: tensor<32x128xbf16>,
+                  %z: tensor<32x128xf16>, %acc: tensor<32x32xf32>) {
+  %q4 = nvfp4.quantize %x : tensor<64x128xf32> -> !nvfp4.tensor<64x128, 1x32, mxfp4>
+  %q8 = nvfp4.quantize %y : tensor<32x128xbf16> -> !nvfp4.tensor<32x128, 1x32, mxfp8_e4m3>
+  %q5 = nvfp4.quantize %z : tensor<32x128xf16> -> !nvfp4.tensor<32x128, 1x32, mxfp8_e5m2>
+  %0 = nvfp4.dequantize %q4 : !nvfp4.tensor<64x128, 1x32, mxfp4> -> tensor<64x128xbf16>
+  %1 = nvfp4.matmul %q4, %q4 : !nvfp4.tensor<64x128, 1x32, mxfp4>, !nvfp4.tensor<64x128, 1x32, mxfp4> -> tensor<64x64xf32>
+  %2 = nvfp4.matmul %q8, %q5 acc(%acc : tensor<32x32xf32>) : !nvfp4.tensor<32x128, 1x32, mxfp8_e4m3>, !nvfp4.tensor<32x128, 1x32, mxfp8_e5m2> -> tensor<32x32xf32>
+  %3 = nvfp4.matmul %q4, %q8 : !nvfp4.tensor<64x128, 1x32, mxfp4>, !nvfp4.tensor<32x128, 1x32, mxfp8_e4m3> -> tensor<64x32xbf16>
+  %d:2 = nvfp4.disassemble %q5 : !nvfp4.tensor<32x128, 1x32, mxfp8_e5m2>
+  %4 = nvfp4.assemble %d#0, %d#1 : tensor<32x128xf8E5M2>, tensor<32x4xf8E8M0FNU> -> !nvfp4.tensor<32x128, 1x32, mxfp8_e5m2>
+  return
+}
+
 // CHECK-LABEL: func @attributes
 // CHECK-SAME: block = #nvfp4.block<1x16>
 // CHECK-SAME: block2d = #nvfp4.block<16x16>
+// CHECK-SAME: blockmx = #nvfp4.block<1x32>
 // CHECK-SAME: rn = #nvfp4<rounding rn>
 // CHECK-SAME: rs = #nvfp4<rounding rs>
 func.func @attributes() attributes {block = #nvfp4.block<1x16>,
                                     block2d = #nvfp4.block<16x16>,
+                                    blockmx = #nvfp4.block<1x32>,
                                     rn = #nvfp4<rounding rn>,
                                     rs = #nvfp4<rounding rs>} {
   return

@@ -94,9 +94,11 @@ void BlockAttr::print(AsmPrinter &printer) const {
 
 LogicalResult BlockAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 int64_t rows, int64_t cols) {
-  if (!((rows == 1 || rows == 16) && cols == kBlockSize))
-    return emitError() << "block shape must be 1x16 or 16x16, got " << rows
-                       << "x" << cols;
+  if (!((rows == 1 || rows == 16) && cols == kBlockSize) &&
+      !(rows == 1 && cols == kMXBlockSize))
+    return emitError() << "block shape must be 1x16 or 16x16 (NVFP4) or 1x32 "
+                          "(MX), got "
+                       << rows << "x" << cols;
   return success();
 }
 
@@ -104,7 +106,7 @@ LogicalResult BlockAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // NVFP4TensorType
 //===----------------------------------------------------------------------===//
 
-/// Parses `<d0 x ... x dn, RxC>` and `<d0 x ... x dn, RxC, amax|decode>`.
+/// Parses `<d0 x ... x dn, RxC [, format] [, amax|decode]>`.
 Type NVFP4TensorType::parse(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<int64_t> shape;
@@ -117,20 +119,36 @@ Type NVFP4TensorType::parse(AsmParser &parser) {
   FailureOr<std::pair<int64_t, int64_t>> blockShape = parseBlockShape(parser);
   if (failed(blockShape))
     return {};
+  // Up to two keywords follow: a format, then a tensor-scale kind.
+  Format format = Format::NVFP4;
   TensorScaleKind tensorScale = TensorScaleKind::Amax;
-  if (succeeded(parser.parseOptionalComma())) {
-    SMLoc kindLoc = parser.getCurrentLocation();
+  bool sawFormat = false, sawTensorScale = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keywordLoc = parser.getCurrentLocation();
     StringRef keyword;
     if (parser.parseKeyword(&keyword))
       return {};
-    std::optional<TensorScaleKind> kind = symbolizeTensorScaleKind(keyword);
-    if (!kind) {
-      parser.emitError(kindLoc, "expected a tensor scale kind (`amax` or "
-                                "`decode`), got '")
-          << keyword << "'";
-      return {};
+    if (std::optional<Format> parsed = symbolizeFormat(keyword);
+        parsed && !sawFormat && !sawTensorScale) {
+      format = *parsed;
+      sawFormat = true;
+      continue;
     }
-    tensorScale = *kind;
+    if (std::optional<TensorScaleKind> kind = symbolizeTensorScaleKind(keyword);
+        kind && !sawTensorScale) {
+      tensorScale = *kind;
+      sawTensorScale = true;
+      continue;
+    }
+    parser.emitError(keywordLoc)
+        << "expected "
+        << (sawTensorScale ? "'>'"
+            : sawFormat
+                ? "a tensor scale kind (`amax` or `decode`)"
+                : "a format (`nvfp4`, `mxfp4`, `mxfp8_e4m3`, `mxfp8_e5m2`) "
+                  "or a tensor scale kind (`amax` or `decode`)")
+        << ", got '" << keyword << "'";
+    return {};
   }
   if (parser.parseGreater())
     return {};
@@ -141,7 +159,7 @@ Type NVFP4TensorType::parse(AsmParser &parser) {
   if (!block)
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    shape, block, tensorScale);
+                    shape, block, tensorScale, format);
 }
 
 void NVFP4TensorType::print(AsmPrinter &printer) const {
@@ -149,21 +167,37 @@ void NVFP4TensorType::print(AsmPrinter &printer) const {
   llvm::interleave(getShape(), printer, "x");
   printer << ", ";
   getBlock().printShape(printer);
+  if (!isNVFP4())
+    printer << ", " << stringifyFormat(getFormat());
   if (hasDecodeScale())
     printer << ", " << stringifyTensorScaleKind(getTensorScale());
   printer << ">";
 }
 
 NVFP4TensorType NVFP4TensorType::withTensorScale(TensorScaleKind kind) const {
-  return NVFP4TensorType::get(getContext(), getShape(), getBlock(), kind);
+  return NVFP4TensorType::get(getContext(), getShape(), getBlock(), kind,
+                              getFormat());
+}
+
+NVFP4TensorType NVFP4TensorType::withShape(ArrayRef<int64_t> shape) const {
+  return NVFP4TensorType::get(getContext(), shape, getBlock(),
+                              getTensorScale(), getFormat());
 }
 
 LogicalResult
 NVFP4TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                         ArrayRef<int64_t> shape, BlockAttr block,
-                        TensorScaleKind tensorScale) {
+                        TensorScaleKind tensorScale, Format format) {
   if (!block)
     return emitError() << "expected a block layout";
+  bool isMX = format != Format::NVFP4;
+  if (isMX != (block.getCols() == kMXBlockSize))
+    return emitError() << "format " << stringifyFormat(format)
+                       << (isMX ? " takes 1x32 blocks" : " takes 1x16 or 16x16 blocks")
+                       << ", got " << block.getRows() << "x" << block.getCols();
+  if (isMX && tensorScale == TensorScaleKind::Decode)
+    return emitError() << "format " << stringifyFormat(format)
+                       << " has no tensor scale; `decode` is NVFP4 only";
   if (shape.empty())
     return emitError() << "NVFP4 tensor must have rank >= 1";
   for (int64_t dim : shape) {
@@ -173,12 +207,12 @@ NVFP4TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "NVFP4 tensor dimensions must be positive, got "
                          << dim;
   }
-  if (shape.back() % kBlockSize != 0)
+  if (shape.back() % block.getCols() != 0)
     return emitError() << "last dimension (" << shape.back()
-                       << ") must be a multiple of 16";
+                       << ") must be a multiple of " << block.getCols();
   // The element count bounds every index a lowering computes on the
-  // components (data: 4 bits an element, scales: 1 byte per 16).
-  if (!getCheckedByteSize(shape, /*elementBits=*/4))
+  // components (data: 4 or 8 bits an element, scales: 1 byte per block).
+  if (!getCheckedByteSize(shape, getElementBits(format)))
     return emitError() << "NVFP4 tensor shape " << formatShape(shape)
                        << " has more elements than a 64-bit index can count";
   if (block.is2D()) {
@@ -193,23 +227,31 @@ NVFP4TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 Type NVFP4TensorType::getElementType() const {
-  return Float4E2M1FNType::get(getContext());
+  switch (getFormat()) {
+  case Format::NVFP4:
+  case Format::MXFP4:
+    return Float4E2M1FNType::get(getContext());
+  case Format::MXFP8E4M3:
+    return Float8E4M3FNType::get(getContext());
+  case Format::MXFP8E5M2:
+    return Float8E5M2Type::get(getContext());
+  }
+  llvm_unreachable("unknown format");
 }
 
 ShapedType NVFP4TensorType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
                                  Type elementType) const {
-  // The element type of an NVFP4 tensor is always E2M1: a request for another
-  // element type yields the builtin tensor of that type.
+  // The element type follows from the format: a request for another element
+  // type yields the builtin tensor of that type.
   ArrayRef<int64_t> newShape = shape ? *shape : getShape();
   if (elementType && elementType != getElementType())
     return RankedTensorType::get(newShape, elementType);
-  return NVFP4TensorType::get(getContext(), newShape, getBlock(),
-                              getTensorScale());
+  return withShape(newShape);
 }
 
 SmallVector<int64_t> NVFP4TensorType::getScalesShape() const {
   SmallVector<int64_t> shape(getShape());
-  shape.back() /= kBlockSize;
+  shape.back() /= getBlock().getCols();
   if (getBlock().is2D())
     shape[shape.size() - 2] /= kBlockSize;
   return shape;
@@ -220,8 +262,9 @@ RankedTensorType NVFP4TensorType::getDataType() const {
 }
 
 RankedTensorType NVFP4TensorType::getScalesType() const {
-  return RankedTensorType::get(getScalesShape(),
-                               Float8E4M3FNType::get(getContext()));
+  Type scaleType = isNVFP4() ? Type(Float8E4M3FNType::get(getContext()))
+                            : Type(Float8E8M0FNUType::get(getContext()));
+  return RankedTensorType::get(getScalesShape(), scaleType);
 }
 
 std::optional<int64_t> mlir::nvfp4::getCheckedByteSize(ArrayRef<int64_t> shape,
@@ -241,6 +284,10 @@ std::optional<int64_t> mlir::nvfp4::getCheckedByteSize(ArrayRef<int64_t> shape,
   assert(elementBits < 8 && 8 % elementBits == 0 && "unexpected bit width");
   const int64_t perByte = 8 / elementBits;
   return count / perByte + (count % perByte != 0);
+}
+
+int64_t mlir::nvfp4::getElementBits(Format format) {
+  return format == Format::MXFP8E4M3 || format == Format::MXFP8E5M2 ? 8 : 4;
 }
 
 std::string mlir::nvfp4::formatShape(ArrayRef<int64_t> shape) {

@@ -26,7 +26,7 @@ static LogicalResult verifySizeRepresentable(Operation *op, ShapedType type,
   if (!type.hasStaticShape())
     return success();
   int64_t bits = isa<NVFP4TensorType>(type)
-                     ? 4
+                     ? getElementBits(cast<NVFP4TensorType>(type).getFormat())
                      : type.getElementType().getIntOrFloatBitWidth();
   if (!getCheckedByteSize(type.getShape(), bits))
     return op->emitOpError()
@@ -90,6 +90,21 @@ LogicalResult QuantizeOp::verify() {
                          << resultType << ")";
   if (failed(verifySizeRepresentable(*this, inputType, "input")))
     return failure();
+  if (!resultType.isNVFP4()) {
+    StringRef format = stringifyFormat(resultType.getFormat());
+    if (getAmax())
+      return emitOpError() << "an " << format
+                           << " result has no tensor scale and takes no "
+                              "'amax' operand";
+    if (getRounding() != Rounding::NearestEven)
+      return emitOpError() << "an " << format
+                           << " result is rounded to nearest even; "
+                              "stochastic rounding is NVFP4 only";
+    if (getHadamard())
+      return emitOpError() << "an " << format
+                           << " result takes no fused 'hadamard'; apply "
+                              "nvfp4.hadamard to the input first";
+  }
   if (failed(verifyRounding(*this, getRounding(), getSeed(), getOffset())))
     return failure();
   return verifyHadamardSigns(*this, getHadamard(), "hadamard");
@@ -102,11 +117,14 @@ LogicalResult QuantizeOp::verify() {
 /// scales byte for byte whenever every block scale is a normal E4M3 value,
 /// while the recomputed decode scale may differ from the original by one ulp
 /// (docs/numerics.md); for blocks with subnormal scales the folded program
-/// keeps the original, more accurate encoding. The lossy
-/// dequantize(quantize(x)) is never folded.
+/// keeps the original, more accurate encoding. MX tensors are not folded: a
+/// block whose largest element is below the format's largest binade gets a
+/// smaller shared scale when re-quantized. The lossy dequantize(quantize(x))
+/// is never folded.
 OpFoldResult QuantizeOp::fold(FoldAdaptor) {
   auto dequantize = getInput().getDefiningOp<DequantizeOp>();
-  if (!dequantize || dequantize.getInput().getType() != getType())
+  if (!dequantize || dequantize.getInput().getType() != getType() ||
+      !getType().isNVFP4())
     return {};
   if (!dequantize.getType().getElementType().isF32())
     return {};
@@ -125,6 +143,9 @@ struct FuseHadamardIntoQuantize : public OpRewritePattern<QuantizeOp> {
                                 PatternRewriter &rewriter) const override {
     if (op.getHadamard())
       return rewriter.notifyMatchFailure(op, "already has a Hadamard");
+    if (!op.getType().isNVFP4())
+      return rewriter.notifyMatchFailure(op, "MX quantization has no fused "
+                                             "Hadamard");
     auto hadamard = op.getInput().getDefiningOp<HadamardOp>();
     if (!hadamard || !hadamard->hasOneUse())
       return rewriter.notifyMatchFailure(op, "input is not a single-use "
@@ -147,9 +168,9 @@ struct UseComputedAmax : public OpRewritePattern<QuantizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(QuantizeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getAmax() || op.getHadamard())
+    if (op.getAmax() || op.getHadamard() || !op.getType().isNVFP4())
       return rewriter.notifyMatchFailure(
-          op, "has an amax operand or transforms its input");
+          op, "has an amax operand, transforms its input or is MX");
     AmaxOp earliest;
     for (Operation *user : op.getInput().getUsers()) {
       auto amax = dyn_cast<AmaxOp>(user);
@@ -211,8 +232,16 @@ LogicalResult DequantizeOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MatmulOp::verify() {
-  ArrayRef<int64_t> lhs = getLhs().getType().getShape();
-  ArrayRef<int64_t> rhs = getRhs().getType().getShape();
+  NVFP4TensorType lhsType = getLhs().getType();
+  NVFP4TensorType rhsType = getRhs().getType();
+  if (lhsType.isNVFP4() != rhsType.isNVFP4())
+    return emitOpError() << "operands must both be NVFP4 or both MX, got "
+                         << stringifyFormat(lhsType.getFormat()) << " and "
+                         << stringifyFormat(rhsType.getFormat())
+                         << " (no instruction mixes E4M3 and E8M0 block "
+                            "scales)";
+  ArrayRef<int64_t> lhs = lhsType.getShape();
+  ArrayRef<int64_t> rhs = rhsType.getShape();
   ArrayRef<int64_t> result = getResult().getType().getShape();
   if (lhs.size() != rhs.size())
     return emitOpError() << "operands must have the same rank, got "
@@ -272,6 +301,10 @@ SmallVector<int8_t> HadamardOp::getSignsOrDefault() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult RescaleOp::verify() {
+  for (NVFP4TensorType type : {getInput().getType(), getResult().getType()})
+    if (!type.isNVFP4())
+      return emitOpError() << "rescales NVFP4 tensors only, got " << type
+                           << "; dequantize and quantize an MX tensor";
   if (getInput().getType().getShape() != getResult().getType().getShape())
     return emitOpError() << "input shape "
                          << formatShape(getInput().getType().getShape())
@@ -294,8 +327,8 @@ LogicalResult TransposeOp::verify() {
   NVFP4TensorType resultType = getResult().getType();
   if (!inputType.getBlock().is2D())
     return emitOpError() << "only tensors with 16x16 block scales can be "
-                            "transposed exactly; 1x16 scales run along the "
-                            "other dimension";
+                            "transposed exactly; 1x16 and 1x32 scales run "
+                            "along the other dimension";
   if (resultType.getBlock() != inputType.getBlock())
     return emitOpError() << "result must keep 16x16 block scales";
   if (resultType.getTensorScale() != inputType.getTensorScale())
@@ -337,6 +370,22 @@ LogicalResult AssembleOp::verify() {
                          << " does not match the expected "
                          << formatShape(resultType.getScalesShape())
                          << " for block " << resultType.getBlock();
+  StringRef format = stringifyFormat(resultType.getFormat());
+  if (dataType.getElementType() != resultType.getElementType())
+    return emitOpError() << "data element type " << dataType.getElementType()
+                         << " is not the " << format << " element type "
+                         << resultType.getElementType();
+  Type scaleType = resultType.getScalesType().getElementType();
+  if (scalesType.getElementType() != scaleType)
+    return emitOpError() << "scales element type "
+                         << scalesType.getElementType() << " is not the "
+                         << format << " scale type " << scaleType;
+  if (resultType.hasTensorScale() && !getAmax())
+    return emitOpError() << "an " << format
+                         << " result needs its f32 tensor scale operand";
+  if (!resultType.hasTensorScale() && getAmax())
+    return emitOpError() << "an " << format
+                         << " result has no tensor scale operand";
   return success();
 }
 
@@ -363,7 +412,8 @@ LogicalResult DisassembleOp::inferReturnTypes(
     return emitOptionalError(location, "expected an NVFP4 tensor operand");
   inferredReturnTypes.push_back(type.getDataType());
   inferredReturnTypes.push_back(type.getScalesType());
-  inferredReturnTypes.push_back(Float32Type::get(context));
+  if (type.hasTensorScale())
+    inferredReturnTypes.push_back(Float32Type::get(context));
   return success();
 }
 
@@ -375,7 +425,8 @@ LogicalResult DisassembleOp::fold(FoldAdaptor,
     return failure();
   results.push_back(assemble.getData());
   results.push_back(assemble.getScales());
-  results.push_back(assemble.getAmax());
+  if (Value amax = assemble.getAmax())
+    results.push_back(amax);
   return success();
 }
 

@@ -216,8 +216,7 @@ private:
       return Value();
     SmallVector<int64_t> shape(type.getShape());
     std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
-    auto transposedType = NVFP4TensorType::get(
-        rewriter.getContext(), shape, type.getBlock(), type.getTensorScale());
+    NVFP4TensorType transposedType = type.withShape(shape);
     return TransposeOp::create(rewriter, op.getLoc(), transposedType,
                                quantized);
   }

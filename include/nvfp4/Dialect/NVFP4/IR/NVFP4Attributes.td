@@ -55,17 +55,39 @@ def NVFP4_TensorScaleKind : I32EnumAttr<"TensorScaleKind",
 }
 
 //===----------------------------------------------------------------------===//
+// Format
+//===----------------------------------------------------------------------===//
+
+def NVFP4_FormatNVFP4 : I32EnumAttrCase<"NVFP4", 0, "nvfp4">;
+def NVFP4_FormatMXFP4 : I32EnumAttrCase<"MXFP4", 1, "mxfp4">;
+def NVFP4_FormatMXFP8E4M3 : I32EnumAttrCase<"MXFP8E4M3", 2, "mxfp8_e4m3">;
+def NVFP4_FormatMXFP8E5M2 : I32EnumAttrCase<"MXFP8E5M2", 3, "mxfp8_e5m2">;
+
+// The block-scaled format of a `!nvfp4.tensor`: a parameter of the type (see
+// there), not an attribute of its own.
+def NVFP4_Format : I32EnumAttr<"Format",
+    "block-scaled format of an !nvfp4.tensor",
+    [NVFP4_FormatNVFP4, NVFP4_FormatMXFP4, NVFP4_FormatMXFP8E4M3,
+     NVFP4_FormatMXFP8E5M2]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::nvfp4";
+}
+
+//===----------------------------------------------------------------------===//
 // BlockAttr
 //===----------------------------------------------------------------------===//
 
 def NVFP4_BlockAttr : AttrDef<NVFP4_Dialect, "Block"> {
   let mnemonic = "block";
-  let summary = "shape of the block that shares one E4M3 scale: 1x16 or 16x16";
+  let summary = "shape of the block that shares one scale: 1x16, 16x16 or 1x32";
   let description = [{
-    `1x16`: one scale per 16 consecutive elements of the last (contraction)
-    dimension. `16x16`: one scale per 16x16 tile of the two innermost
-    dimensions; used for weights so that quantize(Wᵀ) == transpose(quantize(W)).
-    No other block shape is NVFP4.
+    NVFP4 (one E4M3 scale per block): `1x16` is one scale per 16 consecutive
+    elements of the last (contraction) dimension; `16x16` one scale per 16x16
+    tile of the two innermost dimensions, used for weights so that
+    quantize(Wᵀ) == transpose(quantize(W)). The OCP MX formats (one E8M0
+    scale per block): `1x32`, one scale per 32 consecutive elements of the
+    last dimension. No other block shape exists; `!nvfp4.tensor` checks that
+    the block fits its format.
 
     Example: `#nvfp4.block<16x16>`
   }];

@@ -39,8 +39,13 @@
 namespace mlir {
 namespace nvfp4 {
 
-/// Number of elements of a 1D block along the contraction dimension.
+/// Number of elements of an NVFP4 block along the contraction dimension.
 inline constexpr int64_t kBlockSize = 16;
+/// Number of elements of an MX block (OCP MX v1.0's k).
+inline constexpr int64_t kMXBlockSize = 32;
+
+/// Bits per element of `format`: 4 (E2M1) or 8 (E4M3, E5M2).
+int64_t getElementBits(Format format);
 
 /// Transformer Engine's fixed sign vector for the 16x16 Hadamard transform.
 llvm::ArrayRef<int8_t> getDefaultHadamardSigns();

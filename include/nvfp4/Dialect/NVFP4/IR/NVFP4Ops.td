@@ -16,6 +16,10 @@ include "mlir/IR/BuiltinTypes.td"
 def NVFP4_HighPrecisionTensor : RankedTensorOf<[F32, BF16, F16]>;
 /// Matmul results and accumulators: what the block-scaled MMA produces.
 def NVFP4_MatmulResultTensor : RankedTensorOf<[F32, BF16]>;
+/// The data component of a block-scaled tensor, by format.
+def NVFP4_DataTensor : RankedTensorOf<[F4E2M1FN, F8E4M3FN, F8E5M2]>;
+/// The block-scale component: E4M3 (NVFP4) or E8M0 (MX).
+def NVFP4_ScalesTensor : RankedTensorOf<[F8E4M3FN, F8E8M0FNU]>;
 
 //===----------------------------------------------------------------------===//
 // QuantizeOp
@@ -48,6 +52,14 @@ def NVFP4_QuantizeOp : NVFP4_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
     `cvt.rn.satfinite.e2m1x2.f32`, and for `rs` on sm_100a/sm_103a to
     `cvt.rs.satfinite.e2m1x4.f32`.
 
+    A result in an MX format (`mxfp4`, `mxfp8_e4m3`, `mxfp8_e5m2`) is
+    quantized as the OCP MX specification v1.0 says: each block of 32
+    elements gets the E8M0 scale `X = 2^(floor(log2(block_amax)) - emax_elem)`
+    and each element `elem_rn_satfinite(x / X)` (docs/numerics.md §13). MX
+    quantization has no tensor amax, so it takes no `amax` operand, and it
+    rounds to nearest even without a Hadamard transform (apply
+    `nvfp4.hadamard` first for one).
+
     Example:
 
     ```mlir
@@ -55,6 +67,8 @@ def NVFP4_QuantizeOp : NVFP4_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
     %g = nvfp4.quantize %dy rounding rs seed %s offset 0 hadamard
            [1, 1, 1, -1, 1, -1, -1, -1, -1, -1, -1, 1, -1, 1, -1, -1]
            : tensor<4096x2048xbf16> -> !nvfp4.tensor<4096x2048, 1x16>
+    %m = nvfp4.quantize %x : tensor<128x4096xbf16>
+           -> !nvfp4.tensor<128x4096, 1x32, mxfp8_e4m3>
     ```
   }];
   let arguments = (ins NVFP4_HighPrecisionTensor:$input,
@@ -122,12 +136,16 @@ def NVFP4_DequantizeOp : NVFP4_Op<"dequantize", [Pure]> {
     `dequantize_fp4_kernel`) and rounded to the result element type, where
     `amax` is the tensor amax the input carries. For an input with a `decode`
     tensor scale `d` it is `e2m1(q) * (e4m3(s_b) * d)` (Model Optimizer's
-    order). The result has the shape of the input.
+    order). An MX input gives `elem(q) * 2^(e8m0(s_b) - 127)`, computed
+    exactly in f32 (NaN for the NaN scale 0xFF). The result has the shape
+    of the input.
 
     Example:
 
     ```mlir
     %x = nvfp4.dequantize %q : !nvfp4.tensor<128x64, 1x16> -> tensor<128x64xf32>
+    %y = nvfp4.dequantize %m : !nvfp4.tensor<128x64, 1x32, mxfp4>
+           -> tensor<128x64xbf16>
     ```
   }];
   let arguments = (ins NVFP4_TensorType:$input);
@@ -143,7 +161,7 @@ def NVFP4_DequantizeOp : NVFP4_Op<"dequantize", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def NVFP4_MatmulOp : NVFP4_Op<"matmul", [Pure]> {
-  let summary = "block-scaled NVFP4 matmul: C = A * B^T (+ acc), both operands K-major";
+  let summary = "block-scaled matmul: C = A * B^T (+ acc), both operands K-major";
   let description = [{
     Multiplies `lhs` [M, K] by the transpose of `rhs` [N, K] (both operands
     are stored with the contraction dimension K innermost, as the hardware
@@ -158,7 +176,14 @@ def NVFP4_MatmulOp : NVFP4_Op<"matmul", [Pure]> {
     decode scale `d` either the operand's own or `amax * fl(1 / (6 * 448))`
     (vLLM's `input_scale * weight_scale_2` for two decode scales).
 
-    On sm_100a/sm_103a/sm_110a this is
+    Both operands are NVFP4, or both are MX: `mxfp4` with `mxfp4`, or any
+    mix of `mxfp4`, `mxfp8_e4m3` and `mxfp8_e5m2` (the hardware's
+    `kind::mxf8f6f4`). An MX GEMM sums each 32-wide K block's products
+    exactly, scales the block's f32 partial sum by `2^(eA + eB)` and
+    accumulates the blocks in f32 in increasing K (docs/numerics.md §13);
+    there is no `alpha`.
+
+    On sm_100a/sm_103a/sm_110a NVFP4 is
     `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`; on
     sm_120a/sm_121a `mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.
     block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3`.
@@ -171,6 +196,8 @@ def NVFP4_MatmulOp : NVFP4_Op<"matmul", [Pure]> {
     %z = nvfp4.matmul %x, %w acc(%c : tensor<128x14336xf32>)
            : !nvfp4.tensor<128x4096, 1x16>, !nvfp4.tensor<14336x4096, 16x16>
            -> tensor<128x14336xf32>
+    %m = nvfp4.matmul %xm, %wm : !nvfp4.tensor<128x4096, 1x32, mxfp8_e4m3>,
+           !nvfp4.tensor<14336x4096, 1x32, mxfp4> -> tensor<128x14336xbf16>
     ```
   }];
   let arguments = (ins NVFP4_TensorType:$lhs, NVFP4_TensorType:$rhs,
@@ -234,7 +261,8 @@ def NVFP4_RescaleOp : NVFP4_Op<"rescale", [Pure, AttrSizedOperandSegments]> {
     operand, or recomputed) and the block layout of the result type, with
     the given rounding. Use it to move a 1x16 tensor to 16x16 scales, or to
     rescale a tensor to an amax observed elsewhere (delayed scaling).
-    Shapes must match.
+    Shapes must match, and both types are NVFP4 (for an MX tensor,
+    dequantize and quantize).
 
     Example:
 
@@ -293,7 +321,7 @@ def NVFP4_TransposeOp : NVFP4_Op<"transpose", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def NVFP4_AssembleOp : NVFP4_Op<"assemble", [Pure]> {
-  let summary = "build an NVFP4 tensor from its data, scales and tensor amax";
+  let summary = "build a block-scaled tensor from its data, scales and tensor scale";
   let description = [{
     Packs E2M1 `data`, E4M3 `scales` (one per block, compact: [.., M/16, K/16]
     for 16x16) and the f32 tensor `amax` the scales were derived from
@@ -301,8 +329,9 @@ def NVFP4_AssembleOp : NVFP4_Op<"assemble", [Pure]> {
     has a `decode` tensor scale, the f32 operand is that decode scale
     instead: this is how weights that another tool quantized (Model
     Optimizer's `weight`, `weight_scale` and `weight_scale_2`) enter a
-    program. The component shapes must be those the result type implies
-    (see `!nvfp4.tensor`).
+    program. An MX result has no tensor scale and takes only the data and
+    its E8M0 scales. The component types must be those the result type
+    implies (see `!nvfp4.tensor`).
 
     Example:
 
@@ -311,14 +340,16 @@ def NVFP4_AssembleOp : NVFP4_Op<"assemble", [Pure]> {
            tensor<32x4xf8E4M3FN> -> !nvfp4.tensor<32x64, 1x16>
     %w = nvfp4.assemble %wd, %ws, %ws2 : tensor<64x64xf4E2M1FN>,
            tensor<64x4xf8E4M3FN> -> !nvfp4.tensor<64x64, 1x16, decode>
+    %m = nvfp4.assemble %md, %ms : tensor<32x64xf8E4M3FN>,
+           tensor<32x2xf8E8M0FNU> -> !nvfp4.tensor<32x64, 1x32, mxfp8_e4m3>
     ```
   }];
-  let arguments = (ins RankedTensorOf<[F4E2M1FN]>:$data,
-                       RankedTensorOf<[F8E4M3FN]>:$scales,
-                       F32:$amax);
+  let arguments = (ins NVFP4_DataTensor:$data,
+                       NVFP4_ScalesTensor:$scales,
+                       Optional<F32>:$amax);
   let results = (outs NVFP4_TensorType:$result);
   let assemblyFormat = [{
-    $data `,` $scales `,` $amax attr-dict `:` type($data) `,`
+    $data `,` $scales (`,` $amax^)? attr-dict `:` type($data) `,`
     type($scales) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
@@ -327,23 +358,25 @@ def NVFP4_AssembleOp : NVFP4_Op<"assemble", [Pure]> {
 
 def NVFP4_DisassembleOp : NVFP4_Op<"disassemble",
     [Pure, InferTypeOpAdaptor]> {
-  let summary = "take an NVFP4 tensor apart into data, scales and tensor amax";
+  let summary = "take a block-scaled tensor apart into data, scales and tensor scale";
   let description = [{
-    The inverse of `nvfp4.assemble`: returns the E2M1 data, the compact E4M3
-    block scales and the f32 tensor amax. Result types follow from the input
-    type.
+    The inverse of `nvfp4.assemble`: returns the data, the compact block
+    scales and, for NVFP4, the f32 tensor scale (an MX tensor has none).
+    Result types follow from the input type.
 
     Example:
 
     ```mlir
     %d, %s, %amax = nvfp4.disassemble %q : !nvfp4.tensor<32x64, 16x16>
     // %d: tensor<32x64xf4E2M1FN>, %s: tensor<2x4xf8E4M3FN>, %amax: f32
+    %md, %ms = nvfp4.disassemble %m : !nvfp4.tensor<32x64, 1x32, mxfp4>
+    // %md: tensor<32x64xf4E2M1FN>, %ms: tensor<32x2xf8E8M0FNU>
     ```
   }];
   let arguments = (ins NVFP4_TensorType:$input);
-  let results = (outs RankedTensorOf<[F4E2M1FN]>:$data,
-                      RankedTensorOf<[F8E4M3FN]>:$scales,
-                      F32:$amax);
+  let results = (outs NVFP4_DataTensor:$data,
+                      NVFP4_ScalesTensor:$scales,
+                      Optional<F32>:$amax);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
   let hasFolder = 1;
 }
