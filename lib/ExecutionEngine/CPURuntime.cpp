@@ -14,7 +14,10 @@
 //
 // Components use the layout of the reference lowering: E2M1 codes one per
 // byte (low nibble), compact E4M3 scales ([rows / R, cols / 16] for Rx16
-// blocks), the f32 tensor amax. Every entry point takes unranked memrefs
+// blocks), the f32 tensor amax. The OCP MX entry points (`nvfp4CpuMx...`)
+// take element codes one per byte (E2M1 in the low nibble, E4M3 / E5M2 the
+// whole byte), E8M0 scales [rows, cols / 32] and an element-type code (0
+// E2M1, 1 E4M3, 2 E5M2), and call nvfp4::mx. Every entry point takes unranked memrefs
 // (`llvm.emit_c_interface`) of fixed rank: 2 for quantize, dequantize,
 // amax and hadamard (the lowering views tensors as [rows, cols]), 3 for
 // matmul ([batch, rows, K]) and transpose ([batch, rows, cols]). An argument that does not fit (a descriptor
@@ -29,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Numerics/MX.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include "MemRefArguments.h"
@@ -164,6 +168,62 @@ nvfp4::QuantizedTensor packed(const int8_t *codes, const int8_t *scales,
     std::copy_n(scales + (r / blockRows) * blocksPerRow, blocksPerRow,
                 t.scales.begin() + r * blocksPerRow);
   return t;
+}
+
+/// The MX element type of a call's `elementType` code (0 E2M1, 1 E4M3, 2
+/// E5M2).
+nvfp4::mx::ElementType mxElementType(const char *entry, int32_t code) {
+  switch (code) {
+  case 0:
+    return nvfp4::mx::ElementType::E2M1;
+  case 1:
+    return nvfp4::mx::ElementType::E4M3;
+  case 2:
+    return nvfp4::mx::ElementType::E5M2;
+  default:
+    failInvalid(entry, "element type " + std::to_string(code) +
+                           ", expected 0 (E2M1), 1 (E4M3) or 2 (E5M2)");
+  }
+}
+
+/// Builds the library's form of the [rows, cols] MX matrix with codes one
+/// per byte and scales [rows, cols / 32]: E2M1 codes packed two per byte.
+nvfp4::mx::Tensor packedMX(const int8_t *codes, const int8_t *scales,
+                           nvfp4::mx::ElementType type, int64_t rows,
+                           int64_t cols) {
+  nvfp4::mx::Tensor t;
+  t.rows = rows;
+  t.cols = cols;
+  t.elementType = type;
+  const int64_t numel = rows * cols;
+  if (nvfp4::mx::elementBits(type) == 4) {
+    t.data.resize(static_cast<size_t>(numel / 2));
+    for (size_t i = 0; i < t.data.size(); ++i)
+      t.data[i] = static_cast<uint8_t>((codes[2 * i] & 0xF) |
+                                       ((codes[2 * i + 1] & 0xF) << 4));
+  } else {
+    t.data.assign(reinterpret_cast<const uint8_t *>(codes),
+                  reinterpret_cast<const uint8_t *>(codes) + numel);
+  }
+  const uint8_t *s = reinterpret_cast<const uint8_t *>(scales);
+  t.scales.assign(s, s + numel / nvfp4::mx::kBlockSize);
+  return t;
+}
+
+/// The codes [rows, cols] and E8M0 scales [rows, cols / 32] of a 2-D MX
+/// tensor, validated.
+std::pair<Dense<int8_t>, Dense<int8_t>>
+mxComponentArguments(const char *entry, UnrankedMemRefType<int8_t> *codesArg,
+                     UnrankedMemRefType<int8_t> *scalesArg, int64_t rows,
+                     int64_t cols) {
+  if (auto err = nvfp4::mx::checkQuantizable(rows, cols))
+    failInvalid(entry, *err);
+  Dense<int8_t> codes = denseArgument(entry, "codes", codesArg, 2);
+  Dense<int8_t> scales = denseArgument(entry, "scales", scalesArg, 2);
+  expectShape(entry, "codes", codes.sizes, {rows, cols});
+  expectShape(entry, "scales", scales.sizes,
+              {rows, cols / nvfp4::mx::kBlockSize});
+  return {codes, scales};
 }
 
 /// Tiles of the byte transpose: 64 x 64 codes (4 KiB read, 4 KiB written)
@@ -378,6 +438,103 @@ void _mlir_ciface_nvfp4CpuTranspose(UnrankedMemRefType<int8_t> *codesArg,
                    outCodes.data + i * rows * cols, rows, cols);
     transposeBytes(scales.data + i * scaleCount,
                    outScales.data + i * scaleCount, rows / 16, cols / 16);
+  }
+}
+
+/// Quantizes x [rows, cols] per the OCP MX specification
+/// (nvfp4::mx::quantize) into codes [rows, cols], one per byte, and E8M0
+/// scales [rows, cols / 32].
+void _mlir_ciface_nvfp4CpuMxQuantize(UnrankedMemRefType<float> *xArg,
+                                     UnrankedMemRefType<int8_t> *codesArg,
+                                     UnrankedMemRefType<int8_t> *scalesArg,
+                                     int32_t elementType) {
+  const char *entry = "nvfp4CpuMxQuantize";
+  const nvfp4::mx::ElementType type = mxElementType(entry, elementType);
+  Dense<float> x = denseArgument(entry, "input", xArg, 2);
+  const int64_t rows = x.size(0), cols = x.size(1);
+  auto [codes, scales] =
+      mxComponentArguments(entry, codesArg, scalesArg, rows, cols);
+  nvfp4::mx::Tensor t;
+  if (auto err = nvfp4::mx::quantize(x.data, rows, cols, type, t))
+    failInvalid(entry, *err);
+  const int64_t numel = rows * cols;
+  if (nvfp4::mx::elementBits(type) == 4) {
+    for (int64_t i = 0; i < numel; i += 2) {
+      codes.data[i] = static_cast<int8_t>(t.data[i / 2] & 0xF);
+      codes.data[i + 1] = static_cast<int8_t>(t.data[i / 2] >> 4);
+    }
+  } else {
+    std::copy_n(t.data.begin(), numel, reinterpret_cast<uint8_t *>(codes.data));
+  }
+  std::copy(t.scales.begin(), t.scales.end(),
+            reinterpret_cast<uint8_t *>(scales.data));
+}
+
+/// Writes out [rows, cols] = the MX dequantization (nvfp4::mx::dequantize)
+/// of codes [rows, cols] and E8M0 scales [rows, cols / 32].
+void _mlir_ciface_nvfp4CpuMxDequantize(UnrankedMemRefType<int8_t> *codesArg,
+                                       UnrankedMemRefType<int8_t> *scalesArg,
+                                       int32_t elementType,
+                                       UnrankedMemRefType<float> *outArg) {
+  const char *entry = "nvfp4CpuMxDequantize";
+  const nvfp4::mx::ElementType type = mxElementType(entry, elementType);
+  Dense<float> out = denseArgument(entry, "result", outArg, 2);
+  const int64_t rows = out.size(0), cols = out.size(1);
+  auto [codes, scales] =
+      mxComponentArguments(entry, codesArg, scalesArg, rows, cols);
+  nvfp4::mx::dequantize(packedMX(codes.data, scales.data, type, rows, cols),
+                        out.data);
+}
+
+/// out [B, M, N] = the MX block-scaled GEMM (nvfp4::mx::matmul) of A [B, M,
+/// K] (E8M0 scales [B, M, K / 32], element type aElementType) and B [B, N,
+/// K] (likewise), plus acc [B, M, N] when `hasAcc` is non-zero (one f32
+/// addition per element).
+void _mlir_ciface_nvfp4CpuMxMatmul(
+    UnrankedMemRefType<int8_t> *aCodesArg,
+    UnrankedMemRefType<int8_t> *aScalesArg, int32_t aElementType,
+    UnrankedMemRefType<int8_t> *bCodesArg,
+    UnrankedMemRefType<int8_t> *bScalesArg, int32_t bElementType,
+    UnrankedMemRefType<float> *accArg, int32_t hasAcc,
+    UnrankedMemRefType<float> *outArg) {
+  const char *entry = "nvfp4CpuMxMatmul";
+  const nvfp4::mx::ElementType aType = mxElementType(entry, aElementType);
+  const nvfp4::mx::ElementType bType = mxElementType(entry, bElementType);
+  Dense<int8_t> aCodes = denseArgument(entry, "lhs codes", aCodesArg, 3);
+  Dense<int8_t> bCodes = denseArgument(entry, "rhs codes", bCodesArg, 3);
+  const int64_t batch = aCodes.size(0), m = aCodes.size(1),
+                k = aCodes.size(2), n = bCodes.size(1);
+  expectShape(entry, "rhs codes", bCodes.sizes, {batch, n, k});
+  if (k % nvfp4::mx::kBlockSize != 0)
+    failInvalid(entry, "K = " + std::to_string(k) +
+                           " is not a multiple of 32");
+  const int64_t blocks = k / nvfp4::mx::kBlockSize;
+  Dense<int8_t> aScales = denseArgument(entry, "lhs scales", aScalesArg, 3);
+  Dense<int8_t> bScales = denseArgument(entry, "rhs scales", bScalesArg, 3);
+  expectShape(entry, "lhs scales", aScales.sizes, {batch, m, blocks});
+  expectShape(entry, "rhs scales", bScales.sizes, {batch, n, blocks});
+  Dense<float> out = denseArgument(entry, "result", outArg, 3);
+  expectShape(entry, "result", out.sizes, {batch, m, n});
+  Dense<float> acc;
+  if (hasAcc) {
+    acc = denseArgument(entry, "acc", accArg, 3);
+    expectShape(entry, "acc", acc.sizes, {batch, m, n});
+  }
+  for (int64_t i = 0; i < batch; ++i) {
+    nvfp4::mx::Tensor a =
+        packedMX(aCodes.data + i * m * k, aScales.data + i * m * blocks, aType,
+                 m, k);
+    nvfp4::mx::Tensor b =
+        packedMX(bCodes.data + i * n * k, bScales.data + i * n * blocks, bType,
+                 n, k);
+    float *c = out.data + i * m * n;
+    if (auto err = nvfp4::mx::matmul(a, b, c))
+      failInvalid(entry, *err);
+    if (hasAcc) {
+      const float *accIn = acc.data + i * m * n;
+      for (int64_t j = 0; j < m * n; ++j)
+        c[j] = c[j] + accIn[j];
+    }
   }
 }
 

@@ -37,6 +37,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -310,6 +311,26 @@ struct ConvertNVFP4ToGPUPass
           << tcgen05CtaPair << "' (supported: auto, off, on)";
       return signalPassFailure();
     }
+    // The GPU kernels implement NVFP4; an MX tensor anywhere is an error.
+    WalkResult mx = module.walk([&](Operation *op) {
+      auto isMX = [](Type type) {
+        auto tensor = dyn_cast<NVFP4TensorType>(type);
+        return tensor && !tensor.isNVFP4();
+      };
+      auto function = dyn_cast<FunctionOpInterface>(op);
+      if (llvm::any_of(op->getOperandTypes(), isMX) ||
+          llvm::any_of(op->getResultTypes(), isMX) ||
+          (function && (llvm::any_of(function.getArgumentTypes(), isMX) ||
+                        llvm::any_of(function.getResultTypes(), isMX)))) {
+        op->emitOpError() << "on an MX tensor: convert-nvfp4-to-gpu has no "
+                             "kernels for the MX formats; lower the program "
+                             "with --nvfp4-to-cpu";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (mx.wasInterrupted())
+      return signalPassFailure();
     // On tcgen05 targets, few-row GEMMs run as their transposed product,
     // and a K that is not a multiple of 32 gets copies of the operands with
     // K padded.

@@ -79,6 +79,7 @@ public:
     return index;
   }
 
+  MLIRContext *getContext() const { return rewriter.getContext(); }
   void i32(int64_t v) { scalar(rewriter.getI32IntegerAttr(v)); }
   void i64(int64_t v) { scalar(rewriter.getI64IntegerAttr(v)); }
   void f32(float v) { scalar(rewriter.getF32FloatAttr(v)); }
@@ -180,12 +181,58 @@ SmallVector<Value> emitQuantizeCall(ConversionPatternRewriter &rw,
       amax};
 }
 
-/// Dequantizes the components of a tensor of `type` (any rank, Rx16 blocks,
+/// The runtime's element-type code of an MX format (0 E2M1, 1 E4M3, 2 E5M2).
+int64_t getMXElementTypeCode(Format format) {
+  switch (format) {
+  case Format::NVFP4:
+  case Format::MXFP4:
+    return 0;
+  case Format::MXFP8E4M3:
+    return 1;
+  case Format::MXFP8E5M2:
+    return 2;
+  }
+  llvm_unreachable("unknown format");
+}
+
+/// Quantizes the f32 [rows, cols] tensor `x` to the MX tensor `type` by a
+/// call of nvfp4CpuMxQuantize; returns the codes and E8M0 scales.
+SmallVector<Value> emitMXQuantizeCall(ConversionPatternRewriter &rw,
+                                      Operation *op, Value x,
+                                      NVFP4TensorType type) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  int64_t rows = xType.getDimSize(0), cols = xType.getDimSize(1);
+  Type i8 = rw.getI8Type();
+  CallBuilder call(rw, op);
+  call.tensor(x);
+  unsigned codes = call.output({rows, cols}, i8);
+  unsigned scales = call.output({rows, cols / kMXBlockSize}, i8);
+  call.i32(getMXElementTypeCode(type.getFormat()));
+  call.call("nvfp4CpuMxQuantize", {});
+  Location loc = op->getLoc();
+  return SmallVector<Value>{
+      from2D(rw, loc, call.result(codes), type.getShape()),
+      from2D(rw, loc, call.result(scales), type.getScalesShape())};
+}
+
+/// Dequantizes the components of a tensor of `type` (any rank, any format,
 /// either tensor-scale kind) to an f32 tensor of the codes' shape by a call
-/// of nvfp4CpuDequantize.
+/// of nvfp4CpuDequantize or, for MX, nvfp4CpuMxDequantize.
 Value emitDequantizeCall(ConversionPatternRewriter &rw, Operation *op,
                          ValueRange components, NVFP4TensorType type) {
   Location loc = op->getLoc();
+  if (!type.isNVFP4()) {
+    Value codes = to2D(rw, loc, components[0]);
+    CallBuilder call(rw, op);
+    call.tensor(codes);
+    call.tensor(to2D(rw, loc, components[1]));
+    call.i32(getMXElementTypeCode(type.getFormat()));
+    unsigned out =
+        call.output(cast<RankedTensorType>(codes.getType()).getShape(),
+                    rw.getF32Type());
+    call.call("nvfp4CpuMxDequantize", {});
+    return from2D(rw, loc, call.result(out), type.getShape());
+  }
   Value codes = to2D(rw, loc, components[0]);
   auto codesType = cast<RankedTensorType>(codes.getType());
   CallBuilder call(rw, op);
@@ -214,6 +261,11 @@ struct QuantizeOpCallLowering : public OpConversionPattern<QuantizeOp> {
     Value x = to2D(rewriter, loc,
                    castElements(rewriter, loc, single(adaptor.getInput()),
                                 rewriter.getF32Type()));
+    if (!op.getType().isNVFP4()) {
+      rewriter.replaceOpWithMultiple(
+          op, {emitMXQuantizeCall(rewriter, op, x, op.getType())});
+      return success();
+    }
     rewriter.replaceOpWithMultiple(
         op, {emitQuantizeCall(rewriter, op, x, q, op.getType())});
     return success();
@@ -336,7 +388,8 @@ struct MatmulOpCallLowering : public OpConversionPattern<MatmulOp> {
   }
 
 private:
-  /// nvfp4CpuMatmul on [B, M, K] x [B, N, K] -> [B, M, N] f32.
+  /// nvfp4CpuMatmul (nvfp4CpuMxMatmul for MX operands) on [B, M, K] x
+  /// [B, N, K] -> [B, M, N] f32.
   static Value emitExact(ConversionPatternRewriter &rw,
                                     Operation *op, ValueRange a, ValueRange b,
                                     int64_t ra, int64_t rb, Value accIn) {
@@ -346,6 +399,18 @@ private:
     auto aType = cast<RankedTensorType>(aCodes.getType());
     auto bType = cast<RankedTensorType>(bCodes.getType());
     auto matmul = cast<MatmulOp>(op);
+    SmallVector<int64_t> shape = {aType.getDimSize(0), aType.getDimSize(1),
+                                  bType.getDimSize(1)};
+    if (!matmul.getLhs().getType().isNVFP4()) {
+      CallBuilder call(rw, op);
+      call.tensor(aCodes);
+      call.tensor(addBatchDim(rw, loc, a[1]));
+      call.i32(getMXElementTypeCode(matmul.getLhs().getType().getFormat()));
+      call.tensor(bCodes);
+      call.tensor(addBatchDim(rw, loc, b[1]));
+      call.i32(getMXElementTypeCode(matmul.getRhs().getType().getFormat()));
+      return emitAccAndResult(call, shape, accIn, "nvfp4CpuMxMatmul");
+    }
     CallBuilder call(rw, op);
     call.tensor(aCodes);
     call.tensor(addBatchDim(rw, loc, a[1]));
@@ -357,9 +422,16 @@ private:
     call.value(b[2]);
     call.i32(matmul.getRhs().getType().hasDecodeScale() ? 1 : 0);
     call.i64(rb);
-    SmallVector<int64_t> shape = {aType.getDimSize(0), aType.getDimSize(1),
-                                  bType.getDimSize(1)};
-    unsigned result = call.allocate(shape, rw.getF32Type());
+    return emitAccAndResult(call, shape, accIn, "nvfp4CpuMatmul");
+  }
+
+  /// Passes the optional accumulator and the f32 result buffer of `shape`
+  /// as the last arguments of the matmul entry point `name`, calls it and
+  /// returns the result.
+  static Value emitAccAndResult(CallBuilder &call, ArrayRef<int64_t> shape,
+                                Value accIn, StringRef name) {
+    unsigned result =
+        call.allocate(shape, Float32Type::get(call.getContext()));
     if (accIn) {
       call.tensor(accIn);
       call.i32(1);
@@ -369,7 +441,7 @@ private:
       call.i32(0);
     }
     call.buffer(result);
-    call.call("nvfp4CpuMatmul", {});
+    call.call(name, {});
     return call.result(result);
   }
 
@@ -394,8 +466,9 @@ private:
 
 ArrayRef<StringLiteral> mlir::nvfp4::reference::getLibraryCallNames() {
   static constexpr StringLiteral names[] = {
-      "nvfp4CpuQuantize", "nvfp4CpuAmax", "nvfp4CpuDequantize",
-      "nvfp4CpuHadamard", "nvfp4CpuMatmul", "nvfp4CpuTranspose"};
+      "nvfp4CpuQuantize",   "nvfp4CpuAmax",         "nvfp4CpuDequantize",
+      "nvfp4CpuHadamard",   "nvfp4CpuMatmul",       "nvfp4CpuTranspose",
+      "nvfp4CpuMxQuantize", "nvfp4CpuMxDequantize", "nvfp4CpuMxMatmul"};
   return names;
 }
 

@@ -51,11 +51,12 @@ using namespace mlir::nvfp4::reference;
 // Type conversion
 //===----------------------------------------------------------------------===//
 
-/// Whether `type` is a tensor of E2M1 codes or E4M3 scales.
+/// Whether `type` is a tensor of element codes (E2M1, E4M3, E5M2) or block
+/// scales (E4M3, E8M0).
 static bool isComponentTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor &&
-         isa<Float4E2M1FNType, Float8E4M3FNType>(tensor.getElementType());
+  return tensor && isa<Float4E2M1FNType, Float8E4M3FNType, Float8E5M2Type,
+                       Float8E8M0FNUType>(tensor.getElementType());
 }
 
 NVFP4ToReferenceTypeConverter::NVFP4ToReferenceTypeConverter() {
@@ -69,9 +70,16 @@ NVFP4ToReferenceTypeConverter::NVFP4ToReferenceTypeConverter() {
     Type i8 = IntegerType::get(type.getContext(), 8);
     results.push_back(RankedTensorType::get(type.getShape(), i8));
     results.push_back(RankedTensorType::get(type.getScalesShape(), i8));
-    results.push_back(Float32Type::get(type.getContext()));
+    if (type.hasTensorScale())
+      results.push_back(Float32Type::get(type.getContext()));
     return success();
   });
+}
+
+/// Whether `type` is an MX `!nvfp4.tensor`.
+static bool isMXTensorType(Type type) {
+  auto tensor = dyn_cast<NVFP4TensorType>(type);
+  return tensor && !tensor.isNVFP4();
 }
 
 namespace {
@@ -199,9 +207,11 @@ struct AssembleOpLowering : public OpConversionPattern<AssembleOp> {
   LogicalResult
   matchAndRewrite(AssembleOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithMultiple(
-        op, {{single(adaptor.getData()), single(adaptor.getScales()),
-              single(adaptor.getAmax())}});
+    SmallVector<Value> components = {single(adaptor.getData()),
+                                     single(adaptor.getScales())};
+    if (op.getAmax())
+      components.push_back(single(adaptor.getAmax()));
+    rewriter.replaceOpWithMultiple(op, {components});
     return success();
   }
 };
@@ -211,8 +221,10 @@ struct DisassembleOpLowering : public OpConversionPattern<DisassembleOp> {
   LogicalResult
   matchAndRewrite(DisassembleOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    ValueRange in = adaptor.getInput();
-    rewriter.replaceOpWithMultiple(op, {{in[0]}, {in[1]}, {in[2]}});
+    SmallVector<SmallVector<Value>> results;
+    for (Value component : adaptor.getInput())
+      results.push_back({component});
+    rewriter.replaceOpWithMultiple(op, results);
     return success();
   }
 };
@@ -256,8 +268,9 @@ private:
   bool fakeQuant;
 };
 
-/// `arith.bitcast` between component tensors (f4E2M1FN, f8E4M3FN) and their
-/// integer views (i4, i8), the way programs read or build the codes.
+/// `arith.bitcast` between component tensors (f4E2M1FN, f8E4M3FN, f8E5M2,
+/// f8E8M0FNU) and their integer views (i4, i8), the way programs read or
+/// build the codes.
 struct BitcastOpLowering : public OpConversionPattern<arith::BitcastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -270,7 +283,8 @@ struct BitcastOpLowering : public OpConversionPattern<arith::BitcastOp> {
     Type src = srcType.getElementType(), dst = dstType.getElementType();
     Location loc = op.getLoc();
     Value in = adaptor.getIn();
-    if (isa<Float8E4M3FNType>(src) || isa<Float8E4M3FNType>(dst)) {
+    if (isa<Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType>(src) ||
+        isa<Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType>(dst)) {
       // Both sides are bytes already.
       rewriter.replaceOp(op, in);
       return success();
@@ -359,6 +373,14 @@ struct ConvertNVFP4ToReferencePass
     // flowing into ops without a conversion (the ops below and the
     // structural ones are converted).
     WalkResult walk = module.walk([&](Operation *op) {
+      if (kernels == "inline" && isa<QuantizeOp, DequantizeOp, MatmulOp>(op) &&
+          (llvm::any_of(op->getOperandTypes(), isMXTensorType) ||
+           llvm::any_of(op->getResultTypes(), isMXTensorType))) {
+        op->emitOpError()
+            << "on an MX tensor lowers with kernels=library only (the "
+               "inline lowering implements NVFP4)";
+        return WalkResult::interrupt();
+      }
       if (auto hadamard = dyn_cast<HadamardOp>(op)) {
         if (!hadamard.getType().hasStaticShape()) {
           op->emitOpError() << "with a dynamic shape is not supported by the "
@@ -375,7 +397,7 @@ struct ConvertNVFP4ToReferencePass
       if (!converter.isLegal(op)) {
         op->emitOpError()
             << "takes or returns an NVFP4 tensor or a tensor of f4E2M1FN / "
-               "f8E4M3FN, which the reference lowering cannot convert here; "
+               "f8E4M3FN / f8E5M2 / f8E8M0FNU, which the reference lowering cannot convert here; "
                "use nvfp4.disassemble and arith.bitcast to an integer tensor "
                "first";
         return WalkResult::interrupt();

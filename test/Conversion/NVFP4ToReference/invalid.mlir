@@ -12,7 +12,7 @@ func.func @dynamic_hadamard(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
 // reported instead of leaving casts behind.
 func.func @unsupported_use(%q: !nvfp4.tensor<16x32, 1x16>) -> tensor<16x16xf4E2M1FN> {
   %d, %s, %g = nvfp4.disassemble %q : !nvfp4.tensor<16x32, 1x16>
-  // expected-error @below {{'tensor.extract_slice' op takes or returns an NVFP4 tensor or a tensor of f4E2M1FN / f8E4M3FN, which the reference lowering cannot convert here}}
+  // expected-error @below {{'tensor.extract_slice' op takes or returns an NVFP4 tensor or a tensor of f4E2M1FN / f8E4M3FN / f8E5M2 / f8E8M0FNU, which the reference lowering cannot convert here}}
   %e = tensor.extract_slice %d[0, 0] [16, 16] [1, 1] : tensor<16x32xf4E2M1FN> to tensor<16x16xf4E2M1FN>
   return %e : tensor<16x16xf4E2M1FN>
 }

@@ -12,6 +12,7 @@
 #include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+#include "nvfp4/Numerics/MX.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -89,6 +90,54 @@ LogicalResult getConstantValues(Value value, std::vector<float> &values) {
   return success();
 }
 
+/// The OCP MX element type of `format`.
+::nvfp4::mx::ElementType getMXElementType(Format format) {
+  switch (format) {
+  case Format::NVFP4:
+  case Format::MXFP4:
+    return ::nvfp4::mx::ElementType::E2M1;
+  case Format::MXFP8E4M3:
+    return ::nvfp4::mx::ElementType::E4M3;
+  case Format::MXFP8E5M2:
+    return ::nvfp4::mx::ElementType::E5M2;
+  }
+  llvm_unreachable("unknown format");
+}
+
+/// Replaces the MX quantization `op` of the constant `values` by the
+/// assembled constant components.
+LogicalResult foldMXQuantize(QuantizeOp op, ArrayRef<float> values,
+                             RewriterBase &rewriter) {
+  NVFP4TensorType type = op.getType();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t cols = shape.back();
+  int64_t numel = static_cast<int64_t>(values.size());
+  ::nvfp4::mx::Tensor t;
+  if (auto err = ::nvfp4::mx::quantize(values.data(), numel / cols, cols,
+                                       getMXElementType(type.getFormat()),
+                                       t)) {
+    op.emitOpError() << "cannot be quantized at compile time: " << *err;
+    return failure();
+  }
+  // One byte per element in the dialect's layout: E2M1 codes unpacked.
+  std::vector<uint8_t> codes = t.data;
+  if (getElementBits(type.getFormat()) == 4) {
+    codes.resize(numel);
+    for (int64_t i = 0; i < numel; ++i)
+      codes[i] = i % 2 ? t.data[i / 2] >> 4 : t.data[i / 2] & 0xF;
+  }
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value data = arith::ConstantOp::create(
+      rewriter, loc, bytesAttr(shape, type.getElementType(), codes));
+  Value scales = arith::ConstantOp::create(
+      rewriter, loc,
+      bytesAttr(type.getScalesShape(), type.getScalesType().getElementType(),
+                t.scales));
+  rewriter.replaceOpWithNewOp<AssembleOp>(op, type, data, scales, Value());
+  return success();
+}
+
 /// Quantizes `op` if its input, amax and seed are constants. Returns
 /// whether it did, or failure (with a diagnostic) if the library rejects
 /// the constant.
@@ -96,6 +145,11 @@ FailureOr<bool> foldQuantize(QuantizeOp op, RewriterBase &rewriter) {
   std::vector<float> values;
   if (failed(getConstantValues(op.getInput(), values)))
     return false;
+  if (!op.getType().isNVFP4()) {
+    if (failed(foldMXQuantize(op, values, rewriter)))
+      return failure();
+    return true;
+  }
   ::nvfp4::QuantizeOptions opts;
   if (Value amax = op.getAmax()) {
     FloatAttr value;

@@ -105,12 +105,18 @@ static bool isConstantOperand(Value value) {
          name == "ml_program.global_load_const" || name == "util.global.load";
 }
 
-/// Whether `value` (an operand with views stripped) dequantizes an NVFP4
-/// tensor with a decode scale: a weight another tool quantized (a
-/// checkpoint's `weight`, `weight_scale` and `weight_scale_2`).
+/// Whether `value` (an operand with views stripped) dequantizes a weight
+/// another tool quantized: an NVFP4 tensor with a decode scale (a
+/// checkpoint's `weight`, `weight_scale` and `weight_scale_2`) or an MX
+/// tensor assembled from its components (an MXFP4 checkpoint's blocks and
+/// E8M0 scales).
 static bool isDequantizedCheckpoint(Value value) {
   auto dequantize = getDataSource(value).getDefiningOp<DequantizeOp>();
-  return dequantize && dequantize.getInput().getType().hasDecodeScale();
+  if (!dequantize)
+    return false;
+  NVFP4TensorType type = dequantize.getInput().getType();
+  return type.hasDecodeScale() ||
+         (!type.isNVFP4() && dequantize.getInput().getDefiningOp<AssembleOp>());
 }
 
 struct NVFP4InferRolesPass

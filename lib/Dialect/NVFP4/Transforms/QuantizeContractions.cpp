@@ -210,6 +210,9 @@ private:
       return Value();
     Value quantized = dequantize.getInput();
     NVFP4TensorType type = dequantize.getInput().getType();
+    // The contraction becomes an NVFP4 GEMM, which takes no MX operand.
+    if (!type.isNVFP4())
+      return Value();
     if (!kOuter)
       return quantized;
     if (!type.getBlock().is2D())

@@ -81,3 +81,35 @@ func.func @padded() -> !nvfp4.tensor<2x16, 1x16> {
   %q = nvfp4.quantize %p : tensor<2x16xf32> -> !nvfp4.tensor<2x16, 1x16>
   return %q : !nvfp4.tensor<2x16, 1x16>
 }
+
+// -----
+
+// MXFP8 (E4M3): a splat 1000 has the shared exponent floor(log2(1000)) - 8 =
+// 1, scale 2, and 1000 / 2 = 500 saturates to 448. No tensor scale.
+// CHECK-LABEL: func.func @mxfp8_splat
+// CHECK-DAG: %[[CODES:.*]] = arith.constant dense<4.480000e+02> : tensor<4x64xf8E4M3FN>
+// CHECK-DAG: %[[SCALES:.*]] = arith.constant dense<2.000000e+00> : tensor<4x2xf8E8M0FNU>
+// CHECK: %[[Q:.*]] = nvfp4.assemble %[[CODES]], %[[SCALES]] : tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU> -> !nvfp4.tensor<4x64, 1x32, mxfp8_e4m3>
+// CHECK: return %[[Q]]
+func.func @mxfp8_splat() -> !nvfp4.tensor<4x64, 1x32, mxfp8_e4m3> {
+  %s = arith.constant dense<1000.0> : tensor<4x64xf32>
+  %q = nvfp4.quantize %s : tensor<4x64xf32> -> !nvfp4.tensor<4x64, 1x32, mxfp8_e4m3>
+  return %q : !nvfp4.tensor<4x64, 1x32, mxfp8_e4m3>
+}
+
+// -----
+
+// MXFP4, one block a row. Row 0 (block amax 24): exponent 4 - 2 = 2, scale
+// 4, codes of x / 4 (1 / 4 = 0.25 ties to 0; 3 / 4 = 0.75 ties to 1; 24 / 4
+// = 6). Row 1 (block amax 0.75): exponent -1 - 2 = -3, scale 0.125, codes
+// of 8x (-0.75 -> -6, 0.25 -> 2).
+// CHECK-LABEL: func.func @mxfp4_values
+// CHECK-DAG: arith.constant dense<{{\[\[}}0.000000e+00, 1.000000e+00, 6.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [-6.000000e+00, 2.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]> : tensor<2x32xf4E2M1FN>
+// CHECK-DAG: arith.constant dense<{{\[\[}}4.000000e+00], [1.250000e-01]]> : tensor<2x1xf8E8M0FNU>
+// CHECK: nvfp4.assemble
+// CHECK-NOT: nvfp4.quantize
+func.func @mxfp4_values() -> !nvfp4.tensor<2x32, 1x32, mxfp4> {
+  %w = arith.constant dense<[[1.0, 3.0, 24.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [-0.75, 0.25, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]> : tensor<2x32xbf16>
+  %q = nvfp4.quantize %w : tensor<2x32xbf16> -> !nvfp4.tensor<2x32, 1x32, mxfp4>
+  return %q : !nvfp4.tensor<2x32, 1x32, mxfp4>
+}

@@ -65,3 +65,23 @@ func.func @stored_k_major_1d(%x: tensor<32x64xf32>, %codes: tensor<64x48xf4E2M1F
   %y = linalg.matmul ins(%x, %wd : tensor<32x64xf32>, tensor<64x48xf32>) outs(%init : tensor<32x48xf32>) -> tensor<32x48xf32>
   return %y : tensor<32x48xf32>
 }
+
+// -----
+
+// An MX checkpoint weight (E8M0 scales): the NVFP4 GEMM cannot take it, so
+// its dequantized values are quantized again as an NVFP4 weight.
+// CHECK-LABEL: func.func @mx_weight
+// CHECK: %[[W:.*]] = nvfp4.assemble %{{.*}}, %{{.*}} : tensor<48x64xf4E2M1FN>, tensor<48x2xf8E8M0FNU> -> !nvfp4.tensor<48x64, 1x32, mxfp4>
+// CHECK: %[[WD:.*]] = nvfp4.dequantize %[[W]]
+// CHECK-DAG: %[[QX:.*]] = nvfp4.quantize %{{.*}} {nvfp4.kind = "activation"} : tensor<32x64xf32> -> !nvfp4.tensor<32x64, 1x16>
+// CHECK-DAG: %[[QW:.*]] = nvfp4.quantize %[[WD]] {nvfp4.kind = "weight"} : tensor<48x64xf32> -> !nvfp4.tensor<48x64, 16x16>
+// CHECK: nvfp4.matmul %[[QX]], %[[QW]] {{.*}} : !nvfp4.tensor<32x64, 1x16>, !nvfp4.tensor<48x64, 16x16> -> tensor<32x48xf32>
+func.func @mx_weight(%x: tensor<32x64xf32>, %codes: tensor<48x64xf4E2M1FN>, %scales: tensor<48x2xf8E8M0FNU>) -> tensor<32x48xf32> {
+  %w = nvfp4.assemble %codes, %scales : tensor<48x64xf4E2M1FN>, tensor<48x2xf8E8M0FNU> -> !nvfp4.tensor<48x64, 1x32, mxfp4>
+  %wd = nvfp4.dequantize %w : !nvfp4.tensor<48x64, 1x32, mxfp4> -> tensor<48x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x48xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %y = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %wd : tensor<32x64xf32>, tensor<48x64xf32>) outs(%init : tensor<32x48xf32>) -> tensor<32x48xf32>
+  return %y : tensor<32x48xf32>
+}

@@ -67,8 +67,9 @@ def NVFP4InferRoles : Pass<"nvfp4-infer-roles", "func::FuncOp"> {
     element-type conversions — as inference graphs from importers keep
     their weights; and function arguments whose name (a `NameLoc`)
     contains `weight`, wherever they are contracted. An operand that
-    dequantizes an NVFP4 tensor with a `decode` tensor scale (a checkpoint's
-    weight) is a weight whatever this option says.
+    dequantizes an NVFP4 tensor with a `decode` tensor scale or an MX tensor
+    built by `nvfp4.assemble` (a checkpoint's weight) is a weight whatever
+    this option says.
 
     With `inference`, the function is a forward pass: every contraction
     with a role is `fprop` and no value is a gradient unless annotated so.
@@ -265,7 +266,10 @@ def NVFP4FoldConstantQuantize
     the op computes at run time on any lowering. Inference graphs keep
     their weights as constants: with this pass, their weights are quantized
     once, when the program is compiled, and only the activations at run
-    time. Quantizes of run-time values are left alone.
+    time. Quantizes of run-time values are left alone. An MX quantization
+    (`mxfp4`, `mxfp8_e4m3`, `mxfp8_e5m2`) becomes `nvfp4.assemble` of its
+    element codes and E8M0 scales (`f8E8M0FNU`), computed by
+    `nvfp4::mx::quantize`.
 
     Example:
 

@@ -1,0 +1,120 @@
+"""MX programs (nvfp4.quantize / dequantize / matmul on `mxfp4`,
+`mxfp8_e4m3` and `mxfp8_e5m2` tensors) compiled by nvfp4-to-cpu and run,
+checked against independent oracles: the numpy + ml_dtypes transcription
+of the OCP MX v1.0 conversion in test_mx.py and the GEMM's definition
+(per-block exact sums in float64, rounded to f32, accumulated in f32)."""
+
+import numpy as np
+import pytest
+
+import nvfp4
+from test_mx import ELEMENTS, fill, spec_quantize
+
+ml_dtypes = pytest.importorskip("ml_dtypes")
+pytest.importorskip("nvfp4._jit",
+                    reason="nvfp4.compile needs the build-tree package")
+
+# The dialect's format names and test_mx.py's.
+FORMATS = {"mxfp4": "mxfp4", "mxfp8_e4m3": "mxfp8",
+           "mxfp8_e5m2": "mxfp8_e5m2"}
+
+ROUND_TRIP = """
+func.func @main(%x: tensor<{shape}x{elem}>) -> tensor<{shape}xf32> {{
+  %q = nvfp4.quantize %x : tensor<{shape}x{elem}> -> !nvfp4.tensor<{shape}, 1x32, {fmt}>
+  %d = nvfp4.dequantize %q : !nvfp4.tensor<{shape}, 1x32, {fmt}> -> tensor<{shape}xf32>
+  return %d : tensor<{shape}xf32>
+}}
+"""
+
+MATMUL = """
+func.func @main(%a: tensor<{a}xf32>, %b: tensor<{b}xf32>, %c: tensor<{c}xf32>)
+    -> (tensor<{c}xf32>, tensor<{c}xbf16>) {{
+  %qa = nvfp4.quantize %a : tensor<{a}xf32> -> !nvfp4.tensor<{a}, 1x32, {fa}>
+  %qb = nvfp4.quantize %b : tensor<{b}xf32> -> !nvfp4.tensor<{b}, 1x32, {fb}>
+  %y = nvfp4.matmul %qa, %qb acc(%c : tensor<{c}xf32>)
+      : !nvfp4.tensor<{a}, 1x32, {fa}>, !nvfp4.tensor<{b}, 1x32, {fb}>
+      -> tensor<{c}xf32>
+  %z = nvfp4.matmul %qa, %qb : !nvfp4.tensor<{a}, 1x32, {fa}>,
+      !nvfp4.tensor<{b}, 1x32, {fb}> -> tensor<{c}xbf16>
+  return %y, %z : tensor<{c}xf32>, tensor<{c}xbf16>
+}}
+"""
+
+
+def dims(shape):
+    return "x".join(str(d) for d in shape)
+
+
+def special_values(rows, cols):
+    """Random magnitudes over many binades, plus a zero block, a block of
+    f32 subnormals, a block whose amax saturates the element type, exact
+    ties and a NaN block."""
+    x = fill(rows, cols, 3)
+    x[0, :32] = 0.0
+    x[1, 32:64] = np.float32(1e-42)
+    x[2, 5] = np.float32(7.0 * 2.0 ** 60)
+    x[3, :32] = np.float32(0.75) * np.arange(32, dtype=np.float32)
+    x[4, 40] = np.nan
+    return x
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_quantize_dequantize_is_the_specification(fmt):
+    x = special_values(8, 96)
+    f = nvfp4.compile(ROUND_TRIP.format(shape="8x96", elem="f32", fmt=fmt))
+    got = f(x)
+    want = spec_quantize(x, FORMATS[fmt])
+    assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_bf16_rank3_input(fmt):
+    x = fill(2 * 5, 64, 9).astype(ml_dtypes.bfloat16)
+    f = nvfp4.compile(ROUND_TRIP.format(shape="2x5x64", elem="bf16", fmt=fmt))
+    got = f(x.reshape(2, 5, 64))
+    want = spec_quantize(x.astype(np.float32), FORMATS[fmt]).reshape(2, 5, 64)
+    assert got.tobytes() == want.tobytes()
+
+
+def reference_matmul(a, b, fa, fb, batch):
+    """[batch, M, K] x [batch, N, K]: per 32-wide K block the exact float64
+    sum of the dequantized products rounded to f32, accumulated in f32."""
+    da = spec_quantize(a.reshape(-1, a.shape[-1]), fa).reshape(a.shape)
+    db = spec_quantize(b.reshape(-1, b.shape[-1]), fb).reshape(b.shape)
+    da, db = da.astype(np.float64), db.astype(np.float64)
+    out = np.zeros((batch, a.shape[-2], b.shape[-2]), np.float32)
+    for blk in range(a.shape[-1] // 32):
+        s = slice(32 * blk, 32 * blk + 32)
+        partial = np.einsum("bmk,bnk->bmn", da[..., s], db[..., s])
+        out = (out + partial.astype(np.float32)).astype(np.float32)
+    return out
+
+
+@pytest.mark.parametrize("fa,fb", [("mxfp4", "mxfp4"),
+                                   ("mxfp8_e4m3", "mxfp8_e4m3"),
+                                   ("mxfp8_e4m3", "mxfp4"),
+                                   ("mxfp4", "mxfp8_e5m2"),
+                                   ("mxfp8_e5m2", "mxfp8_e4m3")])
+@pytest.mark.parametrize("batch", [1, 3])
+def test_matmul_is_the_definition(fa, fb, batch):
+    m, n, k = 7, 5, 160
+    a = fill(batch * m, k, 21, low=-6, high=6).reshape(batch, m, k)
+    b = fill(batch * n, k, 22, low=-6, high=6).reshape(batch, n, k)
+    c = fill(batch * m, n, 23).reshape(batch, m, n)
+    shapes = ((m, k), (n, k), (m, n)) if batch == 1 else \
+        ((batch, m, k), (batch, n, k), (batch, m, n))
+    f = nvfp4.compile(MATMUL.format(a=dims(shapes[0]), b=dims(shapes[1]),
+                                    c=dims(shapes[2]), fa=fa, fb=fb))
+    y, z = f(a.reshape(shapes[0]), b.reshape(shapes[1]), c.reshape(shapes[2]))
+    product = reference_matmul(a, b, FORMATS[fa], FORMATS[fb], batch)
+    want_y = (product + c).astype(np.float32).reshape(shapes[2])
+    want_z = product.astype(ml_dtypes.bfloat16).reshape(shapes[2])
+    assert y.tobytes() == want_y.tobytes()
+    assert z.tobytes() == want_z.tobytes()
+
+
+def test_inline_kernels_reject_mx():
+    with pytest.raises(RuntimeError, match="lowers with kernels=library only"):
+        nvfp4.compile(ROUND_TRIP.format(shape="2x32", elem="f32",
+                                        fmt="mxfp4"),
+                      options="kernels=inline")
