@@ -52,7 +52,27 @@ MLIR_CAPI_EXPORTED MlirType mlirNVFP4TensorTypeGetWithTensorScale(
     MlirContext ctx, intptr_t rank, const int64_t *shape, int64_t blockRows,
     bool decodeScale);
 
-/// Rows of the block of an NVFP4 tensor type: 1 (1x16) or 16 (16x16).
+/// The block-scaled format of an !nvfp4.tensor (its `format` parameter).
+typedef enum MlirNVFP4Format {
+  MlirNVFP4FormatNVFP4 = 0,
+  MlirNVFP4FormatMXFP4 = 1,
+  MlirNVFP4FormatMXFP8E4M3 = 2,
+  MlirNVFP4FormatMXFP8E5M2 = 3,
+} MlirNVFP4Format;
+
+/// Returns the MX tensor type !nvfp4.tensor<shape, 1x32, format>, or a null
+/// type (and emits a diagnostic at an unknown location) when the shape is
+/// invalid (as for mlirNVFP4TensorTypeGet) or `format` is not an MX format.
+MLIR_CAPI_EXPORTED MlirType mlirNVFP4TensorTypeGetMX(MlirContext ctx,
+                                                     intptr_t rank,
+                                                     const int64_t *shape,
+                                                     MlirNVFP4Format format);
+
+/// The format of an !nvfp4.tensor type.
+MLIR_CAPI_EXPORTED MlirNVFP4Format mlirNVFP4TensorTypeGetFormat(MlirType type);
+
+/// Rows of the block of an NVFP4 tensor type: 1 (1x16 or 1x32) or 16
+/// (16x16).
 MLIR_CAPI_EXPORTED int64_t mlirNVFP4TensorTypeGetBlockRows(MlirType type);
 
 /// Whether the f32 tensor scale of an NVFP4 tensor type is a decode scale

@@ -53,6 +53,33 @@ MlirType mlirNVFP4TensorTypeGetWithTensorScale(MlirContext ctx, intptr_t rank,
       decodeScale ? TensorScaleKind::Decode : TensorScaleKind::Amax));
 }
 
+MlirType mlirNVFP4TensorTypeGetMX(MlirContext ctx, intptr_t rank,
+                                  const int64_t *shape,
+                                  MlirNVFP4Format format) {
+  MLIRContext *context = unwrap(ctx);
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(context)); };
+  if (rank < 0 || (rank > 0 && !shape)) {
+    emitError() << "mlirNVFP4TensorTypeGetMX: the rank must be non-negative "
+                   "and the shape non-null";
+    return wrap(Type());
+  }
+  std::optional<Format> mxFormat = symbolizeFormat(static_cast<uint32_t>(format));
+  if (!mxFormat || *mxFormat == Format::NVFP4) {
+    emitError() << "mlirNVFP4TensorTypeGetMX: format " << int(format)
+                << " is not an MX format (MXFP4 1, MXFP8E4M3 2, MXFP8E5M2 3)";
+    return wrap(Type());
+  }
+  return wrap(NVFP4TensorType::getChecked(
+      emitError, context, llvm::ArrayRef(shape, rank),
+      BlockAttr::get(context, 1, kMXBlockSize), TensorScaleKind::Amax,
+      *mxFormat));
+}
+
+MlirNVFP4Format mlirNVFP4TensorTypeGetFormat(MlirType type) {
+  return static_cast<MlirNVFP4Format>(
+      cast<NVFP4TensorType>(unwrap(type)).getFormat());
+}
+
 int64_t mlirNVFP4TensorTypeGetBlockRows(MlirType type) {
   return cast<NVFP4TensorType>(unwrap(type)).getBlock().getRows();
 }

@@ -2,7 +2,7 @@
 
 Bindings of the reference library's MX numerics (include/nvfp4/Numerics/
 MX.h, docs/numerics.md §13): blocks of 32 elements -- E2M1 for ``mxfp4``,
-E4M3 for ``mxfp8``, E5M2 for ``mxfp8_e5m2`` -- share one E8M0 scale (a
+E4M3 for ``mxfp8_e4m3`` (or ``mxfp8``), E5M2 for ``mxfp8_e5m2`` -- share one E8M0 scale (a
 power of two) chosen as the OCP Microscaling specification v1.0 and its
 reference implementation do: ``floor(log2(block amax)) - emax`` of the
 element type, elements rounded to nearest even and saturated. There is no
@@ -26,8 +26,10 @@ __all__ = ["FORMATS", "MXTensor", "quantize", "dequantize", "matmul",
            "shared_scale", "encode_e5m2", "decode_e5m2",
            "encode_e8m0_round_down", "decode_e8m0"]
 
-#: Format name -> element type.
-FORMATS = {"mxfp4": "e2m1", "mxfp8": "e4m3", "mxfp8_e5m2": "e5m2"}
+#: Format name -> element type. The dialect's names (``mxfp4``,
+#: ``mxfp8_e4m3``, ``mxfp8_e5m2``), and ``mxfp8`` for ``mxfp8_e4m3``.
+FORMATS = {"mxfp4": "e2m1", "mxfp8_e4m3": "e4m3", "mxfp8": "e4m3",
+           "mxfp8_e5m2": "e5m2"}
 #: Elements per MX block.
 BLOCK_SIZE = _nvfp4.MX_BLOCK_SIZE
 

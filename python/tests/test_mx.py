@@ -163,3 +163,12 @@ def test_errors():
     bad = mx.MXTensor(a.data[:, :1], a.scales, (2, 64), "mxfp4")
     with pytest.raises(ValueError, match="data size"):
         bad.dequantize()
+
+
+def test_dialect_format_names():
+    # The dialect's `mxfp8_e4m3` is `mxfp8`.
+    x = fill(4, 64, 5)
+    a, b = mx.quantize(x, "mxfp8_e4m3"), mx.quantize(x, "mxfp8")
+    assert a.element == b.element == "e4m3"
+    assert a.data.tobytes() == b.data.tobytes()
+    assert a.scales.tobytes() == b.scales.tobytes()

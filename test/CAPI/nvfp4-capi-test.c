@@ -74,6 +74,45 @@ static void testTypes(MlirContext ctx) {
   // CHECK: null: 1
   fprintf(stderr, "null: %d\n",
           mlirTypeIsNull(mlirNVFP4TensorTypeGet(ctx, 2, NULL, 1)));
+
+  // MX types: 1x32 blocks, the element and E8M0 scale types of the format.
+  // CHECK: !nvfp4.tensor<128x4096, 1x32, mxfp8_e5m2>
+  MlirType m =
+      mlirNVFP4TensorTypeGetMX(ctx, 2, shape, MlirNVFP4FormatMXFP8E5M2);
+  mlirTypeDump(m);
+  // CHECK: format: 3 nvfp4 format: 0 block rows: 1
+  fprintf(stderr, "format: %d nvfp4 format: %d block rows: %ld\n",
+          (int)mlirNVFP4TensorTypeGetFormat(m),
+          (int)mlirNVFP4TensorTypeGetFormat(t),
+          (long)mlirNVFP4TensorTypeGetBlockRows(m));
+  // CHECK: tensor<128x4096xf8E5M2>
+  mlirTypeDump(mlirNVFP4TensorTypeGetDataType(m));
+  // CHECK: tensor<128x128xf8E8M0FNU>
+  mlirTypeDump(mlirNVFP4TensorTypeGetScalesType(m));
+  // CHECK: !nvfp4.tensor<128x4096, 1x32, mxfp4>
+  mlirTypeDump(mlirNVFP4TensorTypeGetMX(ctx, 2, shape, MlirNVFP4FormatMXFP4));
+  // CHECK: is not an MX format (MXFP4 1, MXFP8E4M3 2, MXFP8E5M2 3)
+  // CHECK: null: 1
+  fprintf(stderr, "null: %d\n",
+          mlirTypeIsNull(
+              mlirNVFP4TensorTypeGetMX(ctx, 2, shape, MlirNVFP4FormatNVFP4)));
+  // CHECK: is not an MX format
+  // CHECK: null: 1
+  fprintf(stderr, "null: %d\n",
+          mlirTypeIsNull(
+              mlirNVFP4TensorTypeGetMX(ctx, 2, shape, (MlirNVFP4Format)7)));
+  // A last dimension that is a multiple of 16 but not of 32.
+  int64_t odd[] = {8, 48};
+  // CHECK: last dimension (48) must be a multiple of 32
+  // CHECK: null: 1
+  fprintf(stderr, "null: %d\n",
+          mlirTypeIsNull(mlirNVFP4TensorTypeGetMX(ctx, 2, odd,
+                                                  MlirNVFP4FormatMXFP8E4M3)));
+  // CHECK: the rank must be non-negative and the shape non-null
+  // CHECK: null: 1
+  fprintf(stderr, "null: %d\n",
+          mlirTypeIsNull(
+              mlirNVFP4TensorTypeGetMX(ctx, -1, shape, MlirNVFP4FormatMXFP4)));
 }
 
 static void testAttributes(MlirContext ctx) {

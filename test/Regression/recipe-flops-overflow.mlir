@@ -18,7 +18,7 @@
 // CHECK:      "summary":
 // CHECK:      "flops": 9223372036854775807,
 
-// SUMMARY: nvfp4 recipe: 0 of 2 contractions in NVFP4
+// SUMMARY: nvfp4 recipe: 0 of 2 contractions in FP4
 // SUMMARY: huge {{.*}} operand sizes overflow a 64-bit index
 // SUMMARY-NOT: error
 

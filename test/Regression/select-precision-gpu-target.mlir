@@ -30,9 +30,9 @@
 #nk = affine_map<(d0, d1, d2) -> (d1, d2)>
 #mn = affine_map<(d0, d1, d2) -> (d0, d1)>
 
-// NONE: nvfp4 recipe: 9 of 9 contractions in NVFP4
+// NONE: nvfp4 recipe: 9 of 9 contractions in FP4
 
-// MMA: nvfp4 recipe: 9 of 9 contractions in NVFP4
+// MMA: nvfp4 recipe: 9 of 9 contractions in FP4
 // MMA: fits_both 0 fprop 0 1x128x64x256 fp4 fprop of layer 0
 // MMA: m64 0 fprop 0 1x64x64x64 fp4 fprop of layer 0
 // MMA: k128 0 fprop 0 1x128x64x128 fp4 fprop of layer 0
@@ -43,7 +43,7 @@
 // MMA: k80 0 fprop 0 1x64x64x80 fp4 fprop of layer 0
 // MMA: k24 0 fprop 0 1x64x64x24 fp4 fprop of layer 0
 
-// TC: nvfp4 recipe: 9 of 9 contractions in NVFP4
+// TC: nvfp4 recipe: 9 of 9 contractions in FP4
 // TC: fits_both 0 fprop 0 1x128x64x256 fp4 fprop of layer 0
 // TC: m64 0 fprop 0 1x64x64x64 fp4 fprop of layer 0
 // TC: k128 0 fprop 0 1x128x64x128 fp4 fprop of layer 0

@@ -14,7 +14,7 @@
 #row = affine_map<(d0, d1) -> (d1)>
 #red = affine_map<(d0, d1) -> (d0)>
 
-// CHECK: nvfp4 recipe: 1 of 2 contractions in NVFP4
+// CHECK: nvfp4 recipe: 1 of 2 contractions in FP4
 // CHECK: onnx_bias 0 fprop 0 1x32x64x32 fp4 fprop of layer 0
 // CHECK: onnx_bias 1 fprop 1 1x32x64x64 high LM head (forward result feeds a reduction)
 func.func @onnx_bias(%x: tensor<32x32xf32>, %w1: tensor<32x64xf32>,
@@ -49,7 +49,7 @@ func.func @onnx_bias(%x: tensor<32x32xf32>, %w1: tensor<32x64xf32>,
 #row = affine_map<(d0, d1) -> (d1)>
 #red = affine_map<(d0, d1) -> (d0)>
 
-// CHECK: nvfp4 recipe: 1 of 2 contractions in NVFP4
+// CHECK: nvfp4 recipe: 1 of 2 contractions in FP4
 // CHECK: jax_bias 0 fprop 0 1x32x64x32 fp4 fprop of layer 0
 // CHECK: jax_bias 1 fprop 1 1x32x64x64 high LM head (forward result feeds a reduction)
 func.func @jax_bias(%x: tensor<32x32xf32>, %w1: tensor<32x64xf32>,
@@ -89,7 +89,7 @@ func.func @jax_bias(%x: tensor<32x32xf32>, %w1: tensor<32x64xf32>,
 #red = affine_map<(d0, d1) -> (d0)>
 
 // A residual add, then a reduction (a norm): not a head.
-// CHECK: nvfp4 recipe: 2 of 2 contractions in NVFP4
+// CHECK: nvfp4 recipe: 2 of 2 contractions in FP4
 // CHECK: residual 0 fprop 0 1x32x32x32 fp4 fprop of layer 0
 // CHECK: residual 1 fprop 0 1x32x32x32 fp4 fprop of layer 0
 func.func @residual(%x: tensor<32x32xf32>, %w1: tensor<32x32xf32>,

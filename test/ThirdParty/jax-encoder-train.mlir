@@ -41,7 +41,7 @@
 // wq its wgrad (gradient x activation, over the 256 tokens) and its dgrad
 // (gradient x weight), all FP4 in layer 0; the four attention GEMMs of the
 // backward pass (dP, dV, dQ, dK) stay high like the forward ones.
-// SUMMARY: nvfp4 recipe: 18 of 24 contractions in NVFP4, 92.31% of 1.309E+09 FLOPs
+// SUMMARY: nvfp4 recipe: 18 of 24 contractions in FP4, 92.31% of 1.309E+09 FLOPs
 // SUMMARY: encoder_train_step 0 fprop 0 1x256x256x256 fp4 fprop of layer 0
 // SUMMARY: encoder_train_step 1 fprop 0 1x256x256x256 fp4 fprop of layer 0
 // SUMMARY: encoder_train_step 2 fprop 0 1x256x256x256 fp4 fprop of layer 0

@@ -49,7 +49,7 @@
 
 // One block: the six projections (Q, K, V, O, FFN up and down, M = 2 x 128
 // tokens) are FP4 in layer 0; the attention GEMMs stay high.
-// SUMMARY: nvfp4 recipe: 6 of 8 contractions in NVFP4, 92.31% of 4.362E+08 FLOPs
+// SUMMARY: nvfp4 recipe: 6 of 8 contractions in FP4, 92.31% of 4.362E+08 FLOPs
 // SUMMARY: encoder 0 fprop 0 1x256x256x256 fp4 fprop of layer 0
 // SUMMARY: encoder 1 fprop 0 1x256x256x256 fp4 fprop of layer 0
 // SUMMARY: encoder 2 fprop 0 1x256x256x256 fp4 fprop of layer 0
@@ -92,7 +92,7 @@
 // Three distinct GEMM shapes on each target.
 // PTX-COUNT-3: {{^}}3{{$}}
 
-// QA: nvfp4 recipe: 8 of 8 contractions in NVFP4, 100.00% of 4.362E+08 FLOPs
+// QA: nvfp4 recipe: 8 of 8 contractions in FP4, 100.00% of 4.362E+08 FLOPs
 // QA: encoder 3 fprop 0 8x128x128x64 fp4 fprop of layer 0
 // QA: encoder 4 fprop 0 8x64x128x128 fp4 fprop of layer 0
 // QA-PTX-COUNT-3: {{^}}5{{$}}

@@ -44,7 +44,7 @@
 
 // Forward: two layers. Backward: wgrad of w2, dgrad through w2, wgrad of
 // w1 (x is an argument, so JAX computes no dgrad through w1). All FP4.
-// SUMMARY: nvfp4 recipe: 5 of 5 contractions in NVFP4, 100.00% of 3.355E+08 FLOPs
+// SUMMARY: nvfp4 recipe: 5 of 5 contractions in FP4, 100.00% of 3.355E+08 FLOPs
 // SUMMARY: mlp_train_step 0 fprop 0 1x128x1024x256 fp4 fprop of layer 0
 // SUMMARY: mlp_train_step 1 fprop 1 1x128x256x1024 fp4 fprop of layer 1
 // SUMMARY: mlp_train_step 2 wgrad 1 1x256x1024x128 fp4 wgrad of layer 1
@@ -90,7 +90,7 @@
 // on every target.
 // PTX-COUNT-3: {{^}}4{{$}}
 
-// TARGET: nvfp4 recipe: 5 of 5 contractions in NVFP4
+// TARGET: nvfp4 recipe: 5 of 5 contractions in FP4
 // TARGET: mlp_train_step 2 wgrad 1 1x256x1024x128 fp4 wgrad of layer 1
 // TARGET: mlp_train_step 4 wgrad 0 1x1024x256x128 fp4 wgrad of layer 0
 

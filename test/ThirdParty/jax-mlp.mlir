@@ -37,7 +37,7 @@
 // RUN: | FileCheck %s --check-prefix=EXEC
 
 // Two projections that do not share their input: two layers, both FP4.
-// SUMMARY: nvfp4 recipe: 2 of 2 contractions in NVFP4, 100.00% of 1.342E+08 FLOPs
+// SUMMARY: nvfp4 recipe: 2 of 2 contractions in FP4, 100.00% of 1.342E+08 FLOPs
 // SUMMARY: mlp 0 fprop 0 1x128x1024x256 fp4 fprop of layer 0
 // SUMMARY: mlp 1 fprop 1 1x128x256x1024 fp4 fprop of layer 1
 
@@ -63,7 +63,7 @@
 // RECIPE: nvfp4.matmul {{.*}} {nvfp4.layer = 1 : i64, nvfp4.role = "fprop"}
 // RECIPE-NOT: linalg.matmul
 
-// KEEP: nvfp4 recipe: 0 of 2 contractions in NVFP4
+// KEEP: nvfp4 recipe: 0 of 2 contractions in FP4
 // KEEP: mlp 0 fprop 0 1x128x1024x256 high layer 0 within keep-first=1
 // KEEP: mlp 1 fprop 1 1x128x256x1024 high layer 1 within keep-last=1
 

@@ -31,7 +31,7 @@
 
 // One block: one layer. The six projections are FP4, the attention GEMMs
 // (two activations) stay in high precision.
-// SUMMARY: nvfp4 recipe: 6 of 8 contractions in NVFP4, 92.31% of 2.181E+08 FLOPs
+// SUMMARY: nvfp4 recipe: 6 of 8 contractions in FP4, 92.31% of 2.181E+08 FLOPs
 // SUMMARY: encoder 0 fprop 0 1x128x256x256 fp4 fprop of layer 0
 // SUMMARY: encoder 1 fprop 0 1x128x256x256 fp4 fprop of layer 0
 // SUMMARY: encoder 2 fprop 0 1x128x256x256 fp4 fprop of layer 0
@@ -72,7 +72,7 @@
 // Three distinct GEMM shapes on each target.
 // PTX-COUNT-3: {{^}}3{{$}}
 
-// QA: nvfp4 recipe: 8 of 8 contractions in NVFP4, 100.00% of 2.181E+08 FLOPs
+// QA: nvfp4 recipe: 8 of 8 contractions in FP4, 100.00% of 2.181E+08 FLOPs
 // QA: encoder 3 fprop 0 4x128x128x64 fp4 fprop of layer 0
 // QA: encoder 4 fprop 0 4x128x64x128 fp4 fprop of layer 0
 // QA-PTX-COUNT-3: {{^}}5{{$}}

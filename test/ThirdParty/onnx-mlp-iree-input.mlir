@@ -33,7 +33,7 @@
 // CHECK-NOT: hal.
 // CHECK-NOT: func.func
 
-// SUMMARY: nvfp4 recipe: 2 of 2 contractions in NVFP4, 100.00% of 1.147E+05 FLOPs
+// SUMMARY: nvfp4 recipe: 2 of 2 contractions in FP4, 100.00% of 1.147E+05 FLOPs
 // RECIPE-LABEL: func.func @mlp(
 // RECIPE-COUNT-2: nvfp4.assemble
 // RECIPE-NOT: nvfp4.quantize %cst

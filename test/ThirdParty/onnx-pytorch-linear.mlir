@@ -42,9 +42,9 @@
 // RUN:   --nvfp4-recipe="summary constant-weights=false" -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=NOCONST
 // SUMMARY: remark: nvfp4: high: 16x16 weight needs N=8 to be a multiple of 16
-// SUMMARY: nvfp4 recipe: 0 of 1 contractions in NVFP4, 0.00% of 6.400E+02 FLOPs
+// SUMMARY: nvfp4 recipe: 0 of 1 contractions in FP4, 0.00% of 6.400E+02 FLOPs
 // SUMMARY: torch-jit-export 0 fprop 0 1x4x8x10 high 16x16 weight needs N=8 to be a multiple of 16
-// INFER: nvfp4 recipe: 1 of 1 contractions in NVFP4, 100.00% of 6.400E+02 FLOPs
+// INFER: nvfp4 recipe: 1 of 1 contractions in FP4, 100.00% of 6.400E+02 FLOPs
 // INFER: torch-jit-export 0 fprop 0 1x4x8x10 fp4 fprop of layer 0
 // INFER-IR: %[[X:.*]] = tensor.pad %arg0 low[0, 0] high[0, 6]
 // INFER-IR: %[[QX:.*]] = nvfp4.quantize %[[X]] {nvfp4.kind = "activation"} : tensor<4x16xf32> -> !nvfp4.tensor<4x16, 1x16>

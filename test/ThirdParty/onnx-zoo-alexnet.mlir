@@ -42,7 +42,7 @@
 // five convolutions stay high (no NVFP4 lowering of convolutions) and count
 // in the model's FLOPs: the FP4 share is 8.33% of the whole model's 1.3
 // GFLOP, not 93% of the fully-connected layers'.
-// SUMMARY: nvfp4 recipe: 2 of 8 contractions in NVFP4, 8.33% of 1.309E+09 FLOPs
+// SUMMARY: nvfp4 recipe: 2 of 8 contractions in FP4, 8.33% of 1.309E+09 FLOPs
 // SUMMARY-COUNT-5: unsupported: convolution (no NVFP4 lowering)
 // SUMMARY: bvlc_alexnet 5 fprop 0 1x1x4096x9216 fp4 fprop of layer 0
 // SUMMARY: bvlc_alexnet 6 fprop 1 1x1x4096x4096 fp4 fprop of layer 1
@@ -75,7 +75,7 @@
 // RECIPE: nvfp4.matmul %{{.*}}, %[[W7]] {nvfp4.layer = 1 : i64, nvfp4.role = "fprop"}
 // RECIPE: linalg.matmul {nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64, nvfp4.precision = "high", nvfp4.role = "fprop"}
 
-// KEEP: nvfp4 recipe: 1 of 8 contractions in NVFP4
+// KEEP: nvfp4 recipe: 1 of 8 contractions in FP4
 // KEEP: bvlc_alexnet 5 fprop 0 1x1x4096x9216 high layer 0 within keep-first=1
 // KEEP: bvlc_alexnet 6 fprop 1 1x1x4096x4096 fp4 fprop of layer 1
 // KEEP: bvlc_alexnet 7 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)
@@ -88,15 +88,15 @@
 // MMA-PTX-NEXT: 2
 // MMA-PTX-NEXT: 2
 
-// TILES: nvfp4 recipe: 2 of 8 contractions in NVFP4
+// TILES: nvfp4 recipe: 2 of 8 contractions in FP4
 // TILES: bvlc_alexnet 5 fprop 0 1x1x4096x9216 fp4 fprop of layer 0
 // TILES: bvlc_alexnet 6 fprop 1 1x1x4096x4096 fp4 fprop of layer 1
 // TILES: bvlc_alexnet 7 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)
-// TILES: nvfp4 recipe: 2 of 8 contractions in NVFP4
+// TILES: nvfp4 recipe: 2 of 8 contractions in FP4
 // TILES: bvlc_alexnet 5 fprop 0 1x1x4096x9216 fp4 fprop of layer 0
 // TILES: bvlc_alexnet 6 fprop 1 1x1x4096x4096 fp4 fprop of layer 1
 // TILES: bvlc_alexnet 7 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)
-// TILES: nvfp4 recipe: 2 of 8 contractions in NVFP4
+// TILES: nvfp4 recipe: 2 of 8 contractions in FP4
 // TILES: bvlc_alexnet 5 fprop 0 1x1x4096x9216 fp4 fprop of layer 0
 // TILES: bvlc_alexnet 6 fprop 1 1x1x4096x4096 fp4 fprop of layer 1
 // TILES: bvlc_alexnet 7 fprop 2 1x1x1000x4096 high LM head (forward result feeds a reduction)

@@ -12,7 +12,7 @@
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: FileCheck %s --check-prefix=GONE < %t.mlir
 
-// CHECK: nvfp4 recipe: 4 of 6 contractions in NVFP4, 92.31% of 4.362E+08 FLOPs
+// CHECK: nvfp4 recipe: 4 of 6 contractions in FP4, 92.31% of 4.362E+08 FLOPs
 // CHECK: torch_jit 0 fprop 0 128x2x768x256 fp4 fprop of layer 0
 // CHECK: torch_jit 1 fprop 0 8x128x128x64 high attention
 // CHECK: torch_jit 2 fprop 0 8x128x64x128 high attention

@@ -24,7 +24,7 @@
 // RUN:   | grep -cE "^.visible .entry nvfp4_(tcgen05_)?matmul_"; done \
 // RUN: | FileCheck %s --check-prefix=PTX
 
-// SUMMARY: nvfp4 recipe: 4 of 6 contractions in NVFP4, 92.31% of 4.362E+08 FLOPs
+// SUMMARY: nvfp4 recipe: 4 of 6 contractions in FP4, 92.31% of 4.362E+08 FLOPs
 // SUMMARY: torch_jit 0 fprop 0 128x2x768x256 fp4 fprop of layer 0
 // SUMMARY: torch_jit 1 fprop 0 8x128x128x64 high attention (batched contraction of two activations)
 // SUMMARY: torch_jit 2 fprop 0 8x128x64x128 high attention (batched contraction of two activations)

@@ -19,7 +19,7 @@
 //
 // Execution: torch-mlp-run.mlir (expected to fail, see there).
 
-// SUMMARY: nvfp4 recipe: 2 of 2 contractions in NVFP4, 100.00% of 1.342E+08 FLOPs
+// SUMMARY: nvfp4 recipe: 2 of 2 contractions in FP4, 100.00% of 1.342E+08 FLOPs
 // SUMMARY: torch_jit 0 fprop 0 1x128x1024x256 fp4 fprop of layer 0
 // SUMMARY: torch_jit 1 fprop 1 1x128x256x1024 fp4 fprop of layer 1
 

@@ -217,7 +217,8 @@ struct NVFP4ApplyCalibrationPass
     llvm::DenseMap<uint32_t, Value> constants;
     OpBuilder builder(func.getContext());
     func.walk([&](QuantizeOp quantize) {
-      if (quantize.getAmax() ||
+      // An MX quantization has no tensor amax to calibrate.
+      if (quantize.getAmax() || !quantize.getType().isNVFP4() ||
           quantize->getAttrOfType<StringAttr>(NVFP4Dialect::kKindAttrName) !=
               builder.getStringAttr("activation"))
         return;

@@ -119,8 +119,9 @@ struct NVFP4AssignRoundingPass
       return signalPassFailure();
     }
     func.walk([&](QuantizeOp quantize) {
+      // MX quantization rounds to nearest even only.
       if (quantize.getRounding() == Rounding::NearestEven &&
-          isGradientQuantize(quantize))
+          quantize.getType().isNVFP4() && isGradientQuantize(quantize))
         quantize.setRounding(Rounding::Stochastic);
     });
     if (failed(assignStochasticOffsets(func, baseOffset)))

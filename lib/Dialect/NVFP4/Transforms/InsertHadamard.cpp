@@ -37,8 +37,9 @@ struct NVFP4InsertHadamardPass
   using Base::Base;
   void runOnOperation() override {
     SmallVector<MatmulOp> wgrads;
+    // The transform is part of the NVFP4 recipe: MX GEMMs are left alone.
     getOperation().walk([&](MatmulOp matmul) {
-      if (getRole(matmul) == "wgrad")
+      if (getRole(matmul) == "wgrad" && matmul.getLhs().getType().isNVFP4())
         wgrads.push_back(matmul);
     });
     OpBuilder builder(&getContext());

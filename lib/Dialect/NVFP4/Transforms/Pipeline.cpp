@@ -41,6 +41,8 @@ void nvfp4::buildRecipePipeline(OpPassManager &pm,
   select.quantizeEmbeddings = options.quantizeEmbeddings;
   select.quantizeHead = options.quantizeHead;
   select.gpuTarget = options.gpuTarget;
+  select.format = options.format;
+  select.formats = llvm::to_vector(options.formats);
   select.disable2D = options.disable2D;
   select.inference = inference;
   select.remarks = options.remarks;

@@ -66,11 +66,11 @@ static bool is2DWeight(Operation *op, const ContractionInfo &info, int i,
          kBlockSize;
 }
 
-/// The contraction `op` as the rewrite sees it; fails with the reason when
-/// the rewrite cannot express it (the wording of nvfp4-select-precision's
-/// hardware rules).
+/// The contraction `op` as the rewrite to `format` sees it; fails with the
+/// reason when the rewrite cannot express it (the wording of
+/// nvfp4-select-precision's hardware rules).
 static FailureOr<ContractionInfo>
-analyzeRewritable(linalg::LinalgOp op,
+analyzeRewritable(linalg::LinalgOp op, Format format,
                   const QuantizeContractionsOptions &options,
                   std::string &reason) {
   FailureOr<ContractionInfo> info = analyzeContraction(op, reason);
@@ -82,7 +82,8 @@ analyzeRewritable(linalg::LinalgOp op,
     reason = kSizesNotRepresentable;
     return failure();
   }
-  for (int i = 0; i < 2; ++i) {
+  // MX operands have 1x32 blocks along K only.
+  for (int i = 0; i < 2 && format == Format::NVFP4; ++i) {
     int64_t other = i == 0 ? info->m : info->n;
     if (is2DWeight(op, *info, i, options) && other % kBlockSize != 0) {
       reason = llvm::formatv("16x16 weight needs {0}={1} to be a multiple "
@@ -102,7 +103,8 @@ static bool isZeroFill(Value init) {
 
 namespace {
 
-/// linalg contraction with `nvfp4.precision = "fp4"` ->
+/// linalg contraction selected for a block-scaled format (`nvfp4.precision
+/// = "fp4"`, `"mxfp4"`, `"mxfp8_e4m3"` or `"mxfp8_e5m2"`) ->
 /// nvfp4.quantize (lhs), nvfp4.quantize (rhs), nvfp4.matmul.
 struct QuantizeContraction
     : public OpInterfaceRewritePattern<linalg::LinalgOp> {
@@ -112,10 +114,13 @@ struct QuantizeContraction
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
-    if (getPrecision(op) != "fp4")
-      return rewriter.notifyMatchFailure(op, "not selected for NVFP4");
+    std::optional<Format> format = getSelectedFormat(op);
+    if (!format)
+      return rewriter.notifyMatchFailure(op, "not selected for a "
+                                             "block-scaled format");
     std::string reason;
-    FailureOr<ContractionInfo> info = analyzeRewritable(op, options, reason);
+    FailureOr<ContractionInfo> info =
+        analyzeRewritable(op, *format, options, reason);
     if (failed(info))
       return rewriter.notifyMatchFailure(op, reason);
     Value matrix =
@@ -123,8 +128,9 @@ struct QuantizeContraction
             ? getBatchBroadcastSource(info->rhs())
             : Value();
     rewriter.replaceOp(
-        op, matrix ? rewriteBroadcastWeight(op, *info, matrix, rewriter)
-                   : rewrite(op, *info, rewriter));
+        op, matrix
+                ? rewriteBroadcastWeight(op, *info, *format, matrix, rewriter)
+                : rewrite(op, *info, *format, rewriter));
     return success();
   }
 
@@ -135,7 +141,8 @@ private:
   /// [B, K, M]) by the matrix, so that the weight is quantized once; the
   /// [B*M, N] result is expanded back to [B, M, N].
   Value rewriteBroadcastWeight(linalg::LinalgOp op, const ContractionInfo &info,
-                               Value matrix, PatternRewriter &rewriter) const {
+                               Format format, Value matrix,
+                               PatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     const int64_t rows = info.batch * info.m;
@@ -186,32 +193,33 @@ private:
     // the checks the batched one passed.
     std::string reason;
     FailureOr<ContractionInfo> flatInfo =
-        analyzeRewritable(matmul, options, reason);
+        analyzeRewritable(matmul, format, options, reason);
     assert(succeeded(flatInfo) && "flattened contraction not rewritable");
-    Value result = rewrite(matmul, *flatInfo, rewriter);
+    Value result = rewrite(matmul, *flatInfo, format, rewriter);
     rewriter.eraseOp(matmul);
     return tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
                                          flatten);
   }
 
-  /// The NVFP4 tensor an operand (`value`) already is, when it is the
-  /// `nvfp4.dequantize` of one (a checkpoint's weight, say) and `policy`
-  /// quantizes it with round-to-nearest and no transform: the tensor
-  /// itself, K-major, or its exact transpose when it is stored [K, N] with
-  /// 16x16 blocks. Null when the operand must be quantized.
+  /// The block-scaled tensor an operand (`value`) already is, when it is
+  /// the `nvfp4.dequantize` of one (a checkpoint's weight, say) that the
+  /// GEMM of `format` takes (NVFP4 for NVFP4, any MX format for MX) and
+  /// `policy` quantizes it with round-to-nearest and no transform: the
+  /// tensor itself, K-major, or its exact transpose when it is stored
+  /// [K, N] with 16x16 blocks. Null when the operand must be quantized.
   static Value getPreQuantized(linalg::LinalgOp op,
                                const recipe::OperandQuantization &policy,
-                               Value value, bool kOuter,
+                               Value value, bool kOuter, Format format,
                                PatternRewriter &rewriter) {
     auto dequantize = value.getDefiningOp<DequantizeOp>();
     if (!dequantize)
       return Value();
-    if (policy.stochastic || policy.hadamard)
-      return Value();
     Value quantized = dequantize.getInput();
     NVFP4TensorType type = dequantize.getInput().getType();
-    // The contraction becomes an NVFP4 GEMM, which takes no MX operand.
-    if (!type.isNVFP4())
+    if (type.isNVFP4() != (format == Format::NVFP4))
+      return Value();
+    // MX operands are quantized with round-to-nearest and no transform.
+    if (format == Format::NVFP4 && (policy.stochastic || policy.hadamard))
       return Value();
     if (!kOuter)
       return quantized;
@@ -227,16 +235,21 @@ private:
   /// The nvfp4.quantize ops and the nvfp4.matmul computing `op`; returns the
   /// matmul's result.
   Value rewrite(linalg::LinalgOp op, const ContractionInfo &info,
-                PatternRewriter &rewriter) const {
+                Format format, PatternRewriter &rewriter) const {
     std::array<TensorKind, 2> kinds = getKindsOrDefault(op);
-    auto is2D = [&](int i) { return is2DWeight(op, info, i, options); };
+    const bool isNVFP4 = format == Format::NVFP4;
+    auto is2D = [&](int i) {
+      return isNVFP4 && is2DWeight(op, info, i, options);
+    };
+    // Elements per block along K: 16 (NVFP4) or 32 (MX).
+    const int64_t blockCols = isNVFP4 ? kBlockSize : kMXBlockSize;
 
     Location loc = op.getLoc();
     auto prepare = [&](int i, Value value, bool kOuter) -> Value {
       recipe::OperandQuantization policy =
           getOperandQuantization(op, info, i, options);
       if (Value quantized =
-              getPreQuantized(op, policy, value, kOuter, rewriter))
+              getPreQuantized(op, policy, value, kOuter, format, rewriter))
         return quantized;
       auto type = cast<RankedTensorType>(value.getType());
       SmallVector<int64_t> shape(type.getShape());
@@ -251,13 +264,13 @@ private:
         value = linalg::TransposeOp::create(rewriter, loc, value, empty, perm)
                     ->getResult(0);
       }
-      if (info.k % kBlockSize != 0) {
-        // K zero-padded to whole 16-element blocks: the padded codes are
-        // zeros, so every product keeps its value, and the last block's
-        // scale comes from its real values (a 16x16 weight quantized as
-        // stored [K, N] pads its rows).
+      if (info.k % blockCols != 0) {
+        // K zero-padded to whole blocks: the padded codes are zeros, so
+        // every product keeps its value, and the last block's scale comes
+        // from its real values (a 16x16 weight quantized as stored [K, N]
+        // pads its rows).
         const unsigned kDim = is2D(i) && kOuter ? rank - 2 : rank - 1;
-        shape[kDim] = llvm::alignTo(info.k, kBlockSize);
+        shape[kDim] = llvm::alignTo(info.k, blockCols);
         Type element = type.getElementType();
         Value zero = arith::ConstantOp::create(
             rewriter, loc, element, rewriter.getZeroAttr(element));
@@ -266,16 +279,21 @@ private:
             /*nofold=*/false, loc, rewriter);
       }
       auto quantizedType = NVFP4TensorType::get(
-          rewriter.getContext(), shape, is2D(i) ? kBlockSize : 1);
+          shape,
+          BlockAttr::get(rewriter.getContext(), is2D(i) ? kBlockSize : 1,
+                         blockCols),
+          TensorScaleKind::Amax, format);
       auto quantize =
           QuantizeOp::create(rewriter, loc, quantizedType, value, Value(),
                              Value(), Rounding::NearestEven, IntegerAttr(),
                              DenseI8ArrayAttr());
-      if (policy.stochastic) {
+      // Stochastic rounding and the Hadamard transform are NVFP4's: MX
+      // operands are rounded to nearest, untransformed.
+      if (isNVFP4 && policy.stochastic) {
         quantize.setRounding(Rounding::Stochastic);
         quantize.setOffset(0);
       }
-      if (policy.hadamard)
+      if (isNVFP4 && policy.hadamard)
         quantize.setHadamard(getDefaultHadamardSigns());
       quantize->setAttr(NVFP4Dialect::kKindAttrName,
                         rewriter.getStringAttr(stringifyTensorKind(kinds[i])));
@@ -326,15 +344,18 @@ struct NVFP4QuantizeContractionsPass
     // was selected for NVFP4 (by nvfp4-select-precision or an annotation),
     // so this is a warning rather than a remark.
     func.walk([&](linalg::LinalgOp op) {
-      if (getPrecision(op) != "fp4")
+      std::optional<Format> format = getSelectedFormat(op);
+      if (!format)
         return;
       // The pattern declines exactly the ops analyzeRewritable rejects,
       // which sets `reason`.
       std::string reason = "the rewrite did not apply";
-      (void)analyzeRewritable(op, options, reason);
-      op->emitWarning() << "nvfp4: fallback: selected for NVFP4 but kept in "
-                           "high precision: "
-                        << reason;
+      (void)analyzeRewritable(op, *format, options, reason);
+      op->emitWarning() << "nvfp4: fallback: selected for "
+                        << (*format == Format::NVFP4
+                                ? StringRef("NVFP4")
+                                : stringifyFormat(*format))
+                        << " but kept in high precision: " << reason;
       op->setAttr(NVFP4Dialect::kPrecisionAttrName,
                   StringAttr::get(&getContext(), "high"));
     });

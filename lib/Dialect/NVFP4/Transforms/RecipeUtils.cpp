@@ -354,6 +354,26 @@ StringRef nvfp4::getPrecision(Operation *op) {
   return {};
 }
 
+StringRef nvfp4::getPrecisionName(Format format) {
+  return format == Format::NVFP4 ? "fp4" : stringifyFormat(format);
+}
+
+std::optional<Format> nvfp4::getSelectedFormat(Operation *op) {
+  StringRef precision = getPrecision(op);
+  if (precision == "fp4")
+    return Format::NVFP4;
+  std::optional<Format> format = symbolizeFormat(precision);
+  if (format && *format != Format::NVFP4)
+    return format;
+  return std::nullopt;
+}
+
+std::optional<Format> nvfp4::parseLadderFormat(StringRef name) {
+  if (name == "mxfp8")
+    return Format::MXFP8E4M3;
+  return symbolizeFormat(name);
+}
+
 TensorKind nvfp4::getArgumentKind(Value value) {
   auto arg = dyn_cast<BlockArgument>(value);
   if (!arg)

@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Decides, for every linalg contraction of a module, whether it becomes an
-// NVFP4 GEMM, records the reason, and reports the decisions (remarks, a JSON
-// report, a human-readable summary).
+// Decides, for every linalg contraction of a module, which rung of the
+// precision ladder it takes (NVFP4, an MX format, or high precision),
+// records the reason, and reports the decisions (remarks, a JSON report, a
+// human-readable summary).
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,9 +80,22 @@ struct Decision {
   std::optional<int64_t> layer;
   std::string kinds;
   int64_t batch = 1, m = 0, n = 0, k = 0, flops = 0;
-  bool fp4 = false;
+  /// The block-scaled format chosen; none: high precision.
+  std::optional<Format> format;
   std::string reason;
+
+  /// The `nvfp4.precision` value (and the report's `decision`).
+  StringRef getDecision() const {
+    return format ? getPrecisionName(*format) : StringRef("high");
+  }
 };
+
+/// Whether `format` has 4-bit elements: the recipe's sensitivity rules
+/// (attention, embeddings, LM head, keep-first/last) keep contractions out
+/// of it.
+bool isFP4Format(Format format) {
+  return format == Format::NVFP4 || format == Format::MXFP4;
+}
 
 /// The GEMM kernel the GPU lowering uses for a target.
 enum class GpuGemmKernel {
@@ -101,7 +115,11 @@ struct NVFP4SelectPrecisionPass
 private:
   /// The kernel of `gpu-target`; none without the option.
   std::optional<GpuGemmKernel> gpuKernel;
+  /// The precision ladder: the formats a contraction may take, in order of
+  /// preference; high precision after the last.
+  SmallVector<Format> ladder;
 
+  LogicalResult parseLadder();
   std::string getGpuShapeIssue(int64_t batch, int64_t m, int64_t n,
                                int64_t k) const;
   void selectInFunction(func::FuncOp func, std::vector<Decision> &decisions);
@@ -299,126 +317,186 @@ void NVFP4SelectPrecisionPass::selectInFunction(
       d.k = lhs.back();
       d.n = rhs[rhs.size() - 2];
       d.flops = contractionFlops(d.batch, d.m, d.n, d.k);
-      d.fp4 = true;
-      d.reason = "already NVFP4";
+      d.format = matmul.getLhs().getType().getFormat();
+      d.reason = d.format == Format::NVFP4
+                     ? "already NVFP4"
+                     : ("already " + stringifyFormat(*d.format)).str();
       decisions.push_back(std::move(d));
       continue;
     }
 
-    auto decide = [&]() -> std::pair<bool, std::string> {
+    using Choice = std::pair<std::optional<Format>, std::string>;
+    auto decide = [&]() -> Choice {
       // Every contraction-like op counts in the model's FLOPs, also the
       // ones the recipe cannot rewrite.
       auto linalgOp = cast<linalg::LinalgOp>(op);
       std::optional<int64_t> nestFlops = loopNestFlops(linalgOp);
       d.flops = nestFlops.value_or(0);
       if (!linalg::isaContractionOpInterface(linalgOp))
-        return {false, std::string("unsupported: convolution (no NVFP4 "
+        return {std::nullopt, std::string("unsupported: convolution (no NVFP4 "
                                    "lowering)") +
                            (nestFlops ? "" : ", dynamic shape")};
       std::string why;
       FailureOr<ContractionInfo> info = analyzeContraction(linalgOp, why);
       if (failed(info))
-        return {false, "unsupported: " + why};
+        return {std::nullopt, "unsupported: " + why};
       d.batch = info->batch;
       d.m = info->m;
       d.n = info->n;
       d.k = info->k;
       d.flops = info->flops();
       if (getPrecision(op) == "high")
-        return {false, "annotated nvfp4.precision = \"high\""};
+        return {std::nullopt, "annotated nvfp4.precision = \"high\""};
       if (precisionOf(d.layer) == recipe::LayerPrecision::HighListed)
-        return {false, llvm::formatv("layer {0} in high-layers", *d.layer)};
+        return {std::nullopt, llvm::formatv("layer {0} in high-layers", *d.layer)};
       for (const std::string &name : highOps)
         if (hasLocationName(op->getLoc(), name))
-          return {false, "'" + name + "' in high-ops"};
+          return {std::nullopt, "'" + name + "' in high-ops"};
       auto kinds = getOperandKinds(op);
       if (d.role.empty() || !kinds)
-        return {false, "role unknown (annotate it or run nvfp4-infer-roles)"};
+        return {std::nullopt, "role unknown (annotate it or run nvfp4-infer-roles)"};
       int weightIndex = (*kinds)[0] == TensorKind::Weight   ? 0
                         : (*kinds)[1] == TensorKind::Weight ? 1
                                                             : -1;
-      if (weightIndex < 0 && info->batched && !quantizeAttention)
-        return {false, "attention (batched contraction of two activations)"};
-      if (weightIndex < 0 && d.role != "wgrad" && !quantizeAttention)
-        return {false, "contraction of two activations"};
-      if (!quantizeEmbeddings) {
-        for (unsigned i = 0; i < 2; ++i)
-          if ((*kinds)[i] != TensorKind::Gradient &&
-              (*kinds)[i] != TensorKind::Weight && isOneHot(op->getOperand(i)))
-            return {false, "embedding (one-hot operand)"};
-      }
-      if (!quantizeHead) {
-        bool head = false;
-        for (unsigned i = 0; i < 2; ++i) {
-          Value v = stripTransposes(op->getOperand(i));
-          head |= ((*kinds)[i] == TensorKind::Weight && headWeights.contains(v));
-          head |= (d.role == "wgrad" && (*kinds)[i] == TensorKind::Gradient &&
-                   headGradients.contains(v));
+      // Why `format` cannot take the contraction; empty when it can.
+      auto rejection = [&](Format format) -> std::string {
+        if (isFP4Format(format)) {
+          if (weightIndex < 0 && info->batched && !quantizeAttention)
+            return "attention (batched contraction of two activations)";
+          if (weightIndex < 0 && d.role != "wgrad" && !quantizeAttention)
+            return "contraction of two activations";
+          if (!quantizeEmbeddings) {
+            for (unsigned i = 0; i < 2; ++i)
+              if ((*kinds)[i] != TensorKind::Gradient &&
+                  (*kinds)[i] != TensorKind::Weight &&
+                  isOneHot(op->getOperand(i)))
+                return "embedding (one-hot operand)";
+          }
+          if (!quantizeHead) {
+            bool head = false;
+            for (unsigned i = 0; i < 2; ++i) {
+              Value v = stripTransposes(op->getOperand(i));
+              head |= ((*kinds)[i] == TensorKind::Weight &&
+                       headWeights.contains(v));
+              head |= (d.role == "wgrad" &&
+                       (*kinds)[i] == TensorKind::Gradient &&
+                       headGradients.contains(v));
+            }
+            if (head)
+              return "LM head (forward result feeds a reduction)";
+          }
+          if (precisionOf(d.layer) == recipe::LayerPrecision::HighFirst)
+            return llvm::formatv("layer {0} within keep-first={1}", *d.layer,
+                                 keepFirst);
+          if (precisionOf(d.layer) == recipe::LayerPrecision::HighLast)
+            return llvm::formatv("layer {0} within keep-last={1}", *d.layer,
+                                 keepLast);
         }
-        if (head)
-          return {false, "LM head (forward result feeds a reduction)"};
+        if (!info->hasRepresentableSizes())
+          return std::string(kSizesNotRepresentable);
+        // A role the policy does not name is quantized as fprop (as
+        // nvfp4-quantize-contractions does).
+        recipe::Role role =
+            parsePolicyRole(d.role).value_or(recipe::Role::Fprop);
+        if (format == Format::NVFP4 && weightIndex >= 0) {
+          int64_t other = weightIndex == 0 ? d.m : d.n;
+          if (recipe::quantization(role, recipe::OperandKind::Weight, policy,
+                                   other)
+                      .blockRows == kBlockSize &&
+              other % kBlockSize != 0)
+            return llvm::formatv("16x16 weight needs {0}={1} to be a "
+                                 "multiple of 16",
+                                 weightIndex == 0 ? "M" : "N", other);
+        }
+        if (gpuKernel) {
+          if (format != Format::NVFP4)
+            return llvm::formatv("no {0} GEMM kernel for gpu-target={1}",
+                                 stringifyFormat(format), gpuTarget.getValue());
+          // A weight broadcast over the batch becomes one [B*M, K] GEMM
+          // (nvfp4-quantize-contractions).
+          bool flattened = info->batched && weightIndex == 1 &&
+                           getBatchBroadcastSource(info->rhs());
+          // The kernel sees K zero-padded to whole blocks
+          // (nvfp4-quantize-contractions).
+          const int64_t paddedK = llvm::alignTo(d.k, kBlockSize);
+          std::string issue =
+              flattened ? getGpuShapeIssue(1, d.batch * d.m, d.n, paddedK)
+                        : getGpuShapeIssue(d.batch, d.m, d.n, paddedK);
+          if (!issue.empty())
+            return issue;
+        }
+        if (d.m < minM)
+          return llvm::formatv("M={0} below min-m={1}", d.m, minM);
+        if (d.n < minN)
+          return llvm::formatv("N={0} below min-n={1}", d.n, minN);
+        if (d.k < minK)
+          return llvm::formatv("K={0} below min-k={1}", d.k, minK);
+        if (d.flops < minFlops)
+          return llvm::formatv("{0} FLOPs below min-flops={1}", d.flops,
+                               minFlops);
+        return "";
+      };
+      // The first rung that takes the contraction; the reasons of the rungs
+      // above it (named when the ladder has several) say why not those.
+      SmallVector<std::string> skipped;
+      for (Format format : ladder) {
+        std::string why = rejection(format);
+        if (why.empty()) {
+          std::string reason =
+              d.layer ? llvm::formatv("{0} of layer {1}", d.role, *d.layer)
+                            .str()
+                      : d.role;
+          if (!skipped.empty())
+            reason += " (" + llvm::join(skipped, "; ") + ")";
+          return {format, reason};
+        }
+        skipped.push_back(ladder.size() > 1
+                              ? (stringifyFormat(format) + ": " + why).str()
+                              : why);
       }
-      if (precisionOf(d.layer) == recipe::LayerPrecision::HighFirst)
-        return {false, llvm::formatv("layer {0} within keep-first={1}",
-                                     *d.layer, keepFirst)};
-      if (precisionOf(d.layer) == recipe::LayerPrecision::HighLast)
-        return {false, llvm::formatv("layer {0} within keep-last={1}",
-                                     *d.layer, keepLast)};
-      if (!info->hasRepresentableSizes())
-        return {false, std::string(kSizesNotRepresentable)};
-      // A role the policy does not name is quantized as fprop (as
-      // nvfp4-quantize-contractions does).
-      recipe::Role role =
-          parsePolicyRole(d.role).value_or(recipe::Role::Fprop);
-      if (weightIndex >= 0) {
-        int64_t other = weightIndex == 0 ? d.m : d.n;
-        if (recipe::quantization(role, recipe::OperandKind::Weight, policy,
-                                 other)
-                    .blockRows == kBlockSize &&
-            other % kBlockSize != 0)
-          return {false,
-                  llvm::formatv("16x16 weight needs {0}={1} to be a multiple "
-                                "of 16",
-                                weightIndex == 0 ? "M" : "N", other)};
-      }
-      if (gpuKernel) {
-        // A weight broadcast over the batch becomes one [B*M, K] GEMM
-        // (nvfp4-quantize-contractions).
-        bool flattened = info->batched && weightIndex == 1 &&
-                         getBatchBroadcastSource(info->rhs());
-        // The kernel sees K zero-padded to whole blocks
-        // (nvfp4-quantize-contractions).
-        const int64_t paddedK = llvm::alignTo(d.k, kBlockSize);
-        std::string issue =
-            flattened ? getGpuShapeIssue(1, d.batch * d.m, d.n, paddedK)
-                      : getGpuShapeIssue(d.batch, d.m, d.n, paddedK);
-        if (!issue.empty())
-          return {false, issue};
-      }
-      if (d.m < minM)
-        return {false, llvm::formatv("M={0} below min-m={1}", d.m, minM)};
-      if (d.n < minN)
-        return {false, llvm::formatv("N={0} below min-n={1}", d.n, minN)};
-      if (d.k < minK)
-        return {false, llvm::formatv("K={0} below min-k={1}", d.k, minK)};
-      if (d.flops < minFlops)
-        return {false,
-                llvm::formatv("{0} FLOPs below min-flops={1}", d.flops,
-                              minFlops)};
-      return {true, d.layer ? llvm::formatv("{0} of layer {1}", d.role,
-                                            *d.layer)
-                                  .str()
-                            : d.role};
+      return {std::nullopt, llvm::join(skipped, "; ")};
     };
-    std::tie(d.fp4, d.reason) = decide();
+    std::tie(d.format, d.reason) = decide();
     op->setAttr(NVFP4Dialect::kPrecisionAttrName,
-                b.getStringAttr(d.fp4 ? "fp4" : "high"));
+                b.getStringAttr(d.getDecision()));
     if (remarks)
-      op->emitRemark() << "nvfp4: " << (d.fp4 ? "fp4" : "high") << ": "
-                       << d.reason;
+      op->emitRemark() << "nvfp4: " << d.getDecision() << ": " << d.reason;
     decisions.push_back(std::move(d));
   }
 }
+
+namespace {
+/// FLOP and contraction counts over the decisions.
+struct DecisionTotals {
+  explicit DecisionTotals(ArrayRef<Decision> decisions) {
+    for (const Decision &d : decisions) {
+      total = addFlops(total, d.flops);
+      auto &entry = byDecision[d.getDecision().str()];
+      ++entry.first;
+      entry.second = addFlops(entry.second, d.flops);
+      if (!d.format)
+        continue;
+      ++quantizedCount;
+      if (isFP4Format(*d.format)) {
+        ++fp4Count;
+        fp4Flops = addFlops(fp4Flops, d.flops);
+      }
+    }
+  }
+  /// `flops` as a percentage of all FLOPs, two decimals.
+  std::string percent(int64_t flops) const {
+    return llvm::formatv("{0:F2}", total ? 100.0 * flops / total : 0.0).str();
+  }
+
+  int64_t total = 0;
+  /// Contractions in a 4-bit format (NVFP4, MXFP4) and their FLOPs.
+  int64_t fp4Count = 0, fp4Flops = 0;
+  /// Contractions in any block-scaled format.
+  int64_t quantizedCount = 0;
+  /// Decision -> (contractions, FLOPs), ordered by name.
+  std::map<std::string, std::pair<int64_t, int64_t>> byDecision;
+};
+} // namespace
 
 LogicalResult
 NVFP4SelectPrecisionPass::writeReport(ArrayRef<Decision> decisions,
@@ -430,14 +508,7 @@ NVFP4SelectPrecisionPass::writeReport(ArrayRef<Decision> decisions,
                                 << error;
     return failure();
   }
-  int64_t total = 0, fp4Flops = 0, fp4Count = 0;
-  for (const Decision &d : decisions) {
-    total = addFlops(total, d.flops);
-    if (d.fp4) {
-      fp4Flops = addFlops(fp4Flops, d.flops);
-      ++fp4Count;
-    }
-  }
+  DecisionTotals totals(decisions);
   llvm::json::OStream j(file->os(), /*IndentSize=*/2);
   j.object([&] {
     j.attributeArray("contractions", [&] {
@@ -458,21 +529,28 @@ NVFP4SelectPrecisionPass::writeReport(ArrayRef<Decision> decisions,
           j.attribute("n", d.n);
           j.attribute("k", d.k);
           j.attribute("flops", d.flops);
-          j.attribute("decision", d.fp4 ? "fp4" : "high");
+          j.attribute("decision", d.getDecision());
           j.attribute("reason", d.reason);
         });
       }
     });
     j.attributeObject("summary", [&] {
       j.attribute("contractions", static_cast<int64_t>(decisions.size()));
-      j.attribute("fp4", fp4Count);
-      j.attribute("high", static_cast<int64_t>(decisions.size()) - fp4Count);
-      j.attribute("flops", total);
-      j.attribute("fp4_flops", fp4Flops);
-      j.attribute("fp4_flop_percent",
-                  llvm::formatv("{0:F2}", total ? 100.0 * fp4Flops / total
-                                                : 0.0)
-                      .str());
+      j.attribute("fp4", totals.fp4Count);
+      j.attribute("high", static_cast<int64_t>(decisions.size()) -
+                              totals.quantizedCount);
+      j.attribute("flops", totals.total);
+      j.attribute("fp4_flops", totals.fp4Flops);
+      j.attribute("fp4_flop_percent", totals.percent(totals.fp4Flops));
+      // Each decision taken: contractions, FLOPs and their share.
+      j.attributeObject("decisions", [&] {
+        for (const auto &[name, entry] : totals.byDecision)
+          j.attributeObject(name, [&] {
+            j.attribute("contractions", entry.first);
+            j.attribute("flops", entry.second);
+            j.attribute("flop_percent", totals.percent(entry.second));
+          });
+      });
     });
   });
   file->os() << "\n";
@@ -482,33 +560,67 @@ NVFP4SelectPrecisionPass::writeReport(ArrayRef<Decision> decisions,
 
 void NVFP4SelectPrecisionPass::printSummary(ArrayRef<Decision> decisions) {
   llvm::raw_ostream &os = llvm::errs();
-  int64_t total = 0, fp4Flops = 0, fp4Count = 0;
-  for (const Decision &d : decisions) {
-    total = addFlops(total, d.flops);
-    if (d.fp4) {
-      fp4Flops = addFlops(fp4Flops, d.flops);
-      ++fp4Count;
-    }
-  }
-  os << "nvfp4 recipe: " << fp4Count << " of " << decisions.size()
-     << " contractions in NVFP4, "
-     << llvm::formatv("{0:F2}", total ? 100.0 * fp4Flops / total : 0.0)
-     << "% of " << llvm::formatv("{0:E3}", static_cast<double>(total))
+  DecisionTotals totals(decisions);
+  os << "nvfp4 recipe: " << totals.fp4Count << " of " << decisions.size()
+     << " contractions in FP4, " << totals.percent(totals.fp4Flops) << "% of "
+     << llvm::formatv("{0:E3}", static_cast<double>(totals.total))
      << " FLOPs\n";
-  os << llvm::formatv("{0,-14} {1,5} {2,-6} {3,5} {4,-20} {5,-5} {6}\n",
+  // With a ladder, the share of each rung.
+  if (ladder.size() > 1 || ladder.front() != Format::NVFP4)
+    for (const auto &[name, entry] : totals.byDecision)
+      os << llvm::formatv("  {0,-10} {1,5} contractions, {2,6}% of FLOPs\n",
+                          name, entry.first, totals.percent(entry.second));
+  os << llvm::formatv("{0,-14} {1,5} {2,-6} {3,5} {4,-20} {5,-10} {6}\n",
                       "function", "#", "role", "layer", "BxMxNxK",
                       "prec", "reason");
   for (const Decision &d : decisions) {
     std::string shape = llvm::formatv("{0}x{1}x{2}x{3}", d.batch, d.m, d.n,
                                       d.k);
-    os << llvm::formatv("{0,-14} {1,5} {2,-6} {3,5} {4,-20} {5,-5} {6}\n",
+    os << llvm::formatv("{0,-14} {1,5} {2,-6} {3,5} {4,-20} {5,-10} {6}\n",
                         d.function, d.index, d.role.empty() ? "-" : d.role,
                         d.layer ? std::to_string(*d.layer) : "-", shape,
-                        d.fp4 ? "fp4" : "high", d.reason);
+                        d.getDecision(), d.reason);
   }
 }
 
+LogicalResult NVFP4SelectPrecisionPass::parseLadder() {
+  auto fail = [&](const Twine &message) {
+    getOperation().emitError() << "nvfp4-select-precision: " << message;
+    return failure();
+  };
+  std::optional<Format> single = parseLadderFormat(format);
+  if (!single || (*single != Format::NVFP4 && *single != Format::MXFP4))
+    return fail("format='" + format + "' is not an FP4 format (nvfp4, mxfp4)");
+  if (formats.empty()) {
+    ladder = {*single};
+    return success();
+  }
+  if (*single != Format::NVFP4)
+    return fail("give format or formats, not both");
+  for (auto [i, name] : llvm::enumerate(formats)) {
+    if (name == "bf16" || name == "high") {
+      if (i + 1 != formats.size())
+        return fail("'" + name + "' ends the formats ladder; '" +
+                    formats[i + 1] + "' follows it");
+      break;
+    }
+    std::optional<Format> rung = parseLadderFormat(name);
+    if (!rung)
+      return fail("unknown format '" + name +
+                  "' in formats (nvfp4, mxfp4, mxfp8_e4m3 or mxfp8, "
+                  "mxfp8_e5m2, then bf16)");
+    if (llvm::is_contained(ladder, *rung))
+      return fail("format '" + name + "' appears twice in formats");
+    ladder.push_back(*rung);
+  }
+  if (ladder.empty())
+    return fail("formats names no block-scaled format");
+  return success();
+}
+
 void NVFP4SelectPrecisionPass::runOnOperation() {
+  if (failed(parseLadder()))
+    return signalPassFailure();
   if (!gpuTarget.empty()) {
     gpuKernel = parseGpuTarget(gpuTarget);
     if (!gpuKernel) {

@@ -50,7 +50,7 @@
 // JSON-NEXT: "fp4_flops": 5978594476032,
 // JSON-NEXT: "fp4_flop_percent": "38.66"
 
-// SUMMARY:      nvfp4 recipe: 42 of 113 contractions in NVFP4, 38.66% of 1.547E+13 FLOPs
+// SUMMARY:      nvfp4 recipe: 42 of 113 contractions in FP4, 38.66% of 1.547E+13 FLOPs
 // SUMMARY:      train_step         0 fprop      0 1x2048x4096x32000    high  embedding (one-hot operand)
 // SUMMARY-NEXT: train_step         1 fprop      0 1x2048x4096x4096     high  layer 0 within keep-first=1
 // SUMMARY:      train_step         4 fprop      0 32x2048x2048x128     high  attention (batched contraction of two activations)

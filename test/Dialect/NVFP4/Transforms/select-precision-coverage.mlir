@@ -11,7 +11,7 @@
 // (2*8*32*4*16 = 32768): 8388608 of 17040512 FLOPs, 49.23%. A max pooling
 // (matched by the convolution interface, but no multiply-accumulate) is
 // not a contraction.
-// SUMMARY: nvfp4 recipe: 1 of 5 contractions in NVFP4, 49.23% of 1.704E+07 FLOPs
+// SUMMARY: nvfp4 recipe: 1 of 5 contractions in FP4, 49.23% of 1.704E+07 FLOPs
 // SUMMARY: model              0 -          - 1x0x0x0              high  unsupported: convolution (no NVFP4 lowering)
 // SUMMARY: model              1 -          - 1x0x0x0              high  unsupported: convolution (no NVFP4 lowering)
 // SUMMARY: model              2 -          - 1x0x0x0              high  unsupported: needs exactly one M, N and K dimension

@@ -10,6 +10,12 @@
 // RUN: nvfp4-opt %s --nvfp4-select-precision="gpu-target=sm_120a remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: nvfp4-opt %s --nvfp4-select-precision="disable-2d-quantization remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO2D
 // RUN: nvfp4-opt %s --nvfp4-select-precision="summary" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: nvfp4-opt %s --nvfp4-select-precision="formats=nvfp4,mxfp8,bf16 keep-first=1 keep-last=1 remarks report=%t.ladder.json summary" \
+// RUN:   -o %t.ladder.mlir 2>&1 | FileCheck %s --check-prefix=LADDER
+// RUN: FileCheck %s --input-file=%t.ladder.mlir --check-prefix=LADDER-IR
+// RUN: FileCheck %s --input-file=%t.ladder.json --check-prefix=LADDER-JSON
+// RUN: nvfp4-opt %s --nvfp4-select-precision="format=mxfp4 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MXFP4
+// RUN: nvfp4-opt %s --nvfp4-select-precision="formats=nvfp4,mxfp8_e5m2 gpu-target=sm_100a remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LADDER-GPU
 // RUN: nvfp4-opt %s --nvfp4-report=%t.cl.json --nvfp4-select-precision="keep-first=1 keep-last=1" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.cl.json --check-prefix=JSON
 // RUN: nvfp4-opt %s --nvfp4-select-precision="keep-first=1 keep-last=1 report=%t.again.json" -o /dev/null
@@ -45,6 +51,12 @@ func.func @select(%x: tensor<32x64xbf16>, %w: tensor<64x64xbf16>,
   // OPTS: remark: nvfp4: high: M=32 below min-m=64
   // M = 32 is below the CTA tile: the kernel's last tile is predicated.
   // GPU: remark: nvfp4: fp4: fprop of layer 0
+  // The first layer is kept out of FP4, not out of MXFP8.
+  // LADDER: remark: nvfp4: mxfp8_e4m3: fprop of layer 0 (nvfp4: layer 0 within keep-first=1)
+  // LADDER-IR: linalg.matmul
+  // LADDER-IR-SAME: nvfp4.precision = "mxfp8_e4m3"
+  // MXFP4: remark: nvfp4: mxfp4: fprop of layer 0
+  // LADDER-GPU: remark: nvfp4: fp4: fprop of layer 0
   %0 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 0 : i64} -> tensor<32x64xf32>
   // IR: linalg.matmul
@@ -53,39 +65,63 @@ func.func @select(%x: tensor<32x64xbf16>, %w: tensor<64x64xbf16>,
   // OPTS: remark: nvfp4: high: layer 1 in high-layers
   // MINN: remark: nvfp4: high: N=64 below min-n=128
   // MINK: remark: nvfp4: high: K=64 below min-k=128
+  // LADDER: remark: nvfp4: fp4: fprop of layer 1
+  // LADDER-IR: linalg.matmul
+  // LADDER-IR-SAME: nvfp4.precision = "fp4"
+  // MXFP4: remark: nvfp4: mxfp4: fprop of layer 1
   %1 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 1 : i64} -> tensor<32x64xf32>
   // REMARK: remark: nvfp4: fp4: wgrad of layer 2
+  // LADDER: remark: nvfp4: fp4: wgrad of layer 2
+  // MXFP4: remark: nvfp4: mxfp4: wgrad of layer 2
   %2 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "wgrad", nvfp4.kind = ["activation", "gradient"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32>
   // REMARK: remark: nvfp4: high: layer 3 within keep-last=1
+  // LADDER: remark: nvfp4: mxfp8_e4m3: dgrad of layer 3 (nvfp4: layer 3 within keep-last=1)
+  // MXFP4: remark: nvfp4: mxfp4: dgrad of layer 3
   %3 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "dgrad", nvfp4.kind = ["gradient", "weight"], nvfp4.layer = 3 : i64} -> tensor<32x64xf32>
   // A frontend's "high" wins over everything.
   // REMARK: remark: nvfp4: high: annotated nvfp4.precision = "high"
   // OPTS: remark: nvfp4: high: annotated nvfp4.precision = "high"
+  // LADDER: remark: nvfp4: high: annotated nvfp4.precision = "high"
+  // MXFP4: remark: nvfp4: high: annotated nvfp4.precision = "high"
   %4 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64, nvfp4.precision = "high"} -> tensor<32x64xf32>
   // REMARK: remark: nvfp4: fp4: fprop of layer 2
   // OPTS: remark: nvfp4: high: 'pinned' in high-ops
+  // LADDER: remark: nvfp4: fp4: fprop of layer 2
+  // MXFP4: remark: nvfp4: mxfp4: fprop of layer 2
   %5 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32> loc("pinned"("pinned.py":1:1))
   // A 16x16 weight needs N % 16 == 0 (not with 1x16 weights).
   // REMARK: remark: nvfp4: high: 16x16 weight needs N=24 to be a multiple of 16
-  // NO2D: select-precision.mlir:[[@LINE+2]]:{{[0-9]+}}: remark: nvfp4: fp4: fprop of layer 2
+  // NO2D: select-precision.mlir:[[@LINE+6]]:{{[0-9]+}}: remark: nvfp4: fp4: fprop of layer 2
+  // MX blocks run along K only: the 16x16 rule is NVFP4's.
+  // LADDER: remark: nvfp4: mxfp8_e4m3: fprop of layer 2 (nvfp4: 16x16 weight needs N=24 to be a multiple of 16)
+  // MXFP4: remark: nvfp4: mxfp4: fprop of layer 2
+  // LADDER-GPU: remark: nvfp4: high: nvfp4: 16x16 weight needs N=24 to be a multiple of 16; mxfp8_e5m2: no mxfp8_e5m2 GEMM kernel for gpu-target=sm_100a
   %e6 = tensor.empty() : tensor<32x24xf32>
   %6 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w24 : tensor<32x64xbf16>, tensor<24x64xbf16>)
          outs(%e6 : tensor<32x24xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x24xf32>
   // K = 24 is not a multiple of 16: the rewrite zero-pads K, so it is FP4.
   // REMARK: remark: nvfp4: fp4: fprop of layer 2
+  // LADDER: remark: nvfp4: fp4: fprop of layer 2
+  // MXFP4: remark: nvfp4: mxfp4: fprop of layer 2
   %7 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x24, %w24k : tensor<32x24xbf16>, tensor<64x24xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32>
   // REMARK: remark: nvfp4: high: attention (batched contraction of two activations)
   // OPTS: remark: nvfp4: high: M=32 below min-m=64
+  // LADDER: remark: nvfp4: mxfp8_e4m3: fprop of layer 2 (nvfp4: attention (batched contraction of two activations))
+  // LADDER-IR: linalg.batch_matmul
+  // LADDER-IR-SAME: nvfp4.precision = "mxfp8_e4m3"
+  // MXFP4: remark: nvfp4: high: attention (batched contraction of two activations)
   %e8 = tensor.empty() : tensor<4x32x32xf32>
   %8 = linalg.batch_matmul indexing_maps = [#bmk, #bnk, #bmn] ins(%q, %q : tensor<4x32x64xbf16>, tensor<4x32x64xbf16>)
          outs(%e8 : tensor<4x32x32xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "activation"], nvfp4.layer = 2 : i64} -> tensor<4x32x32xf32>
   // REMARK: remark: nvfp4: high: contraction of two activations
+  // LADDER: remark: nvfp4: mxfp8_e4m3: fprop of layer 2 (nvfp4: contraction of two activations)
+  // MXFP4: remark: nvfp4: high: contraction of two activations
   %e9 = tensor.empty() : tensor<32x32xf32>
   %9 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %x : tensor<32x64xbf16>, tensor<32x64xbf16>)
          outs(%e9 : tensor<32x32xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "activation"], nvfp4.layer = 2 : i64} -> tensor<32x32xf32>
@@ -102,10 +138,14 @@ func.func @select(%x: tensor<32x64xbf16>, %w: tensor<64x64xbf16>,
   } -> tensor<32x64xbf16>
   // REMARK: remark: nvfp4: high: embedding (one-hot operand)
   // OPTS: remark: nvfp4: high: M=32 below min-m=64
+  // LADDER: remark: nvfp4: mxfp8_e4m3: fprop of layer 2 (nvfp4: embedding (one-hot operand))
+  // MXFP4: remark: nvfp4: high: embedding (one-hot operand)
   %10 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%onehot, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32>
   // LM head: the forward result feeds a reduction.
   // REMARK: remark: nvfp4: high: LM head (forward result feeds a reduction)
+  // LADDER: remark: nvfp4: mxfp8_e4m3: fprop of layer 2 (nvfp4: LM head (forward result feeds a reduction))
+  // MXFP4: remark: nvfp4: high: LM head (forward result feeds a reduction)
   %h = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %wv : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32>
   %zero = arith.constant 0.0 : f32
@@ -117,9 +157,12 @@ func.func @select(%x: tensor<32x64xbf16>, %w: tensor<64x64xbf16>,
       linalg.yield %s : f32
     }
   // REMARK: remark: nvfp4: high: unsupported: dynamic shape
+  // LADDER: remark: nvfp4: high: unsupported: dynamic shape
   %12 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%d, %w : tensor<?x64xbf16>, tensor<64x64xbf16>)
          outs(%cd : tensor<?x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<?x64xf32>
   // REMARK: remark: nvfp4: high: role unknown (annotate it or run nvfp4-infer-roles)
+  // LADDER: remark: nvfp4: high: role unknown (annotate it or run nvfp4-infer-roles)
+  // MXFP4: remark: nvfp4: high: role unknown (annotate it or run nvfp4-infer-roles)
   %13 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) -> tensor<32x64xf32>
   // REMARK: remark: nvfp4: fp4: fprop of layer 2
@@ -128,6 +171,8 @@ func.func @select(%x: tensor<32x64xbf16>, %w: tensor<64x64xbf16>,
   // FLOPS: remark: nvfp4: fp4: wgrad of layer 2
   // OPTS: remark: nvfp4: fp4: wgrad of layer 2
   // GPU: remark: nvfp4: fp4: wgrad of layer 2
+  // LADDER: remark: nvfp4: fp4: fprop of layer 2
+  // LADDER: remark: nvfp4: fp4: wgrad of layer 2
   %e14 = tensor.empty() : tensor<256x64xf32>
   %14 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<32x64xbf16>, tensor<64x64xbf16>)
          outs(%c : tensor<32x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x64xf32>
@@ -197,8 +242,46 @@ func.func @quantized(%a: !nvfp4.tensor<32x64, 1x16>, %b: !nvfp4.tensor<64x64, 16
 // JSON-NEXT:     "fp4": 7,
 // JSON-NEXT:     "high": 10,
 
-// SUMMARY: nvfp4 recipe: 9 of 17 contractions in NVFP4, 69.10% of 5.833E+06 FLOPs
+// SUMMARY: nvfp4 recipe: 9 of 17 contractions in FP4, 69.10% of 5.833E+06 FLOPs
+
 // SUMMARY-NEXT: function           # role   layer BxMxNxK              prec  reason
 // SUMMARY-NEXT: select             0 fprop      0 1x32x64x64           fp4   fprop of layer 0
 // SUMMARY: select            12 fprop      2 1x0x0x0              high  unsupported: dynamic shape
 // SUMMARY: quantized          0 -          - 1x32x64x64           fp4   already NVFP4
+
+// The ladder's summary: each decision's contractions and share of FLOPs
+// (FP4 counts NVFP4 and MXFP4).
+// LADDER: nvfp4 recipe: 7 of 17 contractions in FP4, 60.11% of 5.833E+06 FLOPs
+// LADDER-NEXT: fp4            7 contractions,  60.11% of FLOPs
+// LADDER-NEXT: high           3 contractions,   8.99% of FLOPs
+// LADDER-NEXT: mxfp8_e4m3     7 contractions,  30.90% of FLOPs
+// LADDER-NEXT: function
+// LADDER-NEXT: select             0 fprop      0 1x32x64x64           mxfp8_e4m3 fprop of layer 0 (nvfp4: layer 0 within keep-first=1)
+
+// LADDER-JSON:        "decision": "mxfp8_e4m3",
+// LADDER-JSON-NEXT:   "reason": "fprop of layer 0 (nvfp4: layer 0 within keep-first=1)"
+// LADDER-JSON:      "summary": {
+// LADDER-JSON-NEXT:   "contractions": 17,
+// LADDER-JSON-NEXT:   "fp4": 7,
+// LADDER-JSON-NEXT:   "high": 3,
+// LADDER-JSON-NEXT:   "flops": 5832704,
+// LADDER-JSON-NEXT:   "fp4_flops": 3506176,
+// LADDER-JSON-NEXT:   "fp4_flop_percent": "60.11",
+// LADDER-JSON-NEXT:   "decisions": {
+// LADDER-JSON-NEXT:     "fp4": {
+// LADDER-JSON-NEXT:       "contractions": 7,
+// LADDER-JSON-NEXT:       "flops": 3506176,
+// LADDER-JSON-NEXT:       "flop_percent": "60.11"
+// LADDER-JSON-NEXT:     },
+// LADDER-JSON-NEXT:     "high": {
+// LADDER-JSON-NEXT:       "contractions": 3,
+// LADDER-JSON-NEXT:       "flops": 524288,
+// LADDER-JSON-NEXT:       "flop_percent": "8.99"
+// LADDER-JSON-NEXT:     },
+// LADDER-JSON-NEXT:     "mxfp8_e4m3": {
+// LADDER-JSON-NEXT:       "contractions": 7,
+// LADDER-JSON-NEXT:       "flops": 1802240,
+// LADDER-JSON-NEXT:       "flop_percent": "30.90"
+// LADDER-JSON-NEXT:     }
+// LADDER-JSON-NEXT:   }
+// LADDER-JSON-NEXT: }

@@ -147,6 +147,15 @@ struct RecipePipelineOptions
                      "refuses (sm_100a, sm_103a, sm_110a, sm_120a, sm_121a, "
                      "sm_90a)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("The 4-bit format of the recipe: nvfp4 or mxfp4"),
+      llvm::cl::init("nvfp4")};
+  PassOptions::ListOption<std::string> formats{
+      *this, "formats",
+      llvm::cl::desc("The precision ladder: block-scaled formats in order of "
+                     "preference (nvfp4, mxfp4, mxfp8_e4m3 or mxfp8, "
+                     "mxfp8_e5m2), optionally ending in bf16")};
   PassOptions::Option<bool> disableRHT{
       *this, "disable-rht",
       llvm::cl::desc("No Hadamard transform on wgrad operands"),

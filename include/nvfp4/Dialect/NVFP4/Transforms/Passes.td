@@ -89,11 +89,27 @@ def NVFP4InferRoles : Pass<"nvfp4-infer-roles", "func::FuncOp"> {
 }
 
 def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
-  let summary = "Decide which contractions run in NVFP4 and report why";
+  let summary = "Decide which contractions run in NVFP4 (or an MX format) and report why";
   let description = [{
-    Sets `nvfp4.precision = "fp4"` or `"high"` on every linalg contraction
-    (a frontend's `"high"` is kept and forces high precision) and records the
-    reason of each decision. The rules, first match wins:
+    Sets `nvfp4.precision` on every linalg contraction: `"fp4"` (NVFP4),
+    an MX format's name (`"mxfp4"`, `"mxfp8_e4m3"`, `"mxfp8_e5m2"`) or
+    `"high"` (a frontend's `"high"` is kept and forces high precision), and
+    records the reason of each decision.
+
+    The formats come from a precision ladder: `formats`, the block-scaled
+    formats in order of preference (`nvfp4`, `mxfp4`, `mxfp8_e4m3` or
+    `mxfp8`, `mxfp8_e5m2`), optionally ending in `bf16`; without it the
+    ladder is `format` (`nvfp4`, the default, or `mxfp4`) alone. Each
+    contraction takes the first format the rules below allow, and stays in
+    high precision when none does. With `formats=nvfp4,mxfp8,bf16`, the
+    contractions the recipe keeps out of FP4 for accuracy (attention,
+    embeddings, the LM head, the first and last layers) run in MXFP8
+    instead of bf16; `format=mxfp4` runs the whole recipe in MXFP4.
+
+    The rules, first match wins; rules 1 to 3 keep a contraction high
+    whatever the ladder, rules 4 to 6 keep it out of the 4-bit formats
+    (NVFP4, MXFP4) only, rule 7 applies to NVFP4 only, and the MX formats
+    have no GPU kernel yet (any `gpu-target` keeps them out):
 
     1. forms the rewrite does not support (dynamic shapes, several M/N/K
        dimensions, element types other than f32/bf16/f16 inputs and f32/bf16
@@ -121,11 +137,14 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
        on K-padded operands);
     8. sizes below `min-m`, `min-n`, `min-k` or `min-flops`.
 
-    Everything else becomes `fp4`. With `remarks`, every decision is also a
-    remark at the op; with `report=FILE` (or nvfp4-opt's `--nvfp4-report`),
-    a JSON report lists each contraction (function, index, location, op,
-    role, layer, shape, FLOPs, decision, reason) in IR order and the share of
-    FLOPs in FP4; `summary` prints a human-readable table to stderr.
+    Everything else takes the format. A reason names, for a format below
+    the first of a ladder of several, why each format above it did not
+    apply. With `remarks`, every decision is also a remark at the op; with
+    `report=FILE` (or nvfp4-opt's `--nvfp4-report`), a JSON report lists
+    each contraction (function, index, location, op, role, layer, shape,
+    FLOPs, decision, reason) in IR order, the share of FLOPs in a 4-bit
+    format (`fp4_flop_percent`) and, per decision, the contractions, FLOPs
+    and share of FLOPs; `summary` prints a human-readable table to stderr.
   }];
   let options = [
     Option<"keepFirst", "keep-first", "unsigned", "0",
@@ -158,6 +177,13 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
     Option<"inference", "inference", "bool", "false",
            "A forward graph: a weight whose rows are not a multiple of 16 "
            "gets 1x16 blocks instead of staying high">,
+    Option<"format", "format", "std::string", "\"nvfp4\"",
+           "The 4-bit format of the recipe: nvfp4 or mxfp4 (the ladder "
+           "when formats is not given)">,
+    ListOption<"formats", "formats", "std::string",
+               "The precision ladder: block-scaled formats in order of "
+               "preference (nvfp4, mxfp4, mxfp8_e4m3 or mxfp8, mxfp8_e5m2), "
+               "optionally ending in bf16">,
     Option<"remarks", "remarks", "bool", "false",
            "Emit a remark with the decision at every contraction">,
     Option<"reportFile", "report", "std::string", "\"\"",
@@ -169,7 +195,7 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
 
 def NVFP4QuantizeContractions
     : Pass<"nvfp4-quantize-contractions", "func::FuncOp"> {
-  let summary = "Rewrite contractions selected for NVFP4 to nvfp4.quantize + nvfp4.matmul";
+  let summary = "Rewrite contractions selected for a block-scaled format to nvfp4.quantize + nvfp4.matmul";
   let description = [{
     Every linalg contraction marked `nvfp4.precision = "fp4"` becomes
     `nvfp4.quantize` of both operands and one `nvfp4.matmul`, following the
@@ -205,6 +231,14 @@ def NVFP4QuantizeContractions
     its own blocks and tensor scale (exactly transposed when it is stored
     [K, N] with 16x16 blocks), so the checkpoint's codes reach the tensor
     cores unchanged.
+
+    A contraction marked with an MX format (`"mxfp4"`, `"mxfp8_e4m3"`,
+    `"mxfp8_e5m2"`) becomes the same ops on MX tensors: both operands
+    quantized with 1x32 blocks along K (round-to-nearest, no transform: the
+    2D blocks, stochastic rounding and Hadamard transform are NVFP4's),
+    operands stored [K, N] transposed in high precision, K zero-padded to a
+    multiple of 32, and the dequantize of an MX tensor taken as it is when
+    it is K-major.
   }];
   let options = [
     Option<"disableRHT", "disable-rht", "bool", "false",

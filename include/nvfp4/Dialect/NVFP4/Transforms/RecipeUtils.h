@@ -14,6 +14,8 @@
 #ifndef NVFP4_DIALECT_NVFP4_TRANSFORMS_RECIPEUTILS_H
 #define NVFP4_DIALECT_NVFP4_TRANSFORMS_RECIPEUTILS_H
 
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
@@ -133,6 +135,17 @@ llvm::StringRef getRole(Operation *op);
 std::optional<int64_t> getLayer(Operation *op);
 /// `nvfp4.precision`, empty when absent.
 llvm::StringRef getPrecision(Operation *op);
+
+/// The `nvfp4.precision` value of a contraction selected for `format`:
+/// `"fp4"` for NVFP4, the format's name (`"mxfp4"`, `"mxfp8_e4m3"`,
+/// `"mxfp8_e5m2"`) for the MX formats.
+llvm::StringRef getPrecisionName(Format format);
+/// The format a contraction is selected for (`nvfp4.precision` as
+/// getPrecisionName writes it), none when it stays in high precision.
+std::optional<Format> getSelectedFormat(Operation *op);
+/// Parses a format of a precision ladder: `nvfp4`, `mxfp4`, `mxfp8_e4m3`
+/// (also `mxfp8`) or `mxfp8_e5m2`.
+std::optional<Format> parseLadderFormat(llvm::StringRef name);
 
 /// The kind annotated on a function argument (`nvfp4.kind`), Unknown when
 /// `value` is not an annotated entry-block argument of a function.
