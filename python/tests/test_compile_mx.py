@@ -118,3 +118,44 @@ def test_inline_kernels_reject_mx():
         nvfp4.compile(ROUND_TRIP.format(shape="2x32", elem="f32",
                                         fmt="mxfp4"),
                       options="kernels=inline")
+
+
+LADDER_MODEL = """
+func.func @main(%x: tensor<8x48xf32> {nvfp4.kind = "activation"},
+                %w: tensor<48x40xf32> {nvfp4.kind = "weight"})
+    -> (tensor<8x40xf32>, tensor<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x40xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x40xf32>)
+      -> tensor<8x40xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<8x48xf32>, tensor<48x40xf32>)
+      outs(%f : tensor<8x40xf32>) -> tensor<8x40xf32>
+  %e2 = tensor.empty() : tensor<8x8xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x8xf32>)
+      -> tensor<8x8xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %x : tensor<8x48xf32>, tensor<8x48xf32>)
+      outs(%f2 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %y, %s : tensor<8x40xf32>, tensor<8x8xf32>
+}
+"""
+
+
+def test_recipe_ladder_runs_each_format_as_specified(rng):
+    # formats=mxfp4,mxfp8_e5m2: the linear layer in MXFP4 (its weight stored
+    # [K, N], K = 48 zero-padded to 64), the product of two activations,
+    # which the recipe keeps out of FP4, in MXFP8 (E5M2).
+    f = nvfp4.compile(LADDER_MODEL,
+                      recipe="mode=inference formats=mxfp4,mxfp8_e5m2")
+    x = fill(8, 48, 31, low=-4, high=4)
+    w = fill(48, 40, 32, low=-4, high=4)
+    y, s = f(x, w)
+    xp = np.pad(x, ((0, 0), (0, 16)))
+    wp = np.pad(np.ascontiguousarray(w.T), ((0, 0), (0, 16)))
+    want_y = reference_matmul(xp[None], wp[None], "mxfp4", "mxfp4", 1)[0]
+    want_s = reference_matmul(xp[None], xp[None], "mxfp8_e5m2", "mxfp8_e5m2",
+                              1)[0]
+    assert y.tobytes() == want_y.tobytes()
+    assert s.tobytes() == want_s.tobytes()
