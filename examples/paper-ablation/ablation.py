@@ -18,6 +18,10 @@ corpus every machine with Python has -- once per arm and seed:
   no-sr         the recipe with gradients rounded to nearest
   1x16-weights  the recipe with 1x16 weight blocks
   all-fp4       the recipe with every block in NVFP4
+  mxfp4         the recipe in MXFP4 (1x32 E8M0-scaled blocks, RN, no RHT
+                or SR: the OCP format), first and last block in bf16
+  nvfp4+mxfp8   the recipe, with the first and last block in MXFP8 (E4M3)
+                instead of bf16 (formats=nvfp4,mxfp8,bf16)
 
 Every linear layer of every block is an nvfp4.torch linear (fake
 quantization: bit for bit dequantize(quantize()) of the library); the
@@ -50,7 +54,8 @@ import torch
 import nvfp4
 import nvfp4.torch as nt
 
-ARMS = ("bf16", "nvfp4", "no-rht", "no-sr", "1x16-weights", "all-fp4")
+ARMS = ("bf16", "nvfp4", "no-rht", "no-sr", "1x16-weights", "all-fp4",
+        "mxfp4", "nvfp4+mxfp8")
 
 
 def corpus(max_bytes: int) -> np.ndarray:
@@ -83,19 +88,21 @@ class _BF16Gemm(torch.autograd.Function):
 
 
 class Linear(torch.nn.Module):
-    """A linear layer of the model: NVFP4 GEMMs when the recipe quantizes
-    its block, bf16 GEMMs otherwise."""
+    """A linear layer of the model: GEMMs in the block-scaled format the
+    recipe's ladder gives its block, bf16 GEMMs otherwise."""
 
     def __init__(self, fan_in, fan_out, recipe, layer, num_layers):
         super().__init__()
         self.weight = torch.nn.Parameter(
             torch.randn(fan_out, fan_in) / math.sqrt(fan_in))
         self.recipe = recipe
-        self.fp4 = recipe is not None and recipe.is_fp4(layer, num_layers)
+        self.format = (None if recipe is None else
+                       recipe.layer_format(layer, num_layers))
 
     def forward(self, x):
-        if self.fp4:
-            return nt.nvfp4_linear(x, self.weight, self.recipe)
+        if self.format:
+            return nt.nvfp4_linear(x, self.weight, self.recipe,
+                                   format=self.format)
         shape = x.shape
         y = _BF16Gemm.apply(x.reshape(-1, shape[-1]), self.weight)
         return y.reshape(*shape[:-1], -1)

@@ -20,6 +20,12 @@ passes use. A contraction dimension that is not a multiple of 16 is padded
 with zeros (which leave every block amax, every Hadamard-transformed block
 product and so every product sum unchanged); so is W's other dimension for
 16x16 blocks.
+
+In an MX format (``mxfp4``, ``mxfp8_e4m3``, ``mxfp8_e5m2``; see
+:mod:`nvfp4.mx`) every operand is quantized along the contraction
+dimension with 1x32 blocks, round-to-nearest and no transform, as the
+compiler's MX contractions are (W^T is quantized afresh for dgrad), the
+contraction dimension zero-padded to a multiple of 32.
 """
 
 import os
@@ -27,7 +33,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from . import MAX_THREADS, matmul, quantize, transpose
+from . import MAX_THREADS, matmul, mx, quantize, transpose
 from .fake_quant import fake_quantize
 from .recipe import Recipe
 
@@ -42,9 +48,11 @@ class LinearContext(NamedTuple):
     w: np.ndarray
     recipe: Optional[Recipe]
     fp4: bool
-    # The weight's NVFP4 tensor of the forward pass (exact mode) or its
+    # The weight's quantized tensor of the forward pass (exact mode) or its
     # fake-quantized values (fake mode), padded; None in high precision.
     weight: object
+    # The block-scaled format of the GEMMs (None in high precision).
+    format: Optional[str] = None
 
 
 def _pad(x: np.ndarray, axis: int, multiple: int = 16) -> np.ndarray:
@@ -81,21 +89,33 @@ def _quantized(x: np.ndarray, recipe: Recipe, role: str, kind: str):
                     hadamard=q.hadamard, threads=_THREADS)
 
 
+def _quantized_mx(x: np.ndarray, fmt: str, recipe: Recipe):
+    """`x` [rows, K] quantized along K in the MX format `fmt` (K padded to
+    a multiple of 32): an nvfp4.mx.MXTensor (exact mode) or its values
+    (fake mode)."""
+    t = mx.quantize(_pad(x, 1, mx.BLOCK_SIZE), fmt)
+    return t.dequantize() if recipe.mode == "fake" else t
+
+
 def _gemm(a, b, rows: int, cols: int) -> np.ndarray:
     """``A @ B^T`` of two quantized operands, cut to [rows, cols]."""
     if isinstance(a, np.ndarray):
         c = a @ b.T
+    elif isinstance(a, mx.MXTensor):
+        c = mx.matmul(a, b)
     else:
         c = matmul(a, b)
     return np.ascontiguousarray(c[:rows, :cols], dtype=np.float32)
 
 
-def linear_context(x, w, recipe: Optional[Recipe] = None,
-                   fp4: bool = True) -> LinearContext:
+def linear_context(x, w, recipe: Optional[Recipe] = None, fp4: bool = True,
+                   format: Optional[str] = None) -> LinearContext:
     """The context of the layer on X [M, K] and W [N, K]: the operands as
     float32 and, when quantized, W's fprop quantization. With no recipe, a
     disabled one, or ``fp4=False`` (a layer kept in high precision) the
-    GEMMs are float32."""
+    GEMMs are float32. `format` is the block-scaled format of the GEMMs
+    (default: the first of the recipe's ladder, :meth:`Recipe.layer_format`
+    for a layer)."""
     x = np.ascontiguousarray(x, dtype=np.float32)
     w = np.ascontiguousarray(w, dtype=np.float32)
     if x.ndim != 2 or w.ndim != 2 or x.shape[1] != w.shape[1]:
@@ -103,16 +123,26 @@ def linear_context(x, w, recipe: Optional[Recipe] = None,
                          f"{x.shape} and {w.shape}")
     if not (fp4 and recipe is not None and recipe.enabled):
         return LinearContext(x, w, recipe, False, None)
-    return LinearContext(x, w, recipe, True,
-                         _quantized(w, recipe, "fprop", "weight"))
+    fmt = recipe.formats[0] if format is None else format
+    if fmt == "nvfp4":
+        return LinearContext(x, w, recipe, True,
+                             _quantized(w, recipe, "fprop", "weight"), fmt)
+    if fmt not in ("mxfp4", "mxfp8_e4m3", "mxfp8_e5m2"):
+        raise ValueError(f"linear: unknown format {fmt!r}")
+    return LinearContext(x, w, recipe, True, _quantized_mx(w, fmt, recipe),
+                         fmt)
 
 
-def linear_forward(x, w, recipe: Optional[Recipe] = None, fp4: bool = True):
+def linear_forward(x, w, recipe: Optional[Recipe] = None, fp4: bool = True,
+                   format: Optional[str] = None):
     """``Y = X W^T`` for X [M, K] and W [N, K]; returns Y [M, N] (float32)
     and the :class:`LinearContext` for :func:`linear_backward`."""
-    ctx = linear_context(x, w, recipe, fp4)
+    ctx = linear_context(x, w, recipe, fp4, format)
     if not ctx.fp4:
         return (ctx.x @ ctx.w.T).astype(np.float32), ctx
+    if ctx.format != "nvfp4":
+        qx = _quantized_mx(ctx.x, ctx.format, recipe)
+        return _gemm(qx, ctx.weight, ctx.x.shape[0], ctx.w.shape[0]), ctx
     qx = _quantized(ctx.x, recipe, "fprop", "activation")
     return _gemm(qx, ctx.weight, ctx.x.shape[0], ctx.w.shape[0]), ctx
 
@@ -128,6 +158,14 @@ def linear_backward(dy, ctx: LinearContext):
                          f"{dy.shape}")
     if not ctx.fp4:
         return (dy @ w).astype(np.float32), (dy.T @ x).astype(np.float32)
+    if ctx.format != "nvfp4":
+        # dgrad along N, wgrad along the tokens M; W^T quantized afresh.
+        fmt = ctx.format
+        dx = _gemm(_quantized_mx(dy, fmt, recipe),
+                   _quantized_mx(np.ascontiguousarray(w.T), fmt, recipe), m, k)
+        dw = _gemm(_quantized_mx(np.ascontiguousarray(dy.T), fmt, recipe),
+                   _quantized_mx(np.ascontiguousarray(x.T), fmt, recipe), n, k)
+        return dx, dw
 
     # dgrad: dY [M, N] and W^T [K, N], both along N.
     q_dy = _quantized(dy, recipe, "dgrad", "gradient")

@@ -25,8 +25,15 @@ from .fake_quant import Generator
 __all__ = ["Recipe", "OperandQuantization", "ABLATIONS"]
 
 #: The ablation arms of the paper's study, by name: the full recipe and one
-#: rule removed at a time, plus bf16 (no quantization) and all layers FP4.
-ABLATIONS = ("bf16", "nvfp4", "no-rht", "no-sr", "1x16-weights", "all-fp4")
+#: rule removed at a time, plus bf16 (no quantization), all layers FP4, the
+#: recipe in MXFP4, and NVFP4 with the layers it keeps out of FP4 in MXFP8.
+ABLATIONS = ("bf16", "nvfp4", "no-rht", "no-sr", "1x16-weights", "all-fp4",
+             "mxfp4", "nvfp4+mxfp8")
+
+#: Block-scaled formats by the compiler's names, and their aliases.
+_FORMATS = {"nvfp4": "nvfp4", "mxfp4": "mxfp4", "mxfp8_e4m3": "mxfp8_e4m3",
+            "mxfp8": "mxfp8_e4m3", "mxfp8_e5m2": "mxfp8_e5m2"}
+_FP4_FORMATS = ("nvfp4", "mxfp4")
 
 
 def _member(enum, name: str, what: str):
@@ -74,6 +81,14 @@ class Recipe:
         contraction (``calibration=``, see ``nvfp4-apply-calibration``);
         ``None`` measures the amax at run time. Only :meth:`pass_options`
         reads it.
+      format: the 4-bit format of the quantized layers, ``"nvfp4"`` or
+        ``"mxfp4"`` (``format=``).
+      formats: a precision ladder (``formats=``): block-scaled formats in
+        order of preference (``"nvfp4"``, ``"mxfp4"``, ``"mxfp8_e4m3"`` or
+        ``"mxfp8"``, ``"mxfp8_e5m2"``), optionally ending in ``"bf16"``; a
+        layer the recipe keeps out of FP4 (keep-first / keep-last) takes the
+        first 8-bit format of the ladder instead of high precision. Give
+        `format` or `formats`, not both.
     """
 
     def __init__(self, *, hadamard: bool = True,
@@ -82,7 +97,8 @@ class Recipe:
                  keep_last: int = 0, high_layers: Iterable[int] = (),
                  enabled: bool = True, mode: str = "exact", seed: int = 0,
                  inference: bool = False,
-                 calibration: Optional[str] = None):
+                 calibration: Optional[str] = None, format: str = "nvfp4",
+                 formats: Optional[Iterable[str]] = None):
         if mode not in ("exact", "fake"):
             raise ValueError(f"mode must be 'exact' or 'fake', got {mode!r}")
         for name, value in (("keep_first", keep_first),
@@ -106,6 +122,36 @@ class Recipe:
                 raise ValueError("the calibration path must not contain "
                                  "spaces or braces (it is a pass option)")
         self.calibration = calibration
+        self.formats = self._ladder(format, formats)
+
+    @staticmethod
+    def _ladder(format: str, formats) -> Tuple[str, ...]:
+        """The precision ladder as the compiler's format names."""
+        if format not in _FP4_FORMATS:
+            raise ValueError(f"format must be 'nvfp4' or 'mxfp4', got "
+                             f"{format!r}")
+        if formats is None:
+            return (format,)
+        if format != "nvfp4":
+            raise ValueError("give format or formats, not both")
+        if isinstance(formats, str):
+            raise TypeError("formats must be a sequence of format names")
+        names = list(formats)
+        ladder = []
+        for i, name in enumerate(names):
+            if name in ("bf16", "high"):
+                if i + 1 != len(names):
+                    raise ValueError(f"{name!r} ends the formats ladder")
+                break
+            if name not in _FORMATS:
+                raise ValueError(f"unknown format {name!r}; expected one of "
+                                 f"{', '.join(_FORMATS)} (then bf16)")
+            if _FORMATS[name] in ladder:
+                raise ValueError(f"format {name!r} appears twice")
+            ladder.append(_FORMATS[name])
+        if not ladder:
+            raise ValueError("formats names no block-scaled format")
+        return tuple(ladder)
 
     @classmethod
     def ablation(cls, name: str, keep_first: int = 1, keep_last: int = 1,
@@ -123,6 +169,8 @@ class Recipe:
             "no-sr": dict(stochastic_rounding=False),
             "1x16-weights": dict(weight_blocks_2d=False),
             "all-fp4": dict(keep_first=0, keep_last=0),
+            "mxfp4": dict(format="mxfp4"),
+            "nvfp4+mxfp8": dict(formats=("nvfp4", "mxfp8_e4m3", "bf16")),
         }
         options = dict(keep_first=keep_first, keep_last=keep_last)
         options.update(arms[name])
@@ -135,7 +183,8 @@ class Recipe:
                 f"{self.weight_blocks_2d}, keep_first={self.keep_first}, "
                 f"keep_last={self.keep_last}, high_layers={self.high_layers}"
                 f", enabled={self.enabled}, mode={self.mode!r}, inference="
-                f"{self.inference}, calibration={self.calibration!r})")
+                f"{self.inference}, calibration={self.calibration!r}, "
+                f"formats={self.formats})")
 
     @staticmethod
     def operand_kinds(role: str) -> Tuple[str, str]:
@@ -190,6 +239,22 @@ class Recipe:
             return self.enabled
         return self.layer_precision(layer, num_layers) == "fp4"
 
+    def layer_format(self, layer: Optional[int] = None,
+                     num_layers: Optional[int] = None) -> Optional[str]:
+        """The block-scaled format of the layer's GEMMs as the compiler
+        names it (``"nvfp4"``, ``"mxfp4"``, ``"mxfp8_e4m3"``,
+        ``"mxfp8_e5m2"``), or None for high precision: the first format of
+        the ladder the layer rules allow. keep-first / keep-last keep a
+        layer out of the 4-bit formats only; high-layers keeps it high."""
+        precision = ("fp4" if layer is None or num_layers is None else
+                     self.layer_precision(layer, num_layers))
+        if not self.enabled or precision in ("high", "high-listed"):
+            return None
+        for fmt in self.formats:
+            if precision == "fp4" or fmt not in _FP4_FORMATS:
+                return fmt
+        return None
+
     def pass_options(self) -> Optional[str]:
         """The ``nvfp4-recipe`` options with the same switches, for
         ``nvfp4.compile(..., recipe=recipe.pass_options())``; None for a
@@ -211,4 +276,8 @@ class Recipe:
             options.append("mode=inference")
         if self.calibration is not None:
             options.append(f"calibration={self.calibration}")
+        if len(self.formats) > 1:
+            options.append("formats=" + ",".join(self.formats))
+        elif self.formats[0] != "nvfp4":
+            options.append(f"format={self.formats[0]}")
         return " ".join(options)

@@ -44,10 +44,10 @@ def _to_torch(a: np.ndarray, like) -> torch.Tensor:
 
 class _NVFP4LinearFunction(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, x, weight, recipe, fp4):
+    def forward(ctx, x, weight, recipe, fp4, format):
         k = x.shape[-1]
         y, saved = linear_forward(_to_numpy(x.reshape(-1, k)),
-                                  _to_numpy(weight), recipe, fp4)
+                                  _to_numpy(weight), recipe, fp4, format)
         # The numpy context holds the operands (and the quantized weight)
         # the backward GEMMs use.
         ctx.saved = saved
@@ -62,20 +62,21 @@ class _NVFP4LinearFunction(torch.autograd.Function):
         n = ctx.saved.w.shape[0]
         dx, dw = linear_backward(_to_numpy(dy.reshape(-1, n)), ctx.saved)
         return (_to_torch(dx, ctx.x_like).reshape(ctx.x_shape),
-                _to_torch(dw, ctx.w_like), None, None)
+                _to_torch(dw, ctx.w_like), None, None, None)
 
 
 def nvfp4_linear(x: torch.Tensor, weight: torch.Tensor,
-                 recipe: Optional[Recipe] = None,
-                 fp4: bool = True) -> torch.Tensor:
+                 recipe: Optional[Recipe] = None, fp4: bool = True,
+                 format: Optional[str] = None) -> torch.Tensor:
     """``x @ weight.T`` with x [..., K] and weight [N, K], its forward and
     backward GEMMs quantized by `recipe` (none: float32; ``fp4=False``: a
-    layer the recipe keeps in high precision)."""
+    layer the recipe keeps in high precision) in `format` (default: the
+    first of the recipe's ladder; see :meth:`Recipe.layer_format`)."""
     if x.shape[-1] != weight.shape[-1] or weight.dim() != 2:
         raise ValueError(f"nvfp4_linear: expected x [..., K] and weight "
                          f"[N, K], got {tuple(x.shape)} and "
                          f"{tuple(weight.shape)}")
-    return _NVFP4LinearFunction.apply(x, weight, recipe, fp4)
+    return _NVFP4LinearFunction.apply(x, weight, recipe, fp4, format)
 
 
 class Linear(torch.nn.Module):
@@ -106,16 +107,24 @@ class Linear(torch.nn.Module):
         self.bias = reference.bias
 
     @property
+    def format(self) -> Optional[str]:
+        """The block-scaled format of this layer's GEMMs, None in high
+        precision (:meth:`Recipe.layer_format`)."""
+        if self.recipe is None or self.high_precision:
+            return None
+        return self.recipe.layer_format(self.layer, self.num_layers)
+
+    @property
     def fp4(self) -> bool:
         """Whether this layer's GEMMs are quantized."""
-        return (self.recipe is not None and not self.high_precision and
-                self.recipe.is_fp4(self.layer, self.num_layers))
+        return self.format is not None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y = nvfp4_linear(x, self.weight, self.recipe, self.fp4)
+        fmt = self.format
+        y = nvfp4_linear(x, self.weight, self.recipe, fmt is not None, fmt)
         return y if self.bias is None else y + self.bias
 
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features="
                 f"{self.out_features}, bias={self.bias is not None}, "
-                f"fp4={self.fp4}")
+                f"fp4={self.fp4}, format={self.format}")

@@ -29,7 +29,8 @@ def test_every_arm_trains_and_the_results_are_written(tmp_path):
     rows = [line for line in lines if line.startswith("| ") and
             not line.startswith("| arm") and not line.startswith("| ---")]
     assert [row.split(" | ")[0][2:] for row in rows] == [
-        "bf16", "nvfp4", "no-rht", "no-sr", "1x16-weights", "all-fp4"]
+        "bf16", "nvfp4", "no-rht", "no-sr", "1x16-weights", "all-fp4",
+        "mxfp4", "nvfp4+mxfp8"]
     losses = [float(row.split(" | ")[1]) for row in rows]
     assert all(3.0 < loss < 7.0 for loss in losses)
     assert len(set(losses)) == len(losses)
