@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemRefArguments.h"
+#include "nvfp4/Numerics/MX.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -310,9 +311,179 @@ bool readArguments(const char *entry, UnrankedMemRefType<int8_t> *aData,
   return true;
 }
 
+/// An MXFP4 operand: E2M1 codes (one per byte) [batch?, rows, K] and E8M0
+/// scales [batch?, rows, K / 32].
+struct MXOperand {
+  Flat<int8_t> data, scales;
+  int64_t rows() const { return data.shape[data.shape.size() - 2]; }
+  int64_t k() const { return data.shape.back(); }
+  /// The library's tensor of batch `b`. Valid after checkMXShapes.
+  nvfp4::mx::Tensor tensor(int64_t b) const {
+    nvfp4::mx::Tensor t;
+    const int64_t rowsN = rows(), kN = k();
+    t.rows = rowsN;
+    t.cols = kN;
+    t.elementType = nvfp4::mx::ElementType::E2M1;
+    t.data.assign(static_cast<size_t>(rowsN * kN / 2), 0);
+    for (int64_t i = 0; i < rowsN * kN; ++i) {
+      uint8_t code =
+          static_cast<uint8_t>(data.values[b * rowsN * kN + i]) & 0xF;
+      t.data[i / 2] |= static_cast<uint8_t>(i % 2 ? code << 4 : code);
+    }
+    const int64_t count = rowsN * kN / nvfp4::mx::kBlockSize;
+    for (int64_t i = 0; i < count; ++i)
+      t.scales.push_back(static_cast<uint8_t>(scales.values[b * count + i]));
+    return t;
+  }
+};
+
+/// Validates MXFP4 operands, the result and the accumulator (when not
+/// null): codes [batch?, M, K] and [batch?, N, K] of rank 2 or 3, K a
+/// positive multiple of 32, scales [batch?, rows, K / 32], a [batch?, M, N]
+/// result. Returns the first problem.
+std::optional<std::string>
+checkMXShapes(const MXOperand &a, const MXOperand &b,
+              const std::vector<int64_t> &outShape,
+              const std::vector<int64_t> *accShape) {
+  const std::vector<int64_t> &ad = a.data.shape, &bd = b.data.shape;
+  const size_t rank = ad.size();
+  if (rank != 2 && rank != 3)
+    return "A codes: shape " + bracketed(ad) + " of rank " +
+           std::to_string(rank) + ", expected rank 2 or 3";
+  const int64_t k = ad.back();
+  if (k <= 0 || k % nvfp4::mx::kBlockSize != 0)
+    return "A codes: shape " + bracketed(ad) + ": K = " + std::to_string(k) +
+           ", expected a positive multiple of 32";
+  std::vector<int64_t> wantB = ad;
+  if (bd.size() == rank)
+    wantB[rank - 2] = bd[rank - 2];
+  if (auto err = expectShape("B codes", bd, wantB,
+                             "(A's rank, batch and K, A codes " +
+                                 bracketed(ad) + ")"))
+    return err;
+  for (const MXOperand *o : {&a, &b}) {
+    std::vector<int64_t> want = o->data.shape;
+    want[rank - 1] = k / nvfp4::mx::kBlockSize;
+    if (auto err = expectShape(o == &a ? "A scales" : "B scales",
+                               o->scales.shape, want,
+                               "for codes " + bracketed(o->data.shape)))
+      return err;
+  }
+  std::vector<int64_t> want = ad;
+  want[rank - 1] = bd[rank - 2];
+  const int64_t batch = rank == 3 ? ad[0] : 1;
+  std::optional<int64_t> mn = nvfp4::checkedMul(ad[rank - 2], bd[rank - 2]);
+  std::optional<int64_t> count = mn ? nvfp4::checkedMul(batch, *mn)
+                                    : std::nullopt;
+  if (!count || !nvfp4::checkedMul(*count, k))
+    return "result: " + bracketed(want) + " x K = " + std::to_string(k) +
+           " has more elements than int64_t can count";
+  if (auto err = expectShape("result", outShape, want, "(batch? x M x N)"))
+    return err;
+  if (accShape)
+    if (auto err = expectShape("acc", *accShape, want, "(batch? x M x N)"))
+      return err;
+  return std::nullopt;
+}
+
 } // namespace
 
 extern "C" {
+
+/// Checks an f32 result `out` = matmul(A, B) (+ `acc` when `hasAcc`) of
+/// MXFP4 operands (E2M1 codes one per byte, E8M0 scales [.., K / 32])
+/// computed on a GPU against nvfp4::mx::matmul (plus acc in one f32
+/// addition) within the bound
+///   |C - R| <= (K / 32 + 2) * 2^-23 * S + 2^-23 * (|R| + |acc|),
+///   S = sum_k |dqA[i,k] * dqB[j,k]|
+/// (the per-block sums are exact; the blocks are accumulated in f32).
+/// Prints one line
+///   gpu mx matmul [<A shape>] x [<B shape>][ acc]: outside bound <n> (of
+///   <count>), bit-exact <e>
+/// and returns n (-1 for inconsistent arguments, reported on stderr).
+int64_t _mlir_ciface_nvfp4GpuCheckMxMatmul(
+    UnrankedMemRefType<int8_t> *aData, UnrankedMemRefType<int8_t> *aScales,
+    UnrankedMemRefType<int8_t> *bData, UnrankedMemRefType<int8_t> *bScales,
+    int32_t hasAcc, UnrankedMemRefType<float> *acc,
+    UnrankedMemRefType<float> *out) {
+  const char *entry = "nvfp4GpuCheckMxMatmul";
+  MXOperand a, b;
+  Flat<float> fa, fo;
+  std::optional<std::string> err = flatten("A codes", aData, a.data);
+  if (!err)
+    err = flatten("A scales", aScales, a.scales);
+  if (!err)
+    err = flatten("B codes", bData, b.data);
+  if (!err)
+    err = flatten("B scales", bScales, b.scales);
+  if (!err && hasAcc)
+    err = flatten("acc", acc, fa);
+  if (!err)
+    err = flatten("result", out, fo);
+  if (!err)
+    err = checkMXShapes(a, b, fo.shape, hasAcc ? &fa.shape : nullptr);
+  if (err) {
+    reportInvalid(entry, *err);
+    return kInvalidCall;
+  }
+  const size_t rank = a.data.shape.size();
+  const int64_t batch = rank == 3 ? a.data.shape[0] : 1;
+  const int64_t m = a.rows(), n = b.rows(), k = a.k();
+  const double u2 = std::ldexp(1.0, -23);
+  int64_t outside = 0, exact = 0, shown = 0;
+  std::vector<float> ref(static_cast<size_t>(m * n));
+  std::vector<float> da(static_cast<size_t>(m * k)),
+      db(static_cast<size_t>(n * k));
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    nvfp4::mx::Tensor ta = a.tensor(bi), tb = b.tensor(bi);
+    if (auto merr = nvfp4::mx::matmul(ta, tb, ref.data())) {
+      reportInvalid(entry, "batch " + std::to_string(bi) + ": " + *merr);
+      return kInvalidCall;
+    }
+    nvfp4::mx::dequantize(ta, da.data());
+    nvfp4::mx::dequantize(tb, db.data());
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        const size_t idx = static_cast<size_t>((bi * m + i) * n + j);
+        const float accValue = hasAcc ? fa.values[idx] : 0.0f;
+        const float want = hasAcc ? ref[i * n + j] + accValue : ref[i * n + j];
+        const float value = fo.values[idx];
+        if (std::memcmp(&want, &value, sizeof(float)) == 0 ||
+            (std::isnan(want) && std::isnan(value))) {
+          ++exact;
+          continue;
+        }
+        bool ok = false;
+        double bound = 0.0;
+        if (std::isfinite(want) && std::isfinite(value)) {
+          double s = 0.0;
+          for (int64_t kk = 0; kk < k; ++kk)
+            s += std::fabs(static_cast<double>(da[i * k + kk]) *
+                           static_cast<double>(db[j * k + kk]));
+          bound = (static_cast<double>(k / nvfp4::mx::kBlockSize) + 2.0) *
+                      u2 * s +
+                  u2 * (std::fabs(static_cast<double>(ref[i * n + j])) +
+                        std::fabs(static_cast<double>(accValue)));
+          ok = std::fabs(static_cast<double>(value) - want) <= bound;
+        }
+        if (!ok) {
+          if (shown++ < 4)
+            std::printf("  C[%zu]: got %a, expected %a, bound %.3e\n", idx,
+                        value, want, bound);
+          ++outside;
+        }
+      }
+    }
+  }
+  std::printf("gpu mx matmul [%s] x [%s]%s: outside bound %" PRId64
+              " (of %zu), bit-exact %" PRId64 "\n",
+              shapeString(a.data.shape).c_str(),
+              shapeString(b.data.shape).c_str(), hasAcc ? " acc" : "",
+              outside, fo.values.size(), exact);
+  std::fflush(stdout);
+  return outside;
+}
+
 
 /// Checks an f32 result `out` = matmul(A, B) (+ `acc` when `hasAcc`)
 /// computed on a GPU against nvfp4::matmul within the bound above. The

@@ -5,16 +5,19 @@
 //===----------------------------------------------------------------------===//
 //
 // The emulator's asynchronous copies (cp.async groups) and warp-wide matrix
-// multiply-accumulates (mma.sync bf16 and block-scaled mxf4nvf4), modelled
-// on the PTX ISA's fragment layouts (docs/emulator.md).
+// multiply-accumulates (mma.sync bf16, block-scaled mxf4nvf4 and mxf4),
+// modelled on the PTX ISA's fragment layouts (docs/emulator.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "GPUEmulatorState.h"
 
+#include "nvfp4/Numerics/MX.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include <cinttypes>
+#include <cmath>
+#include <limits>
 
 using namespace nvfp4::emulator;
 using namespace nvfp4::emulator::detail;
@@ -126,6 +129,71 @@ extern "C" void nvfp4EmuMmaM16N8K16Bf16(void *thread, const int32_t *a,
           });
 }
 
+namespace {
+/// The operands of one block-scaled m16n8k64 MMA gathered from the warp's
+/// lanes (PTX ISA fragment layouts, E2M1 codes decoded): A [16][64], B
+/// [64][8], C [16][8], and each A row's and B column's scale bytes. With
+/// selectors 0, A's scales come from lanes 4g and 4g + 1 (rows g and g + 8),
+/// B's from lane 4g; the other lanes' copies are not read.
+struct BlockScaledOperands {
+  float a[16][64], b[64][8], c[16][8];
+  uint8_t scaleA[16][4], scaleB[8][4];
+};
+
+BlockScaledOperands gatherBlockScaled(const WarpMma &warp, int slot) {
+  auto nibble = [](int32_t reg, int j) {
+    return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (4 * j)) &
+                                0xFu);
+  };
+  auto scaleByte = [](int32_t reg, int s) {
+    return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (8 * s)) &
+                                0xFFu);
+  };
+  BlockScaledOperands op;
+  for (int l = 0; l < kWarpSize; ++l) {
+    const int group = l / 4, t4 = l % 4;
+    for (int r = 0; r < 4; ++r)
+      for (int j = 0; j < 8; ++j)
+        op.a[group + 8 * (r % 2)][8 * t4 + j + 32 * (r / 2)] =
+            ::nvfp4::decodeE2M1(nibble(warp.a[slot][l][r], j));
+    for (int r = 0; r < 2; ++r)
+      for (int j = 0; j < 8; ++j)
+        op.b[8 * t4 + j + 32 * r][group] =
+            ::nvfp4::decodeE2M1(nibble(warp.b[slot][l][r], j));
+    for (int r = 0; r < 4; ++r)
+      op.c[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
+    for (int s = 0; s < 4; ++s) {
+      if (t4 < 2)
+        op.scaleA[group + 8 * (l % 2)][s] =
+            scaleByte(warp.scaleA[slot][l], s);
+      if (t4 == 0)
+        op.scaleB[group][s] = scaleByte(warp.scaleB[slot][l], s);
+    }
+  }
+  return op;
+}
+
+/// Writes each lane's D registers: element (row, col) of `value`.
+template <typename ValueFn>
+void scatterResult(WarpMma &warp, int slot, ValueFn value) {
+  for (int l = 0; l < kWarpSize; ++l) {
+    const int group = l / 4, t4 = l % 4;
+    for (int r = 0; r < 4; ++r)
+      warp.d[slot][l][r] = value(group + 8 * (r / 2), 2 * t4 + r % 2);
+  }
+}
+
+void checkScaleSelectors(Thread *t, const char *kind, int32_t byteIdA,
+                         int32_t threadIdA, int32_t byteIdB,
+                         int32_t threadIdB) {
+  if (byteIdA != 0 || threadIdA != 0 || byteIdB != 0 || threadIdB != 0)
+    fail("kernel %s: thread %" PRId64 ": block-scaled mma.sync (%s) with "
+         "scale selectors {%d, %d} / {%d, %d}: only {0, 0} is modelled",
+         t->cta->name, t->linear, kind, byteIdA, threadIdA, byteIdB,
+         threadIdB);
+}
+} // namespace
+
 extern "C" void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a,
                                         const int32_t *b, const float *c,
                                         int32_t scaleA, int32_t byteIdA,
@@ -133,57 +201,55 @@ extern "C" void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a,
                                         int32_t byteIdB, int32_t threadIdB,
                                         float *d) {
   Thread *t = asThread(thread);
-  if (byteIdA != 0 || threadIdA != 0 || byteIdB != 0 || threadIdB != 0)
-    fail("kernel %s: thread %" PRId64 ": block-scaled mma.sync with scale "
-         "selectors {%d, %d} / {%d, %d}: only {0, 0} is modelled",
-         t->cta->name, t->linear, byteIdA, threadIdA, byteIdB, threadIdB);
+  checkScaleSelectors(t, "kind::mxf4nvf4", byteIdA, threadIdA, byteIdB,
+                      threadIdB);
   warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [](WarpMma &warp, int slot) {
-    auto nibble = [](int32_t reg, int j) {
-      return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (4 * j)) &
-                                  0xFu);
+    BlockScaledOperands op = gatherBlockScaled(warp, slot);
+    // ue4m3: the E4M3 magnitude bits; the sign bit is not part of it.
+    auto scale = [](uint8_t byte) {
+      return ::nvfp4::decodeE4M3(static_cast<uint8_t>(byte & 0x7Fu));
     };
-    auto scaleByte = [](int32_t reg, int s) {
-      // ue4m3: the E4M3 magnitude bits; the sign bit is not part of it.
-      return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (8 * s)) &
-                                  0x7Fu);
-    };
-    float am[16][64], bm[64][8], cm[16][8], sa[16][4], sb[8][4];
-    for (int l = 0; l < kWarpSize; ++l) {
-      const int group = l / 4, t4 = l % 4;
-      for (int r = 0; r < 4; ++r)
-        for (int j = 0; j < 8; ++j)
-          am[group + 8 * (r % 2)][8 * t4 + j + 32 * (r / 2)] =
-              ::nvfp4::decodeE2M1(nibble(warp.a[slot][l][r], j));
-      for (int r = 0; r < 2; ++r)
-        for (int j = 0; j < 8; ++j)
-          bm[8 * t4 + j + 32 * r][group] =
-              ::nvfp4::decodeE2M1(nibble(warp.b[slot][l][r], j));
-      for (int r = 0; r < 4; ++r)
-        cm[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
-      // Scale selectors 0: A's scales from lanes 4g and 4g + 1 (rows g and
-      // g + 8), B's from lane 4g; the other lanes' copies are not read.
-      for (int s = 0; s < 4; ++s) {
-        if (t4 < 2)
-          sa[group + 8 * (l % 2)][s] =
-              ::nvfp4::decodeE4M3(scaleByte(warp.scaleA[slot][l], s));
-        if (t4 == 0)
-          sb[group][s] =
-              ::nvfp4::decodeE4M3(scaleByte(warp.scaleB[slot][l], s));
+    scatterResult(warp, slot, [&](int row, int col) {
+      float acc = op.c[row][col];
+      for (int kb = 0; kb < 4; ++kb) {
+        float partial = 0.0f; // exact: multiples of 1/4 below 576
+        for (int e = 0; e < 16; ++e)
+          partial += op.a[row][16 * kb + e] * op.b[16 * kb + e][col];
+        acc += partial *
+               (scale(op.scaleA[row][kb]) * scale(op.scaleB[col][kb]));
       }
-    }
-    for (int l = 0; l < kWarpSize; ++l) {
-      const int group = l / 4, t4 = l % 4;
-      for (int r = 0; r < 4; ++r) {
-        const int row = group + 8 * (r / 2), col = 2 * t4 + r % 2;
-        float acc = cm[row][col];
-        for (int kb = 0; kb < 4; ++kb) {
-          float partial = 0.0f; // exact: multiples of 1/4 below 576
-          for (int e = 0; e < 16; ++e)
-            partial += am[row][16 * kb + e] * bm[16 * kb + e][col];
-          acc += partial * (sa[row][kb] * sb[col][kb]);
-        }
-        warp.d[slot][l][r] = acc;
+      return acc;
+    });
+  });
+}
+
+extern "C" void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a,
+                                        const int32_t *b, const float *c,
+                                        int32_t scaleA, int32_t byteIdA,
+                                        int32_t threadIdA, int32_t scaleB,
+                                        int32_t byteIdB, int32_t threadIdB,
+                                        float *d) {
+  Thread *t = asThread(thread);
+  checkScaleSelectors(t, "kind::mxf4", byteIdA, threadIdA, byteIdB,
+                      threadIdB);
+  warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [](WarpMma &warp, int slot) {
+    BlockScaledOperands op = gatherBlockScaled(warp, slot);
+    scatterResult(warp, slot, [&](int row, int col) {
+      float acc = op.c[row][col];
+      for (int kb = 0; kb < 2; ++kb) {
+        float partial = 0.0f; // exact: multiples of 1/4 below 1152
+        for (int e = 0; e < 32; ++e)
+          partial += op.a[row][32 * kb + e] * op.b[32 * kb + e][col];
+        const uint8_t sa = op.scaleA[row][kb], sb = op.scaleB[col][kb];
+        // E8M0: 2^(s - 127), 0xFF NaN; the scaling is exact unless it
+        // leaves the f32 range (nvfp4::mx::matmul's contribution).
+        const float contribution =
+            sa == ::nvfp4::mx::kE8M0NaN || sb == ::nvfp4::mx::kE8M0NaN
+                ? std::numeric_limits<float>::quiet_NaN()
+                : std::ldexp(partial, (int(sa) - 127) + (int(sb) - 127));
+        acc = acc + contribution;
       }
-    }
+      return acc;
+    });
   });
 }

@@ -14,8 +14,8 @@
 //
 // - nvfp4-gpu-pack-launch-operands (tensors, before the reference lowering):
 //   an E2M1 operand becomes a 1-D byte tensor holding two codes per byte
-//   (even element in the low nibble, docs/gpu.md), an E4M3 operand a 1-D
-//   byte tensor of its codes, each passed to the kernel through a
+//   (even element in the low nibble, docs/gpu.md), an E4M3 (or E5M2, E8M0)
+//   operand a 1-D byte tensor of its codes, each passed to the kernel through a
 //   `memref.view` of its buffer with the kernel's memref type. The launch is
 //   marked with which memref operands it reads and writes.
 // - nvfp4-gpu-stage-launch-operands (buffers, after bufferization): every memref operand gets a `gpu.alloc`ed device copy,
@@ -52,6 +52,13 @@ using namespace mlir;
 /// Attribute on a gpu.launch_func: per kernel operand, 0 (not a memref),
 /// 1 (read), 2 (written) or 3 (read and written).
 static constexpr StringLiteral kAccessAttrName = "nvfp4.operand_access";
+
+/// Whether kernels see `type` as bytes: an E2M1 code (packed two per
+/// byte), or an E4M3, E5M2 or E8M0 code or scale (one per byte).
+static bool isComponentElementType(Type type) {
+  return isa<Float4E2M1FNType, Float8E4M3FNType, Float8E5M2Type,
+             Float8E8M0FNUType>(type);
+}
 
 namespace {
 enum Access : int32_t { kNone = 0, kRead = 1, kWrite = 2 };
@@ -178,7 +185,7 @@ struct PackLaunchOperandsPass
   void packHostReadOutput(memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
     Type element = type.getElementType();
-    if (!isa<Float4E2M1FNType, Float8E4M3FNType>(element) ||
+    if (!isComponentElementType(element) ||
         !type.hasStaticShape() || !type.getLayout().isIdentity() ||
         (isa<Float4E2M1FNType>(element) && type.getNumElements() % 2 != 0))
       return;
@@ -249,7 +256,7 @@ struct PackLaunchOperandsPass
       }
       access.push_back(kRead);
       Type element = memrefType.getElementType();
-      if (!isa<Float4E2M1FNType, Float8E4M3FNType>(element))
+      if (!isComponentElementType(element))
         continue;
       if (!memrefType.getLayout().isIdentity() ||
           !memrefType.hasStaticShape())

@@ -538,10 +538,16 @@ void KernelEmulator::callWarpMma(Operation *mma, StringRef name,
 LogicalResult KernelEmulator::rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma,
                                                     Value thread) {
   NVVM::MMAShapeAttr shape = mma.getShape();
+  // The two modelled forms: kind::mxf4nvf4 (E4M3 scales of 16) and
+  // kind::mxf4 (E8M0 scales of 32).
+  const bool nvf4 = mma.getKind() == NVVM::MMABlockScaleKind::MXF4NVF4 &&
+                    mma.getScaleVecSize() == NVVM::ScaleVecSize::X4 &&
+                    mma.getBlockScaleFormat() == NVVM::BlockScaleFormat::UE4M3;
+  const bool mxf4 = mma.getKind() == NVVM::MMABlockScaleKind::MXF4 &&
+                    mma.getScaleVecSize() == NVVM::ScaleVecSize::X2 &&
+                    mma.getBlockScaleFormat() == NVVM::BlockScaleFormat::UE8M0;
   if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 64 ||
-      mma.getKind() != NVVM::MMABlockScaleKind::MXF4NVF4 ||
-      mma.getScaleVecSize() != NVVM::ScaleVecSize::X4 ||
-      mma.getBlockScaleFormat() != NVVM::BlockScaleFormat::UE4M3 ||
+      (!nvf4 && !mxf4) ||
       mma.getOperandA().size() != 4 || mma.getOperandB().size() != 2 ||
       mma.getOperandC().size() != 4 ||
       !isFourF32Struct(mma.getRes().getType()) ||
@@ -549,9 +555,9 @@ LogicalResult KernelEmulator::rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma,
                     [](Type type) { return type.isF32(); }))
     return mma.emitError(
         "nvfp4-emulate-gpu-kernels: only "
-        "mma.sync.m16n8k64.kind::mxf4nvf4.block_scale."
-        "scale_vec::4X with f32 results is modelled by the GPU "
-        "emulator yet");
+        "mma.sync.m16n8k64.kind::mxf4nvf4.block_scale.scale_vec::4X and "
+        "kind::mxf4.block_scale.scale_vec::2X with f32 results are "
+        "modelled by the GPU emulator yet");
   OpBuilder b(mma);
   auto widen = [&](Value v) -> Value {
     return v.getType() == i32
@@ -561,8 +567,9 @@ LogicalResult KernelEmulator::rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma,
   SmallVector<Value> extra = {
       mma.getScaleAData(), widen(mma.getByteIdA()), widen(mma.getThreadIdA()),
       mma.getScaleBData(), widen(mma.getByteIdB()), widen(mma.getThreadIdB())};
-  callWarpMma(mma, "nvfp4EmuMmaM16N8K64Nvf4", mma.getOperandA(),
-              mma.getOperandB(), mma.getOperandC(), extra, thread);
+  callWarpMma(mma, nvf4 ? "nvfp4EmuMmaM16N8K64Nvf4" : "nvfp4EmuMmaM16N8K64Mxf4",
+              mma.getOperandA(), mma.getOperandB(), mma.getOperandC(), extra,
+              thread);
   return success();
 }
 

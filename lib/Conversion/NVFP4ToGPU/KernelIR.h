@@ -35,8 +35,13 @@ struct MatmulShape {
                   rhsTensorScale = TensorScaleKind::Amax;
   Type resultElementType;
   bool hasAcc = false;
+  /// MXFP4 operands: E2M1 codes, one E8M0 scale per 1x32 block, no tensor
+  /// scale (the mma.sync kernels' kind::mxf4).
+  bool mxfp4 = false;
 
   static MatmulShape of(MatmulOp op);
+  /// Elements per block along K: 16 (NVFP4) or 32 (MXFP4).
+  int64_t blockCols() const { return mxfp4 ? 32 : 16; }
   int64_t batches() const { return std::max<int64_t>(batch, 1); }
   /// The kernel-name suffix of the tensor-scale kinds: empty for two
   /// amaxes, `_ds_a`, `_ds_b` or `_ds_ab` for the operands with a decode

@@ -6,7 +6,8 @@
 //
 // Builds the matmul kernels on `mma.sync`: the sm_120a / sm_121a
 // block-scaled MMA (`nvvm.mma.block_scale`, m16n8k64, kind::mxf4nvf4,
-// scale_vec::4X, UE4M3 scales), or, for sm_90a, bf16 `nvvm.mma.sync`
+// scale_vec::4X, UE4M3 scales; for MXFP4 operands kind::mxf4,
+// scale_vec::2X, UE8M0 scales), or, for sm_90a, bf16 `nvvm.mma.sync`
 // m16n8k16 with the operands dequantized in registers. The fragment,
 // staging and epilogue index mathematics live in MmaLayout.h, shared with
 // the unit tests that emulate the instruction lane by lane. docs/gpu.md
@@ -194,8 +195,11 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
           ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK},
           std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::e2m1,
                                         NVVM::MMATypes::e2m1},
-          NVVM::ScaleVecSize::X4, NVVM::BlockScaleFormat::UE4M3,
-          NVVM::MMABlockScaleKind::MXF4NVF4);
+          c.mxfp4 ? NVVM::ScaleVecSize::X2 : NVVM::ScaleVecSize::X4,
+          c.mxfp4 ? NVVM::BlockScaleFormat::UE8M0
+                  : NVVM::BlockScaleFormat::UE4M3,
+          c.mxfp4 ? NVVM::MMABlockScaleKind::MXF4
+                  : NVVM::MMABlockScaleKind::MXF4NVF4);
       for (int64_t r = 0; r < kMmaCRegs; ++r)
         next.push_back(LLVM::ExtractValueOp::create(b, loc, mma, r));
     }
@@ -388,11 +392,14 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   b.setInsertionPointToStart(&entry);
 
   // Arguments: lhs data, lhs scales, lhs amax, rhs data, rhs scales, rhs
-  // amax, [acc], result.
+  // amax, [acc], result; MXFP4 operands have no amax.
+  const unsigned perOperand = c.mxfp4 ? 2 : 3;
   Value lhsData = entry.getArgument(0), lhsScales = entry.getArgument(1);
-  Value lhsAmax = entry.getArgument(2), rhsData = entry.getArgument(3);
-  Value rhsScales = entry.getArgument(4), rhsAmax = entry.getArgument(5);
-  Value acc = c.hasAcc ? entry.getArgument(6) : Value();
+  Value rhsData = entry.getArgument(perOperand);
+  Value rhsScales = entry.getArgument(perOperand + 1);
+  Value lhsAmax = c.mxfp4 ? Value() : entry.getArgument(2);
+  Value rhsAmax = c.mxfp4 ? Value() : entry.getArgument(5);
+  Value acc = c.hasAcc ? entry.getArgument(2 * perOperand) : Value();
   Value result = entry.getArgument(argTypes.size() - 1);
   Value smemA = kernel.getWorkgroupAttributions()[0];
   Value smemB = kernel.getWorkgroupAttributions()[1];
@@ -407,8 +414,9 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   IndexExpr lane = tid % kWarpSize, warp = tid / kWarpSize;
   IndexExpr g = laneGroup(lane), q = laneInGroup(lane);
 
-  // Byte strides. Scales are compact: one row per `blockRows` data rows.
-  const int64_t rowBytes = c.k / 2, scaleRowBytes = c.k / 16;
+  // Byte strides. Scales are compact: one row per `blockRows` data rows,
+  // one byte per 16 (NVFP4) or 32 (MXFP4) codes.
+  const int64_t rowBytes = c.k / 2, scaleRowBytes = c.k / c.blockCols();
   const int64_t lhsScaleRows = c.m / c.lhsBlockRows;
   const int64_t rhsScaleRows = c.n / c.rhsBlockRows;
   IndexExpr lhsScaleBase = batch * (lhsScaleRows * scaleRowBytes);
@@ -535,8 +543,10 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
     };
     copyRows(tile.m, lhsDataPtr, tileM * tile.m, c.m, mResidue, smemAPtr);
     copyRows(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
-    // Scale words: A rows, then B rows.
-    IndexExpr kScaleByte = kt * (kTileK / 16);
+    // Scale words: A rows, then B rows. A K step has 4 E4M3 scales a row
+    // (one 4-byte copy), or 2 E8M0 scales in the word's low bytes.
+    const int64_t stepScaleBytes = kTileK / c.blockCols();
+    IndexExpr kScaleByte = kt * stepScaleBytes;
     forEachJob(tile.scaleWords(), [&](IndexExpr sj) {
       Value isLhs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                           sj.v, idx(tile.m).v);
@@ -564,7 +574,7 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
           rhsScaleBase + (nRow / c.rhsBlockRows) * scaleRowBytes;
       Value dst =
           sharedAddress(smemScalePtr, (slot * tile.scaleWords() + sj) * 4);
-      if (!kResidue) {
+      if (!kResidue && stepScaleBytes == 4) {
         Value lhsAddr = byteAddress(lhsScalePtr, lhsRowByte + kScaleByte);
         Value rhsAddr = byteAddress(rhsScalePtr, rhsRowByte + kScaleByte);
         Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
@@ -575,7 +585,7 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
       // N) are zero, loaded from the row's start.
       Type i32 = b.getI32Type();
       Value word = i32Const(0);
-      for (int64_t i = 0; i < 4; ++i) {
+      for (int64_t i = 0; i < stepScaleBytes; ++i) {
         IndexExpr col = kScaleByte + i;
         Value colValid = rowIn(col, scaleRowBytes);
         col = idx(arith::SelectOp::create(b, loc, colValid, col.v, idx(0).v));
@@ -642,9 +652,11 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   // Only empty groups can be pending here; drain them anyway.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
 
-  // Epilogue: scale by the GEMM's alpha, add acc, store.
-  Value alpha = createMatmulAlpha(b, loc, lhsAmax, c.lhsTensorScale, rhsAmax,
-                                  c.rhsTensorScale);
+  // Epilogue: scale by the GEMM's alpha (NVFP4; MX has none), add acc,
+  // store.
+  Value alpha = c.mxfp4 ? Value()
+                        : createMatmulAlpha(b, loc, lhsAmax, c.lhsTensorScale,
+                                            rhsAmax, c.rhsTensorScale);
   Type resultType = c.resultElementType;
   for (int64_t i = 0; i < tile.mmasM(); ++i) {
     for (int64_t j = 0; j < tile.mmasN(); ++j) {
@@ -673,7 +685,8 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
           indices.push_back(batch.v);
         indices.append({row.v, col.v});
         Value v = loop.getResult((i * tile.mmasN() + j) * kMmaCRegs + r);
-        v = arith::MulFOp::create(b, loc, v, alpha);
+        if (alpha)
+          v = arith::MulFOp::create(b, loc, v, alpha);
         if (acc) {
           Value prev = memref::LoadOp::create(b, loc, acc, indices);
           if (prev.getType() != f32)

@@ -97,8 +97,24 @@ mlir::nvfp4::parseMatmulTile(StringRef spec) {
 }
 
 LogicalResult
+mlir::nvfp4::checkMXMatmulSupported(MatmulOp op, GPUTarget target) {
+  Format lhs = op.getLhs().getType().getFormat();
+  Format rhs = op.getRhs().getType().getFormat();
+  if (lhs == Format::MXFP4 && rhs == Format::MXFP4 && hasBlockScaledMma(target))
+    return success();
+  return op.emitOpError()
+         << "on " << stringifyFormat(lhs) << " x " << stringifyFormat(rhs)
+         << " operands has no GPU kernel for " << stringifyGPUTarget(target)
+         << ": the MX GEMM kernel is MXFP4 x MXFP4 on sm_120a / sm_121a "
+            "(mma.sync kind::mxf4); lower the program with --nvfp4-to-cpu";
+}
+
+LogicalResult
 mlir::nvfp4::checkMatmulSupported(MatmulOp op, GPUTarget target,
                                   std::optional<::nvfp4::gpu::TileShape> tile) {
+  if (!op.getLhs().getType().isNVFP4() &&
+      failed(checkMXMatmulSupported(op, target)))
+    return failure();
   if (isTcgen05Target(target))
     return checkTcgen05MatmulSupported(op, target);
   MatmulConfig c = MatmulConfig::get(op, tile);
@@ -178,7 +194,9 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
       for (Value tensor : {data, scales})
         args.push_back(
             mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, tensor));
-      args.push_back(amax);
+      // MX operands have no tensor scale.
+      if (amax)
+        args.push_back(amax);
     }
     RankedTensorType resultType = op.getResult().getType();
     auto resultMemRef =
@@ -243,6 +261,13 @@ struct ConvertNVFP4ToGPUPass
     module.walk([&](Operation *op) {
       if (auto matmul = dyn_cast<MatmulOp>(op)) {
         reportMatmulFallbacks(matmul, gpuTarget);
+      } else if (auto quantize = dyn_cast<QuantizeOp>(op);
+                 quantize && !quantize.getType().isNVFP4()) {
+        quantize.emitRemark()
+            << "nvfp4: fallback: left for the host instead of a GPU kernel: "
+               "convert-nvfp4-to-gpu has no kernel for MX quantization "
+               "(nvfp4-to-gpu-executable runs it on the CPU through the "
+               "reference lowering)";
       } else if (auto quantize = dyn_cast<QuantizeOp>(op)) {
         reportQuantizeFallbacks(quantize, gpuTarget, hardwareSR);
         // A quantized matmul result the tcgen05 epilogue does not quantize.
@@ -257,6 +282,13 @@ struct ConvertNVFP4ToGPUPass
                    "epilogue: "
                 << blocker;
         }
+      } else if (auto dequantize = dyn_cast<DequantizeOp>(op);
+                 dequantize && !dequantize.getInput().getType().isNVFP4()) {
+        dequantize.emitRemark()
+            << "nvfp4: fallback: left for the host instead of a GPU kernel: "
+               "convert-nvfp4-to-gpu has no kernel for MX dequantization "
+               "(nvfp4-to-gpu-executable runs it on the CPU through the "
+               "reference lowering)";
       } else if (isa<RescaleOp>(op)) {
         op->emitRemark()
             << "nvfp4: fallback: left for the host instead of a GPU kernel: "
@@ -311,25 +343,14 @@ struct ConvertNVFP4ToGPUPass
           << tcgen05CtaPair << "' (supported: auto, off, on)";
       return signalPassFailure();
     }
-    // The GPU kernels implement NVFP4; an MX tensor anywhere is an error.
-    WalkResult mx = module.walk([&](Operation *op) {
-      auto isMX = [](Type type) {
-        auto tensor = dyn_cast<NVFP4TensorType>(type);
-        return tensor && !tensor.isNVFP4();
-      };
-      auto function = dyn_cast<FunctionOpInterface>(op);
-      if (llvm::any_of(op->getOperandTypes(), isMX) ||
-          llvm::any_of(op->getResultTypes(), isMX) ||
-          (function && (llvm::any_of(function.getArgumentTypes(), isMX) ||
-                        llvm::any_of(function.getResultTypes(), isMX)))) {
-        op->emitOpError() << "on an MX tensor: convert-nvfp4-to-gpu has no "
-                             "kernels for the MX formats; lower the program "
-                             "with --nvfp4-to-cpu";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
+    // MX: MXFP4 x MXFP4 matmuls have a kernel on sm_120a / sm_121a; MX
+    // quantizations and dequantizations are left for the host.
+    bool mxUnsupported = false;
+    module.walk([&](MatmulOp op) {
+      if (!op.getLhs().getType().isNVFP4())
+        mxUnsupported |= failed(checkMXMatmulSupported(op, *gpuTarget));
     });
-    if (mx.wasInterrupted())
+    if (mxUnsupported)
       return signalPassFailure();
     // On tcgen05 targets, few-row GEMMs run as their transposed product,
     // and a K that is not a multiple of 32 gets copies of the operands with
@@ -344,13 +365,16 @@ struct ConvertNVFP4ToGPUPass
               : failed(checkMatmulSupported(op, *gpuTarget, matmulTile));
     });
     module.walk([&](QuantizeOp op) {
-      unsupported |= failed(checkQuantizeSupported(op, *gpuTarget, hardwareSR));
+      if (op.getType().isNVFP4())
+        unsupported |=
+            failed(checkQuantizeSupported(op, *gpuTarget, hardwareSR));
     });
     module.walk([&](AmaxOp op) {
       unsupported |= failed(checkAmaxSupported(op, *gpuTarget));
     });
     module.walk([&](Operation *op) {
-      if (auto dq = dyn_cast<DequantizeOp>(op))
+      if (auto dq = dyn_cast<DequantizeOp>(op);
+          dq && dq.getInput().getType().isNVFP4())
         unsupported |= failed(checkDequantizeSupported(dq, *gpuTarget));
       else if (auto transpose = dyn_cast<TransposeOp>(op))
         unsupported |= failed(checkTransposeSupported(transpose, *gpuTarget));
@@ -384,7 +408,7 @@ struct ConvertNVFP4ToGPUPass
     if (isTcgen05Target(*gpuTarget)) {
       SmallVector<Operation *> amaxlessQuantizes;
       module.walk([&](QuantizeOp op) {
-        if (!op.getAmax())
+        if (!op.getAmax() && op.getType().isNVFP4())
           amaxlessQuantizes.push_back(op);
       });
       RewritePatternSet amaxPatterns(&getContext());
@@ -396,7 +420,8 @@ struct ConvertNVFP4ToGPUPass
     // the operand's scales as atoms write them in that layout
     // (docs/tcgen05.md, "Scale atoms in global memory").
     module.walk([&](QuantizeOp op) {
-      if (producesTcgen05ScaleAtoms(op, *gpuTarget, *ctaPair))
+      if (op.getType().isNVFP4() &&
+          producesTcgen05ScaleAtoms(op, *gpuTarget, *ctaPair))
         op->setAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName,
                     UnitAttr::get(&getContext()));
     });
@@ -409,7 +434,8 @@ struct ConvertNVFP4ToGPUPass
     module.walk([&](Operation *op) {
       if (isa<TransposeOp>(op))
         epiloguesAndTransposes.push_back(op);
-      else if (auto quantize = dyn_cast<QuantizeOp>(op))
+      else if (auto quantize = dyn_cast<QuantizeOp>(op);
+               quantize && quantize.getType().isNVFP4())
         (getTcgen05EpilogueFusionBlocker(quantize, *gpuTarget, *ctaPair).empty()
              ? epiloguesAndTransposes
              : quantizes)
@@ -440,7 +466,9 @@ struct ConvertNVFP4ToGPUPass
     // quantizations whose buffers a dequantize may read.
     SmallVector<Operation *> elementwise;
     module.walk([&](Operation *op) {
-      if (isa<DequantizeOp, HadamardOp>(op))
+      auto dequantize = dyn_cast<DequantizeOp>(op);
+      if (isa<HadamardOp>(op) ||
+          (dequantize && dequantize.getInput().getType().isNVFP4()))
         elementwise.push_back(op);
     });
     RewritePatternSet elementwisePatterns(&getContext());

@@ -71,6 +71,11 @@ LogicalResult
 checkMatmulSupported(MatmulOp op, GPUTarget target,
                      std::optional<::nvfp4::gpu::TileShape> tile = {});
 
+/// Checks that the matmul `op` of MX operands has a kernel on `target`:
+/// MXFP4 x MXFP4 on sm_120a / sm_121a (mma.sync kind::mxf4); emits an error
+/// at the op's location and fails otherwise.
+LogicalResult checkMXMatmulSupported(MatmulOp op, GPUTarget target);
+
 /// Emits a remark at `op` when its kernel on `target` does not use the FP4
 /// tensor cores (sm_90a: bf16 MMAs on exactly dequantized operands), saying
 /// so and why; nothing otherwise. For `report-fallbacks`.

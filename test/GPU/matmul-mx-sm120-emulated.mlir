@@ -1,0 +1,28 @@
+// The MXFP4 x MXFP4 matmul kernel of sm_120a / sm_121a (block-scaled
+// mma.sync m16n8k64 kind::mxf4, scale_vec::2X, E8M0 scales, no alpha) run
+// by the GPU emulator on Inputs/matmul-mx-cases.mlir: MX quantization on
+// the host (the reference lowering's calls of the reference library), the
+// GEMM a kernel, checked against nvfp4::mx::matmul. The emulator takes the
+// MMA's fragment and scale layouts from the PTX ISA (the scale_vec::2X
+// bytes 0 and 1 of each scale register), not from the kernel builder; the
+// results are bit-exact with the reference GEMM, on every CTA tile.
+//
+// RUN: for target in sm_120a sm_121a; do \
+// RUN:   nvfp4-opt %S/Inputs/matmul-mx-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
+// RUN:   | %mlir_runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib,%nvfp4_cpu_runtime_lib \
+// RUN:   > %t.$target.txt || exit 1; \
+// RUN:   FileCheck %S/Inputs/matmul-mx-cases.mlir --input-file=%t.$target.txt || exit 1; \
+// RUN:   FileCheck %s --check-prefix=EXACT --input-file=%t.$target.txt || exit 1; \
+// RUN: done
+// RUN: for tile in 64x64 128x64 64x128 128x128 16x128 32x128; do \
+// RUN:   nvfp4-opt %S/Inputs/matmul-mx-cases.mlir --nvfp4-to-gpu-emulation="target=sm_120a tile=$tile" \
+// RUN:   | %mlir_runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib,%nvfp4_cpu_runtime_lib \
+// RUN:   | FileCheck %s --check-prefix=EXACT || exit 1; \
+// RUN: done
+// EXACT: gpu mx matmul [128x256] x [64x256] acc: outside bound 0 (of 8192), bit-exact 8192
+// EXACT: gpu mx matmul [127x96] x [129x96]: outside bound 0 (of 16383), bit-exact 16383
+// EXACT: gpu mx matmul [2x33x64] x [2x65x64] acc: outside bound 0 (of 4290), bit-exact 4290
+// EXACT: gpu mx matmul [1x32] x [1x32]: outside bound 0 (of 1), bit-exact 1
+// EXACT: gpu mx matmul [64x544] x [200x544]: outside bound 0 (of 12800), bit-exact 12800
