@@ -311,10 +311,11 @@ bool readArguments(const char *entry, UnrankedMemRefType<int8_t> *aData,
   return true;
 }
 
-/// An MXFP4 operand: E2M1 codes (one per byte) [batch?, rows, K] and E8M0
-/// scales [batch?, rows, K / 32].
+/// An MX operand: element codes (one per byte) [batch?, rows, K] of `type`
+/// and E8M0 scales [batch?, rows, K / 32].
 struct MXOperand {
   Flat<int8_t> data, scales;
+  nvfp4::mx::ElementType type = nvfp4::mx::ElementType::E2M1;
   int64_t rows() const { return data.shape[data.shape.size() - 2]; }
   int64_t k() const { return data.shape.back(); }
   /// The library's tensor of batch `b`. Valid after checkMXShapes.
@@ -323,12 +324,18 @@ struct MXOperand {
     const int64_t rowsN = rows(), kN = k();
     t.rows = rowsN;
     t.cols = kN;
-    t.elementType = nvfp4::mx::ElementType::E2M1;
-    t.data.assign(static_cast<size_t>(rowsN * kN / 2), 0);
-    for (int64_t i = 0; i < rowsN * kN; ++i) {
-      uint8_t code =
-          static_cast<uint8_t>(data.values[b * rowsN * kN + i]) & 0xF;
-      t.data[i / 2] |= static_cast<uint8_t>(i % 2 ? code << 4 : code);
+    t.elementType = type;
+    if (type == nvfp4::mx::ElementType::E2M1) {
+      t.data.assign(static_cast<size_t>(rowsN * kN / 2), 0);
+      for (int64_t i = 0; i < rowsN * kN; ++i) {
+        uint8_t code =
+            static_cast<uint8_t>(data.values[b * rowsN * kN + i]) & 0xF;
+        t.data[i / 2] |= static_cast<uint8_t>(i % 2 ? code << 4 : code);
+      }
+    } else {
+      for (int64_t i = 0; i < rowsN * kN; ++i)
+        t.data.push_back(
+            static_cast<uint8_t>(data.values[b * rowsN * kN + i]));
     }
     const int64_t count = rowsN * kN / nvfp4::mx::kBlockSize;
     for (int64_t i = 0; i < count; ++i)
@@ -391,25 +398,37 @@ checkMXShapes(const MXOperand &a, const MXOperand &b,
 extern "C" {
 
 /// Checks an f32 result `out` = matmul(A, B) (+ `acc` when `hasAcc`) of
-/// MXFP4 operands (E2M1 codes one per byte, E8M0 scales [.., K / 32])
+/// MX operands (element codes one per byte of the types `aElementType` /
+/// `bElementType`: 0 E2M1, 1 E4M3, 2 E5M2; E8M0 scales [.., K / 32])
 /// computed on a GPU against nvfp4::mx::matmul (plus acc in one f32
 /// addition) within the bound
 ///   |C - R| <= (K / 32 + 2) * 2^-23 * S + 2^-23 * (|R| + |acc|),
 ///   S = sum_k |dqA[i,k] * dqB[j,k]|
 /// (the per-block sums are exact; the blocks are accumulated in f32).
 /// Prints one line
-///   gpu mx matmul [<A shape>] x [<B shape>][ acc]: outside bound <n> (of
-///   <count>), bit-exact <e>
+///   gpu mx matmul [<A shape>] <A type> x [<B shape>] <B type>[ acc]:
+///   outside bound <n> (of <count>), bit-exact <e>
 /// and returns n (-1 for inconsistent arguments, reported on stderr).
 int64_t _mlir_ciface_nvfp4GpuCheckMxMatmul(
     UnrankedMemRefType<int8_t> *aData, UnrankedMemRefType<int8_t> *aScales,
-    UnrankedMemRefType<int8_t> *bData, UnrankedMemRefType<int8_t> *bScales,
+    int32_t aElementType, UnrankedMemRefType<int8_t> *bData,
+    UnrankedMemRefType<int8_t> *bScales, int32_t bElementType,
     int32_t hasAcc, UnrankedMemRefType<float> *acc,
     UnrankedMemRefType<float> *out) {
   const char *entry = "nvfp4GpuCheckMxMatmul";
   MXOperand a, b;
   Flat<float> fa, fo;
-  std::optional<std::string> err = flatten("A codes", aData, a.data);
+  std::optional<std::string> err;
+  for (auto [operand, code] : {std::pair<MXOperand *, int32_t>(&a, aElementType),
+                               std::pair<MXOperand *, int32_t>(&b, bElementType)}) {
+    if (code < 0 || code > 2)
+      err = "element type " + std::to_string(code) +
+            ", expected 0 (E2M1), 1 (E4M3) or 2 (E5M2)";
+    else
+      operand->type = static_cast<nvfp4::mx::ElementType>(code);
+  }
+  if (!err)
+    err = flatten("A codes", aData, a.data);
   if (!err)
     err = flatten("A scales", aScales, a.scales);
   if (!err)
@@ -475,11 +494,12 @@ int64_t _mlir_ciface_nvfp4GpuCheckMxMatmul(
       }
     }
   }
-  std::printf("gpu mx matmul [%s] x [%s]%s: outside bound %" PRId64
+  static const char *const names[] = {"e2m1", "e4m3", "e5m2"};
+  std::printf("gpu mx matmul [%s] %s x [%s] %s%s: outside bound %" PRId64
               " (of %zu), bit-exact %" PRId64 "\n",
-              shapeString(a.data.shape).c_str(),
-              shapeString(b.data.shape).c_str(), hasAcc ? " acc" : "",
-              outside, fo.values.size(), exact);
+              shapeString(a.data.shape).c_str(), names[aElementType],
+              shapeString(b.data.shape).c_str(), names[bElementType],
+              hasAcc ? " acc" : "", outside, fo.values.size(), exact);
   std::fflush(stdout);
   return outside;
 }

@@ -253,3 +253,64 @@ extern "C" void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a,
     });
   });
 }
+
+extern "C" void nvfp4EmuMmaM16N8K32Mxf8f6f4(
+    void *thread, const int32_t *a, const int32_t *b, const float *c,
+    int32_t scaleA, int32_t byteIdA, int32_t threadIdA, int32_t scaleB,
+    int32_t byteIdB, int32_t threadIdB, int32_t typeA, int32_t typeB,
+    float *d) {
+  Thread *t = asThread(thread);
+  checkScaleSelectors(t, "kind::mxf8f6f4", byteIdA, threadIdA, byteIdB,
+                      threadIdB);
+  auto elementType = [](int32_t code) {
+    return code ? ::nvfp4::mx::ElementType::E5M2
+                : ::nvfp4::mx::ElementType::E4M3;
+  };
+  const ::nvfp4::mx::ElementType ta = elementType(typeA);
+  const ::nvfp4::mx::ElementType tb = elementType(typeB);
+  warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [=](WarpMma &warp, int slot) {
+    auto byteOf = [](int32_t reg, int j) {
+      return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (8 * j)) &
+                                  0xFFu);
+    };
+    // The block of each A row and B column as a one-block MX tensor, so
+    // that the library sums it exactly (8-bit products span more bits than
+    // a double holds).
+    ::nvfp4::mx::Tensor am, bm;
+    am.rows = 16;
+    bm.rows = 8;
+    am.cols = bm.cols = 32;
+    am.elementType = ta;
+    bm.elementType = tb;
+    am.data.assign(16 * 32, 0);
+    bm.data.assign(8 * 32, 0);
+    am.scales.assign(16, 0);
+    bm.scales.assign(8, 0);
+    float cm[16][8];
+    for (int l = 0; l < kWarpSize; ++l) {
+      const int group = l / 4, t4 = l % 4;
+      for (int r = 0; r < 4; ++r)
+        for (int j = 0; j < 4; ++j)
+          am.data[(group + 8 * (r % 2)) * 32 + 4 * t4 + j + 16 * (r / 2)] =
+              byteOf(warp.a[slot][l][r], j);
+      for (int r = 0; r < 2; ++r)
+        for (int j = 0; j < 4; ++j)
+          bm.data[group * 32 + 4 * t4 + j + 16 * r] =
+              byteOf(warp.b[slot][l][r], j);
+      for (int r = 0; r < 4; ++r)
+        cm[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
+      // Selectors 0: A's scales from lanes 4g and 4g + 1 (rows g and
+      // g + 8), B's from lane 4g; byte 0.
+      if (t4 < 2)
+        am.scales[group + 8 * (l % 2)] = byteOf(warp.scaleA[slot][l], 0);
+      if (t4 == 0)
+        bm.scales[group] = byteOf(warp.scaleB[slot][l], 0);
+    }
+    float block[16 * 8];
+    if (auto err = ::nvfp4::mx::matmul(am, bm, block))
+      fail("mma.sync kind::mxf8f6f4: %s", err->c_str());
+    scatterResult(warp, slot, [&](int row, int col) {
+      return cm[row][col] + block[row * 8 + col];
+    });
+  });
+}

@@ -1,4 +1,4 @@
-// The MXFP4 x MXFP4 matmul on an NVIDIA GPU through
+// The MX matmuls (MXFP4 x MXFP4, MXFP8 x MXFP8) on an NVIDIA GPU through
 // nvfp4-to-gpu-executable{target=sm_120a} and libnvfp4_cuda_runtime,
 // checked against nvfp4::mx::matmul within the accumulation-order bound of
 // nvfp4GpuCheckMxMatmul (the cases and their CHECK lines are in

@@ -181,6 +181,19 @@ void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a, const int32_t *b,
                              const float *c, int32_t scaleA, int32_t byteIdA,
                              int32_t threadIdA, int32_t scaleB, int32_t byteIdB,
                              int32_t threadIdB, float *d);
+/// The same for `mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.
+/// block_scale.scale_vec::1X.f32.<a>.<b>.f32.ue8m0` with 8-bit elements:
+/// A's and B's bytes in the m16n8k32 fragments (a0 row g, k 4q..4q+3; a1
+/// row g + 8; a2, a3 k + 16; b0 k 4q..4q+3 of column g, b1 k + 16), of
+/// type `typeA` / `typeB` (0 E4M3, 1 E5M2), one E8M0 scale a row (byte 0),
+/// the block's products summed exactly, rounded to f32 and scaled by
+/// 2^(eA + eB) into the f32 accumulator (nvfp4::mx::matmul's block).
+void nvfp4EmuMmaM16N8K32Mxf8f6f4(void *thread, const int32_t *a,
+                                 const int32_t *b, const float *c,
+                                 int32_t scaleA, int32_t byteIdA,
+                                 int32_t threadIdA, int32_t scaleB,
+                                 int32_t byteIdB, int32_t threadIdB,
+                                 int32_t typeA, int32_t typeB, float *d);
 
 /// `ptrtoint` of a shared (address space 3) or shared::cluster (7) pointer:
 /// the PTX shared address, `(cluster rank << 24) | (1024 + offset)` (shared

@@ -538,16 +538,29 @@ void KernelEmulator::callWarpMma(Operation *mma, StringRef name,
 LogicalResult KernelEmulator::rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma,
                                                     Value thread) {
   NVVM::MMAShapeAttr shape = mma.getShape();
-  // The two modelled forms: kind::mxf4nvf4 (E4M3 scales of 16) and
-  // kind::mxf4 (E8M0 scales of 32).
-  const bool nvf4 = mma.getKind() == NVVM::MMABlockScaleKind::MXF4NVF4 &&
+  // The modelled forms: m16n8k64 kind::mxf4nvf4 (E4M3 scales of 16) and
+  // kind::mxf4 (E8M0 scales of 32) on E2M1, m16n8k32 kind::mxf8f6f4 (E8M0
+  // scales of 32) on E4M3 / E5M2.
+  auto is8Bit = [](std::optional<NVVM::MMATypes> type) {
+    return type == NVVM::MMATypes::e4m3 || type == NVVM::MMATypes::e5m2;
+  };
+  const bool e2m1 = mma.getMultiplicandAPtxType() == NVVM::MMATypes::e2m1 &&
+                    mma.getMultiplicandBPtxType() == NVVM::MMATypes::e2m1;
+  const bool nvf4 = e2m1 && shape.getK() == 64 &&
+                    mma.getKind() == NVVM::MMABlockScaleKind::MXF4NVF4 &&
                     mma.getScaleVecSize() == NVVM::ScaleVecSize::X4 &&
                     mma.getBlockScaleFormat() == NVVM::BlockScaleFormat::UE4M3;
-  const bool mxf4 = mma.getKind() == NVVM::MMABlockScaleKind::MXF4 &&
+  const bool mxf4 = e2m1 && shape.getK() == 64 &&
+                    mma.getKind() == NVVM::MMABlockScaleKind::MXF4 &&
                     mma.getScaleVecSize() == NVVM::ScaleVecSize::X2 &&
                     mma.getBlockScaleFormat() == NVVM::BlockScaleFormat::UE8M0;
-  if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 64 ||
-      (!nvf4 && !mxf4) ||
+  const bool mxf8 = is8Bit(mma.getMultiplicandAPtxType()) &&
+                    is8Bit(mma.getMultiplicandBPtxType()) &&
+                    shape.getK() == 32 &&
+                    mma.getKind() == NVVM::MMABlockScaleKind::MXF8F6F4 &&
+                    mma.getScaleVecSize() == NVVM::ScaleVecSize::X1 &&
+                    mma.getBlockScaleFormat() == NVVM::BlockScaleFormat::UE8M0;
+  if (shape.getM() != 16 || shape.getN() != 8 || (!nvf4 && !mxf4 && !mxf8) ||
       mma.getOperandA().size() != 4 || mma.getOperandB().size() != 2 ||
       mma.getOperandC().size() != 4 ||
       !isFourF32Struct(mma.getRes().getType()) ||
@@ -555,9 +568,10 @@ LogicalResult KernelEmulator::rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma,
                     [](Type type) { return type.isF32(); }))
     return mma.emitError(
         "nvfp4-emulate-gpu-kernels: only "
-        "mma.sync.m16n8k64.kind::mxf4nvf4.block_scale.scale_vec::4X and "
-        "kind::mxf4.block_scale.scale_vec::2X with f32 results are "
-        "modelled by the GPU emulator yet");
+        "mma.sync.m16n8k64.kind::mxf4nvf4.block_scale.scale_vec::4X, "
+        "m16n8k64.kind::mxf4.block_scale.scale_vec::2X and "
+        "m16n8k32.kind::mxf8f6f4.block_scale.scale_vec::1X on e4m3 / e5m2 "
+        "with f32 results are modelled by the GPU emulator yet");
   OpBuilder b(mma);
   auto widen = [&](Value v) -> Value {
     return v.getType() == i32
@@ -567,7 +581,18 @@ LogicalResult KernelEmulator::rewriteBlockScaledMma(NVVM::MmaBlockScaleOp mma,
   SmallVector<Value> extra = {
       mma.getScaleAData(), widen(mma.getByteIdA()), widen(mma.getThreadIdA()),
       mma.getScaleBData(), widen(mma.getByteIdB()), widen(mma.getThreadIdB())};
-  callWarpMma(mma, nvf4 ? "nvfp4EmuMmaM16N8K64Nvf4" : "nvfp4EmuMmaM16N8K64Mxf4",
+  if (mxf8) {
+    // The element types: 0 E4M3, 1 E5M2.
+    auto typeCode = [&](std::optional<NVVM::MMATypes> type) {
+      return i32Constant(b, mma.getLoc(), type == NVVM::MMATypes::e5m2);
+    };
+    extra.push_back(typeCode(mma.getMultiplicandAPtxType()));
+    extra.push_back(typeCode(mma.getMultiplicandBPtxType()));
+  }
+  callWarpMma(mma,
+              nvf4   ? "nvfp4EmuMmaM16N8K64Nvf4"
+              : mxf4 ? "nvfp4EmuMmaM16N8K64Mxf4"
+                     : "nvfp4EmuMmaM16N8K32Mxf8f6f4",
               mma.getOperandA(), mma.getOperandB(), mma.getOperandC(), extra,
               thread);
   return success();

@@ -34,7 +34,8 @@ nvfp4::detail::MatmulShape nvfp4::detail::MatmulShape::of(MatmulOp op) {
   s.rhsTensorScale = rhs.getTensorScale();
   s.resultElementType = op.getResult().getType().getElementType();
   s.hasAcc = static_cast<bool>(op.getAcc());
-  s.mxfp4 = lhs.getFormat() == Format::MXFP4;
+  s.lhsFormat = lhs.getFormat();
+  s.rhsFormat = rhs.getFormat();
   return s;
 }
 

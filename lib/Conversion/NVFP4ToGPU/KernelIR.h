@@ -35,13 +35,16 @@ struct MatmulShape {
                   rhsTensorScale = TensorScaleKind::Amax;
   Type resultElementType;
   bool hasAcc = false;
-  /// MXFP4 operands: E2M1 codes, one E8M0 scale per 1x32 block, no tensor
-  /// scale (the mma.sync kernels' kind::mxf4).
-  bool mxfp4 = false;
+  /// The operands' formats: both NVFP4, or MX (one E8M0 scale per 1x32
+  /// block, no tensor scale).
+  Format lhsFormat = Format::NVFP4, rhsFormat = Format::NVFP4;
 
   static MatmulShape of(MatmulOp op);
-  /// Elements per block along K: 16 (NVFP4) or 32 (MXFP4).
-  int64_t blockCols() const { return mxfp4 ? 32 : 16; }
+  bool isMX() const { return lhsFormat != Format::NVFP4; }
+  /// Bits of an operand element: 4 (E2M1) or 8 (MXFP8's E4M3, E5M2).
+  int64_t elementBits() const { return getElementBits(lhsFormat); }
+  /// Elements per block along K: 16 (NVFP4) or 32 (MX).
+  int64_t blockCols() const { return isMX() ? 32 : 16; }
   int64_t batches() const { return std::max<int64_t>(batch, 1); }
   /// The kernel-name suffix of the tensor-scale kinds: empty for two
   /// amaxes, `_ds_a`, `_ds_b` or `_ds_ab` for the operands with a decode

@@ -6,8 +6,9 @@
 //
 // Builds the matmul kernels on `mma.sync`: the sm_120a / sm_121a
 // block-scaled MMA (`nvvm.mma.block_scale`, m16n8k64, kind::mxf4nvf4,
-// scale_vec::4X, UE4M3 scales; for MXFP4 operands kind::mxf4,
-// scale_vec::2X, UE8M0 scales), or, for sm_90a, bf16 `nvvm.mma.sync`
+// scale_vec::4X, UE4M3 scales; MXFP4 operands: kind::mxf4, scale_vec::2X,
+// UE8M0 scales; MXFP8 operands: m16n8k32 kind::mxf8f6f4, scale_vec::1X,
+// UE8M0 scales), or, for sm_90a, bf16 `nvvm.mma.sync`
 // m16n8k16 with the operands dequantized in registers. The fragment,
 // staging and epilogue index mathematics live in MmaLayout.h, shared with
 // the unit tests that emulate the instruction lane by lane. docs/gpu.md
@@ -185,6 +186,23 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   Value threadIdB = i16Const(kScaleThreadIdB);
   auto resType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(kMmaCRegs, f32));
+  // The instruction of the operands' formats. A K step is 32 bytes of a row
+  // either way, and 8-bit elements have the byte layout of E2M1 pairs in
+  // the fragments (PTX ISA, m16n8k32 and m16n8k64), so the staging and the
+  // fragment loads are the same.
+  auto ptxType = [](Format format) {
+    return format == Format::MXFP8E4M3   ? NVVM::MMATypes::e4m3
+           : format == Format::MXFP8E5M2 ? NVVM::MMATypes::e5m2
+                                         : NVVM::MMATypes::e2m1;
+  };
+  const bool mxf8 = c.isMX() && c.elementBits() == 8;
+  const int64_t mmaK = mxf8 ? kMmaK / 2 : kMmaK;
+  NVVM::ScaleVecSize scaleVec = !c.isMX() ? NVVM::ScaleVecSize::X4
+                                : mxf8    ? NVVM::ScaleVecSize::X1
+                                          : NVVM::ScaleVecSize::X2;
+  NVVM::MMABlockScaleKind kind = !c.isMX() ? NVVM::MMABlockScaleKind::MXF4NVF4
+                                 : mxf8    ? NVVM::MMABlockScaleKind::MXF8F6F4
+                                           : NVVM::MMABlockScaleKind::MXF4;
   SmallVector<Value> next;
   for (int64_t i = 0; i < mmasM; ++i) {
     for (int64_t j = 0; j < mmasN; ++j) {
@@ -192,14 +210,13 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
       auto mma = NVVM::MmaBlockScaleOp::create(
           b, loc, resType, aFrags[i], bFrags[j], cIn, aScales[i], byteId,
           threadIdA, bScales[j], byteId, threadIdB,
-          ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK},
-          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::e2m1,
-                                        NVVM::MMATypes::e2m1},
-          c.mxfp4 ? NVVM::ScaleVecSize::X2 : NVVM::ScaleVecSize::X4,
-          c.mxfp4 ? NVVM::BlockScaleFormat::UE8M0
-                  : NVVM::BlockScaleFormat::UE4M3,
-          c.mxfp4 ? NVVM::MMABlockScaleKind::MXF4
-                  : NVVM::MMABlockScaleKind::MXF4NVF4);
+          ArrayRef<int64_t>{kMmaM, kMmaN, mmaK},
+          std::array<NVVM::MMATypes, 2>{ptxType(c.lhsFormat),
+                                        ptxType(c.rhsFormat)},
+          scaleVec,
+          c.isMX() ? NVVM::BlockScaleFormat::UE8M0
+                   : NVVM::BlockScaleFormat::UE4M3,
+          kind);
       for (int64_t r = 0; r < kMmaCRegs; ++r)
         next.push_back(LLVM::ExtractValueOp::create(b, loc, mma, r));
     }
@@ -392,13 +409,13 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   b.setInsertionPointToStart(&entry);
 
   // Arguments: lhs data, lhs scales, lhs amax, rhs data, rhs scales, rhs
-  // amax, [acc], result; MXFP4 operands have no amax.
-  const unsigned perOperand = c.mxfp4 ? 2 : 3;
+  // amax, [acc], result; MX operands have no amax.
+  const unsigned perOperand = c.isMX() ? 2 : 3;
   Value lhsData = entry.getArgument(0), lhsScales = entry.getArgument(1);
   Value rhsData = entry.getArgument(perOperand);
   Value rhsScales = entry.getArgument(perOperand + 1);
-  Value lhsAmax = c.mxfp4 ? Value() : entry.getArgument(2);
-  Value rhsAmax = c.mxfp4 ? Value() : entry.getArgument(5);
+  Value lhsAmax = c.isMX() ? Value() : entry.getArgument(2);
+  Value rhsAmax = c.isMX() ? Value() : entry.getArgument(5);
   Value acc = c.hasAcc ? entry.getArgument(2 * perOperand) : Value();
   Value result = entry.getArgument(argTypes.size() - 1);
   Value smemA = kernel.getWorkgroupAttributions()[0];
@@ -415,8 +432,11 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   IndexExpr g = laneGroup(lane), q = laneInGroup(lane);
 
   // Byte strides. Scales are compact: one row per `blockRows` data rows,
-  // one byte per 16 (NVFP4) or 32 (MXFP4) codes.
-  const int64_t rowBytes = c.k / 2, scaleRowBytes = c.k / c.blockCols();
+  // one byte per 16 (NVFP4) or 32 (MX) codes. A K step is kTileRowBytes
+  // (32) bytes of a row: 64 E2M1 codes or 32 8-bit ones.
+  const int64_t rowBytes = c.k * c.elementBits() / 8;
+  const int64_t scaleRowBytes = c.k / c.blockCols();
+  const int64_t stepK = kTileRowBytes * 8 / c.elementBits();
   const int64_t lhsScaleRows = c.m / c.lhsBlockRows;
   const int64_t rhsScaleRows = c.n / c.rhsBlockRows;
   IndexExpr lhsScaleBase = batch * (lhsScaleRows * scaleRowBytes);
@@ -500,8 +520,8 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   // otherwise they are copied in 8-byte halves. Scale rows of K / 16 bytes
   // are copied a 4-byte word at a time when K % 64 == 0; otherwise byte by
   // byte (loads, packed into a word, stored to shared memory).
-  const bool kResidue = c.k % kTileK != 0;
-  const int64_t copyBytes = stageCopyBytes(c.k);
+  const bool kResidue = c.k % stepK != 0;
+  const int64_t copyBytes = stageCopyBytes(rowBytes);
   const int64_t copiesPerRow = kTileRowBytes / copyBytes;
   auto i1Const = [&](bool v) {
     return arith::ConstantIntOp::create(b, loc, b.getI1Type(), v);
@@ -544,8 +564,9 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
     copyRows(tile.m, lhsDataPtr, tileM * tile.m, c.m, mResidue, smemAPtr);
     copyRows(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
     // Scale words: A rows, then B rows. A K step has 4 E4M3 scales a row
-    // (one 4-byte copy), or 2 E8M0 scales in the word's low bytes.
-    const int64_t stepScaleBytes = kTileK / c.blockCols();
+    // (one 4-byte copy), or 2 (MXFP4) or 1 (MXFP8) E8M0 scales in the
+    // word's low bytes.
+    const int64_t stepScaleBytes = stepK / c.blockCols();
     IndexExpr kScaleByte = kt * stepScaleBytes;
     forEachJob(tile.scaleWords(), [&](IndexExpr sj) {
       Value isLhs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -608,7 +629,7 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   IndexExpr warpCol = warpColBase(warp, tile);
 
   // Prologue: steps 0 .. kStages - 2, one commit group each.
-  const int64_t numSteps = llvm::divideCeil(c.k, kTileK);
+  const int64_t numSteps = llvm::divideCeil(c.k, stepK);
   for (int64_t s = 0; s < kStages - 1; ++s) {
     if (s < numSteps)
       issueStep(idx(s), idx(stageSlot(s)));
@@ -654,7 +675,7 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
 
   // Epilogue: scale by the GEMM's alpha (NVFP4; MX has none), add acc,
   // store.
-  Value alpha = c.mxfp4 ? Value()
+  Value alpha = c.isMX() ? Value()
                         : createMatmulAlpha(b, loc, lhsAmax, c.lhsTensorScale,
                                             rhsAmax, c.rhsTensorScale);
   Type resultType = c.resultElementType;

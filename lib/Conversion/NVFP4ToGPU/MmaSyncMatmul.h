@@ -43,17 +43,22 @@ struct MatmulConfig : MatmulShape {
   }
 
   /// A symbol name unique to the configuration, e.g.
-  /// `nvfp4_matmul_m128n64k256_1x16_16x16_f32` (MXFP4:
-  /// `..._1x32_1x32_...`); tiles other than 64x64 add a suffix, e.g.
-  /// `_t128x128`.
+  /// `nvfp4_matmul_m128n64k256_1x16_16x16_f32` (MX: the formats instead of
+  /// the blocks, `..._mxfp4_mxfp4_...`); tiles other than 64x64 add a
+  /// suffix, e.g. `_t128x128`.
   std::string kernelName() const {
     std::string name;
     llvm::raw_string_ostream os(name);
     os << "nvfp4_matmul_";
     if (batch)
       os << "b" << batch;
-    os << "m" << m << "n" << n << "k" << k << "_" << lhsBlockRows << "x"
-       << blockCols() << "_" << rhsBlockRows << "x" << blockCols() << "_"
+    os << "m" << m << "n" << n << "k" << k << "_";
+    if (isMX())
+      os << stringifyFormat(lhsFormat) << "_" << stringifyFormat(rhsFormat)
+         << "_";
+    else
+      os << lhsBlockRows << "x16_" << rhsBlockRows << "x16_";
+    os
        << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";

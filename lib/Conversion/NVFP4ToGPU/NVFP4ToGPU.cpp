@@ -100,13 +100,16 @@ LogicalResult
 mlir::nvfp4::checkMXMatmulSupported(MatmulOp op, GPUTarget target) {
   Format lhs = op.getLhs().getType().getFormat();
   Format rhs = op.getRhs().getType().getFormat();
-  if (lhs == Format::MXFP4 && rhs == Format::MXFP4 && hasBlockScaledMma(target))
+  // The kernel's operands share a byte layout: two E2M1 operands
+  // (kind::mxf4) or two 8-bit ones (kind::mxf8f6f4).
+  if (hasBlockScaledMma(target) && getElementBits(lhs) == getElementBits(rhs))
     return success();
   return op.emitOpError()
          << "on " << stringifyFormat(lhs) << " x " << stringifyFormat(rhs)
          << " operands has no GPU kernel for " << stringifyGPUTarget(target)
-         << ": the MX GEMM kernel is MXFP4 x MXFP4 on sm_120a / sm_121a "
-            "(mma.sync kind::mxf4); lower the program with --nvfp4-to-cpu";
+         << ": the MX GEMM kernels are MXFP4 x MXFP4 (mma.sync kind::mxf4) "
+            "and MXFP8 x MXFP8 (kind::mxf8f6f4) on sm_120a / sm_121a; lower "
+            "the program with --nvfp4-to-cpu";
 }
 
 LogicalResult

@@ -21,10 +21,10 @@
 // CHECK: %[[ADB:.*]] = bufferization.to_buffer %[[AD]] read_only : tensor<128x96xf4E2M1FN> to memref<128x96xf4E2M1FN>
 // CHECK: %[[ASB:.*]] = bufferization.to_buffer %[[AS]] read_only : tensor<128x3xf8E8M0FNU> to memref<128x3xf8E8M0FNU>
 // CHECK: %[[BD:.*]], %[[BS:.*]] = nvfp4.disassemble %arg1
-// CHECK: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n64k96_1x32_1x32_bf16
+// CHECK: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n64k96_mxfp4_mxfp4_bf16
 // CHECK-SAME: args(%[[ADB]] : memref<128x96xf4E2M1FN>, %[[ASB]] : memref<128x3xf8E8M0FNU>, %{{.*}} : memref<64x96xf4E2M1FN>, %{{.*}} : memref<64x3xf8E8M0FNU>, %{{.*}} : memref<128x64xbf16>)
 
-// CHECK: gpu.func @nvfp4_matmul_m128n64k96_1x32_1x32_bf16(%[[LD:.*]]: memref<128x96xf4E2M1FN>, %[[LS:.*]]: memref<128x3xf8E8M0FNU>, %[[RD:.*]]: memref<64x96xf4E2M1FN>, %[[RS:.*]]: memref<64x3xf8E8M0FNU>, %[[OUT:.*]]: memref<128x64xbf16>)
+// CHECK: gpu.func @nvfp4_matmul_m128n64k96_mxfp4_mxfp4_bf16(%[[LD:.*]]: memref<128x96xf4E2M1FN>, %[[LS:.*]]: memref<128x3xf8E8M0FNU>, %[[RD:.*]]: memref<64x96xf4E2M1FN>, %[[RS:.*]]: memref<64x3xf8E8M0FNU>, %[[OUT:.*]]: memref<128x64xbf16>)
 // The scale rows are K / 32 = 3 bytes long; a K step reads bytes 2 kt and
 // 2 kt + 1, the second shifted into bits 8-15.
 // CHECK: %[[AROW:.*]] = arith.muli %{{.*}}, %c3 : index
@@ -46,10 +46,11 @@
 // CHECK: %[[V:.*]] = arith.truncf %{{.*}} : f32 to bf16
 // CHECK: memref.store %[[V]], %[[OUT]]
 
-// PTX-LABEL: .visible .entry nvfp4_matmul_m128n64k96_1x32_1x32_bf16(
+// PTX-LABEL: .visible .entry nvfp4_matmul_m128n64k96_mxfp4_mxfp4_bf16(
 // PTX: mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0
 // PTX-NOT: ue4m3
 func.func @mx(%a: !nvfp4.tensor<128x96, 1x32, mxfp4>, %b: !nvfp4.tensor<64x96, 1x32, mxfp4>) -> tensor<128x64xbf16> {
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x96, 1x32, mxfp4>, !nvfp4.tensor<64x96, 1x32, mxfp4> -> tensor<128x64xbf16>
   return %y : tensor<128x64xbf16>
 }
+

@@ -10,7 +10,7 @@
 // CHECK: %[[QB:.*]] = nvfp4.quantize %arg1 : tensor<32x128xf32> -> !nvfp4.tensor<32x128, 1x32, mxfp4>
 // CHECK: nvfp4.disassemble %[[QA]]
 // CHECK: nvfp4.disassemble %[[QB]]
-// CHECK: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m64n32k128_1x32_1x32_f32
+// CHECK: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m64n32k128_mxfp4_mxfp4_f32
 // CHECK: nvfp4.dequantize %[[QB]] : !nvfp4.tensor<32x128, 1x32, mxfp4> -> tensor<32x128xf32>
 func.func @mx(%x: tensor<64x128xf32>, %w: tensor<32x128xf32>) -> (tensor<64x32xf32>, tensor<32x128xf32>) {
   // expected-remark @below {{nvfp4: fallback: left for the host instead of a GPU kernel: convert-nvfp4-to-gpu has no kernel for MX quantization}}

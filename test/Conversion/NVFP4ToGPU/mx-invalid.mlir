@@ -2,9 +2,9 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu=target=sm_90a --split-input-file --verify-diagnostics
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu=target=sm_120a --split-input-file 2>&1 | FileCheck %s --check-prefix=SM120
 
-// The MX GEMM kernel is MXFP4 x MXFP4 on sm_120a / sm_121a
-// (matmul-mx.mlir): on the other targets every MX matmul is an error at
-// the op, and on sm_120a / sm_121a every other MX pairing. MX
+// The MX GEMM kernels are MXFP4 x MXFP4 and MXFP8 x MXFP8 on sm_120a /
+// sm_121a (matmul-mx.mlir): on the other targets every MX matmul is an
+// error at the op, and on sm_120a / sm_121a MXFP4 x MXFP8. MX
 // quantizations and dequantizations are left for the host (mx-host.mlir).
 
 // SM120-NOT: error: 'nvfp4.matmul' op on mxfp4 x mxfp4

@@ -232,11 +232,12 @@ template <typename Idx> Idx swizzleWord(Idx row, Idx word) {
   return (word + ((row / 4) % 2) * 4) % kWordsPerMmaRow;
 }
 
-/// Bytes per data copy of a K step: 16-byte vectors when rows of K / 2
-/// bytes are 16-byte aligned (K % 32 == 0), else 8-byte halves (cp.async
-/// needs a source aligned to its size).
-constexpr int64_t stageCopyBytes(int64_t k) {
-  return (k / 2) % kVectorBytes == 0 ? kVectorBytes : kVectorBytes / 2;
+/// Bytes per data copy of a K step: 16-byte vectors when operand rows of
+/// `rowBytes` bytes (K / 2 for E2M1, K for 8-bit elements) are 16-byte
+/// aligned, else 8-byte halves (cp.async needs a source aligned to its
+/// size).
+constexpr int64_t stageCopyBytes(int64_t rowBytes) {
+  return rowBytes % kVectorBytes == 0 ? kVectorBytes : kVectorBytes / 2;
 }
 /// Row of the tile, copy within the row, and first (unswizzled)
 /// shared-memory word of data copy job `v`, for `copiesPerRow` copies per

@@ -409,7 +409,10 @@ void NVFP4SelectPrecisionPass::selectInFunction(
                                  weightIndex == 0 ? "M" : "N", other);
         }
         if (gpuKernel) {
-          if (format != Format::NVFP4)
+          // The MX GEMM kernels are the block-scaled mma.sync ones of
+          // sm_120a / sm_121a (checkMXMatmulSupported in NVFP4ToGPU.cpp).
+          if (format != Format::NVFP4 && gpuTarget != "sm_120a" &&
+              gpuTarget != "sm_121a")
             return llvm::formatv("no {0} GEMM kernel for gpu-target={1}",
                                  stringifyFormat(format), gpuTarget.getValue());
           // A weight broadcast over the batch becomes one [B*M, K] GEMM

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+# ===- gen-matmul-mx-cases.py - MX GEMM cases for the GPU tests -------=== #
+#
+# Part of the NVFP4-MLIR project.
+#
+# ===---------------------------------------------------------------------=== #
+"""Writes test/GPU/Inputs/matmul-mx-cases.mlir: MX matmul cases of the
+sm_120a / sm_121a kernels (MXFP4 x MXFP4, kind::mxf4; MXFP8 x MXFP8 in
+every E4M3 / E5M2 pairing, kind::mxf8f6f4). Each case fills its inputs with
+the reference runtime, quantizes them to MX on the host, multiplies them
+with nvfp4.matmul (the GPU kernel) and checks the result against
+nvfp4::mx::matmul with nvfp4GpuCheckMxMatmul.
+
+  python3 utils/gen-matmul-mx-cases.py > test/GPU/Inputs/matmul-mx-cases.mlir
+"""
+
+# (lhs format, rhs format, batch (0: none), M, N, K, accumulator)
+CASES = [
+    ("mxfp4", "mxfp4", 0, 128, 64, 256, True),
+    ("mxfp4", "mxfp4", 0, 127, 129, 96, False),
+    ("mxfp4", "mxfp4", 2, 33, 65, 64, True),
+    ("mxfp4", "mxfp4", 0, 1, 1, 32, False),
+    ("mxfp4", "mxfp4", 0, 64, 200, 544, False),
+    ("mxfp8_e4m3", "mxfp8_e4m3", 0, 128, 64, 256, True),
+    ("mxfp8_e4m3", "mxfp8_e5m2", 0, 127, 129, 96, False),
+    ("mxfp8_e5m2", "mxfp8_e4m3", 2, 33, 65, 64, True),
+    ("mxfp8_e5m2", "mxfp8_e5m2", 0, 1, 1, 32, False),
+    ("mxfp8_e4m3", "mxfp8_e4m3", 0, 64, 200, 544, False),
+]
+
+# Format -> (element type, its integer view, the check's element-type code).
+ELEMENT = {"mxfp4": ("f4E2M1FN", "i4", 0), "mxfp8_e4m3": ("f8E4M3FN", "i8", 1),
+           "mxfp8_e5m2": ("f8E5M2", "i8", 2)}
+
+
+def dims(batch, rows, cols):
+    return f"{batch}x{rows}x{cols}" if batch else f"{rows}x{cols}"
+
+
+def case(index, fa, fb, batch, m, n, k, acc):
+    a, b, c = dims(batch, m, k), dims(batch, n, k), dims(batch, m, n)
+    seed = 700 + 10 * index
+    ta = f"!nvfp4.tensor<{a}, 1x32, {fa}>"
+    tb = f"!nvfp4.tensor<{b}, 1x32, {fb}>"
+    lines = [f"func.func @matmul_{index}() {{"]
+    for name, shape, s in (("x", a, seed), ("w", b, seed + 1)):
+        lines += [
+            f"  %{name}m = memref.alloc() : memref<{shape}xf32>",
+            f"  %{name}u = memref.cast %{name}m : memref<{shape}xf32> to "
+            f"memref<*xf32>",
+            f"  %{name}seed = arith.constant {s} : i64",
+            f"  %{name}mode = arith.constant 0 : i32",
+            f"  call @nvfp4RtFill(%{name}u, %{name}seed, %{name}mode) : "
+            f"(memref<*xf32>, i64, i32) -> ()",
+            f"  %{name} = bufferization.to_tensor %{name}m restrict : "
+            f"memref<{shape}xf32> to tensor<{shape}xf32>"]
+    lines += [
+        f"  %qa = nvfp4.quantize %x : tensor<{a}xf32> -> {ta}",
+        f"  %qb = nvfp4.quantize %w : tensor<{b}xf32> -> {tb}",
+        f"  %cm = memref.alloc() : memref<{c}xf32>",
+        f"  %cu = memref.cast %cm : memref<{c}xf32> to memref<*xf32>"]
+    if acc:
+        lines += [
+            f"  %cseed = arith.constant {seed + 2} : i64",
+            "  %cmode = arith.constant 0 : i32",
+            "  call @nvfp4RtFill(%cu, %cseed, %cmode) : "
+            "(memref<*xf32>, i64, i32) -> ()",
+            f"  %c = bufferization.to_tensor %cm restrict : memref<{c}xf32> "
+            f"to tensor<{c}xf32>",
+            f"  %y = nvfp4.matmul %qa, %qb acc(%c : tensor<{c}xf32>) : {ta}, "
+            f"{tb} -> tensor<{c}xf32>",
+            "  %hasacc = arith.constant 1 : i32"]
+    else:
+        lines += [f"  %y = nvfp4.matmul %qa, %qb : {ta}, {tb} -> "
+                  f"tensor<{c}xf32>",
+                  "  %hasacc = arith.constant 0 : i32"]
+    for op, fmt, data, rows in (("a", fa, a, m), ("b", fb, b, n)):
+        element, integer, code = ELEMENT[fmt]
+        scales = dims(batch, rows, k // 32)
+        t = ta if op == "a" else tb
+        # The codes one per byte: E2M1 widened from i4.
+        codes = f"%{op}di" if integer == "i4" else f"%{op}d8"
+        lines += [f"  %{op}d, %{op}s = nvfp4.disassemble %q{op} : {t}",
+                  f"  {codes} = arith.bitcast %{op}d : tensor<{data}x{element}>"
+                  f" to tensor<{data}x{integer}>"]
+        if integer == "i4":
+            lines.append(f"  %{op}d8 = arith.extui %{op}di : "
+                         f"tensor<{data}xi4> to tensor<{data}xi8>")
+        lines += [
+            f"  %{op}s8 = arith.bitcast %{op}s : tensor<{scales}xf8E8M0FNU> "
+            f"to tensor<{scales}xi8>",
+            f"  %{op}dm = bufferization.to_buffer %{op}d8 : "
+            f"tensor<{data}xi8> to memref<{data}xi8>",
+            f"  %{op}sm = bufferization.to_buffer %{op}s8 : "
+            f"tensor<{scales}xi8> to memref<{scales}xi8>",
+            f"  %{op}du = memref.cast %{op}dm : memref<{data}xi8> to "
+            f"memref<*xi8>",
+            f"  %{op}su = memref.cast %{op}sm : memref<{scales}xi8> to "
+            f"memref<*xi8>",
+            f"  %{op}type = arith.constant {code} : i32"]
+    lines += [
+        f"  %ym = bufferization.to_buffer %y : tensor<{c}xf32> to "
+        f"memref<{c}xf32>",
+        f"  %yu = memref.cast %ym : memref<{c}xf32> to memref<*xf32>",
+        "  %n = call @nvfp4GpuCheckMxMatmul(%adu, %asu, %atype, %bdu, %bsu, "
+        "%btype, %hasacc, %cu, %yu) : (memref<*xi8>, memref<*xi8>, i32, "
+        "memref<*xi8>, memref<*xi8>, i32, i32, memref<*xf32>, memref<*xf32>) "
+        "-> i64",
+        "  return", "}"]
+    return "\n".join(lines)
+
+
+def main():
+    print("""// MX matmul cases of the sm_120a / sm_121a kernels, shared by their GPU
+// execution tests: MXFP4 x MXFP4 (kind::mxf4, scale_vec::2X) and MXFP8 x
+// MXFP8 in every E4M3 / E5M2 pairing (kind::mxf8f6f4, scale_vec::1X), with
+// E8M0 scales. Inputs are filled by the reference runtime, quantized to MX
+// on the host (the GPU lowering leaves MX quantization to the reference
+// lowering, which calls the reference library), multiplied by the GPU
+// kernel and checked against nvfp4::mx::matmul (nvfp4GpuCheckMxMatmul).
+// Shapes per format pairing: the default tile with an accumulator,
+// 127 x 129 with K = 96 (MXFP4: half a last K step, its scale byte past the
+// row's end zero-filled), a batched case with an accumulator, one row and
+// column with K = 32, and N = 200 with K = 544 (17 blocks of 32).
+// Generated by utils/gen-matmul-mx-cases.py.
+
+func.func private @nvfp4RtFill(memref<*xf32>, i64, i32) attributes {llvm.emit_c_interface}
+func.func private @nvfp4GpuCheckMxMatmul(memref<*xi8>, memref<*xi8>, i32, memref<*xi8>, memref<*xi8>, i32, i32, memref<*xf32>, memref<*xf32>) -> i64 attributes {llvm.emit_c_interface}
+""")
+    for fa, fb, batch, m, n, k, acc in CASES:
+        count = max(batch, 1) * m * n
+        names = {"mxfp4": "e2m1", "mxfp8_e4m3": "e4m3", "mxfp8_e5m2": "e5m2"}
+        print(f"// CHECK: gpu mx matmul [{dims(batch, m, k)}] {names[fa]} x "
+              f"[{dims(batch, n, k)}] {names[fb]}{' acc' if acc else ''}: "
+              f"outside bound 0 (of {count})")
+    print("// CHECK-NOT: outside bound\n")
+    for index, c in enumerate(CASES):
+        print(case(index, *c) + "\n")
+    print("func.func @main() {")
+    for index in range(len(CASES)):
+        print(f"  call @matmul_{index}() : () -> ()")
+    print("  return\n}")
+
+
+if __name__ == "__main__":
+    main()
