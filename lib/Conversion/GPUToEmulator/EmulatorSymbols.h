@@ -54,6 +54,15 @@ rewriteAsyncOp(Operation *op, Value thread, ModuleOp module,
                llvm::function_ref<Value(OpBuilder &, Location)> locationOf,
                bool &handled);
 
+/// An alloca of `count` elements of `type` in the entry block of the
+/// function holding `op`.
+Value createEntryAlloca(Operation *op, Type type, int64_t count);
+
+/// Rewrites the warp-wide `nvvm.mma.sync` or `nvvm.mma.block_scale` `op` of
+/// a kernel into a call of the emulator's MMA of its form
+/// (EmulateWarpMma.cpp); an error at the op for a form it does not model.
+LogicalResult rewriteWarpMma(Operation *op, Value thread, ModuleOp module);
+
 } // namespace mlir::nvfp4::detail
 
 #endif // NVFP4_LIB_CONVERSION_GPUTOEMULATOR_EMULATORSYMBOLS_H
