@@ -63,7 +63,8 @@ MlirType mlirNVFP4TensorTypeGetMX(MlirContext ctx, intptr_t rank,
                    "and the shape non-null";
     return wrap(Type());
   }
-  std::optional<Format> mxFormat = symbolizeFormat(static_cast<uint32_t>(format));
+  std::optional<Format> mxFormat =
+      symbolizeFormat(static_cast<uint32_t>(format));
   if (!mxFormat || *mxFormat == Format::NVFP4) {
     emitError() << "mlirNVFP4TensorTypeGetMX: format " << int(format)
                 << " is not an MX format (MXFP4 1, MXFP8E4M3 2, MXFP8E5M2 3)";

@@ -17,12 +17,13 @@
 // blocks), the f32 tensor amax. The OCP MX entry points (`nvfp4CpuMx...`)
 // take element codes one per byte (E2M1 in the low nibble, E4M3 / E5M2 the
 // whole byte), E8M0 scales [rows, cols / 32] and an element-type code (0
-// E2M1, 1 E4M3, 2 E5M2), and call nvfp4::mx. Every entry point takes unranked memrefs
+// E2M1, 1 E4M3, 2 E5M2), and call nvfp4::mx. Every entry point takes unranked
+// memrefs
 // (`llvm.emit_c_interface`) of fixed rank: 2 for quantize, dequantize,
 // amax and hadamard (the lowering views tensors as [rows, cols]), 3 for
-// matmul ([batch, rows, K]) and transpose ([batch, rows, cols]). An argument that does not fit (a descriptor
-// that fails validation, a non-contiguous memref, inconsistent shapes) is
-// reported on stderr as
+// matmul ([batch, rows, K]) and transpose ([batch, rows, cols]). An argument
+// that does not fit (a descriptor that fails validation, a non-contiguous
+// memref, inconsistent shapes) is reported on stderr as
 //   nvfp4-cpu-runtime: <entry point>: <what>
 // and ends the process with exit status 1: the lowering never emits such a
 // call, so it only happens to hand-written callers.
@@ -490,24 +491,25 @@ void _mlir_ciface_nvfp4CpuMxDequantize(UnrankedMemRefType<int8_t> *codesArg,
 /// K] (E8M0 scales [B, M, K / 32], element type aElementType) and B [B, N,
 /// K] (likewise), plus acc [B, M, N] when `hasAcc` is non-zero (one f32
 /// addition per element).
-void _mlir_ciface_nvfp4CpuMxMatmul(
-    UnrankedMemRefType<int8_t> *aCodesArg,
-    UnrankedMemRefType<int8_t> *aScalesArg, int32_t aElementType,
-    UnrankedMemRefType<int8_t> *bCodesArg,
-    UnrankedMemRefType<int8_t> *bScalesArg, int32_t bElementType,
-    UnrankedMemRefType<float> *accArg, int32_t hasAcc,
-    UnrankedMemRefType<float> *outArg) {
+void _mlir_ciface_nvfp4CpuMxMatmul(UnrankedMemRefType<int8_t> *aCodesArg,
+                                   UnrankedMemRefType<int8_t> *aScalesArg,
+                                   int32_t aElementType,
+                                   UnrankedMemRefType<int8_t> *bCodesArg,
+                                   UnrankedMemRefType<int8_t> *bScalesArg,
+                                   int32_t bElementType,
+                                   UnrankedMemRefType<float> *accArg,
+                                   int32_t hasAcc,
+                                   UnrankedMemRefType<float> *outArg) {
   const char *entry = "nvfp4CpuMxMatmul";
   const nvfp4::mx::ElementType aType = mxElementType(entry, aElementType);
   const nvfp4::mx::ElementType bType = mxElementType(entry, bElementType);
   Dense<int8_t> aCodes = denseArgument(entry, "lhs codes", aCodesArg, 3);
   Dense<int8_t> bCodes = denseArgument(entry, "rhs codes", bCodesArg, 3);
-  const int64_t batch = aCodes.size(0), m = aCodes.size(1),
-                k = aCodes.size(2), n = bCodes.size(1);
+  const int64_t batch = aCodes.size(0), m = aCodes.size(1), k = aCodes.size(2),
+                n = bCodes.size(1);
   expectShape(entry, "rhs codes", bCodes.sizes, {batch, n, k});
   if (k % nvfp4::mx::kBlockSize != 0)
-    failInvalid(entry, "K = " + std::to_string(k) +
-                           " is not a multiple of 32");
+    failInvalid(entry, "K = " + std::to_string(k) + " is not a multiple of 32");
   const int64_t blocks = k / nvfp4::mx::kBlockSize;
   Dense<int8_t> aScales = denseArgument(entry, "lhs scales", aScalesArg, 3);
   Dense<int8_t> bScales = denseArgument(entry, "rhs scales", bScalesArg, 3);
@@ -521,12 +523,10 @@ void _mlir_ciface_nvfp4CpuMxMatmul(
     expectShape(entry, "acc", acc.sizes, {batch, m, n});
   }
   for (int64_t i = 0; i < batch; ++i) {
-    nvfp4::mx::Tensor a =
-        packedMX(aCodes.data + i * m * k, aScales.data + i * m * blocks, aType,
-                 m, k);
-    nvfp4::mx::Tensor b =
-        packedMX(bCodes.data + i * n * k, bScales.data + i * n * blocks, bType,
-                 n, k);
+    nvfp4::mx::Tensor a = packedMX(aCodes.data + i * m * k,
+                                   aScales.data + i * m * blocks, aType, m, k);
+    nvfp4::mx::Tensor b = packedMX(bCodes.data + i * n * k,
+                                   bScales.data + i * n * blocks, bType, n, k);
     float *c = out.data + i * m * n;
     if (auto err = nvfp4::mx::matmul(a, b, c))
       failInvalid(entry, *err);

@@ -334,8 +334,7 @@ struct MXOperand {
       }
     } else {
       for (int64_t i = 0; i < rowsN * kN; ++i)
-        t.data.push_back(
-            static_cast<uint8_t>(data.values[b * rowsN * kN + i]));
+        t.data.push_back(static_cast<uint8_t>(data.values[b * rowsN * kN + i]));
     }
     const int64_t count = rowsN * kN / nvfp4::mx::kBlockSize;
     for (int64_t i = 0; i < count; ++i)
@@ -348,10 +347,9 @@ struct MXOperand {
 /// null): codes [batch?, M, K] and [batch?, N, K] of rank 2 or 3, K a
 /// positive multiple of 32, scales [batch?, rows, K / 32], a [batch?, M, N]
 /// result. Returns the first problem.
-std::optional<std::string>
-checkMXShapes(const MXOperand &a, const MXOperand &b,
-              const std::vector<int64_t> &outShape,
-              const std::vector<int64_t> *accShape) {
+std::optional<std::string> checkMXShapes(const MXOperand &a, const MXOperand &b,
+                                         const std::vector<int64_t> &outShape,
+                                         const std::vector<int64_t> *accShape) {
   const std::vector<int64_t> &ad = a.data.shape, &bd = b.data.shape;
   const size_t rank = ad.size();
   if (rank != 2 && rank != 3)
@@ -364,24 +362,24 @@ checkMXShapes(const MXOperand &a, const MXOperand &b,
   std::vector<int64_t> wantB = ad;
   if (bd.size() == rank)
     wantB[rank - 2] = bd[rank - 2];
-  if (auto err = expectShape("B codes", bd, wantB,
-                             "(A's rank, batch and K, A codes " +
-                                 bracketed(ad) + ")"))
+  if (auto err =
+          expectShape("B codes", bd, wantB,
+                      "(A's rank, batch and K, A codes " + bracketed(ad) + ")"))
     return err;
   for (const MXOperand *o : {&a, &b}) {
     std::vector<int64_t> want = o->data.shape;
     want[rank - 1] = k / nvfp4::mx::kBlockSize;
-    if (auto err = expectShape(o == &a ? "A scales" : "B scales",
-                               o->scales.shape, want,
-                               "for codes " + bracketed(o->data.shape)))
+    if (auto err =
+            expectShape(o == &a ? "A scales" : "B scales", o->scales.shape,
+                        want, "for codes " + bracketed(o->data.shape)))
       return err;
   }
   std::vector<int64_t> want = ad;
   want[rank - 1] = bd[rank - 2];
   const int64_t batch = rank == 3 ? ad[0] : 1;
   std::optional<int64_t> mn = nvfp4::checkedMul(ad[rank - 2], bd[rank - 2]);
-  std::optional<int64_t> count = mn ? nvfp4::checkedMul(batch, *mn)
-                                    : std::nullopt;
+  std::optional<int64_t> count =
+      mn ? nvfp4::checkedMul(batch, *mn) : std::nullopt;
   if (!count || !nvfp4::checkedMul(*count, k))
     return "result: " + bracketed(want) + " x K = " + std::to_string(k) +
            " has more elements than int64_t can count";
@@ -412,15 +410,15 @@ extern "C" {
 int64_t _mlir_ciface_nvfp4GpuCheckMxMatmul(
     UnrankedMemRefType<int8_t> *aData, UnrankedMemRefType<int8_t> *aScales,
     int32_t aElementType, UnrankedMemRefType<int8_t> *bData,
-    UnrankedMemRefType<int8_t> *bScales, int32_t bElementType,
-    int32_t hasAcc, UnrankedMemRefType<float> *acc,
-    UnrankedMemRefType<float> *out) {
+    UnrankedMemRefType<int8_t> *bScales, int32_t bElementType, int32_t hasAcc,
+    UnrankedMemRefType<float> *acc, UnrankedMemRefType<float> *out) {
   const char *entry = "nvfp4GpuCheckMxMatmul";
   MXOperand a, b;
   Flat<float> fa, fo;
   std::optional<std::string> err;
-  for (auto [operand, code] : {std::pair<MXOperand *, int32_t>(&a, aElementType),
-                               std::pair<MXOperand *, int32_t>(&b, bElementType)}) {
+  for (auto [operand, code] :
+       {std::pair<MXOperand *, int32_t>(&a, aElementType),
+        std::pair<MXOperand *, int32_t>(&b, bElementType)}) {
     if (code < 0 || code > 2)
       err = "element type " + std::to_string(code) +
             ", expected 0 (E2M1), 1 (E4M3) or 2 (E5M2)";
@@ -479,10 +477,10 @@ int64_t _mlir_ciface_nvfp4GpuCheckMxMatmul(
           for (int64_t kk = 0; kk < k; ++kk)
             s += std::fabs(static_cast<double>(da[i * k + kk]) *
                            static_cast<double>(db[j * k + kk]));
-          bound = (static_cast<double>(k / nvfp4::mx::kBlockSize) + 2.0) *
-                      u2 * s +
-                  u2 * (std::fabs(static_cast<double>(ref[i * n + j])) +
-                        std::fabs(static_cast<double>(accValue)));
+          bound =
+              (static_cast<double>(k / nvfp4::mx::kBlockSize) + 2.0) * u2 * s +
+              u2 * (std::fabs(static_cast<double>(ref[i * n + j])) +
+                    std::fabs(static_cast<double>(accValue)));
           ok = std::fabs(static_cast<double>(value) - want) <= bound;
         }
         if (!ok) {
@@ -503,7 +501,6 @@ int64_t _mlir_ciface_nvfp4GpuCheckMxMatmul(
   std::fflush(stdout);
   return outside;
 }
-
 
 /// Checks an f32 result `out` = matmul(A, B) (+ `acc` when `hasAcc`)
 /// computed on a GPU against nvfp4::matmul within the bound above. The

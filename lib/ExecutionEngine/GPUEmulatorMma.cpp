@@ -142,8 +142,7 @@ struct BlockScaledOperands {
 
 BlockScaledOperands gatherBlockScaled(const WarpMma &warp, int slot) {
   auto nibble = [](int32_t reg, int j) {
-    return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (4 * j)) &
-                                0xFu);
+    return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (4 * j)) & 0xFu);
   };
   auto scaleByte = [](int32_t reg, int s) {
     return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (8 * s)) &
@@ -164,8 +163,7 @@ BlockScaledOperands gatherBlockScaled(const WarpMma &warp, int slot) {
       op.c[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
     for (int s = 0; s < 4; ++s) {
       if (t4 < 2)
-        op.scaleA[group + 8 * (l % 2)][s] =
-            scaleByte(warp.scaleA[slot][l], s);
+        op.scaleA[group + 8 * (l % 2)][s] = scaleByte(warp.scaleA[slot][l], s);
       if (t4 == 0)
         op.scaleB[group][s] = scaleByte(warp.scaleB[slot][l], s);
     }
@@ -189,8 +187,7 @@ void checkScaleSelectors(Thread *t, const char *kind, int32_t byteIdA,
   if (byteIdA != 0 || threadIdA != 0 || byteIdB != 0 || threadIdB != 0)
     fail("kernel %s: thread %" PRId64 ": block-scaled mma.sync (%s) with "
          "scale selectors {%d, %d} / {%d, %d}: only {0, 0} is modelled",
-         t->cta->name, t->linear, kind, byteIdA, threadIdA, byteIdB,
-         threadIdB);
+         t->cta->name, t->linear, kind, byteIdA, threadIdA, byteIdB, threadIdB);
 }
 } // namespace
 
@@ -215,8 +212,8 @@ extern "C" void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a,
         float partial = 0.0f; // exact: multiples of 1/4 below 576
         for (int e = 0; e < 16; ++e)
           partial += op.a[row][16 * kb + e] * op.b[16 * kb + e][col];
-        acc += partial *
-               (scale(op.scaleA[row][kb]) * scale(op.scaleB[col][kb]));
+        acc +=
+            partial * (scale(op.scaleA[row][kb]) * scale(op.scaleB[col][kb]));
       }
       return acc;
     });
@@ -230,8 +227,7 @@ extern "C" void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a,
                                         int32_t byteIdB, int32_t threadIdB,
                                         float *d) {
   Thread *t = asThread(thread);
-  checkScaleSelectors(t, "kind::mxf4", byteIdA, threadIdA, byteIdB,
-                      threadIdB);
+  checkScaleSelectors(t, "kind::mxf4", byteIdA, threadIdA, byteIdB, threadIdB);
   warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [](WarpMma &warp, int slot) {
     BlockScaledOperands op = gatherBlockScaled(warp, slot);
     scatterResult(warp, slot, [&](int row, int col) {
@@ -254,11 +250,13 @@ extern "C" void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a,
   });
 }
 
-extern "C" void nvfp4EmuMmaM16N8K32Mxf8f6f4(
-    void *thread, const int32_t *a, const int32_t *b, const float *c,
-    int32_t scaleA, int32_t byteIdA, int32_t threadIdA, int32_t scaleB,
-    int32_t byteIdB, int32_t threadIdB, int32_t typeA, int32_t typeB,
-    float *d) {
+extern "C" void nvfp4EmuMmaM16N8K32Mxf8f6f4(void *thread, const int32_t *a,
+                                            const int32_t *b, const float *c,
+                                            int32_t scaleA, int32_t byteIdA,
+                                            int32_t threadIdA, int32_t scaleB,
+                                            int32_t byteIdB, int32_t threadIdB,
+                                            int32_t typeA, int32_t typeB,
+                                            float *d) {
   Thread *t = asThread(thread);
   checkScaleSelectors(t, "kind::mxf8f6f4", byteIdA, threadIdA, byteIdB,
                       threadIdB);

@@ -18,7 +18,8 @@
 //   operand a 1-D byte tensor of its codes, each passed to the kernel through a
 //   `memref.view` of its buffer with the kernel's memref type. The launch is
 //   marked with which memref operands it reads and writes.
-// - nvfp4-gpu-stage-launch-operands (buffers, after bufferization): every memref operand gets a `gpu.alloc`ed device copy,
+// - nvfp4-gpu-stage-launch-operands (buffers, after bufferization): every
+// memref operand gets a `gpu.alloc`ed device copy,
 //   `gpu.memcpy` host-to-device before the launch for operands it reads,
 //   device-to-host after it for those it writes, and `gpu.dealloc`.
 //
@@ -185,8 +186,8 @@ struct PackLaunchOperandsPass
   void packHostReadOutput(memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
     Type element = type.getElementType();
-    if (!isComponentElementType(element) ||
-        !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+    if (!isComponentElementType(element) || !type.hasStaticShape() ||
+        !type.getLayout().isIdentity() ||
         (isa<Float4E2M1FNType>(element) && type.getNumElements() % 2 != 0))
       return;
     SmallVector<bufferization::ToTensorOp> reads;

@@ -268,7 +268,7 @@ LogicalResult KernelEmulator::layOutSharedMemory(gpu::GPUModuleOp gpuModule) {
 }
 
 Value mlir::nvfp4::detail::createEntryAlloca(Operation *op, Type type,
-                                           int64_t count) {
+                                             int64_t count) {
   auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
   OpBuilder b = OpBuilder::atBlockBegin(&fn.getBody().front());
   Value n = LLVM::ConstantOp::create(b, op->getLoc(), b.getI32Type(), count);

@@ -161,6 +161,5 @@ LogicalResult mlir::nvfp4::detail::rewriteWarpMma(Operation *op, Value thread,
                                                   ModuleOp module) {
   if (auto mma = dyn_cast<NVVM::MmaOp>(op))
     return rewriteMma(mma, thread, module);
-  return rewriteBlockScaledMma(cast<NVVM::MmaBlockScaleOp>(op), thread,
-                               module);
+  return rewriteBlockScaledMma(cast<NVVM::MmaBlockScaleOp>(op), thread, module);
 }

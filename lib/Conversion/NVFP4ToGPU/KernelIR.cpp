@@ -149,9 +149,7 @@ Value nvfp4::detail::createPaddedStorageView(OpBuilder &b, Value value,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointAfterValue(value);
   auto view = UnrealizedConversionCastOp::create(
-      b, value.getLoc(),
-      TypeRange{type.withShape(shape)},
-      ValueRange{value});
+      b, value.getLoc(), TypeRange{type.withShape(shape)}, ValueRange{value});
   view->setAttr(kPaddedStorageViewAttrName, b.getUnitAttr());
   return view.getResult(0);
 }

@@ -1,4 +1,4 @@
-//===- MmaSyncMatmul.cpp - The mma.sync matmul kernels ---------------------===//
+//===- MmaSyncMatmul.cpp - The mma.sync matmul kernels --------------------===//
 //
 // Part of the NVFP4-MLIR project.
 //
@@ -676,8 +676,8 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   // Epilogue: scale by the GEMM's alpha (NVFP4; MX has none), add acc,
   // store.
   Value alpha = c.isMX() ? Value()
-                        : createMatmulAlpha(b, loc, lhsAmax, c.lhsTensorScale,
-                                            rhsAmax, c.rhsTensorScale);
+                         : createMatmulAlpha(b, loc, lhsAmax, c.lhsTensorScale,
+                                             rhsAmax, c.rhsTensorScale);
   Type resultType = c.resultElementType;
   for (int64_t i = 0; i < tile.mmasM(); ++i) {
     for (int64_t j = 0; j < tile.mmasN(); ++j) {

@@ -58,8 +58,7 @@ struct MatmulConfig : MatmulShape {
          << "_";
     else
       os << lhsBlockRows << "x16_" << rhsBlockRows << "x16_";
-    os
-       << (resultElementType.isBF16() ? "bf16" : "f32");
+    os << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";
     os << tensorScaleSuffix();

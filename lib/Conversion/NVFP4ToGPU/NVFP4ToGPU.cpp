@@ -96,8 +96,8 @@ mlir::nvfp4::parseMatmulTile(StringRef spec) {
   return std::nullopt;
 }
 
-LogicalResult
-mlir::nvfp4::checkMXMatmulSupported(MatmulOp op, GPUTarget target) {
+LogicalResult mlir::nvfp4::checkMXMatmulSupported(MatmulOp op,
+                                                  GPUTarget target) {
   Format lhs = op.getLhs().getType().getFormat();
   Format rhs = op.getRhs().getType().getFormat();
   // The kernel's operands share a byte layout: two E2M1 operands

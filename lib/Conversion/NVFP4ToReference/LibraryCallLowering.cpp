@@ -227,9 +227,8 @@ Value emitDequantizeCall(ConversionPatternRewriter &rw, Operation *op,
     call.tensor(codes);
     call.tensor(to2D(rw, loc, components[1]));
     call.i32(getMXElementTypeCode(type.getFormat()));
-    unsigned out =
-        call.output(cast<RankedTensorType>(codes.getType()).getShape(),
-                    rw.getF32Type());
+    unsigned out = call.output(
+        cast<RankedTensorType>(codes.getType()).getShape(), rw.getF32Type());
     call.call("nvfp4CpuMxDequantize", {});
     return from2D(rw, loc, call.result(out), type.getShape());
   }
@@ -430,8 +429,7 @@ private:
   /// returns the result.
   static Value emitAccAndResult(CallBuilder &call, ArrayRef<int64_t> shape,
                                 Value accIn, StringRef name) {
-    unsigned result =
-        call.allocate(shape, Float32Type::get(call.getContext()));
+    unsigned result = call.allocate(shape, Float32Type::get(call.getContext()));
     if (accIn) {
       call.tensor(accIn);
       call.i32(1);

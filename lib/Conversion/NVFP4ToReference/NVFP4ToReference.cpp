@@ -397,7 +397,8 @@ struct ConvertNVFP4ToReferencePass
       if (!converter.isLegal(op)) {
         op->emitOpError()
             << "takes or returns an NVFP4 tensor or a tensor of f4E2M1FN / "
-               "f8E4M3FN / f8E5M2 / f8E8M0FNU, which the reference lowering cannot convert here; "
+               "f8E4M3FN / f8E5M2 / f8E8M0FNU, which the reference lowering "
+               "cannot convert here; "
                "use nvfp4.disassemble and arith.bitcast to an integer tensor "
                "first";
         return WalkResult::interrupt();

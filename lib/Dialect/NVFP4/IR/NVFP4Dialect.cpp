@@ -180,8 +180,8 @@ NVFP4TensorType NVFP4TensorType::withTensorScale(TensorScaleKind kind) const {
 }
 
 NVFP4TensorType NVFP4TensorType::withShape(ArrayRef<int64_t> shape) const {
-  return NVFP4TensorType::get(getContext(), shape, getBlock(),
-                              getTensorScale(), getFormat());
+  return NVFP4TensorType::get(getContext(), shape, getBlock(), getTensorScale(),
+                              getFormat());
 }
 
 LogicalResult
@@ -193,7 +193,8 @@ NVFP4TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
   bool isMX = format != Format::NVFP4;
   if (isMX != (block.getCols() == kMXBlockSize))
     return emitError() << "format " << stringifyFormat(format)
-                       << (isMX ? " takes 1x32 blocks" : " takes 1x16 or 16x16 blocks")
+                       << (isMX ? " takes 1x32 blocks"
+                                : " takes 1x16 or 16x16 blocks")
                        << ", got " << block.getRows() << "x" << block.getCols();
   if (isMX && tensorScale == TensorScaleKind::Decode)
     return emitError() << "format " << stringifyFormat(format)
@@ -263,7 +264,7 @@ RankedTensorType NVFP4TensorType::getDataType() const {
 
 RankedTensorType NVFP4TensorType::getScalesType() const {
   Type scaleType = isNVFP4() ? Type(Float8E4M3FNType::get(getContext()))
-                            : Type(Float8E8M0FNUType::get(getContext()));
+                             : Type(Float8E8M0FNUType::get(getContext()));
   return RankedTensorType::get(getScalesShape(), scaleType);
 }
 

@@ -1,4 +1,4 @@
-//===- FoldConstantQuantize.cpp - Constant tensors quantized at compile time ===//
+//===- FoldConstantQuantize.cpp - Constant quantizations at compile time --===//
 //
 // Part of the NVFP4-MLIR project.
 //
@@ -114,8 +114,7 @@ LogicalResult foldMXQuantize(QuantizeOp op, ArrayRef<float> values,
   int64_t numel = static_cast<int64_t>(values.size());
   ::nvfp4::mx::Tensor t;
   if (auto err = ::nvfp4::mx::quantize(values.data(), numel / cols, cols,
-                                       getMXElementType(type.getFormat()),
-                                       t)) {
+                                       getMXElementType(type.getFormat()), t)) {
     op.emitOpError() << "cannot be quantized at compile time: " << *err;
     return failure();
   }

@@ -127,10 +127,9 @@ struct QuantizeContraction
         info->batched && getKindsOrDefault(op)[1] == TensorKind::Weight
             ? getBatchBroadcastSource(info->rhs())
             : Value();
-    rewriter.replaceOp(
-        op, matrix
-                ? rewriteBroadcastWeight(op, *info, *format, matrix, rewriter)
-                : rewrite(op, *info, *format, rewriter));
+    rewriter.replaceOp(op, matrix ? rewriteBroadcastWeight(op, *info, *format,
+                                                           matrix, rewriter)
+                                  : rewrite(op, *info, *format, rewriter));
     return success();
   }
 
@@ -234,8 +233,8 @@ private:
 
   /// The nvfp4.quantize ops and the nvfp4.matmul computing `op`; returns the
   /// matmul's result.
-  Value rewrite(linalg::LinalgOp op, const ContractionInfo &info,
-                Format format, PatternRewriter &rewriter) const {
+  Value rewrite(linalg::LinalgOp op, const ContractionInfo &info, Format format,
+                PatternRewriter &rewriter) const {
     std::array<TensorKind, 2> kinds = getKindsOrDefault(op);
     const bool isNVFP4 = format == Format::NVFP4;
     auto is2D = [&](int i) {
@@ -352,9 +351,8 @@ struct NVFP4QuantizeContractionsPass
       std::string reason = "the rewrite did not apply";
       (void)analyzeRewritable(op, *format, options, reason);
       op->emitWarning() << "nvfp4: fallback: selected for "
-                        << (*format == Format::NVFP4
-                                ? StringRef("NVFP4")
-                                : stringifyFormat(*format))
+                        << (*format == Format::NVFP4 ? StringRef("NVFP4")
+                                                     : stringifyFormat(*format))
                         << " but kept in high precision: " << reason;
       op->setAttr(NVFP4Dialect::kPrecisionAttrName,
                   StringAttr::get(&getContext(), "high"));

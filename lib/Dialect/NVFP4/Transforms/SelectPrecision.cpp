@@ -334,8 +334,8 @@ void NVFP4SelectPrecisionPass::selectInFunction(
       d.flops = nestFlops.value_or(0);
       if (!linalg::isaContractionOpInterface(linalgOp))
         return {std::nullopt, std::string("unsupported: convolution (no NVFP4 "
-                                   "lowering)") +
-                           (nestFlops ? "" : ", dynamic shape")};
+                                          "lowering)") +
+                                  (nestFlops ? "" : ", dynamic shape")};
       std::string why;
       FailureOr<ContractionInfo> info = analyzeContraction(linalgOp, why);
       if (failed(info))
@@ -348,13 +348,15 @@ void NVFP4SelectPrecisionPass::selectInFunction(
       if (getPrecision(op) == "high")
         return {std::nullopt, "annotated nvfp4.precision = \"high\""};
       if (precisionOf(d.layer) == recipe::LayerPrecision::HighListed)
-        return {std::nullopt, llvm::formatv("layer {0} in high-layers", *d.layer)};
+        return {std::nullopt,
+                llvm::formatv("layer {0} in high-layers", *d.layer)};
       for (const std::string &name : highOps)
         if (hasLocationName(op->getLoc(), name))
           return {std::nullopt, "'" + name + "' in high-ops"};
       auto kinds = getOperandKinds(op);
       if (d.role.empty() || !kinds)
-        return {std::nullopt, "role unknown (annotate it or run nvfp4-infer-roles)"};
+        return {std::nullopt,
+                "role unknown (annotate it or run nvfp4-infer-roles)"};
       int weightIndex = (*kinds)[0] == TensorKind::Weight   ? 0
                         : (*kinds)[1] == TensorKind::Weight ? 1
                                                             : -1;
@@ -378,9 +380,9 @@ void NVFP4SelectPrecisionPass::selectInFunction(
               Value v = stripTransposes(op->getOperand(i));
               head |= ((*kinds)[i] == TensorKind::Weight &&
                        headWeights.contains(v));
-              head |= (d.role == "wgrad" &&
-                       (*kinds)[i] == TensorKind::Gradient &&
-                       headGradients.contains(v));
+              head |=
+                  (d.role == "wgrad" && (*kinds)[i] == TensorKind::Gradient &&
+                   headGradients.contains(v));
             }
             if (head)
               return "LM head (forward result feeds a reduction)";
@@ -446,9 +448,9 @@ void NVFP4SelectPrecisionPass::selectInFunction(
         std::string why = rejection(format);
         if (why.empty()) {
           std::string reason =
-              d.layer ? llvm::formatv("{0} of layer {1}", d.role, *d.layer)
-                            .str()
-                      : d.role;
+              d.layer
+                  ? llvm::formatv("{0} of layer {1}", d.role, *d.layer).str()
+                  : d.role;
           if (!skipped.empty())
             reason += " (" + llvm::join(skipped, "; ") + ")";
           return {format, reason};
@@ -574,8 +576,8 @@ void NVFP4SelectPrecisionPass::printSummary(ArrayRef<Decision> decisions) {
       os << llvm::formatv("  {0,-10} {1,5} contractions, {2,6}% of FLOPs\n",
                           name, entry.first, totals.percent(entry.second));
   os << llvm::formatv("{0,-14} {1,5} {2,-6} {3,5} {4,-20} {5,-10} {6}\n",
-                      "function", "#", "role", "layer", "BxMxNxK",
-                      "prec", "reason");
+                      "function", "#", "role", "layer", "BxMxNxK", "prec",
+                      "reason");
   for (const Decision &d : decisions) {
     std::string shape = llvm::formatv("{0}x{1}x{2}x{3}", d.batch, d.m, d.n,
                                       d.k);
