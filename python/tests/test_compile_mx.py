@@ -159,3 +159,20 @@ def test_recipe_ladder_runs_each_format_as_specified(rng):
                               1)[0]
     assert y.tobytes() == want_y.tobytes()
     assert s.tobytes() == want_s.tobytes()
+
+
+@pytest.mark.parametrize("target", ["sm_120a", "sm_121a"])
+def test_recipe_ladder_on_the_emulated_gpu_is_the_cpu_result(target):
+    # The same ladder compiled for the GPU and run in the emulator: the MX
+    # quantizations on the host, both GEMMs (kind::mxf4 and kind::mxf8f6f4)
+    # as kernels; the results are the CPU lowering's, bit for bit (which
+    # test_recipe_ladder_runs_each_format_as_specified checks against the
+    # specification).
+    recipe = "mode=inference formats=mxfp4,mxfp8_e5m2"
+    gpu = nvfp4.compile(LADDER_MODEL, pipeline="gpu-emulator", target=target,
+                        recipe=recipe + f" gpu-target={target}")
+    cpu = nvfp4.compile(LADDER_MODEL, recipe=recipe)
+    x = fill(8, 48, 33, low=-4, high=4)
+    w = fill(48, 40, 34, low=-4, high=4)
+    for got, want in zip(gpu(x, w), cpu(x, w)):
+        assert got.tobytes() == want.tobytes()
