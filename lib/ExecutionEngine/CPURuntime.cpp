@@ -456,7 +456,7 @@ void _mlir_ciface_nvfp4CpuMxQuantize(UnrankedMemRefType<float> *xArg,
   auto [codes, scales] =
       mxComponentArguments(entry, codesArg, scalesArg, rows, cols);
   nvfp4::mx::Tensor t;
-  if (auto err = nvfp4::mx::quantize(x.data, rows, cols, type, t))
+  if (auto err = nvfp4::mx::quantize(x.data, rows, cols, type, t, numThreads()))
     failInvalid(entry, *err);
   const int64_t numel = rows * cols;
   if (nvfp4::mx::elementBits(type) == 4) {

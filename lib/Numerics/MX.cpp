@@ -14,10 +14,13 @@
 
 #include "nvfp4/Numerics/MX.h"
 #include "nvfp4/Numerics/Numerics.h"
+#include "nvfp4/Numerics/ThreadTeam.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 namespace nvfp4::mx {
 namespace {
@@ -213,17 +216,13 @@ std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols) {
   return std::nullopt;
 }
 
-std::optional<std::string> quantize(const float *x, int64_t rows, int64_t cols,
-                                    ElementType type, Tensor &out) {
-  if (auto error = checkQuantizable(rows, cols))
-    return error;
-  out.rows = rows;
-  out.cols = cols;
-  out.elementType = type;
-  const int64_t count = rows * cols;
-  out.data.assign(static_cast<size_t>(count / elementsPerByte(type)), 0);
-  out.scales.assign(static_cast<size_t>(count / kBlockSize), 0);
-  for (int64_t block = 0; block < count / kBlockSize; ++block) {
+/// Quantizes the blocks [firstBlock, lastBlock) of `x` into `out`, whose
+/// data (zeroed) and scales are allocated. Blocks are byte-aligned in the
+/// data (16 bytes of E2M1, 32 of 8-bit codes), so disjoint block ranges
+/// write disjoint bytes.
+static void quantizeBlocks(const float *x, int64_t firstBlock,
+                           int64_t lastBlock, ElementType type, Tensor &out) {
+  for (int64_t block = firstBlock; block < lastBlock; ++block) {
     const float *values = x + block * kBlockSize;
     // The maximum magnitude; a NaN anywhere makes it NaN.
     float amax = 0.0f;
@@ -250,6 +249,32 @@ std::optional<std::string> quantize(const float *x, int64_t rows, int64_t cols,
         out.data[static_cast<size_t>(index)] = code;
     }
   }
+}
+
+std::optional<std::string> quantize(const float *x, int64_t rows, int64_t cols,
+                                    ElementType type, Tensor &out,
+                                    int numThreads) {
+  if (auto error = checkQuantizable(rows, cols))
+    return error;
+  out.rows = rows;
+  out.cols = cols;
+  out.elementType = type;
+  const int64_t count = rows * cols;
+  out.data.assign(static_cast<size_t>(count / elementsPerByte(type)), 0);
+  out.scales.assign(static_cast<size_t>(count / kBlockSize), 0);
+  const int64_t blocks = count / kBlockSize;
+  if (numThreads <= 0)
+    numThreads =
+        static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // Contiguous block ranges, at least kMinBlocksPerThread each: the blocks
+  // are independent, so the result does not depend on the split.
+  constexpr int64_t kMinBlocksPerThread = 1024;
+  const int64_t threads = std::max<int64_t>(
+      1, std::min<int64_t>(numThreads, blocks / kMinBlocksPerThread));
+  runOnThreads(static_cast<int>(threads), [&](int t) {
+    quantizeBlocks(x, blocks * t / threads, blocks * (t + 1) / threads, type,
+                   out);
+  });
   return std::nullopt;
 }
 

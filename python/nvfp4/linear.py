@@ -93,7 +93,7 @@ def _quantized_mx(x: np.ndarray, fmt: str, recipe: Recipe):
     """`x` [rows, K] quantized along K in the MX format `fmt` (K padded to
     a multiple of 32): an nvfp4.mx.MXTensor (exact mode) or its values
     (fake mode)."""
-    t = mx.quantize(_pad(x, 1, mx.BLOCK_SIZE), fmt)
+    t = mx.quantize(_pad(x, 1, mx.BLOCK_SIZE), fmt, threads=_THREADS)
     return t.dequantize() if recipe.mode == "fake" else t
 
 

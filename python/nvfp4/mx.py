@@ -68,12 +68,14 @@ class MXTensor:
         return (f"MXTensor(shape={self.shape}, format={self.format!r})")
 
 
-def quantize(x, fmt: str = "mxfp4") -> MXTensor:
-    """Quantizes the 2-D array ``x`` (its last dimension a multiple of 32)."""
+def quantize(x, fmt: str = "mxfp4", threads: int = 1) -> MXTensor:
+    """Quantizes the 2-D array ``x`` (its last dimension a multiple of 32),
+    its blocks split over `threads` threads (1 to ``nvfp4.MAX_THREADS``;
+    the result does not depend on it)."""
     x = np.asarray(x, dtype=np.float32, order="C")
     if x.ndim != 2:
         raise ValueError(f"x must be 2-D, got {x.ndim} dimensions")
-    data, scales = _nvfp4.mx_quantize(x, _element(fmt))
+    data, scales = _nvfp4.mx_quantize(x, _element(fmt), threads)
     return MXTensor(data, scales, x.shape, fmt)
 
 

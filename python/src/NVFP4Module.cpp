@@ -499,14 +499,24 @@ nvfp4::mx::Tensor makeMXTensor(const InArray<uint8_t> &data,
 
 /// (data, scales) of the MX quantization of the [rows, cols] array `x`.
 std::tuple<OutArray<uint8_t>, OutArray<uint8_t>>
-mxQuantize(const InArray<float> &x, const std::string &element) {
+mxQuantize(const InArray<float> &x, const std::string &element,
+           int64_t threads) {
   if (x.ndim() != 2)
     fail("x must be 2-D");
+  if (threads < 1 || threads > kMaxThreads)
+    fail("threads must be in [1, " + std::to_string(kMaxThreads) + "], got " +
+         std::to_string(threads));
   const int64_t rows = static_cast<int64_t>(x.shape(0));
   const int64_t cols = static_cast<int64_t>(x.shape(1));
+  const nvfp4::mx::ElementType type = mxElementType(element);
   nvfp4::mx::Tensor t;
-  if (auto error =
-          nvfp4::mx::quantize(x.data(), rows, cols, mxElementType(element), t))
+  std::optional<std::string> error;
+  {
+    nb::gil_scoped_release release;
+    error = nvfp4::mx::quantize(x.data(), rows, cols, type, t,
+                                static_cast<int>(threads));
+  }
+  if (error)
     fail(*error);
   const size_t r = static_cast<size_t>(rows), c = static_cast<size_t>(cols);
   const size_t perByte = t.elementType == nvfp4::mx::ElementType::E2M1 ? 2 : 1;
@@ -582,7 +592,8 @@ NB_MODULE(_nvfp4, m) {
   m.def("hadamard_inplace", &hadamardInPlace, nb::arg("x"),
         nb::arg("signs").none());
   m.attr("MX_BLOCK_SIZE") = nvfp4::mx::kBlockSize;
-  m.def("mx_quantize", &mxQuantize, nb::arg("x"), nb::arg("element"));
+  m.def("mx_quantize", &mxQuantize, nb::arg("x"), nb::arg("element"),
+        nb::arg("threads") = 1);
   m.def("mx_dequantize", &mxDequantize, nb::arg("data"), nb::arg("scales"),
         nb::arg("rows"), nb::arg("cols"), nb::arg("element"));
   m.def("mx_matmul", &mxMatmul);

@@ -172,3 +172,17 @@ def test_dialect_format_names():
     assert a.element == b.element == "e4m3"
     assert a.data.tobytes() == b.data.tobytes()
     assert a.scales.tobytes() == b.scales.tobytes()
+
+
+@pytest.mark.parametrize("fmt", ["mxfp4", "mxfp8_e5m2"])
+def test_threads_do_not_change_the_result(fmt):
+    # Enough blocks (4096) for up to four threads of 1024 blocks.
+    x = fill(64, 2048, 13)
+    one = mx.quantize(x, fmt)
+    for threads in (2, 3, 4, 16):
+        t = mx.quantize(x, fmt, threads=threads)
+        assert t.data.tobytes() == one.data.tobytes()
+        assert t.scales.tobytes() == one.scales.tobytes()
+    np.testing.assert_array_equal(one.dequantize(), spec_quantize(x, fmt))
+    with pytest.raises(ValueError, match="threads must be in"):
+        mx.quantize(x, fmt, threads=0)

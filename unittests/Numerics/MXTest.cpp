@@ -168,4 +168,21 @@ TEST(MX, MatmulIsTheBlockwiseExactSumAccumulatedInF32) {
   EXPECT_TRUE(nvfp4::mx::matmul(a, b, c.data())); // K differ
 }
 
+TEST(MX, ThreadsDoNotChangeTheResult) {
+  // 4 x 8192 elements: 1024 blocks a thread for up to 1 thread per 1024.
+  std::vector<float> x = fill(4, 8192, 17);
+  x[40] = std::numeric_limits<float>::quiet_NaN(); // a NaN block
+  for (ElementType type :
+       {ElementType::E2M1, ElementType::E4M3, ElementType::E5M2}) {
+    nvfp4::mx::Tensor one;
+    ASSERT_FALSE(nvfp4::mx::quantize(x.data(), 4, 8192, type, one));
+    for (int threads : {0, 2, 3, 7}) {
+      nvfp4::mx::Tensor t;
+      ASSERT_FALSE(nvfp4::mx::quantize(x.data(), 4, 8192, type, t, threads));
+      EXPECT_EQ(t.data, one.data) << int(type) << " on " << threads;
+      EXPECT_EQ(t.scales, one.scales) << int(type) << " on " << threads;
+    }
+  }
+}
+
 } // namespace

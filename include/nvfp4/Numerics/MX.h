@@ -104,9 +104,13 @@ std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols);
 /// X = sharedScale(max |x_i|), and each element encodeElement(x_i / X) (an
 /// exact scaling by a power of two, rounded once if the quotient is an f32
 /// subnormal). A NaN scale makes every element of its block NaN on
-/// dequantization. Returns an error on invalid shapes.
+/// dequantization. Returns an error on invalid shapes. The blocks are
+/// split among `numThreads` threads of the library's team (0: one per
+/// hardware thread; ranges of at least 1024 blocks); the result does not
+/// depend on it.
 std::optional<std::string> quantize(const float *x, int64_t rows, int64_t cols,
-                                    ElementType type, Tensor &out);
+                                    ElementType type, Tensor &out,
+                                    int numThreads = 1);
 
 /// Checks that `t` is well formed: a quantizable shape with data and scales
 /// of the sizes it implies. Returns an error or std::nullopt.
