@@ -2,7 +2,8 @@
 // training step: with formats=nvfp4,mxfp8,bf16 the contractions the recipe
 // keeps out of FP4 (embedding, first and last block, attention, LM head)
 // run in MXFP8 instead of bf16; format=mxfp4 runs the whole recipe in
-// MXFP4. Both lower to the CPU.
+// MXFP4. Both lower to the CPU (and to sm_120a PTX:
+// recipe-formats-sm120-ptx.mlir).
 //
 // RUN: nvfp4-opt %nvfp4_src_root/examples/transformer_training.mlir \
 // RUN:   --nvfp4-recipe="formats=nvfp4,mxfp8,bf16 keep-first=1 keep-last=1 summary report=%t.ladder.json" \
@@ -18,19 +19,6 @@
 // RUN: FileCheck %s --input-file=%t.mxfp4.txt --check-prefix=MXFP4
 // RUN: awk -f %S/Inputs/check-recipe-formats.awk %t.mxfp4.mlir | FileCheck %s --check-prefix=MXFP4-IR
 // RUN: nvfp4-opt %t.mxfp4.mlir --nvfp4-to-cpu -o /dev/null
-//
-// For sm_120a the mixed model lowers to PTX that ptxas takes: NVFP4 GEMMs
-// (kind::mxf4nvf4) and MXFP8 GEMMs (kind::mxf8f6f4) as kernels, the MX
-// quantizations on the host.
-// RUN: nvfp4-opt %nvfp4_src_root/examples/transformer_training.mlir \
-// RUN:   --nvfp4-recipe="formats=nvfp4,mxfp8,bf16 keep-first=1 keep-last=1 gpu-target=sm_120a" \
-// RUN: | nvfp4-opt --nvfp4-to-ptx="target=sm_120a" \
-// RUN: | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_120a.ptx
-// RUN: grep -c "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0" %t.sm_120a.ptx | FileCheck %s --check-prefix=MXF8
-// RUN: grep -c "kind::mxf4nvf4" %t.sm_120a.ptx | FileCheck %s --check-prefix=NVF4
-// RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.sm_120a.ptx -o %t.sm_120a.cubin %}
-// MXF8: {{^}}280{{$}}
-// NVF4: {{^}}128{{$}}
 //
 // The ladder's output is deterministic.
 // RUN: nvfp4-opt %nvfp4_src_root/examples/transformer_training.mlir \
