@@ -33,17 +33,25 @@ MlirType mlirNVFP4TensorTypeGet(MlirContext ctx, intptr_t rank,
                                                /*decodeScale=*/false);
 }
 
+/// Whether (`rank`, `shape`) describe a shape; emits an error naming
+/// `function` otherwise.
+static bool checkShapeArgument(MLIRContext *context, StringRef function,
+                               intptr_t rank, const int64_t *shape) {
+  if (rank >= 0 && (rank == 0 || shape))
+    return true;
+  mlir::emitError(UnknownLoc::get(context))
+      << function << ": the rank must be non-negative and the shape non-null";
+  return false;
+}
+
 MlirType mlirNVFP4TensorTypeGetWithTensorScale(MlirContext ctx, intptr_t rank,
                                                const int64_t *shape,
                                                int64_t blockRows,
                                                bool decodeScale) {
   MLIRContext *context = unwrap(ctx);
   auto emitError = [&] { return mlir::emitError(UnknownLoc::get(context)); };
-  if (rank < 0 || (rank > 0 && !shape)) {
-    emitError() << "mlirNVFP4TensorTypeGet: the rank must be non-negative "
-                   "and the shape non-null";
+  if (!checkShapeArgument(context, "mlirNVFP4TensorTypeGet", rank, shape))
     return wrap(Type());
-  }
   BlockAttr block = BlockAttr::getChecked(emitError, context, blockRows,
                                           /*cols=*/int64_t(16));
   if (!block)
@@ -58,11 +66,8 @@ MlirType mlirNVFP4TensorTypeGetMX(MlirContext ctx, intptr_t rank,
                                   MlirNVFP4Format format) {
   MLIRContext *context = unwrap(ctx);
   auto emitError = [&] { return mlir::emitError(UnknownLoc::get(context)); };
-  if (rank < 0 || (rank > 0 && !shape)) {
-    emitError() << "mlirNVFP4TensorTypeGetMX: the rank must be non-negative "
-                   "and the shape non-null";
+  if (!checkShapeArgument(context, "mlirNVFP4TensorTypeGetMX", rank, shape))
     return wrap(Type());
-  }
   std::optional<Format> mxFormat =
       symbolizeFormat(static_cast<uint32_t>(format));
   if (!mxFormat || *mxFormat == Format::NVFP4) {

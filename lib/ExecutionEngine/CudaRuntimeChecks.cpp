@@ -136,23 +136,23 @@ struct Operand {
   }
 };
 
-/// Validates the shapes of the operands, the result and (when not null) the
-/// accumulator against each other and the block rows: codes [batch?, M, K]
-/// and [batch?, N, K] of rank 2 or 3, K a positive multiple of 16, M and N
-/// multiples of their block rows (1 or 16), compact scales, a [batch?, M, N]
+/// Validates the codes of a GEMM's operands, its result and (when not null)
+/// its accumulator against each other: codes [batch?, M, K] and [batch?, N,
+/// K] of rank 2 or 3, K a positive multiple of `blockCols`, a [batch?, M, N]
 /// result, batch * M * N * K representable. Returns the first problem.
-std::optional<std::string> checkShapes(const Operand &a, const Operand &b,
-                                       const std::vector<int64_t> &outShape,
-                                       const std::vector<int64_t> *accShape) {
-  const std::vector<int64_t> &ad = a.data.shape, &bd = b.data.shape;
+std::optional<std::string>
+checkProductShapes(const std::vector<int64_t> &ad,
+                   const std::vector<int64_t> &bd, int64_t blockCols,
+                   const std::vector<int64_t> &outShape,
+                   const std::vector<int64_t> *accShape) {
   const size_t rank = ad.size();
   if (rank != 2 && rank != 3)
     return "A codes: shape " + bracketed(ad) + " of rank " +
            std::to_string(rank) + ", expected rank 2 or 3";
   const int64_t k = ad.back();
-  if (k <= 0 || k % 16 != 0)
+  if (k <= 0 || k % blockCols != 0)
     return "A codes: shape " + bracketed(ad) + ": K = " + std::to_string(k) +
-           ", expected a positive multiple of 16";
+           ", expected a positive multiple of " + std::to_string(blockCols);
   if (bd.size() != rank)
     return "B codes: shape " + bracketed(bd) + " of rank " +
            std::to_string(bd.size()) + ", expected rank " +
@@ -166,6 +166,38 @@ std::optional<std::string> checkShapes(const Operand &a, const Operand &b,
                                    ")"))
       return err;
   }
+  std::vector<int64_t> want = ad;
+  want[rank - 1] = bd[rank - 2];
+  const int64_t batch = rank == 3 ? ad[0] : 1;
+  std::optional<int64_t> mn = nvfp4::checkedMul(ad[rank - 2], bd[rank - 2]);
+  std::optional<int64_t> count =
+      mn ? nvfp4::checkedMul(batch, *mn) : std::nullopt;
+  std::optional<int64_t> work =
+      count ? nvfp4::checkedMul(*count, k) : std::nullopt;
+  if (!work)
+    return "result: " + bracketed(want) + " x K = " + std::to_string(k) +
+           " has more elements than int64_t can count";
+  const std::string because =
+      "(batch? x M x N of A " + bracketed(ad) + " and B " + bracketed(bd) + ")";
+  if (auto err = expectShape("result", outShape, want, because))
+    return err;
+  if (accShape)
+    if (auto err = expectShape("acc", *accShape, want, because))
+      return err;
+  return std::nullopt;
+}
+
+/// Validates the shapes of NVFP4 operands (checkProductShapes with blocks
+/// of 16): M and N multiples of their block rows (1 or 16), compact scales.
+/// Returns the first problem.
+std::optional<std::string> checkShapes(const Operand &a, const Operand &b,
+                                       const std::vector<int64_t> &outShape,
+                                       const std::vector<int64_t> *accShape) {
+  if (auto err = checkProductShapes(a.data.shape, b.data.shape, 16, outShape,
+                                    accShape))
+    return err;
+  const size_t rank = a.data.shape.size();
+  const int64_t k = a.data.shape.back();
   for (const Operand *o : {&a, &b}) {
     const std::string name = o == &a ? "A" : "B";
     if (o->blockRows != 1 && o->blockRows != 16)
@@ -186,24 +218,6 @@ std::optional<std::string> checkShapes(const Operand &a, const Operand &b,
                 std::to_string(o->blockRows) + "x16 blocks"))
       return err;
   }
-  std::vector<int64_t> want = ad;
-  want[rank - 1] = bd[rank - 2];
-  const int64_t batch = rank == 3 ? ad[0] : 1;
-  std::optional<int64_t> mn = nvfp4::checkedMul(ad[rank - 2], bd[rank - 2]);
-  std::optional<int64_t> count = mn ? nvfp4::checkedMul(batch, *mn)
-                                    : std::nullopt;
-  std::optional<int64_t> work = count ? nvfp4::checkedMul(*count, k)
-                                      : std::nullopt;
-  if (!work)
-    return "result: " + bracketed(want) + " x K = " + std::to_string(k) +
-           " has more elements than int64_t can count";
-  const std::string because = "(batch? x M x N of A " + bracketed(ad) +
-                              " and B " + bracketed(bd) + ")";
-  if (auto err = expectShape("result", outShape, want, because))
-    return err;
-  if (accShape)
-    if (auto err = expectShape("acc", *accShape, want, because))
-      return err;
   return std::nullopt;
 }
 
@@ -282,35 +296,6 @@ int64_t checkMatmul(const char *entry, const Operand &a, const Operand &b,
   return outside;
 }
 
-/// Reads and validates the arguments of both entry points; prints the first
-/// problem and returns false when they are inconsistent.
-template <typename Out>
-bool readArguments(const char *entry, UnrankedMemRefType<int8_t> *aData,
-                   UnrankedMemRefType<int8_t> *aScales,
-                   UnrankedMemRefType<int8_t> *bData,
-                   UnrankedMemRefType<int8_t> *bScales, int32_t hasAcc,
-                   UnrankedMemRefType<float> *acc, UnrankedMemRefType<Out> *out,
-                   Operand &a, Operand &b, Flat<float> &fa, Flat<Out> &fo) {
-  std::optional<std::string> err = flatten("A codes", aData, a.data);
-  if (!err)
-    err = flatten("A scales", aScales, a.scales);
-  if (!err)
-    err = flatten("B codes", bData, b.data);
-  if (!err)
-    err = flatten("B scales", bScales, b.scales);
-  if (!err && hasAcc)
-    err = flatten("acc", acc, fa);
-  if (!err)
-    err = flatten("result", out, fo);
-  if (!err)
-    err = checkShapes(a, b, fo.shape, hasAcc ? &fa.shape : nullptr);
-  if (err) {
-    reportInvalid(entry, *err);
-    return false;
-  }
-  return true;
-}
-
 /// An MX operand: element codes (one per byte) [batch?, rows, K] of `type`
 /// and E8M0 scales [batch?, rows, K / 32].
 struct MXOperand {
@@ -318,7 +303,7 @@ struct MXOperand {
   nvfp4::mx::ElementType type = nvfp4::mx::ElementType::E2M1;
   int64_t rows() const { return data.shape[data.shape.size() - 2]; }
   int64_t k() const { return data.shape.back(); }
-  /// The library's tensor of batch `b`. Valid after checkMXShapes.
+  /// The library's tensor of batch `b`. Valid after checkShapes.
   nvfp4::mx::Tensor tensor(int64_t b) const {
     nvfp4::mx::Tensor t;
     const int64_t rowsN = rows(), kN = k();
@@ -343,52 +328,53 @@ struct MXOperand {
   }
 };
 
-/// Validates MXFP4 operands, the result and the accumulator (when not
-/// null): codes [batch?, M, K] and [batch?, N, K] of rank 2 or 3, K a
-/// positive multiple of 32, scales [batch?, rows, K / 32], a [batch?, M, N]
-/// result. Returns the first problem.
-std::optional<std::string> checkMXShapes(const MXOperand &a, const MXOperand &b,
-                                         const std::vector<int64_t> &outShape,
-                                         const std::vector<int64_t> *accShape) {
-  const std::vector<int64_t> &ad = a.data.shape, &bd = b.data.shape;
-  const size_t rank = ad.size();
-  if (rank != 2 && rank != 3)
-    return "A codes: shape " + bracketed(ad) + " of rank " +
-           std::to_string(rank) + ", expected rank 2 or 3";
-  const int64_t k = ad.back();
-  if (k <= 0 || k % nvfp4::mx::kBlockSize != 0)
-    return "A codes: shape " + bracketed(ad) + ": K = " + std::to_string(k) +
-           ", expected a positive multiple of 32";
-  std::vector<int64_t> wantB = ad;
-  if (bd.size() == rank)
-    wantB[rank - 2] = bd[rank - 2];
-  if (auto err =
-          expectShape("B codes", bd, wantB,
-                      "(A's rank, batch and K, A codes " + bracketed(ad) + ")"))
+/// Validates the shapes of MX operands (checkProductShapes with blocks of
+/// 32): scales [batch?, rows, K / 32]. Returns the first problem.
+std::optional<std::string> checkShapes(const MXOperand &a, const MXOperand &b,
+                                       const std::vector<int64_t> &outShape,
+                                       const std::vector<int64_t> *accShape) {
+  if (auto err = checkProductShapes(a.data.shape, b.data.shape,
+                                    nvfp4::mx::kBlockSize, outShape, accShape))
     return err;
   for (const MXOperand *o : {&a, &b}) {
     std::vector<int64_t> want = o->data.shape;
-    want[rank - 1] = k / nvfp4::mx::kBlockSize;
+    want.back() /= nvfp4::mx::kBlockSize;
     if (auto err =
             expectShape(o == &a ? "A scales" : "B scales", o->scales.shape,
                         want, "for codes " + bracketed(o->data.shape)))
       return err;
   }
-  std::vector<int64_t> want = ad;
-  want[rank - 1] = bd[rank - 2];
-  const int64_t batch = rank == 3 ? ad[0] : 1;
-  std::optional<int64_t> mn = nvfp4::checkedMul(ad[rank - 2], bd[rank - 2]);
-  std::optional<int64_t> count =
-      mn ? nvfp4::checkedMul(batch, *mn) : std::nullopt;
-  if (!count || !nvfp4::checkedMul(*count, k))
-    return "result: " + bracketed(want) + " x K = " + std::to_string(k) +
-           " has more elements than int64_t can count";
-  if (auto err = expectShape("result", outShape, want, "(batch? x M x N)"))
-    return err;
-  if (accShape)
-    if (auto err = expectShape("acc", *accShape, want, "(batch? x M x N)"))
-      return err;
   return std::nullopt;
+}
+
+/// Reads and validates the arguments of the entry points (Operand: NVFP4,
+/// MXOperand: MX); prints the first
+/// problem and returns false when they are inconsistent.
+template <typename OperandT, typename Out>
+bool readArguments(const char *entry, UnrankedMemRefType<int8_t> *aData,
+                   UnrankedMemRefType<int8_t> *aScales,
+                   UnrankedMemRefType<int8_t> *bData,
+                   UnrankedMemRefType<int8_t> *bScales, int32_t hasAcc,
+                   UnrankedMemRefType<float> *acc, UnrankedMemRefType<Out> *out,
+                   OperandT &a, OperandT &b, Flat<float> &fa, Flat<Out> &fo) {
+  std::optional<std::string> err = flatten("A codes", aData, a.data);
+  if (!err)
+    err = flatten("A scales", aScales, a.scales);
+  if (!err)
+    err = flatten("B codes", bData, b.data);
+  if (!err)
+    err = flatten("B scales", bScales, b.scales);
+  if (!err && hasAcc)
+    err = flatten("acc", acc, fa);
+  if (!err)
+    err = flatten("result", out, fo);
+  if (!err)
+    err = checkShapes(a, b, fo.shape, hasAcc ? &fa.shape : nullptr);
+  if (err) {
+    reportInvalid(entry, *err);
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -415,34 +401,19 @@ int64_t _mlir_ciface_nvfp4GpuCheckMxMatmul(
   const char *entry = "nvfp4GpuCheckMxMatmul";
   MXOperand a, b;
   Flat<float> fa, fo;
-  std::optional<std::string> err;
   for (auto [operand, code] :
        {std::pair<MXOperand *, int32_t>(&a, aElementType),
         std::pair<MXOperand *, int32_t>(&b, bElementType)}) {
-    if (code < 0 || code > 2)
-      err = "element type " + std::to_string(code) +
-            ", expected 0 (E2M1), 1 (E4M3) or 2 (E5M2)";
-    else
-      operand->type = static_cast<nvfp4::mx::ElementType>(code);
+    if (code < 0 || code > 2) {
+      reportInvalid(entry, "element type " + std::to_string(code) +
+                               ", expected 0 (E2M1), 1 (E4M3) or 2 (E5M2)");
+      return kInvalidCall;
+    }
+    operand->type = static_cast<nvfp4::mx::ElementType>(code);
   }
-  if (!err)
-    err = flatten("A codes", aData, a.data);
-  if (!err)
-    err = flatten("A scales", aScales, a.scales);
-  if (!err)
-    err = flatten("B codes", bData, b.data);
-  if (!err)
-    err = flatten("B scales", bScales, b.scales);
-  if (!err && hasAcc)
-    err = flatten("acc", acc, fa);
-  if (!err)
-    err = flatten("result", out, fo);
-  if (!err)
-    err = checkMXShapes(a, b, fo.shape, hasAcc ? &fa.shape : nullptr);
-  if (err) {
-    reportInvalid(entry, *err);
+  if (!readArguments(entry, aData, aScales, bData, bScales, hasAcc, acc, out, a,
+                     b, fa, fo))
     return kInvalidCall;
-  }
   const size_t rank = a.data.shape.size();
   const int64_t batch = rank == 3 ? a.data.shape[0] : 1;
   const int64_t m = a.rows(), n = b.rows(), k = a.k();

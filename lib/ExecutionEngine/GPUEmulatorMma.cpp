@@ -18,6 +18,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 using namespace nvfp4::emulator;
 using namespace nvfp4::emulator::detail;
@@ -220,6 +221,86 @@ extern "C" void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a,
   });
 }
 
+namespace {
+/// The MX product of one warp's `mma.sync` with element types `ta` / `tb`
+/// of `bits` bits (4: m16n8k64 kind::mxf4; 8: m16n8k32 kind::mxf8f6f4):
+/// gathers A [16, K] and B [8, K] codes from the fragments (register r of
+/// lane l, group g = l / 4, t = l % 4, holding 32 / bits elements j: A row
+/// g + 8 (r % 2), k e t + j + 4 e (r / 2); B column g, k e t + j + 4 e r;
+/// with e = 32 / bits), E8M0 scale byte s (block s of 32) of the selector-0
+/// lanes, and writes D = C plus, per 32-wide block in increasing k, the
+/// block's contribution as nvfp4::mx::matmul computes a block (the exact
+/// sum rounded to f32, scaled by 2^(eA + eB)).
+void mxWarpMma(WarpMma &warp, int slot, ::nvfp4::mx::ElementType ta,
+               ::nvfp4::mx::ElementType tb, int bits) {
+  const int perReg = 32 / bits, k = 4 * perReg * 2, blocks = k / 32;
+  auto field = [bits](int32_t reg, int j) {
+    return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (bits * j)) &
+                                ((1u << bits) - 1));
+  };
+  std::vector<uint8_t> a(16 * k), b(8 * k);
+  uint8_t scaleA[16][2] = {}, scaleB[8][2] = {};
+  float acc[16][8];
+  for (int l = 0; l < kWarpSize; ++l) {
+    const int group = l / 4, t4 = l % 4;
+    for (int r = 0; r < 4; ++r)
+      for (int j = 0; j < perReg; ++j)
+        a[(group + 8 * (r % 2)) * k + perReg * t4 + j + 4 * perReg * (r / 2)] =
+            field(warp.a[slot][l][r], j);
+    for (int r = 0; r < 2; ++r)
+      for (int j = 0; j < perReg; ++j)
+        b[group * k + perReg * t4 + j + 4 * perReg * r] =
+            field(warp.b[slot][l][r], j);
+    for (int r = 0; r < 4; ++r)
+      acc[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
+    for (int s = 0; s < blocks; ++s) {
+      const auto byte = [s](int32_t reg) {
+        return static_cast<uint8_t>(static_cast<uint32_t>(reg) >> (8 * s));
+      };
+      if (t4 < 2)
+        scaleA[group + 8 * (l % 2)][s] = byte(warp.scaleA[slot][l]);
+      if (t4 == 0)
+        scaleB[group][s] = byte(warp.scaleB[slot][l]);
+    }
+  }
+  // One block at a time as one-block MX tensors, so that the library sums
+  // it exactly (8-bit products span more bits than a double holds).
+  auto blockTensor = [&](const std::vector<uint8_t> &codes, int rows,
+                         const uint8_t(*scales)[2],
+                         ::nvfp4::mx::ElementType type, int blk) {
+    ::nvfp4::mx::Tensor t;
+    t.rows = rows;
+    t.cols = 32;
+    t.elementType = type;
+    t.data.assign(static_cast<size_t>(rows * 32 * bits / 8), 0);
+    for (int row = 0; row < rows; ++row) {
+      t.scales.push_back(scales[row][blk]);
+      for (int e = 0; e < 32; ++e) {
+        const uint8_t code = codes[row * k + 32 * blk + e];
+        const int index = row * 32 + e;
+        if (bits == 4)
+          t.data[index / 2] |=
+              static_cast<uint8_t>(index % 2 ? code << 4 : code);
+        else
+          t.data[index] = code;
+      }
+    }
+    return t;
+  };
+  for (int blk = 0; blk < blocks; ++blk) {
+    float block[16 * 8];
+    if (auto err =
+            ::nvfp4::mx::matmul(blockTensor(a, 16, scaleA, ta, blk),
+                                blockTensor(b, 8, scaleB, tb, blk), block))
+      fail("block-scaled mma.sync (MX): %s", err->c_str());
+    for (int row = 0; row < 16; ++row)
+      for (int col = 0; col < 8; ++col)
+        acc[row][col] = acc[row][col] + block[row * 8 + col];
+  }
+  scatterResult(warp, slot, [&](int row, int col) { return acc[row][col]; });
+}
+} // namespace
+
 extern "C" void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a,
                                         const int32_t *b, const float *c,
                                         int32_t scaleA, int32_t byteIdA,
@@ -229,24 +310,8 @@ extern "C" void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a,
   Thread *t = asThread(thread);
   checkScaleSelectors(t, "kind::mxf4", byteIdA, threadIdA, byteIdB, threadIdB);
   warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [](WarpMma &warp, int slot) {
-    BlockScaledOperands op = gatherBlockScaled(warp, slot);
-    scatterResult(warp, slot, [&](int row, int col) {
-      float acc = op.c[row][col];
-      for (int kb = 0; kb < 2; ++kb) {
-        float partial = 0.0f; // exact: multiples of 1/4 below 1152
-        for (int e = 0; e < 32; ++e)
-          partial += op.a[row][32 * kb + e] * op.b[32 * kb + e][col];
-        const uint8_t sa = op.scaleA[row][kb], sb = op.scaleB[col][kb];
-        // E8M0: 2^(s - 127), 0xFF NaN; the scaling is exact unless it
-        // leaves the f32 range (nvfp4::mx::matmul's contribution).
-        const float contribution =
-            sa == ::nvfp4::mx::kE8M0NaN || sb == ::nvfp4::mx::kE8M0NaN
-                ? std::numeric_limits<float>::quiet_NaN()
-                : std::ldexp(partial, (int(sa) - 127) + (int(sb) - 127));
-        acc = acc + contribution;
-      }
-      return acc;
-    });
+    mxWarpMma(warp, slot, ::nvfp4::mx::ElementType::E2M1,
+              ::nvfp4::mx::ElementType::E2M1, /*bits=*/4);
   });
 }
 
@@ -267,48 +332,6 @@ extern "C" void nvfp4EmuMmaM16N8K32Mxf8f6f4(void *thread, const int32_t *a,
   const ::nvfp4::mx::ElementType ta = elementType(typeA);
   const ::nvfp4::mx::ElementType tb = elementType(typeB);
   warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [=](WarpMma &warp, int slot) {
-    auto byteOf = [](int32_t reg, int j) {
-      return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (8 * j)) &
-                                  0xFFu);
-    };
-    // The block of each A row and B column as a one-block MX tensor, so
-    // that the library sums it exactly (8-bit products span more bits than
-    // a double holds).
-    ::nvfp4::mx::Tensor am, bm;
-    am.rows = 16;
-    bm.rows = 8;
-    am.cols = bm.cols = 32;
-    am.elementType = ta;
-    bm.elementType = tb;
-    am.data.assign(16 * 32, 0);
-    bm.data.assign(8 * 32, 0);
-    am.scales.assign(16, 0);
-    bm.scales.assign(8, 0);
-    float cm[16][8];
-    for (int l = 0; l < kWarpSize; ++l) {
-      const int group = l / 4, t4 = l % 4;
-      for (int r = 0; r < 4; ++r)
-        for (int j = 0; j < 4; ++j)
-          am.data[(group + 8 * (r % 2)) * 32 + 4 * t4 + j + 16 * (r / 2)] =
-              byteOf(warp.a[slot][l][r], j);
-      for (int r = 0; r < 2; ++r)
-        for (int j = 0; j < 4; ++j)
-          bm.data[group * 32 + 4 * t4 + j + 16 * r] =
-              byteOf(warp.b[slot][l][r], j);
-      for (int r = 0; r < 4; ++r)
-        cm[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
-      // Selectors 0: A's scales from lanes 4g and 4g + 1 (rows g and
-      // g + 8), B's from lane 4g; byte 0.
-      if (t4 < 2)
-        am.scales[group + 8 * (l % 2)] = byteOf(warp.scaleA[slot][l], 0);
-      if (t4 == 0)
-        bm.scales[group] = byteOf(warp.scaleB[slot][l], 0);
-    }
-    float block[16 * 8];
-    if (auto err = ::nvfp4::mx::matmul(am, bm, block))
-      fail("mma.sync kind::mxf8f6f4: %s", err->c_str());
-    scatterResult(warp, slot, [&](int row, int col) {
-      return cm[row][col] + block[row * 8 + col];
-    });
+    mxWarpMma(warp, slot, ta, tb, /*bits=*/8);
   });
 }

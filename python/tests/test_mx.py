@@ -23,6 +23,7 @@ import nvfp4.mx as mx
 ELEMENTS = {
     "mxfp4": (ml_dtypes.float4_e2m1fn, 2, 6.0),
     "mxfp8": (ml_dtypes.float8_e4m3fn, 8, 448.0),
+    "mxfp8_e4m3": (ml_dtypes.float8_e4m3fn, 8, 448.0),
     "mxfp8_e5m2": (ml_dtypes.float8_e5m2, 15, 57344.0),
 }
 

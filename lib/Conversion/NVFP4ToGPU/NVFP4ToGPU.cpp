@@ -261,16 +261,21 @@ struct ConvertNVFP4ToGPUPass
   /// fallback (docs/hardening.md lists them), in IR order.
   void reportAllFallbacks(ModuleOp module, GPUTarget gpuTarget,
                           ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair) {
+    // An op without a GPU kernel (`what`), lowered on the host.
+    auto leftForHost = [](Operation *op, const Twine &what) {
+      op->emitRemark()
+          << "nvfp4: fallback: left for the host instead of a GPU kernel: "
+             "convert-nvfp4-to-gpu has no kernel for "
+          << what
+          << " (nvfp4-to-gpu-executable runs it on the CPU through the "
+             "reference lowering)";
+    };
     module.walk([&](Operation *op) {
       if (auto matmul = dyn_cast<MatmulOp>(op)) {
         reportMatmulFallbacks(matmul, gpuTarget);
       } else if (auto quantize = dyn_cast<QuantizeOp>(op);
                  quantize && !quantize.getType().isNVFP4()) {
-        quantize.emitRemark()
-            << "nvfp4: fallback: left for the host instead of a GPU kernel: "
-               "convert-nvfp4-to-gpu has no kernel for MX quantization "
-               "(nvfp4-to-gpu-executable runs it on the CPU through the "
-               "reference lowering)";
+        leftForHost(op, "MX quantization");
       } else if (auto quantize = dyn_cast<QuantizeOp>(op)) {
         reportQuantizeFallbacks(quantize, gpuTarget, hardwareSR);
         // A quantized matmul result the tcgen05 epilogue does not quantize.
@@ -287,18 +292,9 @@ struct ConvertNVFP4ToGPUPass
         }
       } else if (auto dequantize = dyn_cast<DequantizeOp>(op);
                  dequantize && !dequantize.getInput().getType().isNVFP4()) {
-        dequantize.emitRemark()
-            << "nvfp4: fallback: left for the host instead of a GPU kernel: "
-               "convert-nvfp4-to-gpu has no kernel for MX dequantization "
-               "(nvfp4-to-gpu-executable runs it on the CPU through the "
-               "reference lowering)";
+        leftForHost(op, "MX dequantization");
       } else if (isa<RescaleOp>(op)) {
-        op->emitRemark()
-            << "nvfp4: fallback: left for the host instead of a GPU kernel: "
-               "convert-nvfp4-to-gpu has no kernel for '"
-            << op->getName()
-            << "' (nvfp4-to-gpu-executable runs it on the CPU through the "
-               "reference lowering)";
+        leftForHost(op, "'" + op->getName().getStringRef() + "'");
       }
     });
   }

@@ -29,6 +29,7 @@
 #include "LoweringUtils.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/Utils/MXElementType.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -146,73 +147,55 @@ int64_t negativeSignMask(ArrayRef<int8_t> signs) {
   return mask;
 }
 
-/// Quantizes the f32 [rows, cols] tensor `x` by a call of nvfp4CpuQuantize;
-/// returns the codes, scales (reshaped to `type`) and amax.
-SmallVector<Value> emitQuantizeCall(ConversionPatternRewriter &rw,
-                                               Operation *op, Value x,
-                                               const QuantizeParams &q,
-                                               NVFP4TensorType type) {
-  auto xType = cast<RankedTensorType>(x.getType());
-  int64_t rows = xType.getDimSize(0), cols = xType.getDimSize(1);
-  Type i8 = rw.getI8Type();
-  CallBuilder call(rw, op);
-  call.tensor(x);
-  unsigned codes = call.output({rows, cols}, i8);
-  unsigned scales = call.output({rows / q.blockRows, cols / 16}, i8);
-  call.i64(q.blockRows);
-  call.i32(q.rounding == Rounding::Stochastic ? 1 : 0);
-  if (q.seed)
-    call.value(q.seed);
-  else
-    call.i64(0);
-  call.i64(q.offset);
-  call.i32(q.hadamard ? 1 : 0);
-  call.i32(q.hadamard ? negativeSignMask(*q.hadamard) : 0);
-  call.i32(q.amax ? 1 : 0);
-  if (q.amax)
-    call.value(q.amax);
-  else
-    call.f32(0.0f);
-  Value amax = call.call("nvfp4CpuQuantize", rw.getF32Type()).front();
-  Location loc = op->getLoc();
-  return SmallVector<Value>{
-      from2D(rw, loc, call.result(codes), type.getShape()),
-      from2D(rw, loc, call.result(scales), type.getScalesShape()),
-      amax};
-}
-
 /// The runtime's element-type code of an MX format (0 E2M1, 1 E4M3, 2 E5M2).
 int64_t getMXElementTypeCode(Format format) {
-  switch (format) {
-  case Format::NVFP4:
-  case Format::MXFP4:
-    return 0;
-  case Format::MXFP8E4M3:
-    return 1;
-  case Format::MXFP8E5M2:
-    return 2;
-  }
-  llvm_unreachable("unknown format");
+  return static_cast<int64_t>(getMXElementType(format));
 }
 
-/// Quantizes the f32 [rows, cols] tensor `x` to the MX tensor `type` by a
-/// call of nvfp4CpuMxQuantize; returns the codes and E8M0 scales.
-SmallVector<Value> emitMXQuantizeCall(ConversionPatternRewriter &rw,
-                                      Operation *op, Value x,
-                                      NVFP4TensorType type) {
+/// Quantizes the f32 [rows, cols] tensor `x` to `type` by a call of
+/// nvfp4CpuQuantize (NVFP4) or nvfp4CpuMxQuantize (MX); returns the codes,
+/// the scales (reshaped to `type`) and, for NVFP4, the amax.
+SmallVector<Value> emitQuantizeCall(ConversionPatternRewriter &rw,
+                                    Operation *op, Value x,
+                                    const QuantizeParams &q,
+                                    NVFP4TensorType type) {
   auto xType = cast<RankedTensorType>(x.getType());
   int64_t rows = xType.getDimSize(0), cols = xType.getDimSize(1);
   Type i8 = rw.getI8Type();
+  const int64_t scaleRows = rows / type.getBlock().getRows();
+  const int64_t scaleCols = cols / type.getBlock().getCols();
   CallBuilder call(rw, op);
   call.tensor(x);
   unsigned codes = call.output({rows, cols}, i8);
-  unsigned scales = call.output({rows, cols / kMXBlockSize}, i8);
-  call.i32(getMXElementTypeCode(type.getFormat()));
-  call.call("nvfp4CpuMxQuantize", {});
+  unsigned scales = call.output({scaleRows, scaleCols}, i8);
+  Value amax;
+  if (!type.isNVFP4()) {
+    call.i32(getMXElementTypeCode(type.getFormat()));
+    call.call("nvfp4CpuMxQuantize", {});
+  } else {
+    call.i64(q.blockRows);
+    call.i32(q.rounding == Rounding::Stochastic ? 1 : 0);
+    if (q.seed)
+      call.value(q.seed);
+    else
+      call.i64(0);
+    call.i64(q.offset);
+    call.i32(q.hadamard ? 1 : 0);
+    call.i32(q.hadamard ? negativeSignMask(*q.hadamard) : 0);
+    call.i32(q.amax ? 1 : 0);
+    if (q.amax)
+      call.value(q.amax);
+    else
+      call.f32(0.0f);
+    amax = call.call("nvfp4CpuQuantize", rw.getF32Type()).front();
+  }
   Location loc = op->getLoc();
-  return SmallVector<Value>{
+  SmallVector<Value> components = {
       from2D(rw, loc, call.result(codes), type.getShape()),
       from2D(rw, loc, call.result(scales), type.getScalesShape())};
+  if (amax)
+    components.push_back(amax);
+  return components;
 }
 
 /// Dequantizes the components of a tensor of `type` (any rank, any format,
@@ -260,11 +243,6 @@ struct QuantizeOpCallLowering : public OpConversionPattern<QuantizeOp> {
     Value x = to2D(rewriter, loc,
                    castElements(rewriter, loc, single(adaptor.getInput()),
                                 rewriter.getF32Type()));
-    if (!op.getType().isNVFP4()) {
-      rewriter.replaceOpWithMultiple(
-          op, {emitMXQuantizeCall(rewriter, op, x, op.getType())});
-      return success();
-    }
     rewriter.replaceOpWithMultiple(
         op, {emitQuantizeCall(rewriter, op, x, q, op.getType())});
     return success();

@@ -12,6 +12,7 @@
 #include "nvfp4/Dialect/NVFP4/Transforms/Passes.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/Utils/MXElementType.h"
 #include "nvfp4/Numerics/MX.h"
 #include "nvfp4/Numerics/Numerics.h"
 
@@ -88,20 +89,6 @@ LogicalResult getConstantValues(Value value, std::vector<float> &values) {
     values[index] = source[i];
   }
   return success();
-}
-
-/// The OCP MX element type of `format`.
-::nvfp4::mx::ElementType getMXElementType(Format format) {
-  switch (format) {
-  case Format::NVFP4:
-  case Format::MXFP4:
-    return ::nvfp4::mx::ElementType::E2M1;
-  case Format::MXFP8E4M3:
-    return ::nvfp4::mx::ElementType::E4M3;
-  case Format::MXFP8E5M2:
-    return ::nvfp4::mx::ElementType::E5M2;
-  }
-  llvm_unreachable("unknown format");
 }
 
 /// Replaces the MX quantization `op` of the constant `values` by the

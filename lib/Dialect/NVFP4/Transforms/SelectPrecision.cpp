@@ -99,9 +99,11 @@ bool isFP4Format(Format format) {
 
 /// The GEMM kernel the GPU lowering uses for a target.
 enum class GpuGemmKernel {
-  /// sm_120a, sm_121a (block-scaled `mma.sync`), sm_90a (bf16 `mma.sync`):
-  /// checkMatmulSupported in NVFP4ToGPU.cpp.
-  MmaSync,
+  /// sm_120a, sm_121a: block-scaled `mma.sync`, NVFP4 and MX
+  /// (checkMatmulSupported, checkMXMatmulSupported in NVFP4ToGPU.cpp).
+  BlockScaledMmaSync,
+  /// sm_90a: bf16 `mma.sync` on dequantized NVFP4 operands.
+  Bf16MmaSync,
   /// sm_100a, sm_103a, sm_110a: checkTcgen05MatmulSupported in
   /// Tcgen05Matmul.cpp.
   Tcgen05,
@@ -131,7 +133,8 @@ private:
 
 static std::optional<GpuGemmKernel> parseGpuTarget(StringRef target) {
   return llvm::StringSwitch<std::optional<GpuGemmKernel>>(target)
-      .Cases({"sm_120a", "sm_121a", "sm_90a"}, GpuGemmKernel::MmaSync)
+      .Cases({"sm_120a", "sm_121a"}, GpuGemmKernel::BlockScaledMmaSync)
+      .Case("sm_90a", GpuGemmKernel::Bf16MmaSync)
       .Cases({"sm_100a", "sm_103a", "sm_110a"}, GpuGemmKernel::Tcgen05)
       .Default(std::nullopt);
 }
@@ -411,10 +414,8 @@ void NVFP4SelectPrecisionPass::selectInFunction(
                                  weightIndex == 0 ? "M" : "N", other);
         }
         if (gpuKernel) {
-          // The MX GEMM kernels are the block-scaled mma.sync ones of
-          // sm_120a / sm_121a (checkMXMatmulSupported in NVFP4ToGPU.cpp).
-          if (format != Format::NVFP4 && gpuTarget != "sm_120a" &&
-              gpuTarget != "sm_121a")
+          if (format != Format::NVFP4 &&
+              *gpuKernel != GpuGemmKernel::BlockScaledMmaSync)
             return llvm::formatv("no {0} GEMM kernel for gpu-target={1}",
                                  stringifyFormat(format), gpuTarget.getValue());
           // A weight broadcast over the batch becomes one [B*M, K] GEMM
