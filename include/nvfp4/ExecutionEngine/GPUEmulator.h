@@ -175,8 +175,9 @@ void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a, const int32_t *b,
                              int32_t threadIdB, float *d);
 /// The same for `mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.
 /// scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0`: two E8M0 scales a row (bytes 0
-/// and 1 of the scale registers), each block of 32 products summed exactly
-/// and scaled by 2^(eA + eB) into the f32 accumulator.
+/// and 1 of the scale registers); each 32-wide block's contribution, as
+/// nvfp4::mx::matmul computes a block (the exact sum rounded to f32, times
+/// 2^(eA + eB)), added to the f32 accumulator in increasing k.
 void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a, const int32_t *b,
                              const float *c, int32_t scaleA, int32_t byteIdA,
                              int32_t threadIdA, int32_t scaleB, int32_t byteIdB,
