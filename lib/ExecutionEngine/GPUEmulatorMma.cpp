@@ -221,6 +221,40 @@ extern "C" void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a,
   });
 }
 
+void nvfp4::emulator::detail::mxBlockProducts(
+    const char *what, const uint8_t *aCodes, int64_t aStride,
+    const uint8_t *aScales, int64_t aRows, int aType, const uint8_t *bCodes,
+    int64_t bStride, const uint8_t *bScales, int64_t bRows, int bType,
+    float *out) {
+  // One block as one-block MX tensors, so that the library sums it
+  // exactly (8-bit products span more bits than an f32 holds).
+  auto blockTensor = [](const uint8_t *codes, int64_t stride,
+                        const uint8_t *scales, int64_t rows, int type) {
+    ::nvfp4::mx::Tensor t;
+    t.rows = rows;
+    t.cols = 32;
+    t.elementType = static_cast<::nvfp4::mx::ElementType>(type);
+    const int bits = ::nvfp4::mx::elementBits(t.elementType);
+    t.data.assign(static_cast<size_t>(rows * 32 * bits / 8), 0);
+    t.scales.assign(scales, scales + rows);
+    for (int64_t row = 0; row < rows; ++row)
+      for (int e = 0; e < 32; ++e) {
+        const uint8_t code = codes[row * stride + e];
+        const int64_t index = row * 32 + e;
+        if (bits == 4)
+          t.data[index / 2] |=
+              static_cast<uint8_t>(index % 2 ? code << 4 : code);
+        else
+          t.data[index] = code;
+      }
+    return t;
+  };
+  if (auto err = ::nvfp4::mx::matmul(
+          blockTensor(aCodes, aStride, aScales, aRows, aType),
+          blockTensor(bCodes, bStride, bScales, bRows, bType), out))
+    fail("%s: %s", what, err->c_str());
+}
+
 namespace {
 /// The MX product of one warp's `mma.sync` with element types `ta` / `tb`
 /// of `bits` bits (4: m16n8k64 kind::mxf4; 8: m16n8k32 kind::mxf8f6f4):
@@ -239,7 +273,8 @@ void mxWarpMma(WarpMma &warp, int slot, ::nvfp4::mx::ElementType ta,
                                 ((1u << bits) - 1));
   };
   std::vector<uint8_t> a(16 * k), b(8 * k);
-  uint8_t scaleA[16][2] = {}, scaleB[8][2] = {};
+  // Per block, the scale of each row.
+  uint8_t scaleA[2][16] = {}, scaleB[2][8] = {};
   float acc[16][8];
   for (int l = 0; l < kWarpSize; ++l) {
     const int group = l / 4, t4 = l % 4;
@@ -258,41 +293,16 @@ void mxWarpMma(WarpMma &warp, int slot, ::nvfp4::mx::ElementType ta,
         return static_cast<uint8_t>(static_cast<uint32_t>(reg) >> (8 * s));
       };
       if (t4 < 2)
-        scaleA[group + 8 * (l % 2)][s] = byte(warp.scaleA[slot][l]);
+        scaleA[s][group + 8 * (l % 2)] = byte(warp.scaleA[slot][l]);
       if (t4 == 0)
-        scaleB[group][s] = byte(warp.scaleB[slot][l]);
+        scaleB[s][group] = byte(warp.scaleB[slot][l]);
     }
   }
-  // One block at a time as one-block MX tensors, so that the library sums
-  // it exactly (8-bit products span more bits than a double holds).
-  auto blockTensor = [&](const std::vector<uint8_t> &codes, int rows,
-                         const uint8_t(*scales)[2],
-                         ::nvfp4::mx::ElementType type, int blk) {
-    ::nvfp4::mx::Tensor t;
-    t.rows = rows;
-    t.cols = 32;
-    t.elementType = type;
-    t.data.assign(static_cast<size_t>(rows * 32 * bits / 8), 0);
-    for (int row = 0; row < rows; ++row) {
-      t.scales.push_back(scales[row][blk]);
-      for (int e = 0; e < 32; ++e) {
-        const uint8_t code = codes[row * k + 32 * blk + e];
-        const int index = row * 32 + e;
-        if (bits == 4)
-          t.data[index / 2] |=
-              static_cast<uint8_t>(index % 2 ? code << 4 : code);
-        else
-          t.data[index] = code;
-      }
-    }
-    return t;
-  };
   for (int blk = 0; blk < blocks; ++blk) {
     float block[16 * 8];
-    if (auto err =
-            ::nvfp4::mx::matmul(blockTensor(a, 16, scaleA, ta, blk),
-                                blockTensor(b, 8, scaleB, tb, blk), block))
-      fail("block-scaled mma.sync (MX): %s", err->c_str());
+    mxBlockProducts("block-scaled mma.sync (MX)", a.data() + 32 * blk, k,
+                    scaleA[blk], 16, static_cast<int>(ta), b.data() + 32 * blk,
+                    k, scaleB[blk], 8, static_cast<int>(tb), block);
     for (int row = 0; row < 16; ++row)
       for (int col = 0; col < 8; ++col)
         acc[row][col] = acc[row][col] + block[row * 8 + col];

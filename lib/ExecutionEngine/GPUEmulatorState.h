@@ -211,6 +211,7 @@ struct TensorOp {
   uint32_t d = 0, scaleA = 0, scaleB = 0, idesc = 0;
   uint64_t adesc = 0, bdesc = 0;
   bool enableInputD = false;
+  Tcgen05MmaKind mmaKind = Tcgen05MmaKind::Mxf4Nvf4Block16;
   // Copy: tensor-memory address and shared-memory descriptor (adesc).
   // Commit: the mbarrier offset and the CTA ranks it arrives at.
   uint32_t barrierOffset = 0;
@@ -352,6 +353,19 @@ void executeTensorOp(Cta &issuer, const TensorOp &op);
 /// is in flight, or they were never written.
 void checkAsyncRead(Cta &cta, uint32_t offset, uint32_t length,
                     const char *what);
+
+/// The contributions of one 32-wide K block of MX operands to C, as
+/// nvfp4::mx::matmul computes a block (the exact sum of the products
+/// rounded to f32, scaled by 2^(eA + eB)): out[r * bRows + c] for A's
+/// `aRows` rows (codes aCodes[r * aStride + e], e < 32, one code per byte,
+/// E8M0 scale aScales[r], element type `aType`) and B's `bRows` rows
+/// likewise. Fails with `what` on a library error. The MX models of
+/// mma.sync and tcgen05.mma both use it.
+void mxBlockProducts(const char *what, const uint8_t *aCodes, int64_t aStride,
+                     const uint8_t *aScales, int64_t aRows, int aType,
+                     const uint8_t *bCodes, int64_t bStride,
+                     const uint8_t *bScales, int64_t bRows, int bType,
+                     float *out);
 
 /// The live allocations of mgpuMemAlloc: start -> size.
 std::map<uintptr_t, uint64_t> &deviceAllocations();

@@ -1,4 +1,5 @@
-//===- GPUEmulatorTcgen05.cpp - Tensor memory and the tcgen05 family -------===//
+//===- GPUEmulatorTcgen05.cpp - Tensor memory and the tcgen05 family
+//-------===//
 //
 // Part of the NVFP4-MLIR project.
 //
@@ -6,7 +7,8 @@
 //
 // libnvfp4_gpu_emulator: the 5th-generation tensor core (PTX ISA 9.7.16) —
 // tensor memory and its allocation, `tcgen05.cp`, the block-scaled
-// `tcgen05.mma` of kind::mxf4nvf4, `tcgen05.commit` and `tcgen05.ld`.
+// `tcgen05.mma` of kind::mxf4nvf4 (.block16), kind::mxf4 and
+// kind::mxf8f6f4 (.block32), `tcgen05.commit` and `tcgen05.ld`.
 //
 // `tcgen05.cp`, `tcgen05.mma` and `tcgen05.commit` are queued in the
 // issuing CTA's tensor pipe and execute in issue order as late as the
@@ -131,15 +133,33 @@ uint32_t sharedOffset(const Cta &cta, uint32_t address, const char *what,
   return address - kSharedWindowBase;
 }
 
-/// The decoded instruction descriptor of kind::mxf4nvf4 (PTX ISA,
-/// "Instruction descriptor format for .kind::mxf4nvf4"; CUTLASS
-/// UMMA::InstrDescriptorBlockScaled).
+/// The decoded instruction descriptor of a block-scaled kind (PTX ISA,
+/// "Instruction descriptor format for .kind::mxf8f6f4, .kind::mxf4 and
+/// .kind::mxf4nvf4"; CUTLASS UMMA::InstrDescriptorBlockScaled).
 struct InstrDescriptor {
   uint32_t m, n;
+  /// The operands' element types (nvfp4::mx::ElementType codes: E2M1 0,
+  /// E4M3 1, E5M2 2).
+  int typeA, typeB;
+  /// The byte of each 32-bit scale cell the MMA's first scale is in.
+  uint32_t scaleIdA, scaleIdB;
 };
 
+const char *kindName(Tcgen05MmaKind kind) {
+  switch (kind) {
+  case Tcgen05MmaKind::Mxf4Nvf4Block16:
+    return "kind::mxf4nvf4.block16";
+  case Tcgen05MmaKind::Mxf4Block32:
+    return "kind::mxf4.block32";
+  case Tcgen05MmaKind::Mxf8f6f4Block32:
+    return "kind::mxf8f6f4.block32";
+  }
+  return "kind::?";
+}
+
 InstrDescriptor decodeInstrDescriptor(const Cta &cta, uint32_t idesc,
-                                      bool pair, const char *location) {
+                                      Tcgen05MmaKind kind, bool pair,
+                                      const char *location) {
   const uint32_t sparse = (idesc >> 2) & 1;
   const uint32_t scaleB = (idesc >> 4) & 3;
   const uint32_t formatA = (idesc >> 7) & 7;
@@ -148,26 +168,52 @@ InstrDescriptor decodeInstrDescriptor(const Cta &cta, uint32_t idesc,
   const uint32_t transpose = (idesc >> 15) & 3;
   const uint32_t scaleFormat = (idesc >> 23) & 1;
   const uint32_t scaleA = (idesc >> 29) & 3;
-  InstrDescriptor d;
+  const uint32_t maxShift = idesc >> 31;
+  InstrDescriptor d{};
   d.n = ((idesc >> 17) & 0x3F) << 3;
   d.m = ((idesc >> 27) & 0x3) << 7;
-  // E2M1 is format 1 for both operands; K-major (no transpose), no
-  // negation, dense, UE4M3 scales (.block16), scale ids 0 (4X: the four
-  // scales of a 64-wide K step fill a 32-bit column).
+  d.scaleIdA = scaleA;
+  d.scaleIdB = scaleB;
+  // Per kind: the operand format codes, the scale format and the scale
+  // vector (4X: ids 0; 2X: 0 or 2; 1X: 0..3). kind::mxf4 / mxf4nvf4 code
+  // E2M1 as 1, kind::mxf8f6f4 E4M3 as 0 and E5M2 as 1.
+  bool formatsOk = false, scalesOk = false;
+  auto f8Type = [](uint32_t code) { return code == 0 ? 1 : 2; };
+  switch (kind) {
+  case Tcgen05MmaKind::Mxf4Nvf4Block16:
+    formatsOk = formatA == 1 && formatB == 1;
+    scalesOk = scaleFormat == 0 && scaleA == 0 && scaleB == 0;
+    d.typeA = d.typeB = 0;
+    break;
+  case Tcgen05MmaKind::Mxf4Block32:
+    formatsOk = formatA == 1 && formatB == 1;
+    scalesOk = scaleFormat == 1 && scaleA % 2 == 0 && scaleB % 2 == 0;
+    d.typeA = d.typeB = 0;
+    break;
+  case Tcgen05MmaKind::Mxf8f6f4Block32:
+    formatsOk = formatA <= 1 && formatB <= 1;
+    scalesOk = scaleFormat == 1;
+    d.typeA = f8Type(formatA);
+    d.typeB = f8Type(formatB);
+    break;
+  }
+  // K-major (no transpose), no negation, dense, K of the kind.
   const bool shapeOk = pair ? (d.m == 256 && d.n >= 16 && d.n <= 256 &&
                                d.n % 16 == 0)
                             : (d.m == 128 && d.n >= 8 && d.n <= 256 &&
                                d.n % 8 == 0);
-  if (sparse || formatA != 1 || formatB != 1 || negate || transpose ||
-      scaleFormat != 0 || scaleA || scaleB || !shapeOk)
-    fail("kernel %s: tcgen05.mma.cta_group::%d.kind::mxf4nvf4 with "
-         "instruction descriptor 0x%08x (M %u, N %u, formats %u/%u, sparse "
-         "%u, negate %u, transpose %u, scale format %u, scale ids %u/%u): "
-         "only dense K-major E2M1 x E2M1 with UE4M3 scales, scale ids 0, "
-         "M = %d and a legal N are modelled, at %s",
-         cta.name, pair ? 2 : 1, idesc, d.m, d.n, formatA, formatB, sparse,
-         negate, transpose, scaleFormat, scaleA, scaleB, pair ? 256 : 128,
-         location);
+  if (sparse || !formatsOk || negate || transpose || !scalesOk || maxShift ||
+      !shapeOk)
+    fail("kernel %s: tcgen05.mma.cta_group::%d.%s with instruction "
+         "descriptor 0x%08x (M %u, N %u, formats %u/%u, sparse %u, negate "
+         "%u, transpose %u, scale format %u, scale ids %u/%u): only dense "
+         "K-major operands of the kind's formats (E2M1 for mxf4nvf4 and "
+         "mxf4, E4M3 / E5M2 for mxf8f6f4) with its scale format (UE4M3 "
+         "for block16, UE8M0 for block32) and scale ids (4X: 0, 2X: 0 or 2, "
+         "1X: 0..3), M = %d and a legal N are modelled, at %s",
+         cta.name, pair ? 2 : 1, kindName(kind), idesc, d.m, d.n, formatA,
+         formatB, sparse, negate, transpose, scaleFormat, scaleA, scaleB,
+         pair ? 256 : 128, location);
   return d;
 }
 
@@ -193,31 +239,46 @@ float scaleValue(uint32_t word, uint32_t byte) {
   return ::nvfp4::decodeE4M3(static_cast<uint8_t>((word >> (8 * byte)) & 0x7F));
 }
 
+/// Reads the codes of `rows` rows of a K-major operand at descriptor `desc`
+/// of `cta`: 32 bytes per row (64 packed E2M1 codes, element 2k in the low
+/// nibble of byte k, or 32 8-bit codes), one code per byte into
+/// codes[row * k + e].
+void readOperandCodes(const Cta &cta, uint64_t desc, uint32_t rows,
+                      bool fourBit, const char *what, const char *location,
+                      uint8_t *codes) {
+  const SmemDescriptor d = decodeSmemDescriptor(cta, desc, what, location);
+  const uint32_t k = fourBit ? 64 : 32;
+  for (uint32_t row = 0; row < rows; ++row)
+    for (uint32_t byte = 0; byte < 32; ++byte) {
+      const uint8_t value = cta.shared[sharedOffset(
+          cta, operandByteAddress(d, row, byte), what, location)];
+      if (fourBit) {
+        codes[row * k + 2 * byte] = value & 0xF;
+        codes[row * k + 2 * byte + 1] = value >> 4;
+      } else {
+        codes[row * k + byte] = value;
+      }
+    }
+}
+
 void executeMma(Cta &issuer, const TensorOp &op) {
   const char *what = "tcgen05.mma";
   const InstrDescriptor id =
-      decodeInstrDescriptor(issuer, op.idesc, op.pair, op.location);
+      decodeInstrDescriptor(issuer, op.idesc, op.mmaKind, op.pair, op.location);
   std::vector<Cta *> ctas = pairOf(issuer, op.pair, what, op.location);
+  const bool nvfp4 = op.mmaKind == Tcgen05MmaKind::Mxf4Nvf4Block16;
+  const bool fourBit = op.mmaKind != Tcgen05MmaKind::Mxf8f6f4Block32;
+  // K of the MMA, and scale blocks of it per row (4X, 2X, 1X).
+  const uint32_t k = fourBit ? 64 : 32;
+  const uint32_t blocks = nvfp4 ? 4 : k / 32;
   const uint32_t rowsPerCta = 128;
   const uint32_t n = id.n;
   // B: all N rows from the issuer, or N/2 from each CTA of the pair.
   const uint32_t bRowsPerCta = n / static_cast<uint32_t>(ctas.size());
-  std::vector<float> b(static_cast<size_t>(n) * 64);
-  for (size_t c = 0; c < ctas.size(); ++c) {
-    Cta &cta = *ctas[c];
-    const SmemDescriptor bd =
-        decodeSmemDescriptor(cta, op.bdesc, what, op.location);
-    for (uint32_t row = 0; row < bRowsPerCta; ++row)
-      for (uint32_t k = 0; k < 32; ++k) {
-        const uint32_t at = sharedOffset(
-            cta, operandByteAddress(bd, row, k), what, op.location);
-        const uint8_t byte = cta.shared[at];
-        float *out = &b[(c * bRowsPerCta + row) * 64 + 2 * k];
-        // Packed E2M1: element 2k in the low nibble, 2k + 1 in the high.
-        out[0] = ::nvfp4::decodeE2M1(byte & 0xF);
-        out[1] = ::nvfp4::decodeE2M1(byte >> 4);
-      }
-  }
+  std::vector<uint8_t> b(static_cast<size_t>(n) * k);
+  for (size_t c = 0; c < ctas.size(); ++c)
+    readOperandCodes(*ctas[c], op.bdesc, bRowsPerCta, fourBit, what,
+                     op.location, b.data() + c * bRowsPerCta * k);
   const uint32_t dColumn = columnOf(op.d), aScaleColumn = columnOf(op.scaleA),
                  bScaleColumn = columnOf(op.scaleB);
   if (laneOf(op.d) || laneOf(op.scaleA) || laneOf(op.scaleB))
@@ -233,49 +294,80 @@ void executeMma(Cta &issuer, const TensorOp &op) {
                    "tcgen05.mma (scale A)", op.location);
     checkAllocated(cta, bScaleColumn, (n + 31) / 32, "tcgen05.mma (scale B)",
                    op.location);
-    const SmemDescriptor ad =
-        decodeSmemDescriptor(cta, op.adesc, what, op.location);
-    std::vector<float> a(rowsPerCta * 64);
-    for (uint32_t row = 0; row < rowsPerCta; ++row)
-      for (uint32_t k = 0; k < 32; ++k) {
-        const uint8_t byte = cta.shared[sharedOffset(
-            cta, operandByteAddress(ad, row, k), what, op.location)];
-        a[row * 64 + 2 * k] = ::nvfp4::decodeE2M1(byte & 0xF);
-        a[row * 64 + 2 * k + 1] = ::nvfp4::decodeE2M1(byte >> 4);
-      }
-    // Scales (4X: the four UE4M3 scales of a row's 64-wide K step in one
-    // 32-bit cell): row r of a 128-row block in lane r % 32 of a
-    // sub-partition, column base + r / 32. The data path of rows
+    std::vector<uint8_t> a(rowsPerCta * k);
+    readOperandCodes(cta, op.adesc, rowsPerCta, fourBit, what, op.location,
+                     a.data());
+    // Scales: row r of a 128-row block in lane r % 32 of a sub-partition,
+    // column base + r / 32, the MMA's `blocks` scales in the bytes from the
+    // scale id on of the 32-bit cell. The data path of rows
     // [32 q, 32 q + 32) reads sub-partition q (lanes 32 q ..): A row m at
-    // lane m, and B row j at lane 32 (m / 32) + j % 32, column base + j / 32.
-    for (uint32_t m = 0; m < rowsPerCta; ++m) {
-      const uint32_t aWord = readCell(cta, m, aScaleColumn + m / 32,
-                                      "tcgen05.mma (scale A)", op.location);
-      const uint32_t quadrant = 32 * (m / 32);
-      for (uint32_t j = 0; j < n; ++j) {
-        const uint32_t bWord =
-            readCell(cta, quadrant + j % 32, bScaleColumn + j / 32,
-                     "tcgen05.mma (scale B)", op.location);
-        float acc = 0.0f;
-        if (op.enableInputD) {
+    // lane m, and B row j at lane 32 q + j % 32, column base + j / 32.
+    auto scaleByte = [&](uint32_t word, uint32_t byte) {
+      return static_cast<uint8_t>(word >> (8 * byte));
+    };
+    std::vector<float> acc(static_cast<size_t>(rowsPerCta) * n, 0.0f);
+    if (op.enableInputD)
+      for (uint32_t m = 0; m < rowsPerCta; ++m)
+        for (uint32_t j = 0; j < n; ++j) {
           const uint32_t bits =
               readCell(cta, m, dColumn + j, "tcgen05.mma (D)", op.location);
-          std::memcpy(&acc, &bits, sizeof(acc));
+          std::memcpy(&acc[m * n + j], &bits, sizeof(float));
         }
+    for (uint32_t q = 0; q < rowsPerCta / 32; ++q) {
+      // The scale cells of this sub-partition: A rows 32 q .. 32 q + 31,
+      // and every B row.
+      std::vector<uint32_t> aWords(32), bWords(n);
+      for (uint32_t r = 0; r < 32; ++r)
+        aWords[r] = readCell(cta, 32 * q + r, aScaleColumn + q,
+                             "tcgen05.mma (scale A)", op.location);
+      for (uint32_t j = 0; j < n; ++j)
+        bWords[j] = readCell(cta, 32 * q + j % 32, bScaleColumn + j / 32,
+                             "tcgen05.mma (scale B)", op.location);
+      if (nvfp4) {
         // Per 16-wide block in increasing K: the exact block sum times the
         // two scales, added with one f32 rounding (the reference GEMM's
         // order; the ISA leaves the accumulation order open).
-        for (uint32_t kb = 0; kb < 4; ++kb) {
-          float partial = 0.0f; // exact: multiples of 1/4 below 576
-          for (uint32_t e = 0; e < 16; ++e)
-            partial += a[m * 64 + 16 * kb + e] * b[j * 64 + 16 * kb + e];
-          acc += partial * (scaleValue(aWord, kb) * scaleValue(bWord, kb));
+        for (uint32_t r = 0; r < 32; ++r) {
+          const uint32_t m = 32 * q + r;
+          for (uint32_t j = 0; j < n; ++j) {
+            float sum = acc[m * n + j];
+            for (uint32_t kb = 0; kb < blocks; ++kb) {
+              float partial = 0.0f; // exact: multiples of 1/4 below 576
+              for (uint32_t e = 0; e < 16; ++e)
+                partial += ::nvfp4::decodeE2M1(a[m * k + 16 * kb + e]) *
+                           ::nvfp4::decodeE2M1(b[j * k + 16 * kb + e]);
+              sum += partial *
+                     (scaleValue(aWords[r], kb) * scaleValue(bWords[j], kb));
+            }
+            acc[m * n + j] = sum;
+          }
         }
-        uint32_t bits;
-        std::memcpy(&bits, &acc, sizeof(bits));
-        writeCell(cta, m, dColumn + j, bits);
+        continue;
+      }
+      // MX: per 32-wide block in increasing K, its contribution as
+      // nvfp4::mx::matmul computes it, added in f32 (the MX reference
+      // GEMM's order), with the UE8M0 scales of bytes id, id + 1, ...
+      std::vector<float> block(32 * static_cast<size_t>(n));
+      std::vector<uint8_t> aScales(32), bScales(n);
+      for (uint32_t blk = 0; blk < blocks; ++blk) {
+        for (uint32_t r = 0; r < 32; ++r)
+          aScales[r] = scaleByte(aWords[r], id.scaleIdA + blk);
+        for (uint32_t j = 0; j < n; ++j)
+          bScales[j] = scaleByte(bWords[j], id.scaleIdB + blk);
+        mxBlockProducts("tcgen05.mma (MX)", a.data() + 32 * q * k + 32 * blk, k,
+                        aScales.data(), 32, id.typeA, b.data() + 32 * blk, k,
+                        bScales.data(), n, id.typeB, block.data());
+        for (uint32_t r = 0; r < 32; ++r)
+          for (uint32_t j = 0; j < n; ++j)
+            acc[(32 * q + r) * n + j] += block[r * n + j];
       }
     }
+    for (uint32_t m = 0; m < rowsPerCta; ++m)
+      for (uint32_t j = 0; j < n; ++j) {
+        uint32_t bits;
+        std::memcpy(&bits, &acc[m * n + j], sizeof(bits));
+        writeCell(cta, m, dColumn + j, bits);
+      }
   }
 }
 
@@ -325,8 +417,8 @@ void recordReads(Cta &issuer, TensorOp &op, const char *what) {
         addRow(cta, index, sd, row, 16);
       continue;
     }
-    const InstrDescriptor id =
-        decodeInstrDescriptor(issuer, op.idesc, op.pair, op.location);
+    const InstrDescriptor id = decodeInstrDescriptor(
+        issuer, op.idesc, op.mmaKind, op.pair, op.location);
     const SmemDescriptor ad =
         decodeSmemDescriptor(cta, op.adesc, what, op.location);
     const SmemDescriptor bd =
@@ -518,11 +610,11 @@ extern "C" void nvfp4EmuTcgen05Copy(void *thread, void *taddr, int64_t sdesc,
   issue(*t, std::move(op), "tcgen05.cp");
 }
 
-extern "C" void nvfp4EmuTcgen05MmaBlockScaled(void *thread, void *d,
-                                              int64_t adesc, int64_t bdesc,
-                                              int32_t idesc, int8_t enableInputD,
-                                              void *scaleA, void *scaleB,
-                                              int32_t pair,
+extern "C" void nvfp4EmuTcgen05MmaBlockScaled(void *thread, int32_t kind,
+                                              void *d, int64_t adesc,
+                                              int64_t bdesc, int32_t idesc,
+                                              int8_t enableInputD, void *scaleA,
+                                              void *scaleB, int32_t pair,
                                               const char *location) {
   Thread *t = asThread(thread);
   TensorOp op;
@@ -536,7 +628,11 @@ extern "C" void nvfp4EmuTcgen05MmaBlockScaled(void *thread, void *d,
   op.adesc = static_cast<uint64_t>(adesc);
   op.bdesc = static_cast<uint64_t>(bdesc);
   op.enableInputD = (enableInputD & 1) != 0;
-  decodeInstrDescriptor(*t->cta, op.idesc, op.pair, location);
+  if (kind < 0 || kind > static_cast<int32_t>(Tcgen05MmaKind::Mxf8f6f4Block32))
+    fail("kernel %s: tcgen05.mma of unknown kind code %d, at %s", t->cta->name,
+         kind, location);
+  op.mmaKind = static_cast<Tcgen05MmaKind>(kind);
+  decodeInstrDescriptor(*t->cta, op.idesc, op.mmaKind, op.pair, location);
   issue(*t, std::move(op), "tcgen05.mma");
 }
 

@@ -17,6 +17,8 @@
 //       on a commit);
 //   noalloc: tensor memory used without tcgen05.alloc;
 //   nodealloc: a CTA that exits with tensor memory allocated;
+//   scaleid: a kind::mxf4.block32 MMA (scale_vec::2X) whose instruction
+//       descriptor selects scale byte 1 of A (2X allows 0 or 2);
 //
 // and the correct protocol (fence, copy, commit, wait, load, dealloc),
 // whose load returns the copied words (ok).
@@ -30,6 +32,7 @@
 // RUN: not %mlir_runner %t.mlir -e run_load_before_commit -entry-point-result=void -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils 2>&1 | FileCheck %s --check-prefix=INFLIGHT
 // RUN: not %mlir_runner %t.mlir -e run_unallocated -entry-point-result=void -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils 2>&1 | FileCheck %s --check-prefix=NOALLOC
 // RUN: not %mlir_runner %t.mlir -e run_no_dealloc -entry-point-result=void -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils 2>&1 | FileCheck %s --check-prefix=NODEALLOC
+// RUN: not %mlir_runner %t.mlir -e run_bad_scale_id -entry-point-result=void -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils 2>&1 | FileCheck %s --check-prefix=SCALEID
 // RUN: %mlir_runner %t.mlir -e run_copy_commit_wait -entry-point-result=void -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils 2>&1 | FileCheck %s --check-prefix=OK
 
 // OVER: nvfp4-gpu-emulator: kernel over_arrival: mbarrier over-arrival: thread 0 of CTA rank 0 arrives on the mbarrier at shared address 0x400 of CTA rank 0, whose phase 0 has no pending arrival left (expected 1; tx-count 16)
@@ -50,6 +53,8 @@
 // NOALLOC: nvfp4-gpu-emulator: kernel unallocated: tcgen05.ld uses tensor-memory columns [0, 16) of CTA (0, 0, 0), which are not allocated (tcgen05.alloc), at {{.*}}emulator-async-checkers.mlir:{{[0-9]+}}:{{[0-9]+}}
 
 // NODEALLOC: nvfp4-gpu-emulator: kernel no_dealloc: CTA (0, 0, 0) exited with 32 tensor-memory columns allocated at column 0 (PTX ISA: tcgen05.dealloc them before the CTA exits)
+
+// SCALEID: nvfp4-gpu-emulator: kernel bad_scale_id: tcgen05.mma.cta_group::1.kind::mxf4.block32 with instruction descriptor 0x28c00480 (M 128, N 256, formats 1/1, sparse 0, negate 0, transpose 0, scale format 1, scale ids 1/0): only dense K-major operands of the kind's formats {{.*}} (4X: 0, 2X: 0 or 2, 1X: 0..3), M = 128 and a legal N are modelled, at {{.*}}emulator-async-checkers.mlir:{{[0-9]+}}:{{[0-9]+}}
 
 // OK: [0,  1,  2,  3]
 
@@ -173,6 +178,16 @@ module attributes {gpu.container_module} {
       %v = nvvm.tcgen05.ld %tp {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>
       gpu.return
     }
+    // M 128, N 256, E2M1 x E2M1, UE8M0, A scale id 1 (0x28C00480).
+    gpu.func @bad_scale_id() kernel {
+      %c0 = llvm.mlir.constant(0 : i32) : i32
+      %d0 = llvm.mlir.constant(0 : i64) : i64
+      %idesc = llvm.mlir.constant(683672704 : i32) : i32
+      %false = llvm.mlir.constant(false) : i1
+      %tp = llvm.inttoptr %c0 : i32 to !llvm.ptr<6>
+      nvvm.tcgen05.mma.block_scale %tp, %d0, %d0, %idesc, %false, %tp, %tp {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4>} : (!llvm.ptr<6>, i64, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>)
+      gpu.return
+    }
     gpu.func @no_dealloc() kernel {
       %slot = llvm.mlir.addressof @slot : !llvm.ptr<3>
       %c32 = llvm.mlir.constant(32 : i32) : i32
@@ -266,6 +281,11 @@ module attributes {gpu.container_module} {
   func.func @run_unallocated() {
     %c1 = arith.constant 1 : index
     gpu.launch_func @kernels::@unallocated blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  func.func @run_bad_scale_id() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@bad_scale_id blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
     return
   }
   func.func @run_no_dealloc() {

@@ -46,12 +46,12 @@ namespace {
 
 TEST(Tcgen05InstrDesc, PublicReferenceValue) {
   // M = 128, N = 256, kind::mxf4nvf4, UE4M3 scales.
-  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(128, 256, ScaleFormat::UE4M3), 0x08400480u);
+  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(128, 256), 0x08400480u);
 }
 
 TEST(Tcgen05InstrDesc, Fields) {
   for (int64_t n = 8; n <= 256; n += 8) {
-    uint32_t d = encodeMxf4Nvf4InstrDesc(128, n, ScaleFormat::UE4M3);
+    uint32_t d = encodeMxf4Nvf4InstrDesc(128, n);
     ASSERT_NE(d, 0u) << n;
     EXPECT_EQ(idescField(d, 0, 2), 0u);                     // reserved
     EXPECT_EQ(idescField(d, 2, 1), 0u);                     // dense
@@ -73,17 +73,71 @@ TEST(Tcgen05InstrDesc, Fields) {
     // bits for M = 128.
     EXPECT_EQ(idescField(d, 24, 5), 128u >> 4);
   }
-  EXPECT_EQ(idescField(encodeMxf4Nvf4InstrDesc(128, 64, ScaleFormat::UE8M0),
-                       23, 1),
-            1u);
+}
+
+TEST(Tcgen05InstrDesc, KindProperties) {
+  // K per MMA, scales per MMA (scale_vec), block size, scale format.
+  EXPECT_EQ(mmaKOf(BlockScaledKind::Mxf4Nvf4), 64);
+  EXPECT_EQ(mmaKOf(BlockScaledKind::Mxf4), 64);
+  EXPECT_EQ(mmaKOf(BlockScaledKind::Mxf8f6f4), 32);
+  EXPECT_EQ(scalesPerMmaOf(BlockScaledKind::Mxf4Nvf4), 4);
+  EXPECT_EQ(scalesPerMmaOf(BlockScaledKind::Mxf4), 2);
+  EXPECT_EQ(scalesPerMmaOf(BlockScaledKind::Mxf8f6f4), 1);
+  EXPECT_EQ(scaleFormatOf(BlockScaledKind::Mxf4Nvf4), ScaleFormat::UE4M3);
+  EXPECT_EQ(scaleFormatOf(BlockScaledKind::Mxf4), ScaleFormat::UE8M0);
+  EXPECT_EQ(scaleFormatOf(BlockScaledKind::Mxf8f6f4), ScaleFormat::UE8M0);
+}
+
+TEST(Tcgen05InstrDesc, Mxf4) {
+  // kind::mxf4 (scale_vec::2X): E2M1 x E2M1, UE8M0, scale ids 0 or 2.
+  const uint32_t e2m1 = 1;
+  // Hand-computed: B id 2 (bit 5), formats 1 | 1 << 3, N 128 >> 3 = 16 at
+  // 17, bit 23, M 1 at 27, A id 2 at 29.
+  EXPECT_EQ(encodeBlockScaledInstrDesc(BlockScaledKind::Mxf4, 128, 128, e2m1,
+                                       e2m1, 2, 2),
+            0x48A004A0u);
+  EXPECT_EQ(encodeBlockScaledInstrDesc(BlockScaledKind::Mxf4, 128, 128, e2m1,
+                                       e2m1, 1, 0),
+            0u);
+  EXPECT_EQ(encodeBlockScaledInstrDesc(BlockScaledKind::Mxf4, 128, 128, e2m1,
+                                       e2m1, 0, 3),
+            0u);
+  EXPECT_EQ(
+      encodeBlockScaledInstrDesc(BlockScaledKind::Mxf4, 128, 128, 0, e2m1), 0u);
+}
+
+TEST(Tcgen05InstrDesc, Mxf8f6f4) {
+  // kind::mxf8f6f4 (scale_vec::1X): E4M3 (0) / E5M2 (1), any scale id.
+  const uint32_t e4m3 = 0, e5m2 = 1;
+  // Hand-computed: N 256 >> 3 = 32 at 17, bit 23, M 256 >> 7 = 2 at 27
+  // (the CTA pair), B E5M2 at 10, A id 3 at 29, B id 1 at 4.
+  EXPECT_EQ(encodeBlockScaledInstrDesc(BlockScaledKind::Mxf8f6f4, 256, 256,
+                                       e4m3, e5m2, 3, 1, /*ctaPair=*/true),
+            0x70C00410u);
+  for (uint32_t id = 0; id < 4; ++id) {
+    uint32_t d = encodeBlockScaledInstrDesc(BlockScaledKind::Mxf8f6f4, 128, 64,
+                                            e5m2, e4m3, id, 3 - id);
+    EXPECT_EQ(idescField(d, 29, 2), id);
+    EXPECT_EQ(idescField(d, 4, 2), 3 - id);
+    EXPECT_EQ(idescField(d, 7, 3), e5m2);
+    EXPECT_EQ(idescField(d, 10, 3), e4m3);
+    EXPECT_EQ(idescField(d, 23, 1), 1u); // UE8M0
+  }
+  // E2M1 (5) in 8-bit containers is not a format the kernels use.
+  EXPECT_EQ(
+      encodeBlockScaledInstrDesc(BlockScaledKind::Mxf8f6f4, 128, 64, 5, e4m3),
+      0u);
+  EXPECT_EQ(encodeBlockScaledInstrDesc(BlockScaledKind::Mxf8f6f4, 128, 64, e4m3,
+                                       e4m3, 4, 0),
+            0u);
 }
 
 TEST(Tcgen05InstrDesc, RejectsInvalidShapes) {
-  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(64, 128, ScaleFormat::UE4M3), 0u);
-  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(256, 128, ScaleFormat::UE4M3), 0u);
-  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(128, 0, ScaleFormat::UE4M3), 0u);
-  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(128, 12, ScaleFormat::UE4M3), 0u);
-  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(128, 264, ScaleFormat::UE4M3), 0u);
+  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(64, 128), 0u);
+  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(256, 128), 0u);
+  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(128, 0), 0u);
+  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(128, 12), 0u);
+  EXPECT_EQ(encodeMxf4Nvf4InstrDesc(128, 264), 0u);
 }
 
 //===----------------------------------------------------------------------===//
@@ -143,8 +197,8 @@ TEST(Tcgen05SmemDesc, StageDescriptorPlusOffset) {
         uint64_t stageAddr = base + stage * p.stageBytes;
         std::vector<int64_t> offsets;
         for (int64_t i = 0; i < kMmasPerKTile; ++i) {
-          offsets.push_back(p.aOffset + i * kMmaK / 2);
-          offsets.push_back(p.bOffset + i * kMmaK / 2);
+          offsets.push_back(p.aOffset + i * kMmaRowBytes);
+          offsets.push_back(p.bOffset + i * kMmaRowBytes);
           for (int64_t a = 0; a <= p.bScaleAtoms; ++a)
             offsets.push_back(p.aScaleOffset + (i * (1 + p.bScaleAtoms) + a) *
                                                    kScaleAtomBytes);
@@ -186,60 +240,65 @@ TEST(Tcgen05Plan, TileChoiceAndBudgets) {
   EXPECT_EQ(chooseTileN(96), 128);
   EXPECT_EQ(chooseTileN(129), 256);
   EXPECT_EQ(chooseTileN(30522), 256);
-  for (int64_t n : {64, 128, 256}) {
-    TilePlan p = makeTilePlan(n);
-    EXPECT_TRUE(isValidMmaShapeCta1(kTileM, n));
-    EXPECT_GE(p.stages, kMinStages);
-    EXPECT_LE(p.stages, kMaxStages);
-    EXPECT_GE(p.accStages, 1);
-    EXPECT_LE(p.accStages, kMaxAccStages);
-    // Stages, operand tiles and TMA boxes start on 1024-byte swizzle atoms.
-    EXPECT_EQ(p.stageBytes % kSwizzleAtomBytes, 0);
-    EXPECT_EQ(p.aOffset % kSwizzleAtomBytes, 0);
-    EXPECT_EQ(p.bOffset % kSwizzleAtomBytes, 0);
-    EXPECT_EQ(p.aScaleOffset % 16, 0);
-    EXPECT_EQ(p.bScaleOffset % 16, 0);
-    EXPECT_EQ(p.txBytes, (kTileM + n) * kTileRowBytes);
-    EXPECT_EQ(p.aScaleOffset, p.bOffset + n * kTileRowBytes);
-    EXPECT_LE(p.bScaleOffset + kMmasPerKTile * p.bScaleAtoms * kScaleAtomBytes,
-              p.stageBytes);
-    // Barriers: 8-byte aligned, after the stages, in order, then the slot.
-    EXPECT_EQ(p.fullBarrierOffset, p.stages * p.stageBytes);
-    EXPECT_EQ(p.fullBarrierOffset % kMbarrierBytes, 0);
-    EXPECT_EQ(p.emptyBarrierOffset, p.fullBarrierOffset + 8 * p.stages);
-    EXPECT_EQ(p.accFullBarrierOffset, p.emptyBarrierOffset + 8 * p.stages);
-    EXPECT_EQ(p.accEmptyBarrierOffset,
-              p.accFullBarrierOffset + 8 * p.accStages);
-    EXPECT_EQ(p.tmemSlotOffset, p.accEmptyBarrierOffset + 8 * p.accStages);
-    // Then the epilogue's staging buffers, 128-byte aligned; the request
-    // covers them and the base alignment, and fits sm_100.
-    EXPECT_GE(p.epilogueStagingOffset, p.tmemSlotOffset + 4);
-    EXPECT_EQ(p.epilogueStagingOffset % kEpilogueStagingAlignment, 0);
-    EXPECT_LT(p.epilogueStagingOffset,
-              p.tmemSlotOffset + 4 + kEpilogueStagingAlignment);
-    EXPECT_EQ(p.sharedBytes, p.epilogueStagingOffset + kEpilogueStagingBytes +
-                                 kSwizzleAtomBytes);
-    EXPECT_LE(p.sharedBytes, kMaxDynamicSharedBytes);
-    // Tensor memory: the accumulators, then one scale slot per stage, all
-    // inside the allocation.
-    EXPECT_LE(p.tmemColumns, kTmemColumns);
-    EXPECT_EQ(p.accColumnOf(p.accStages - 1) + n, p.scaleColumn);
-    EXPECT_EQ(p.bScaleColumnOf(0), p.aScaleColumnOf(kMmasPerKTile));
-    EXPECT_EQ(p.bScaleColumnOf(kMmasPerKTile), p.scaleColumnsPerStage);
-    EXPECT_LE(p.scaleColumn + p.stages * p.scaleColumnsPerStage, p.tmemColumns);
-    // The B scales of one MMA cover N rows: N / 32 columns (at least one atom).
-    EXPECT_GE((p.bScaleColumnOf(1) - p.bScaleColumnOf(0)) * 32, n);
-    // Maximality: one more stage (or accumulator) would not fit.
-    if (p.stages < kMaxStages) {
-      EXPECT_TRUE(sharedBytesFor(n, p.stages + 1, kMaxAccStages) >
-                      kMaxDynamicSharedBytes ||
-                  n + (p.stages + 1) * p.scaleColumnsPerStage > kTmemColumns);
+  for (BlockScaledKind kind : {BlockScaledKind::Mxf4Nvf4, BlockScaledKind::Mxf4,
+                               BlockScaledKind::Mxf8f6f4})
+    for (int64_t n : {64, 128, 256}) {
+      const int64_t atoms = scaleAtomsPerKTileOf(kind);
+      TilePlan p = makeTilePlan(n, /*ctaPair=*/false, atoms);
+      EXPECT_TRUE(isValidMmaShapeCta1(kTileM, n));
+      EXPECT_GE(p.stages, kMinStages);
+      EXPECT_LE(p.stages, kMaxStages);
+      EXPECT_GE(p.accStages, 1);
+      EXPECT_LE(p.accStages, kMaxAccStages);
+      // Stages, operand tiles and TMA boxes start on 1024-byte swizzle atoms.
+      EXPECT_EQ(p.stageBytes % kSwizzleAtomBytes, 0);
+      EXPECT_EQ(p.aOffset % kSwizzleAtomBytes, 0);
+      EXPECT_EQ(p.bOffset % kSwizzleAtomBytes, 0);
+      EXPECT_EQ(p.aScaleOffset % 16, 0);
+      EXPECT_EQ(p.bScaleOffset % 16, 0);
+      EXPECT_EQ(p.txBytes, (kTileM + n) * kTileRowBytes);
+      EXPECT_EQ(p.aScaleOffset, p.bOffset + n * kTileRowBytes);
+      EXPECT_LE(p.bScaleOffset + atoms * p.bScaleAtoms * kScaleAtomBytes,
+                p.stageBytes);
+      // Barriers: 8-byte aligned, after the stages, in order, then the slot.
+      EXPECT_EQ(p.fullBarrierOffset, p.stages * p.stageBytes);
+      EXPECT_EQ(p.fullBarrierOffset % kMbarrierBytes, 0);
+      EXPECT_EQ(p.emptyBarrierOffset, p.fullBarrierOffset + 8 * p.stages);
+      EXPECT_EQ(p.accFullBarrierOffset, p.emptyBarrierOffset + 8 * p.stages);
+      EXPECT_EQ(p.accEmptyBarrierOffset,
+                p.accFullBarrierOffset + 8 * p.accStages);
+      EXPECT_EQ(p.tmemSlotOffset, p.accEmptyBarrierOffset + 8 * p.accStages);
+      // Then the epilogue's staging buffers, 128-byte aligned; the request
+      // covers them and the base alignment, and fits sm_100.
+      EXPECT_GE(p.epilogueStagingOffset, p.tmemSlotOffset + 4);
+      EXPECT_EQ(p.epilogueStagingOffset % kEpilogueStagingAlignment, 0);
+      EXPECT_LT(p.epilogueStagingOffset,
+                p.tmemSlotOffset + 4 + kEpilogueStagingAlignment);
+      EXPECT_EQ(p.sharedBytes, p.epilogueStagingOffset + kEpilogueStagingBytes +
+                                   kSwizzleAtomBytes);
+      EXPECT_LE(p.sharedBytes, kMaxDynamicSharedBytes);
+      // Tensor memory: the accumulators, then one scale slot per stage, all
+      // inside the allocation.
+      EXPECT_LE(p.tmemColumns, kTmemColumns);
+      EXPECT_EQ(p.accColumnOf(p.accStages - 1) + n, p.scaleColumn);
+      EXPECT_EQ(p.bScaleColumnOf(0), p.aScaleColumnOf(atoms));
+      EXPECT_EQ(p.bScaleColumnOf(atoms), p.scaleColumnsPerStage);
+      EXPECT_LE(p.scaleColumn + p.stages * p.scaleColumnsPerStage,
+                p.tmemColumns);
+      // The B scales of one MMA cover N rows: N / 32 columns (at least one
+      // atom).
+      EXPECT_GE((p.bScaleColumnOf(1) - p.bScaleColumnOf(0)) * 32, n);
+      // Maximality: one more stage (or accumulator) would not fit.
+      if (p.stages < kMaxStages) {
+        EXPECT_TRUE(sharedBytesFor(n, p.stages + 1, kMaxAccStages, false,
+                                   atoms) > kMaxDynamicSharedBytes ||
+                    n + (p.stages + 1) * p.scaleColumnsPerStage > kTmemColumns);
+      }
+      if (p.accStages < kMaxAccStages) {
+        EXPECT_GT((p.accStages + 1) * n + p.stages * p.scaleColumnsPerStage,
+                  kTmemColumns);
+      }
     }
-    if (p.accStages < kMaxAccStages) {
-      EXPECT_GT((p.accStages + 1) * n + p.stages * p.scaleColumnsPerStage,
-                kTmemColumns);
-    }
-  }
   // The choices docs/tcgen05.md records.
   EXPECT_EQ(makeTilePlan(256).stages, 4);
   EXPECT_EQ(makeTilePlan(256).accStages, 1);
@@ -250,6 +309,35 @@ TEST(Tcgen05Plan, TileChoiceAndBudgets) {
   EXPECT_EQ(makeTilePlan(256).tmemColumns, 512);
   EXPECT_EQ(makeTilePlan(128).tmemColumns, 512);
   EXPECT_EQ(makeTilePlan(64).tmemColumns, 512);
+}
+
+TEST(Tcgen05Plan, EachMmaReadsTheScalesOfItsKBlocks) {
+  // A K tile is 128 bytes of each row for every kind: 4 MMAs of 32 bytes.
+  // MMA i covers K [i mmaK, (i + 1) mmaK), the scale blocks from
+  // i mmaK / blockK on, and block b of the K tile sits in atom b / 4,
+  // byte b % 4 of the 32-bit cell (the 128x4 atom's K-block order).
+  for (BlockScaledKind kind : {BlockScaledKind::Mxf4Nvf4, BlockScaledKind::Mxf4,
+                               BlockScaledKind::Mxf8f6f4}) {
+    const int64_t mmaK = mmaKOf(kind), blockK = scaleBlockKOf(kind);
+    EXPECT_EQ(mmaK * elementBitsOf(kind) / 8, kMmaRowBytes);
+    EXPECT_EQ(tileKOf(kind), kMmasPerKTile * mmaK);
+    EXPECT_EQ(scaleAtomsPerKTileOf(kind) * kScaleAtomBlocks,
+              tileKOf(kind) / blockK);
+    for (int64_t i = 0; i < kMmasPerKTile; ++i) {
+      const int64_t firstBlock = i * mmaK / blockK;
+      EXPECT_EQ(scaleAtomOfMma(kind, i), firstBlock / kScaleAtomBlocks);
+      EXPECT_EQ(scaleIdOfMma(kind, i), uint32_t(firstBlock % kScaleAtomBlocks));
+      // The MMA's scales stay in one cell, at an id the kind allows.
+      EXPECT_LE(scaleIdOfMma(kind, i) + scalesPerMmaOf(kind), kScaleAtomBlocks);
+      EXPECT_TRUE(isValidScaleId(kind, scaleIdOfMma(kind, i)));
+    }
+  }
+  // The MX plans record in docs/tcgen05.md ("MX operands").
+  EXPECT_EQ(makeTilePlan(256, false, 2).stages, 4);
+  EXPECT_EQ(makeTilePlan(256, false, 2).accStages, 1);
+  EXPECT_EQ(makeTilePlan(128, false, 1).stages, 6);
+  EXPECT_EQ(makeTilePlan(128, false, 1).accStages, 2);
+  EXPECT_EQ(makeTilePlan(256, true, 1).stages, 6);
 }
 
 TEST(Tcgen05Plan, CtaPairScaleFullBarriers) {
@@ -388,7 +476,7 @@ uint8_t tileByte(int64_t row, int64_t byte) {
 void expectMmasReadTheKTile(const std::vector<uint8_t> &smem, uint64_t base,
                             int64_t rows) {
   for (int64_t i = 0; i < kMmasPerKTile; ++i) {
-    uint64_t start = base + i * (kMmaK / 2);
+    uint64_t start = base + i * kMmaRowBytes;
     uint64_t desc = encodeSmemDesc(start, kSw128KMajorLbo, kSw128KMajorSbo,
                                    SmemSwizzle::B128);
     ASSERT_EQ((desc & kSmemDescField14) << 4, start);

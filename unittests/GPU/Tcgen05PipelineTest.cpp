@@ -679,7 +679,7 @@ private:
           {t.cta, it, plan.bRowsPerCta * kTileRowBytes, loadBarrier, false});
       for (int64_t i = 0; i < scaleCopiesPerStep(); ++i)
         tmaInFlight.push_back(
-            {t.cta, it, kScaleAtomKTileBytes, copyBarrier, true});
+            {t.cta, it, plan.scaleAtomKTileBytes(), copyBarrier, true});
       l.pc = Lane::WriteScales;
       return;
     }

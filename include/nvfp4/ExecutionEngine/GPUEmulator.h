@@ -57,6 +57,14 @@ enum class SpecialRegister : int32_t {
 /// them.
 enum class ShuffleMode : int32_t { Up = 0, Down = 1, Butterfly = 2, Index = 3 };
 
+/// The block-scaled kinds of `tcgen05.mma` (with their scale vector), as
+/// nvfp4EmuTcgen05MmaBlockScaled takes them.
+enum class Tcgen05MmaKind : int32_t {
+  Mxf4Nvf4Block16 = 0,
+  Mxf4Block32 = 1,
+  Mxf8f6f4Block32 = 2,
+};
+
 /// A kernel as the emulator calls it: the per-thread context and an array of
 /// pointers to the launch's arguments (the layout of cuLaunchKernel's
 /// `kernelParams`).
@@ -258,13 +266,15 @@ void nvfp4EmuTcgen05Dealloc(void *thread, void *taddr, int32_t columns,
 void nvfp4EmuTcgen05Relinquish(void *thread, int32_t pair,
                                const char *location);
 
-/// `tcgen05.cp.32x128b.warpx4`, `tcgen05.mma.kind::mxf4nvf4.block_scale.
-/// block16` and `tcgen05.commit{.multicast::cluster}` (`rankMask` < 0: no
-/// multicast): queued in the CTA's tensor pipe (docs/emulator.md).
+/// `tcgen05.cp.32x128b.warpx4`, the block-scaled `tcgen05.mma` of `kind`
+/// (a nvfp4::emulator::Tcgen05MmaKind: kind::mxf4nvf4.block16,
+/// kind::mxf4.block32, kind::mxf8f6f4.block32) and
+/// `tcgen05.commit{.multicast::cluster}` (`rankMask` < 0: no multicast):
+/// queued in the CTA's tensor pipe (docs/emulator.md).
 void nvfp4EmuTcgen05Copy(void *thread, void *taddr, int64_t sdesc,
                          int32_t pair, const char *location);
-void nvfp4EmuTcgen05MmaBlockScaled(void *thread, void *d, int64_t adesc,
-                                   int64_t bdesc, int32_t idesc,
+void nvfp4EmuTcgen05MmaBlockScaled(void *thread, int32_t kind, void *d,
+                                   int64_t adesc, int64_t bdesc, int32_t idesc,
                                    int8_t enableInputD, void *scaleA,
                                    void *scaleB, int32_t pair,
                                    const char *location);

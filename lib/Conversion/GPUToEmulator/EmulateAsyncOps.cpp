@@ -14,10 +14,13 @@
 
 #include "EmulatorSymbols.h"
 
+#include "nvfp4/ExecutionEngine/GPUEmulator.h"
+
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4::detail;
+using ::nvfp4::emulator::Tcgen05MmaKind;
 
 namespace {
 
@@ -220,15 +223,25 @@ LogicalResult AsyncOpRewriter::rewriteTcgen05() {
     return replace();
   }
   if (auto mma = dyn_cast<NVVM::Tcgen05MMABlockScaleOp>(op)) {
-    if (mma.getKind() != NVVM::MMABlockScaleKind::MXF4NVF4 ||
-        mma.getBlockScale() != NVVM::Tcgen05MMABlockScale::BLOCK16 ||
-        mma.getCollectorOp() != NVVM::Tcgen05MMACollectorOp::DISCARD ||
+    // The kinds with the scale vectors the kernels use.
+    std::optional<Tcgen05MmaKind> kind;
+    if (mma.getKind() == NVVM::MMABlockScaleKind::MXF4NVF4 &&
+        mma.getBlockScale() == NVVM::Tcgen05MMABlockScale::BLOCK16)
+      kind = Tcgen05MmaKind::Mxf4Nvf4Block16;
+    else if (mma.getKind() == NVVM::MMABlockScaleKind::MXF4 &&
+             mma.getBlockScale() == NVVM::Tcgen05MMABlockScale::BLOCK32)
+      kind = Tcgen05MmaKind::Mxf4Block32;
+    else if (mma.getKind() == NVVM::MMABlockScaleKind::MXF8F6F4 &&
+             mma.getBlockScale() == NVVM::Tcgen05MMABlockScale::BLOCK32)
+      kind = Tcgen05MmaKind::Mxf8f6f4Block32;
+    if (!kind || mma.getCollectorOp() != NVVM::Tcgen05MMACollectorOp::DISCARD ||
         !mma.getMatrixA().getType().isInteger(64))
       return unsupported("tcgen05.mma.block_scale other than "
-                         "kind::mxf4nvf4.block16 with A in shared memory");
+                         "kind::mxf4nvf4.block16, kind::mxf4.block32 or "
+                         "kind::mxf8f6f4.block32 with A in shared memory");
     call("nvfp4EmuTcgen05MmaBlockScaled", voidType,
-         {mma.getMatrixD(), mma.getMatrixA(), mma.getMatrixB(),
-          castInteger(mma.getIdesc(), i32),
+         {constant(i32, static_cast<int64_t>(*kind)), mma.getMatrixD(),
+          mma.getMatrixA(), mma.getMatrixB(), castInteger(mma.getIdesc(), i32),
           castInteger(mma.getEnableInputD(), i8), mma.getScaleA(),
           mma.getScaleB(),
           pairFlag(mma.getCtaGroup() == NVVM::CTAGroupKind::CTA_2),

@@ -100,16 +100,19 @@ LogicalResult mlir::nvfp4::checkMXMatmulSupported(MatmulOp op,
                                                   GPUTarget target) {
   Format lhs = op.getLhs().getType().getFormat();
   Format rhs = op.getRhs().getType().getFormat();
-  // The kernel's operands share a byte layout: two E2M1 operands
-  // (kind::mxf4) or two 8-bit ones (kind::mxf8f6f4).
-  if (hasBlockScaledMma(target) && getElementBits(lhs) == getElementBits(rhs))
+  // The kernels' operands share a byte layout: two E2M1 operands
+  // (kind::mxf4) or two 8-bit ones (kind::mxf8f6f4), on the targets with
+  // block-scaled MMAs (mma.sync on sm_120a / sm_121a, tcgen05.mma on the
+  // sm_100a family).
+  if ((hasBlockScaledMma(target) || isTcgen05Target(target)) &&
+      getElementBits(lhs) == getElementBits(rhs))
     return success();
   return op.emitOpError()
          << "on " << stringifyFormat(lhs) << " x " << stringifyFormat(rhs)
          << " operands has no GPU kernel for " << stringifyGPUTarget(target)
-         << ": the MX GEMM kernels are MXFP4 x MXFP4 (mma.sync kind::mxf4) "
-            "and MXFP8 x MXFP8 (kind::mxf8f6f4) on sm_120a / sm_121a; lower "
-            "the program with --nvfp4-to-cpu";
+         << ": the MX GEMM kernels are MXFP4 x MXFP4 (kind::mxf4) and MXFP8 "
+            "x MXFP8 (kind::mxf8f6f4) on sm_100a, sm_103a, sm_110a, sm_120a "
+            "and sm_121a; lower the program with --nvfp4-to-cpu";
 }
 
 LogicalResult
@@ -342,8 +345,9 @@ struct ConvertNVFP4ToGPUPass
           << tcgen05CtaPair << "' (supported: auto, off, on)";
       return signalPassFailure();
     }
-    // MX: MXFP4 x MXFP4 matmuls have a kernel on sm_120a / sm_121a; MX
-    // quantizations and dequantizations are left for the host.
+    // MX: MXFP4 x MXFP4 and MXFP8 x MXFP8 matmuls have kernels on the
+    // block-scaled targets; MX quantizations and dequantizations are left
+    // for the host.
     bool mxUnsupported = false;
     module.walk([&](MatmulOp op) {
       if (!op.getLhs().getType().isNVFP4())

@@ -6,8 +6,8 @@
 //
 // Tcgen05KernelBuilder (Tcgen05KernelBuilder.h): the epilogue warps, which
 // read the accumulator from tensor memory (tcgen05.ld), scale it by the
-// operands' alpha, add `acc`, and store f32 / bf16 or quantize it to NVFP4
-// (the NVFP4 epilogue), merging the result's amax when asked.
+// NVFP4 operands' alpha, add `acc`, and store f32 / bf16 or quantize it to
+// NVFP4 (the NVFP4 epilogue), merging the result's amax when asked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -266,8 +266,10 @@ void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
 
 void Tcgen05KernelBuilder::emitEpilogue() {
   Type f32 = b.getF32Type(), i32T = b.getI32Type();
-  Value alpha = createMatmulAlpha(b, loc, lhsAmax, c.lhsTensorScale, rhsAmax,
-                                  c.rhsTensorScale);
+  // The operands' alpha (NVFP4; MX has no tensor scale).
+  Value alpha = c.isMX() ? Value()
+                         : createMatmulAlpha(b, loc, lhsAmax, c.lhsTensorScale,
+                                             rhsAmax, c.rhsTensorScale);
   // This thread's accumulator row and the lane field of its tcgen05.ld
   // addresses.
   Value rowInTile = tc::epilogueRow(idx(warp), idx(laneId)).v;
@@ -308,8 +310,10 @@ void Tcgen05KernelBuilder::emitEpilogue() {
       SmallVector<Value> values;
       for (int64_t e = 0; e < tc::kEpilogueColumns; ++e) {
         Value bits = LLVM::ExtractElementOp::create(b, loc, raw, i32(e));
-        values.push_back(arith::MulFOp::create(
-            b, loc, arith::BitcastOp::create(b, loc, f32, bits), alpha));
+        Value value = arith::BitcastOp::create(b, loc, f32, bits);
+        if (alpha)
+          value = arith::MulFOp::create(b, loc, value, alpha);
+        values.push_back(value);
       }
       if (accPtr) {
         SmallVector<Value> accValues = emitLoadAccChunk(row, rowInBatch, col);

@@ -104,7 +104,7 @@ void Tcgen05KernelBuilder::emitProducer() {
                                /*uniform=*/false, /*in_param_space=*/false);
   });
   forEachTile([&](Value local, tc::TileCoord<IdxI32> coord) {
-    // Rows of the 2-D [batch * rows, K / 2] byte views: this CTA's 128 rows
+    // Rows of the 2-D [batch * rows, row bytes] views: this CTA's 128 rows
     // of A and its share of the tile's B rows. The B scales are those of
     // all the tile's rows, in each CTA of a pair too (each CTA's tensor core
     // scales its accumulator rows by every B column's scales, read from its
@@ -192,7 +192,7 @@ void Tcgen05KernelBuilder::emitProducer() {
                 b, loc, clusterPtrType, smemPtr(addC(stageOff, dstOffset)));
             NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
                 b, loc, dst, src, fullOfScaleCopies,
-                i32(tc::kScaleAtomKTileBytes),
+                i32(p.scaleAtomKTileBytes()),
                 /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
           }
         };
@@ -236,12 +236,16 @@ void Tcgen05KernelBuilder::emitProducer() {
 
 void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
                                            const tc::TileCoord<IdxI32> &coord) {
-  auto vecType = VectorType::get({4}, b.getI32Type());
-  const int64_t scaleRowBytes = c.k / 16;
-  Value kScaleByte = ext64(mulC(kt, tc::kTileK / 16));
+  // One 32-bit word of scales per atom of the K tile (4 scales each).
+  const int64_t words = p.scaleAtomsPerKTile;
+  auto rowType = VectorType::get({words}, b.getI32Type());
+  // An atom's 16 bytes of a lane: one word of each of its four rows.
+  auto atomRowsType = VectorType::get({tc::kScaleRowsPerLane}, b.getI32Type());
+  const int64_t scaleRowBytes = c.k / c.blockCols();
+  Value kScaleByte = ext64(mulC(kt, words * 4));
   Value batch64 = ext64(coord.batch.v);
-  // The 16 scale bytes of K tile kt (one 32-bit word per MMA) of tile row
-  // `row`.
+  // The scale bytes of K tile kt (16, 8 or 4: one word per atom) of tile
+  // row `row`.
   auto loadRow = [&](Value base, int64_t rows, int64_t blockRows,
                      Value tileRow0, Value row) -> Value {
     Value operandRow = add(tileRow0, row);
@@ -252,16 +256,16 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
     Value scaleRow = divC(operandRow, blockRows);
     Value rowStart = add(mulC(batch64, rows / blockRows * scaleRowBytes),
                          mulC(ext64(scaleRow), scaleRowBytes));
-    if (c.k % tc::kTileK == 0)
-      return LLVM::LoadOp::create(b, loc, vecType,
-                                  gep(base, add(rowStart, kScaleByte)), 16);
-    // K not a multiple of the K tile: scale rows of K / 16 bytes are not
-    // 16-byte aligned, so the 16 bytes load one by one; those past the
-    // row's end are zero (with the zero-filled codes, the padded K adds
-    // exact zeros).
+    if (c.k % c.tileK() == 0)
+      return LLVM::LoadOp::create(
+          b, loc, rowType, gep(base, add(rowStart, kScaleByte)), 4 * words);
+    // K not a multiple of the K tile: scale rows are not aligned to the
+    // tile's scale bytes, so they load one by one; those past the row's end
+    // are zero (with the zero-filled codes, the padded K adds exact zeros:
+    // zero codes times any scale, E8M0's 2^-127 included).
     Type i8 = b.getI8Type(), i32T = b.getI32Type();
-    Value vec = LLVM::PoisonOp::create(b, loc, vecType);
-    for (int64_t word = 0; word < tc::kMmasPerKTile; ++word) {
+    Value vec = LLVM::PoisonOp::create(b, loc, rowType);
+    for (int64_t word = 0; word < words; ++word) {
       Value packed = i32(0);
       for (int64_t byte = 0; byte < 4; ++byte) {
         Value col = addC(kScaleByte, 4 * word + byte);
@@ -281,11 +285,11 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
     }
     return vec;
   };
-  // Word i of the four rows (null: zero padding) into the atom of MMA i.
+  // Word i of the four rows (null: zero padding) into atom i.
   Value laneOff = tc::scaleLaneStoreOffset(idx(laneId)).v;
   auto storeAtoms = [&](ArrayRef<Value> rows, int64_t firstAtomOffset) {
-    for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
-      Value vec = LLVM::PoisonOp::create(b, loc, vecType);
+    for (int64_t i = 0; i < words; ++i) {
+      Value vec = LLVM::PoisonOp::create(b, loc, atomRowsType);
       for (auto [q, row] : llvm::enumerate(rows)) {
         Value word = row ? LLVM::ExtractElementOp::create(b, loc, row, i32(i))
                                .getResult()
@@ -394,34 +398,51 @@ void Tcgen05KernelBuilder::emitIssueKTile(Value kt, Value stage,
                               /*srcFormat=*/nullptr,
                               tmemPtr(addC(scaleCol, column)), desc);
   };
-  for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
+  for (int64_t i = 0; i < p.scaleAtomsPerKTile; ++i) {
     copyAtom(p.aScaleAtomOffsetOf(i), p.aScaleColumnOf(i));
     for (int64_t a = 0; a < p.bScaleAtoms; ++a)
       copyAtom(p.bScaleAtomOffsetOf(i, a),
                p.bScaleColumnOf(i) + a * tc::kScaleAtomTmemColumns);
   }
-  // With a CTA pair: M = 256, A from both CTAs' shared memory (128 rows
-  // each at this address), B from both (tileN / 2 rows each), the scales
-  // and the accumulator from / to both CTAs' tensor memory.
-  const uint32_t idesc =
-      tc::encodeMxf4Nvf4InstrDesc(p.tileM, p.tileN, tc::ScaleFormat::UE4M3,
-                                  /*scaleIdA=*/0, /*scaleIdB=*/0, p.ctaPair);
-  Value idescV = i32(static_cast<int32_t>(idesc));
+  const tc::BlockScaledKind kind = c.kind();
+  const NVVM::MMABlockScaleKind nvvmKind =
+      kind == tc::BlockScaledKind::Mxf4Nvf4 ? NVVM::MMABlockScaleKind::MXF4NVF4
+      : kind == tc::BlockScaledKind::Mxf4   ? NVVM::MMABlockScaleKind::MXF4
+                                            : NVVM::MMABlockScaleKind::MXF8F6F4;
+  const NVVM::Tcgen05MMABlockScale blockScale =
+      c.isMX() ? NVVM::Tcgen05MMABlockScale::BLOCK32
+               : NVVM::Tcgen05MMABlockScale::BLOCK16;
   // The first MMA of a tile overwrites the accumulator.
   Value notFirst = cmp(arith::CmpIPredicate::ne, kt, i32(0));
   Value always = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  // One constant per distinct instruction descriptor (the MX kinds' differ
+  // in their scale ids).
+  llvm::SmallDenseMap<uint32_t, Value> idescValues;
   for (int64_t i = 0; i < tc::kMmasPerKTile; ++i) {
-    // MMA i reads the 32-byte K slice i of each 128-byte swizzled row.
-    int64_t kOff = i * (tc::kMmaK / 2);
+    // MMA i reads the 32-byte K slice i of each 128-byte swizzled row, and
+    // its scales from the bytes scaleIdOfMma of the cells of its atom.
+    int64_t kOff = i * tc::kMmaRowBytes;
     Value aDesc = descAt(opStageDesc, p.aOffset + kOff);
     Value bDesc = descAt(opStageDesc, p.bOffset + kOff);
+    const uint32_t scaleId = tc::scaleIdOfMma(kind, i);
+    const int64_t atom = tc::scaleAtomOfMma(kind, i);
+    // With a CTA pair: M = 256, A from both CTAs' shared memory (128 rows
+    // each at this address), B from both (tileN / 2 rows each), the scales
+    // and the accumulator from / to both CTAs' tensor memory.
+    const uint32_t idesc = tc::encodeBlockScaledInstrDesc(
+        kind, p.tileM, p.tileN, Tcgen05Config::operandFormatCode(c.lhsFormat),
+        Tcgen05Config::operandFormatCode(c.rhsFormat), scaleId, scaleId,
+        p.ctaPair);
+    assert(idesc != 0 && "invalid tcgen05 instruction descriptor");
+    Value &idescValue = idescValues[idesc];
+    if (!idescValue)
+      idescValue = i32(static_cast<int32_t>(idesc));
     NVVM::Tcgen05MMABlockScaleOp::create(
-        b, loc, NVVM::MMABlockScaleKind::MXF4NVF4, ctaGroup(),
-        NVVM::Tcgen05MMABlockScale::BLOCK16,
+        b, loc, nvvmKind, ctaGroup(), blockScale,
         NVVM::Tcgen05MMACollectorOp::DISCARD, tmemPtr(accColumn), aDesc, bDesc,
-        idescV, i == 0 ? notFirst : always,
-        tmemPtr(addC(scaleCol, p.aScaleColumnOf(i))),
-        tmemPtr(addC(scaleCol, p.bScaleColumnOf(i))));
+        idescValue, i == 0 ? notFirst : always,
+        tmemPtr(addC(scaleCol, p.aScaleColumnOf(atom))),
+        tmemPtr(addC(scaleCol, p.bScaleColumnOf(atom))));
   }
 }
 
@@ -464,14 +485,20 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   b.setInsertionPointToStart(&entry);
 
   // The A and B data arguments are read through their tensor maps.
-  lhsTensorMap = entry.getArgument(kArgLhsTensorMap);
-  lhsScales = globalBase(entry.getArgument(kArgLhsScales));
-  lhsAmax = entry.getArgument(kArgLhsAmax);
-  rhsTensorMap = entry.getArgument(kArgRhsTensorMap);
-  rhsScales = globalBase(entry.getArgument(kArgRhsScales));
-  rhsAmax = entry.getArgument(kArgRhsAmax);
-  accPtr = c.hasAcc ? globalBase(entry.getArgument(kArgAccOrResult)) : Value();
-  unsigned arg = kArgAccOrResult + (c.hasAcc ? 1 : 0);
+  auto operand = [&](unsigned index, OperandArg arg) {
+    return entry.getArgument(operandArg(c, index, arg));
+  };
+  lhsTensorMap = operand(0, kArgTensorMap);
+  lhsScales = globalBase(operand(0, kArgScales));
+  rhsTensorMap = operand(1, kArgTensorMap);
+  rhsScales = globalBase(operand(1, kArgScales));
+  if (!c.isMX()) {
+    lhsAmax = operand(0, kArgAmax);
+    rhsAmax = operand(1, kArgAmax);
+  }
+  unsigned arg = firstArgAfterOperands(c);
+  if (c.hasAcc)
+    accPtr = globalBase(entry.getArgument(arg++));
   if (c.nvfp4Output) {
     outAmax = entry.getArgument(arg++);
     if (c.nvfp4Output->stochastic)

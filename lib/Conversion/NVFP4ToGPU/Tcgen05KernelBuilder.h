@@ -135,9 +135,33 @@ struct Tcgen05Config : MatmulShape {
     c.ctaPairMode = ctaPairMode;
     const int64_t tileN = tc::chooseTileN(c.n);
     c.plan = tc::makeTilePlan(
-        tileN, tc::selectCtaPair(ctaPairMode, c.batches(), c.m, c.n, tileN));
+        tileN, tc::selectCtaPair(ctaPairMode, c.batches(), c.m, c.n, tileN),
+        tc::scaleAtomsPerKTileOf(c.kind()));
     return c;
   }
+
+  /// The MMA kind of the operands' format: kind::mxf4nvf4 (NVFP4),
+  /// kind::mxf4 (MXFP4) or kind::mxf8f6f4 (MXFP8, E4M3 and E5M2 in any
+  /// pairing).
+  tc::BlockScaledKind kind() const {
+    if (!isMX())
+      return tc::BlockScaledKind::Mxf4Nvf4;
+    return elementBits() == 4 ? tc::BlockScaledKind::Mxf4
+                              : tc::BlockScaledKind::Mxf8f6f4;
+  }
+  /// The instruction descriptor's format code of an operand of `format`.
+  static uint32_t operandFormatCode(Format format) {
+    switch (format) {
+    case Format::MXFP8E4M3:
+      return static_cast<uint32_t>(tc::MxF8F6F4Format::E4M3);
+    case Format::MXFP8E5M2:
+      return static_cast<uint32_t>(tc::MxF8F6F4Format::E5M2);
+    default:
+      return static_cast<uint32_t>(tc::MxF4Format::E2M1);
+    }
+  }
+  /// Elements per K tile: 256 (E2M1) or 128 (8-bit).
+  int64_t tileK() const { return tc::tileKOf(kind()); }
 
   /// Tiles along N and M; the last is predicated when the tile does not
   /// divide the dimension.
@@ -148,21 +172,25 @@ struct Tcgen05Config : MatmulShape {
   int64_t numTiles() const { return nTiles() * mTiles() * batches(); }
   /// K tiles; the last is zero-filled past K when the K tile does not
   /// divide K.
-  int64_t kTiles() const { return llvm::divideCeil(k, tc::kTileK); }
+  int64_t kTiles() const { return llvm::divideCeil(k, tileK()); }
 
   /// The tensor maps of the A and B data at device address `address`: one
   /// box is what one CTA loads (with a CTA pair, 128 rows of A and half of
   /// the tile's B rows).
   tc::ByteTensorMap2D lhsTensorMap(uint64_t address) const {
-    return tc::operandTensorMap(address, batches(), m, k, tc::kTileM);
+    return tc::operandTensorMap(address, batches(), m, k, tc::kTileM,
+                                elementBits());
   }
   tc::ByteTensorMap2D rhsTensorMap(uint64_t address) const {
-    return tc::operandTensorMap(address, batches(), n, k, plan.bRowsPerCta);
+    return tc::operandTensorMap(address, batches(), n, k, plan.bRowsPerCta,
+                                elementBits());
   }
 
   /// e.g. `nvfp4_tcgen05_matmul_m128n256k1024_t256_1x16_16x16_f32`, or
   /// `..._t256_pair_...` for the CTA pair; `_sfatoms_a`, `_sfatoms_b`,
   /// `_sfatoms_ab` name the operands whose scales are in the atoms layout.
+  /// MX operands name their formats instead of their blocks
+  /// (`..._t128_mxfp8_e4m3_mxfp8_e5m2_f32`).
   std::string kernelName() const {
     std::string name;
     llvm::raw_string_ostream os(name);
@@ -170,9 +198,13 @@ struct Tcgen05Config : MatmulShape {
     if (batch)
       os << "b" << batch;
     os << "m" << m << "n" << n << "k" << k << "_t" << plan.tileN
-       << (plan.ctaPair ? "_pair_" : "_") << lhsBlockRows << "x16_"
-       << rhsBlockRows << "x16_"
-       << (resultElementType.isBF16() ? "bf16" : "f32");
+       << (plan.ctaPair ? "_pair_" : "_");
+    if (isMX())
+      os << stringifyFormat(lhsFormat) << "_" << stringifyFormat(rhsFormat)
+         << "_";
+    else
+      os << lhsBlockRows << "x16_" << rhsBlockRows << "x16_";
+    os << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";
     os << tensorScaleSuffix();
@@ -241,25 +273,30 @@ constexpr llvm::StringLiteral kTensorMapDestroyFn = "nvfp4CudaTensorMapDestroy";
 constexpr llvm::StringLiteral kMultiprocessorCountFn =
     "nvfp4CudaMultiprocessorCount";
 
-/// Kernel arguments (then `acc` if any, then the result: one buffer, or with
-/// the NVFP4 epilogue the amax, the seed if stochastic, the data and the
-/// scales buffers; then the result's amax buffer if the kernel computes it).
-/// Each
+/// Kernel arguments per operand (the amax of NVFP4 operands only: MX has no
+/// tensor scale; operandArg), then `acc` if any, then the result: one
+/// buffer, or with the NVFP4 epilogue the amax, the seed if stochastic, the
+/// data and the scales buffers; then the result's amax buffer if the kernel
+/// computes it. Each
 /// tensor map directly follows the data buffer it describes: the kernel reads
 /// the data only through the tensor map, but the buffer stays an operand of the
 /// launch so that the host staging of nvfp4-to-gpu-executable moves it to the
 /// device, and nvfp4-tcgen05-retarget-tensor-maps finds the buffer of each map.
-enum KernelArg : unsigned {
-  kArgLhsData,
-  kArgLhsTensorMap,
-  kArgLhsScales,
-  kArgLhsAmax,
-  kArgRhsData,
-  kArgRhsTensorMap,
-  kArgRhsScales,
-  kArgRhsAmax,
-  kArgAccOrResult,
+enum OperandArg : unsigned {
+  kArgData,
+  kArgTensorMap,
+  kArgScales,
+  kArgAmax,
 };
+/// The index of argument `arg` of operand `operand` (0: A, 1: B), and of the
+/// first argument after the operands.
+inline unsigned operandArg(const MatmulShape &shape, unsigned operand,
+                           OperandArg arg) {
+  return operand * (shape.isMX() ? kArgAmax : kArgAmax + 1) + arg;
+}
+inline unsigned firstArgAfterOperands(const MatmulShape &shape) {
+  return operandArg(shape, 2, kArgData);
+}
 
 class Tcgen05KernelBuilder {
 public:

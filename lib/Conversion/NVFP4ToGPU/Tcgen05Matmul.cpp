@@ -6,7 +6,9 @@
 //
 // Lowers `nvfp4.matmul` for sm_100a / sm_103a / sm_110a to a launch of a
 // persistent, warp-specialized 1-CTA kernel built on
-// `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`:
+// `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16` (MX
+// operands: kind::mxf4 or kind::mxf8f6f4 with .block32, UE8M0 scales, no
+// alpha; the same kernel with 128-byte K tiles of 8-bit elements for MXFP8):
 //
 //  - CTA tile 128 x N x 256 (N = 256, 128 or 64, the largest dividing the
 //    output width); the grid is min(#tiles, #SMs) CTAs, each computing the
@@ -17,8 +19,8 @@
 //    lanes into 128x4 atoms; one thread of warp 1 copies the atoms to tensor
 //    memory (tcgen05.cp.32x128b.warpx4) and issues the 4 MMAs of the K tile
 //    with compiler-built descriptors; warps 2..5 read the accumulator with
-//    tcgen05.ld.32x32b.x16, multiply by the operands' alpha (from their amaxes),
-//    add `acc` and store f32 or bf16;
+//    tcgen05.ld.32x32b.x16, multiply by the operands' alpha (from their
+//    amaxes), add `acc` and store f32 or bf16;
 //  - up to 6 shared-memory stages between producer and MMA (full / empty
 //    mbarriers) and, when tensor memory allows, two accumulators between MMA
 //    and epilogue (accFull / accEmpty mbarriers).
@@ -144,6 +146,9 @@ bool mlir::nvfp4::canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
   // Whole atoms per CTA: A 128 rows (a pair's 256-row tile is two blocks),
   // B every tileN row (each CTA of a pair copies all of them).
   Tcgen05Config c = Tcgen05Config::get(op, target, std::nullopt, ctaPair);
+  // MX scales come from host quantization, row-major.
+  if (c.isMX())
+    return false;
   const int64_t scaleCols = c.k / mlir::nvfp4::kBlockSize;
   // The producer copies the atoms of whole K tiles.
   if (c.k % tc::kTileK != 0)
@@ -161,7 +166,7 @@ bool mlir::nvfp4::producesTcgen05ScaleAtoms(QuantizeOp op, GPUTarget target,
   // it, directly or through its padded-storage views.
   NVFP4TensorType type = mlir::nvfp4::detail::getNVFP4StorageType(op);
   ArrayRef<int64_t> shape = type.getShape();
-  if (shape.empty() || !type.hasStaticShape())
+  if (!type.isNVFP4() || shape.empty() || !type.hasStaticShape())
     return false;
   const int64_t cols = shape.back(), blockSize = mlir::nvfp4::kBlockSize;
   if (cols % blockSize != 0 ||
@@ -279,7 +284,9 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
       tensorMaps.push_back(createTensorMap(rewriter, loc, args.back(), map));
       args.push_back(tensorMaps.back());
     }
-    args.push_back(amax);
+    // MX operands have no tensor scale (operandArg).
+    if (amax)
+      args.push_back(amax);
   }
   RankedTensorType resultType = op.getResult().getType();
   auto memrefOf = [](RankedTensorType type) {

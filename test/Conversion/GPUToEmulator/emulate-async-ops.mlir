@@ -59,10 +59,23 @@
 // CHECK-NEXT:    %[[P4:.*]] = llvm.mlir.constant(1 : i32)
 // CHECK-NEXT:    %[[L5:.*]] = llvm.mlir.addressof
 // CHECK-NEXT:    llvm.call @nvfp4EmuTcgen05Copy(%[[T]], %[[TP]], %[[ADESC]], %[[P4]], %[[L5]])
+// The kind (nvfp4::emulator::Tcgen05MmaKind): 0 kind::mxf4nvf4.block16,
+// 1 kind::mxf4.block32, 2 kind::mxf8f6f4.block32.
+// CHECK-NEXT:    %[[KIND0:.*]] = llvm.mlir.constant(0 : i32)
 // CHECK-NEXT:    %[[EN8:.*]] = llvm.zext %[[EN]] : i1 to i8
 // CHECK-NEXT:    %[[P5:.*]] = llvm.mlir.constant(1 : i32)
 // CHECK-NEXT:    %[[L6:.*]] = llvm.mlir.addressof
-// CHECK-NEXT:    llvm.call @nvfp4EmuTcgen05MmaBlockScaled(%[[T]], %[[TP]], %[[ADESC]], %[[BDESC]], %[[IDESC]], %[[EN8]], %[[TP]], %[[TP]], %[[P5]], %[[L6]])
+// CHECK-NEXT:    llvm.call @nvfp4EmuTcgen05MmaBlockScaled(%[[T]], %[[KIND0]], %[[TP]], %[[ADESC]], %[[BDESC]], %[[IDESC]], %[[EN8]], %[[TP]], %[[TP]], %[[P5]], %[[L6]])
+// CHECK-NEXT:    %[[KIND1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK-NEXT:    llvm.zext
+// CHECK-NEXT:    llvm.mlir.constant(0 : i32)
+// CHECK-NEXT:    llvm.mlir.addressof
+// CHECK-NEXT:    llvm.call @nvfp4EmuTcgen05MmaBlockScaled(%[[T]], %[[KIND1]], %[[TP]], %[[ADESC]], %[[BDESC]], %[[IDESC]],
+// CHECK-NEXT:    %[[KIND2:.*]] = llvm.mlir.constant(2 : i32)
+// CHECK-NEXT:    llvm.zext
+// CHECK-NEXT:    llvm.mlir.constant(0 : i32)
+// CHECK-NEXT:    llvm.mlir.addressof
+// CHECK-NEXT:    llvm.call @nvfp4EmuTcgen05MmaBlockScaled(%[[T]], %[[KIND2]], %[[TP]], %[[ADESC]], %[[BDESC]], %[[IDESC]],
 // CHECK-NEXT:    %[[MASK32:.*]] = llvm.zext %[[MASK]] : i16 to i32
 // CHECK-NEXT:    %[[P6:.*]] = llvm.mlir.constant(1 : i32)
 // CHECK-NEXT:    %[[L7:.*]] = llvm.mlir.addressof
@@ -118,6 +131,8 @@ module attributes {gpu.container_module} {
       nvvm.tcgen05.fence <after>
       nvvm.tcgen05.cp %tp, %adesc {group = #nvvm.cta_group<cta_2>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>, multicast = #nvvm.tcgen05_cp_multicast<warpx4>}
       nvvm.tcgen05.mma.block_scale %tp, %adesc, %bdesc, %idesc, %en, %tp, %tp {blockScale = #nvvm.tcgen05_mma_block_scale<block16>, ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.block_scale_kind<mxf4nvf4>} : (!llvm.ptr<6>, i64, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>)
+      nvvm.tcgen05.mma.block_scale %tp, %adesc, %bdesc, %idesc, %en, %tp, %tp {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4>} : (!llvm.ptr<6>, i64, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>)
+      nvvm.tcgen05.mma.block_scale %tp, %adesc, %bdesc, %idesc, %en, %tp, %tp {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf8f6f4>} : (!llvm.ptr<6>, i64, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>)
       nvvm.tcgen05.commit %bar, multicast_mask = %mask {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
       nvvm.tcgen05.commit %bar : !llvm.ptr<3>
       %v = nvvm.tcgen05.ld %tp {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>

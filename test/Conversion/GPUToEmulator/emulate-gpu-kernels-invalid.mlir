@@ -86,8 +86,8 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @k {
     llvm.func @kern(%t: !llvm.ptr<6>, %a: i64, %i: i32, %e: i1) attributes {gpu.kernel, nvvm.kernel} {
-      // expected-error @below {{nvfp4-emulate-gpu-kernels: tcgen05.mma.block_scale other than kind::mxf4nvf4.block16 with A in shared memory is not modelled by the GPU emulator yet}}
-      nvvm.tcgen05.mma.block_scale %t, %a, %a, %i, %e, %t, %t {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf8f6f4>} : (!llvm.ptr<6>, i64, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>)
+      // expected-error @below {{nvfp4-emulate-gpu-kernels: tcgen05.mma.block_scale other than kind::mxf4nvf4.block16, kind::mxf4.block32 or kind::mxf8f6f4.block32 with A in shared memory is not modelled by the GPU emulator yet}}
+      nvvm.tcgen05.mma.block_scale %t, %a, %a, %i, %e, %t, %t {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4nvf4>} : (!llvm.ptr<6>, i64, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>)
       llvm.return
     }
   }

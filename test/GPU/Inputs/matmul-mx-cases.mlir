@@ -1,7 +1,8 @@
-// MX matmul cases of the sm_120a / sm_121a kernels, shared by their GPU
-// execution tests: MXFP4 x MXFP4 (kind::mxf4, scale_vec::2X) and MXFP8 x
-// MXFP8 in every E4M3 / E5M2 pairing (kind::mxf8f6f4, scale_vec::1X), with
-// E8M0 scales. Inputs are filled by the reference runtime, quantized to MX
+// MX matmul cases of the GPU kernels (mma.sync on sm_120a / sm_121a,
+// tcgen05.mma on sm_100a / sm_103a / sm_110a), shared by their execution
+// tests: MXFP4 x MXFP4 (kind::mxf4, scale_vec::2X) and MXFP8 x MXFP8 in
+// every E4M3 / E5M2 pairing (kind::mxf8f6f4, scale_vec::1X), with E8M0
+// scales. Inputs are filled by the reference runtime, quantized to MX
 // on the host (the GPU lowering leaves MX quantization to the reference
 // lowering, which calls the reference library), multiplied by the GPU
 // kernel and checked against nvfp4::mx::matmul (nvfp4GpuCheckMxMatmul).

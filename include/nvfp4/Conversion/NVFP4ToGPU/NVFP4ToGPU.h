@@ -72,9 +72,10 @@ checkMatmulSupported(MatmulOp op, GPUTarget target,
                      std::optional<::nvfp4::gpu::TileShape> tile = {});
 
 /// Checks that the matmul `op` of MX operands has a kernel on `target`:
-/// MXFP4 x MXFP4 (mma.sync kind::mxf4) or MXFP8 x MXFP8, E4M3 and E5M2 in
-/// any pairing (kind::mxf8f6f4), on sm_120a / sm_121a; emits an error at
-/// the op's location and fails otherwise.
+/// MXFP4 x MXFP4 (kind::mxf4) or MXFP8 x MXFP8, E4M3 and E5M2 in any
+/// pairing (kind::mxf8f6f4), by mma.sync on sm_120a / sm_121a and by
+/// tcgen05.mma on sm_100a / sm_103a / sm_110a; emits an error at the op's
+/// location and fails otherwise.
 LogicalResult checkMXMatmulSupported(MatmulOp op, GPUTarget target);
 
 /// Emits a remark at `op` when its kernel on `target` does not use the FP4

@@ -37,18 +37,58 @@ namespace nvfp4::gpu::tcgen05 {
 // Instruction descriptor (block-scaled kinds)
 //===----------------------------------------------------------------------===//
 
-/// Operand formats of the instruction descriptor for kind::mxf4nvf4 (bits
-/// [7,10) and [10,12)). E2M1 is 1 for mxf4 / mxf4nvf4 (it is 5 for f8f6f4).
+/// The block-scaled kinds the kernel issues, one per operand format:
+///  - NVFP4 (E2M1, a UE4M3 scale per 16): kind::mxf4nvf4 .block16
+///    (scale_vec::4X), K = 64 per MMA;
+///  - MXFP4 (E2M1, a UE8M0 scale per 32): kind::mxf4 .block32
+///    (scale_vec::2X), K = 64;
+///  - MXFP8 (E4M3 / E5M2, a UE8M0 scale per 32): kind::mxf8f6f4 .block32
+///    (scale_vec::1X), K = 32.
+/// Every kind reads 32 bytes of each operand row per MMA.
+enum class BlockScaledKind { Mxf4Nvf4, Mxf4, Mxf8f6f4 };
+
+/// Operand formats of the instruction descriptor (bits [7,10) and
+/// [10,13)): E2M1 is 1 for kind::mxf4 / mxf4nvf4; kind::mxf8f6f4 has its
+/// own codes (E4M3 0, E5M2 1; E2M1 would be 5).
 enum class MxF4Format : uint32_t { E2M1 = 1 };
+enum class MxF8F6F4Format : uint32_t { E4M3 = 0, E5M2 = 1 };
 
 /// Scale-factor format (bit 23).
 enum class ScaleFormat : uint32_t { UE4M3 = 0, UE8M0 = 1 };
+
+/// Bits of an operand element of `kind`.
+constexpr int64_t elementBitsOf(BlockScaledKind kind) {
+  return kind == BlockScaledKind::Mxf8f6f4 ? 8 : 4;
+}
+/// Elements that share a scale along K: 16 (NVFP4) or 32 (MX).
+constexpr int64_t scaleBlockKOf(BlockScaledKind kind) {
+  return kind == BlockScaledKind::Mxf4Nvf4 ? 16 : 32;
+}
+/// The K of one MMA: its 32 bytes of each row.
+constexpr int64_t mmaKOf(BlockScaledKind kind) {
+  return 32 * 8 / elementBitsOf(kind);
+}
+/// Scales per row that one MMA reads from a 32-bit tensor-memory cell: the
+/// scale vector size (4X, 2X, 1X).
+constexpr int64_t scalesPerMmaOf(BlockScaledKind kind) {
+  return mmaKOf(kind) / scaleBlockKOf(kind);
+}
+constexpr ScaleFormat scaleFormatOf(BlockScaledKind kind) {
+  return kind == BlockScaledKind::Mxf4Nvf4 ? ScaleFormat::UE4M3
+                                           : ScaleFormat::UE8M0;
+}
+/// The scale ids a kind allows: the byte of the 32-bit cell holding the
+/// first of its scales, a multiple of the scale vector size (4X: 0; 2X: 0
+/// or 2; 1X: 0..3).
+constexpr bool isValidScaleId(BlockScaledKind kind, uint32_t scaleId) {
+  return scaleId < 4 && scaleId % scalesPerMmaOf(kind) == 0;
+}
 
 /// Field positions of the block-scaled instruction descriptor.
 inline constexpr unsigned kIdescSparsityBit = 2;
 inline constexpr unsigned kIdescScaleBIdShift = 4;  // [4,6)
 inline constexpr unsigned kIdescAFormatShift = 7;   // [7,10)
-inline constexpr unsigned kIdescBFormatShift = 10;  // [10,12)
+inline constexpr unsigned kIdescBFormatShift = 10;  // [10,13)
 inline constexpr unsigned kIdescNegateABit = 13;
 inline constexpr unsigned kIdescNegateBBit = 14;
 inline constexpr unsigned kIdescTransposeABit = 15; // 0: K-major
@@ -57,43 +97,64 @@ inline constexpr unsigned kIdescNShift = 17;        // [17,23): N >> 3
 inline constexpr unsigned kIdescScaleFormatBit = 23;
 inline constexpr unsigned kIdescMShift = 27;        // [27,29): M >> 7
 inline constexpr unsigned kIdescScaleAIdShift = 29; // [29,31)
-inline constexpr unsigned kIdescMaxShiftBit = 31;   // K: 0 = dense K64
+inline constexpr unsigned kIdescMaxShiftBit = 31;   // K: 0 = dense K
 
-/// Whether (m, n) is a shape of kind::mxf4nvf4 with cta_group::1: M = 128,
-/// N = 8..256 in steps of 8.
+/// Whether (m, n) is a block-scaled MMA shape with cta_group::1: M = 128,
+/// N = 8..256 in steps of 8 (every kind).
 constexpr bool isValidMmaShapeCta1(int64_t m, int64_t n) {
   return m == 128 && n >= 8 && n <= 256 && n % 8 == 0;
 }
 
-/// Whether (m, n) is a shape of kind::mxf4nvf4 with cta_group::2 (m is the
+/// Whether (m, n) is a block-scaled MMA shape with cta_group::2 (m is the
 /// M of the CTA pair): M = 128 or 256, N = 16..256 in steps of 16.
 constexpr bool isValidMmaShapeCta2(int64_t m, int64_t n) {
   return (m == 128 || m == 256) && n >= 16 && n <= 256 && n % 16 == 0;
 }
 
+/// Whether `format` is an operand format code of `kind`.
+constexpr bool isValidOperandFormat(BlockScaledKind kind, uint32_t format) {
+  if (kind == BlockScaledKind::Mxf8f6f4)
+    return format == static_cast<uint32_t>(MxF8F6F4Format::E4M3) ||
+           format == static_cast<uint32_t>(MxF8F6F4Format::E5M2);
+  return format == static_cast<uint32_t>(MxF4Format::E2M1);
+}
+
 /// The instruction descriptor of a dense, K-major, non-negated
-/// kind::mxf4nvf4 block-scaled MMA of shape m x n x 64 with E2M1 operands,
-/// issued with cta_group::2 when `ctaPair` (then m is the M of the pair).
-/// `scaleIdA` / `scaleIdB` must be 0 for block16 (scale_vec::4X). Returns 0
-/// for an invalid shape (0 is never a valid descriptor: the M field is
+/// block-scaled MMA of `kind`, shape m x n x mmaKOf(kind), with operand
+/// format codes `formatA` / `formatB` and the kind's scale format, issued
+/// with cta_group::2 when `ctaPair` (then m is the M of the pair).
+/// `scaleIdA` / `scaleIdB` select the byte of each 32-bit scale cell the
+/// MMA's scales start at (isValidScaleId). Returns 0 for an invalid shape,
+/// format or scale id (0 is never a valid descriptor: the M field is
 /// non-zero for every valid M).
-constexpr uint32_t encodeMxf4Nvf4InstrDesc(int64_t m, int64_t n,
-                                           ScaleFormat scaleFormat,
-                                           uint32_t scaleIdA = 0,
-                                           uint32_t scaleIdB = 0,
-                                           bool ctaPair = false) {
+constexpr uint32_t encodeBlockScaledInstrDesc(BlockScaledKind kind, int64_t m,
+                                              int64_t n, uint32_t formatA,
+                                              uint32_t formatB,
+                                              uint32_t scaleIdA = 0,
+                                              uint32_t scaleIdB = 0,
+                                              bool ctaPair = false) {
   if (!(ctaPair ? isValidMmaShapeCta2(m, n) : isValidMmaShapeCta1(m, n)) ||
-      scaleIdA > 3 || scaleIdB > 3)
+      !isValidOperandFormat(kind, formatA) ||
+      !isValidOperandFormat(kind, formatB) || !isValidScaleId(kind, scaleIdA) ||
+      !isValidScaleId(kind, scaleIdB))
     return 0;
   uint32_t d = 0;
   d |= scaleIdB << kIdescScaleBIdShift;
-  d |= static_cast<uint32_t>(MxF4Format::E2M1) << kIdescAFormatShift;
-  d |= static_cast<uint32_t>(MxF4Format::E2M1) << kIdescBFormatShift;
+  d |= formatA << kIdescAFormatShift;
+  d |= formatB << kIdescBFormatShift;
   d |= static_cast<uint32_t>(n >> 3) << kIdescNShift;
-  d |= static_cast<uint32_t>(scaleFormat) << kIdescScaleFormatBit;
+  d |= static_cast<uint32_t>(scaleFormatOf(kind)) << kIdescScaleFormatBit;
   d |= static_cast<uint32_t>(m >> 7) << kIdescMShift;
   d |= scaleIdA << kIdescScaleAIdShift;
   return d;
+}
+
+/// The kind::mxf4nvf4 .block16 descriptor (NVFP4 x NVFP4).
+constexpr uint32_t encodeMxf4Nvf4InstrDesc(int64_t m, int64_t n,
+                                           bool ctaPair = false) {
+  const auto e2m1 = static_cast<uint32_t>(MxF4Format::E2M1);
+  return encodeBlockScaledInstrDesc(BlockScaledKind::Mxf4Nvf4, m, n, e2m1, e2m1,
+                                    0, 0, ctaPair);
 }
 
 /// Field extraction, for tests and diagnostics.
@@ -203,9 +264,10 @@ constexpr uint64_t applySw128(uint64_t address) {
 // Scale factors
 //===----------------------------------------------------------------------===//
 
-/// A 128x4 scale atom: the E4M3 scales of 128 rows for 4 K blocks (one
-/// K = 64 MMA), 512 bytes. Row r, K block kb sits at byte
-/// (r % 32) * 16 + (r / 32) * 4 + kb: the layout of nvfp4::swizzleScales.
+/// A 128x4 scale atom: the scales of 128 rows for 4 K blocks (one
+/// NVFP4 MMA of K = 64, two MXFP4 MMAs, four MXFP8 MMAs), 512 bytes. Row r, K
+/// block kb sits at byte (r % 32) * 16 + (r / 32) * 4 + kb: the layout of
+/// nvfp4::swizzleScales.
 inline constexpr int64_t kScaleAtomRows = 128;
 inline constexpr int64_t kScaleAtomBlocks = 4;
 inline constexpr int64_t kScaleAtomBytes = kScaleAtomRows * kScaleAtomBlocks;
@@ -261,9 +323,10 @@ constexpr ScaleTmemCoord scaleTmemCoord(int64_t row, int64_t kb) {
 //===----------------------------------------------------------------------===//
 
 /// The producer warp writes the scale atoms of a stage: lane `lane` loads the
-/// 16 scale bytes (one 32-bit word per MMA of the K tile) of the rows
-/// `128 atom + lane + 32 q`, q = 0..3, and stores, for MMA `i`, the words i
-/// of these four rows as one 16-byte vector at byte `16 lane` of the atom:
+/// scale bytes of the K tile (one 32-bit word per scale atom: 16 bytes for
+/// NVFP4, 8 for MXFP4, 4 for MXFP8) of the rows `128 atom + lane + 32 q`,
+/// q = 0..3, and stores, for atom `i`, the words i of these four rows as one
+/// 16-byte vector at byte `16 lane` of the atom:
 /// by scaleAtomOffset, row `lane + 32 q`, K block kb sits at byte
 /// `16 lane + 4 q + kb`.
 inline constexpr int64_t kScaleRowsPerLane = kScaleAtomRows / 32;
@@ -278,19 +341,37 @@ template <typename Idx> Idx scaleLaneStoreOffset(Idx lane) {
 // The CTA tile and the warp roles of the kernel
 //===----------------------------------------------------------------------===//
 
-/// 1-CTA tile: 128 x N outputs, 256-wide K tiles (4 MMAs of K = 64). A CTA
-/// pair (cta_group::2) computes a 256 x N tile: each CTA holds 128 rows of
-/// A, half of the N rows of B and its 128 accumulator rows.
+/// 1-CTA tile: 128 x N outputs, K tiles of 128 bytes per row (256 4-bit or
+/// 128 8-bit elements: 4 MMAs of 32 bytes). A CTA pair (cta_group::2)
+/// computes a 256 x N tile: each CTA holds 128 rows of A, half of the N rows
+/// of B and its 128 accumulator rows.
 inline constexpr int64_t kTileM = 128;
 inline constexpr int64_t kPairCtas = 2;
 inline constexpr int64_t kPairTileM = kPairCtas * kTileM;
-inline constexpr int64_t kTileK = 256;
-inline constexpr int64_t kMmaK = 64;
-inline constexpr int64_t kMmasPerKTile = kTileK / kMmaK;
-inline constexpr int64_t kTileRowBytes = kTileK / 2;
-static_assert(kTileRowBytes == kSwizzleBytes, "a K tile is one swizzle row");
-/// The scale atoms of one K tile and 128 rows: one atom per MMA.
+inline constexpr int64_t kTileRowBytes = kSwizzleBytes;
+inline constexpr int64_t kMmaRowBytes = 32;
+inline constexpr int64_t kMmasPerKTile = kTileRowBytes / kMmaRowBytes;
+/// The K tile of the NVFP4 kernel (E2M1): 256.
+inline constexpr int64_t kTileK = kTileRowBytes * 2;
+/// Elements per K tile of `kind`.
+constexpr int64_t tileKOf(BlockScaledKind kind) {
+  return kTileRowBytes * 8 / elementBitsOf(kind);
+}
+/// The 128x4 scale atoms of one K tile and 128 rows: 4 (NVFP4, one per
+/// MMA), 2 (MXFP4: one per two MMAs) or 1 (MXFP8).
+constexpr int64_t scaleAtomsPerKTileOf(BlockScaledKind kind) {
+  return tileKOf(kind) / scaleBlockKOf(kind) / kScaleAtomBlocks;
+}
+/// The NVFP4 kernel's scale atoms of one K tile and 128 rows: one per MMA.
 inline constexpr int64_t kScaleAtomKTileBytes = kMmasPerKTile * kScaleAtomBytes;
+/// The scale atom (of the K tile's) and the byte of its 32-bit cells
+/// (the instruction descriptor's scale id) of the first scale of MMA `mma`.
+constexpr int64_t scaleAtomOfMma(BlockScaledKind kind, int64_t mma) {
+  return mma * scalesPerMmaOf(kind) / kScaleAtomBlocks;
+}
+constexpr uint32_t scaleIdOfMma(BlockScaledKind kind, int64_t mma) {
+  return static_cast<uint32_t>(mma * scalesPerMmaOf(kind) % kScaleAtomBlocks);
+}
 
 /// Warp roles: warp 0 loads the stages (TMA for A and B, its 32 lanes for
 /// the scales), one elected thread of warp 1 issues the tcgen05 copies, MMAs
@@ -399,8 +480,10 @@ struct TilePlan {
   /// the leader's full barrier counts the arrivals and bytes of both CTAs.
   bool ctaPair = false;
   int64_t tileM = kTileM, bRowsPerCta = 0;
-  /// 128x4 scale atoms of B per MMA (B rows padded to 128).
+  /// 128-row blocks of B scale atoms (B rows padded to 128).
   int64_t bScaleAtoms = 0;
+  /// Scale atoms per K tile and 128 rows (scaleAtomsPerKTileOf).
+  int64_t scaleAtomsPerKTile = kMmasPerKTile;
   /// Shared-memory stages and tensor-memory accumulator buffers.
   int64_t stages = 0, accStages = 0;
   /// Byte offsets within one stage (the stage base is 1024-byte aligned):
@@ -438,32 +521,37 @@ struct TilePlan {
   /// Dynamic shared memory to request (plus slack to align the base).
   int64_t sharedBytes = 0;
   /// Tensor-memory columns: accumulator buffer `a` at `a * tileN`, then per
-  /// stage the A scales (one atom per MMA) and the B scales (bScaleAtoms
-  /// atoms per MMA). Each stage has its own scale columns: the tcgen05.cp of
-  /// a stage is issued only after the MMAs that read the stage's previous
-  /// scales have committed (the stage went through its empty barrier).
+  /// stage the A scales (scaleAtomsPerKTile atoms) and the B scales
+  /// (bScaleAtoms atoms per A atom). Each stage has its own scale columns: the
+  /// tcgen05.cp of a stage is issued only after the MMAs that read the stage's
+  /// previous scales have committed (the stage went through its empty barrier).
   int64_t scaleColumn = 0, scaleColumnsPerStage = 0;
   int64_t tmemColumns = 0;
 
   int64_t accColumnOf(int64_t accStage) const { return accStage * tileN; }
   /// Columns (relative to scaleColumn + stage * scaleColumnsPerStage) of the
-  /// A / B scales of MMA `mma` of a K tile.
-  int64_t aScaleColumnOf(int64_t mma) const {
-    return mma * kScaleAtomTmemColumns;
+  /// A / B scales of atom `atom` of a K tile (scaleAtomOfMma).
+  int64_t aScaleColumnOf(int64_t atom) const {
+    return atom * kScaleAtomTmemColumns;
   }
-  int64_t bScaleColumnOf(int64_t mma) const {
-    return kMmasPerKTile * kScaleAtomTmemColumns +
-           mma * bScaleAtoms * kScaleAtomTmemColumns;
+  int64_t bScaleColumnOf(int64_t atom) const {
+    return scaleAtomsPerKTile * kScaleAtomTmemColumns +
+           atom * bScaleAtoms * kScaleAtomTmemColumns;
   }
-  /// Byte offsets within a stage of the scale atom of MMA `mma` of A, and of
-  /// 128-row block `rowBlock` of B. The atoms of one 128-row block are
-  /// contiguous, MMA by MMA (2 KiB), as in the global atoms layout
+  /// Bytes of the scale atoms of one K tile and 128 rows.
+  int64_t scaleAtomKTileBytes() const {
+    return scaleAtomsPerKTile * kScaleAtomBytes;
+  }
+  /// Byte offsets within a stage of scale atom `atom` of A, and of 128-row
+  /// block `rowBlock` of B. The atoms of one 128-row block are contiguous,
+  /// atom by atom (2 KiB for NVFP4), as in the global atoms layout
   /// (scaleAtomsAtomOffset): one bulk copy fills them.
-  int64_t aScaleAtomOffsetOf(int64_t mma) const {
-    return aScaleOffset + mma * kScaleAtomBytes;
+  int64_t aScaleAtomOffsetOf(int64_t atom) const {
+    return aScaleOffset + atom * kScaleAtomBytes;
   }
-  int64_t bScaleAtomOffsetOf(int64_t mma, int64_t rowBlock) const {
-    return bScaleOffset + (rowBlock * kMmasPerKTile + mma) * kScaleAtomBytes;
+  int64_t bScaleAtomOffsetOf(int64_t atom, int64_t rowBlock) const {
+    return bScaleOffset +
+           (rowBlock * scaleAtomsPerKTile + atom) * kScaleAtomBytes;
   }
   /// Bytes of the scale atoms of one K tile that one CTA's bulk copies add
   /// to the transaction count of its barrier (full, or the pair's peer's
@@ -472,18 +560,19 @@ struct TilePlan {
   /// copies its 128 A rows and all tileN B rows).
   int64_t scaleCopyBytes(bool lhsAtoms, bool rhsAtoms) const {
     return ((lhsAtoms ? 1 : 0) + (rhsAtoms ? bScaleAtoms : 0)) *
-           kScaleAtomKTileBytes;
+           scaleAtomKTileBytes();
   }
 };
 
 /// Bytes of one stage for a tile of width `tileN`, rounded up to 1024 (every
 /// stage starts on a swizzle atom). A CTA of a pair holds half of the B rows
 /// but the scale atoms of all of them.
-constexpr int64_t stageBytesFor(int64_t tileN, bool ctaPair = false) {
+constexpr int64_t stageBytesFor(int64_t tileN, bool ctaPair = false,
+                                int64_t scaleAtomsPerKTile = kMmasPerKTile) {
   int64_t bScaleAtoms = (tileN + kScaleAtomRows - 1) / kScaleAtomRows;
   int64_t bRows = ctaPair ? tileN / kPairCtas : tileN;
   int64_t bytes = (kTileM + bRows) * kTileRowBytes +
-                  kMmasPerKTile * (1 + bScaleAtoms) * kScaleAtomBytes;
+                  scaleAtomsPerKTile * (1 + bScaleAtoms) * kScaleAtomBytes;
   return (bytes + kSwizzleAtomBytes - 1) / kSwizzleAtomBytes *
          kSwizzleAtomBytes;
 }
@@ -492,10 +581,11 @@ constexpr int64_t stageBytesFor(int64_t tileN, bool ctaPair = false) {
 /// `accStages` accumulator buffers: after the barriers (a CTA pair has one
 /// more per stage, TilePlan::scaleFullBarrierOffset) and the tensor-memory
 /// slot, aligned to kEpilogueStagingAlignment.
-constexpr int64_t epilogueStagingOffsetFor(int64_t tileN, int64_t stages,
-                                           int64_t accStages,
-                                           bool ctaPair = false) {
-  int64_t end = stages * stageBytesFor(tileN, ctaPair) +
+constexpr int64_t
+epilogueStagingOffsetFor(int64_t tileN, int64_t stages, int64_t accStages,
+                         bool ctaPair = false,
+                         int64_t scaleAtomsPerKTile = kMmasPerKTile) {
+  int64_t end = stages * stageBytesFor(tileN, ctaPair, scaleAtomsPerKTile) +
                 ((ctaPair ? 3 : 2) * stages + 2 * accStages) * kMbarrierBytes +
                 kMbarrierBytes;
   return (end + kEpilogueStagingAlignment - 1) / kEpilogueStagingAlignment *
@@ -507,29 +597,34 @@ constexpr int64_t epilogueStagingOffsetFor(int64_t tileN, int64_t stages,
 /// the epilogue's staging buffers, and 1024 bytes of slack to round the
 /// base up to a swizzle atom.
 constexpr int64_t sharedBytesFor(int64_t tileN, int64_t stages,
-                                 int64_t accStages, bool ctaPair = false) {
-  return epilogueStagingOffsetFor(tileN, stages, accStages, ctaPair) +
+                                 int64_t accStages, bool ctaPair = false,
+                                 int64_t scaleAtomsPerKTile = kMmasPerKTile) {
+  return epilogueStagingOffsetFor(tileN, stages, accStages, ctaPair,
+                                  scaleAtomsPerKTile) +
          kEpilogueStagingBytes + kSwizzleAtomBytes;
 }
 
 /// Returns the plan of the tile of width `tileN` (64, 128 or 256), for one
-/// CTA or a CTA pair.
-constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false) {
+/// CTA or a CTA pair, with `scaleAtomsPerKTile` scale atoms per K tile and
+/// 128 rows (scaleAtomsPerKTileOf the kind).
+constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false,
+                                int64_t scaleAtomsPerKTile = kMmasPerKTile) {
   TilePlan p;
   p.tileN = tileN;
   p.ctaPair = ctaPair;
+  p.scaleAtomsPerKTile = scaleAtomsPerKTile;
   p.tileM = ctaPair ? kPairTileM : kTileM;
   p.bRowsPerCta = ctaPair ? tileN / kPairCtas : tileN;
   const int64_t ctas = ctaPair ? kPairCtas : 1;
   p.bScaleAtoms = (tileN + kScaleAtomRows - 1) / kScaleAtomRows;
   p.scaleColumnsPerStage =
-      kMmasPerKTile * (1 + p.bScaleAtoms) * kScaleAtomTmemColumns;
+      scaleAtomsPerKTile * (1 + p.bScaleAtoms) * kScaleAtomTmemColumns;
   // The deepest pipeline that fits shared memory, then two accumulators if
   // they fit tensor memory next to the stages' scale columns.
   p.stages = kMaxStages;
   while (p.stages > kMinStages &&
-         (sharedBytesFor(tileN, p.stages, kMaxAccStages, ctaPair) >
-              kMaxDynamicSharedBytes ||
+         (sharedBytesFor(tileN, p.stages, kMaxAccStages, ctaPair,
+                         scaleAtomsPerKTile) > kMaxDynamicSharedBytes ||
           tileN + p.stages * p.scaleColumnsPerStage > kTmemColumns))
     --p.stages;
   p.accStages = kMaxAccStages;
@@ -540,8 +635,8 @@ constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false) {
   p.aOffset = 0;
   p.bOffset = kTileM * kTileRowBytes;
   p.aScaleOffset = p.bOffset + p.bRowsPerCta * kTileRowBytes;
-  p.bScaleOffset = p.aScaleOffset + kMmasPerKTile * kScaleAtomBytes;
-  p.stageBytes = stageBytesFor(tileN, ctaPair);
+  p.bScaleOffset = p.aScaleOffset + scaleAtomsPerKTile * kScaleAtomBytes;
+  p.stageBytes = stageBytesFor(tileN, ctaPair, scaleAtomsPerKTile);
   p.txBytesPerCta = (kTileM + p.bRowsPerCta) * kTileRowBytes;
   p.txBytes = ctas * p.txBytesPerCta;
   p.fullBarrierArrivals = ctas * 32;
@@ -556,9 +651,10 @@ constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false) {
       p.accEmptyBarrierOffset + p.accStages * kMbarrierBytes;
   p.tmemSlotOffset =
       p.scaleFullBarrierOffset + (ctaPair ? p.stages : 0) * kMbarrierBytes;
-  p.epilogueStagingOffset =
-      epilogueStagingOffsetFor(tileN, p.stages, p.accStages, ctaPair);
-  p.sharedBytes = sharedBytesFor(tileN, p.stages, p.accStages, ctaPair);
+  p.epilogueStagingOffset = epilogueStagingOffsetFor(
+      tileN, p.stages, p.accStages, ctaPair, scaleAtomsPerKTile);
+  p.sharedBytes =
+      sharedBytesFor(tileN, p.stages, p.accStages, ctaPair, scaleAtomsPerKTile);
 
   p.scaleColumn = p.accStages * tileN;
   p.tmemColumns =

@@ -190,18 +190,19 @@ constexpr std::optional<uint64_t> tensorMapSpanBytes(const ByteTensorMap2D &map)
   return span + map.innerBytes;
 }
 
-/// The tensor map of an operand of the tcgen05 kernel: packed E2M1 data of
-/// `batch` (1 when unbatched) x `rows` x `k` codes at `globalAddress`, read
-/// in boxes of one 256-wide K tile (128 bytes) x `tileRows` rows with the
-/// 128-byte swizzle.
+/// The tensor map of an operand of the tcgen05 kernel: `batch` (1 when
+/// unbatched) x `rows` x `k` codes of `elementBits` bits (packed E2M1: 4;
+/// MXFP8: 8) at `globalAddress`, read in boxes of one K tile (128 bytes) x
+/// `tileRows` rows with the 128-byte swizzle.
 constexpr ByteTensorMap2D operandTensorMap(uint64_t globalAddress,
                                            int64_t batch, int64_t rows,
-                                           int64_t k, int64_t tileRows) {
+                                           int64_t k, int64_t tileRows,
+                                           int64_t elementBits = 4) {
   ByteTensorMap2D map;
   map.globalAddress = globalAddress;
-  map.innerBytes = static_cast<uint64_t>(k / 2);
+  map.innerBytes = static_cast<uint64_t>(k * elementBits / 8);
   map.outerRows = static_cast<uint64_t>(batch * rows);
-  map.rowStrideBytes = static_cast<uint64_t>(k / 2);
+  map.rowStrideBytes = map.innerBytes;
   map.boxInnerBytes = static_cast<uint64_t>(kTileRowBytes);
   map.boxOuterRows = static_cast<uint64_t>(tileRows);
   map.swizzle = TensorMapSwizzle::B128;

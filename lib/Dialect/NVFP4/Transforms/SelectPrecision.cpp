@@ -104,8 +104,8 @@ enum class GpuGemmKernel {
   BlockScaledMmaSync,
   /// sm_90a: bf16 `mma.sync` on dequantized NVFP4 operands.
   Bf16MmaSync,
-  /// sm_100a, sm_103a, sm_110a: checkTcgen05MatmulSupported in
-  /// Tcgen05Matmul.cpp.
+  /// sm_100a, sm_103a, sm_110a: block-scaled `tcgen05.mma`, NVFP4 and MX
+  /// (checkTcgen05MatmulSupported in Tcgen05Matmul.cpp).
   Tcgen05,
 };
 
@@ -415,7 +415,7 @@ void NVFP4SelectPrecisionPass::selectInFunction(
         }
         if (gpuKernel) {
           if (format != Format::NVFP4 &&
-              *gpuKernel != GpuGemmKernel::BlockScaledMmaSync)
+              *gpuKernel == GpuGemmKernel::Bf16MmaSync)
             return llvm::formatv("no {0} GEMM kernel for gpu-target={1}",
                                  stringifyFormat(format), gpuTarget.getValue());
           // A weight broadcast over the batch becomes one [B*M, K] GEMM

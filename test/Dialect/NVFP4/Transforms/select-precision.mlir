@@ -15,8 +15,9 @@
 // RUN: FileCheck %s --input-file=%t.ladder.mlir --check-prefix=LADDER-IR
 // RUN: FileCheck %s --input-file=%t.ladder.json --check-prefix=LADDER-JSON
 // RUN: nvfp4-opt %s --nvfp4-select-precision="format=mxfp4 remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MXFP4
-// RUN: nvfp4-opt %s --nvfp4-select-precision="formats=nvfp4,mxfp8_e5m2 gpu-target=sm_100a remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LADDER-GPU
-// RUN: nvfp4-opt %s --nvfp4-select-precision="formats=nvfp4,mxfp8_e5m2 gpu-target=sm_120a remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LADDER-SM120
+// RUN: nvfp4-opt %s --nvfp4-select-precision="formats=nvfp4,mxfp8_e5m2 gpu-target=sm_90a remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LADDER-GPU
+// RUN: nvfp4-opt %s --nvfp4-select-precision="formats=nvfp4,mxfp8_e5m2 gpu-target=sm_120a remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LADDER-MX
+// RUN: nvfp4-opt %s --nvfp4-select-precision="formats=nvfp4,mxfp8_e5m2 gpu-target=sm_100a remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LADDER-MX
 // RUN: nvfp4-opt %s --nvfp4-report=%t.cl.json --nvfp4-select-precision="keep-first=1 keep-last=1" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.cl.json --check-prefix=JSON
 // RUN: nvfp4-opt %s --nvfp4-select-precision="keep-first=1 keep-last=1 report=%t.again.json" -o /dev/null
@@ -101,9 +102,9 @@ func.func @select(%x: tensor<32x64xbf16>, %w: tensor<64x64xbf16>,
   // MX blocks run along K only: the 16x16 rule is NVFP4's.
   // LADDER: remark: nvfp4: mxfp8_e4m3: fprop of layer 2 (nvfp4: 16x16 weight needs N=24 to be a multiple of 16)
   // MXFP4: remark: nvfp4: mxfp4: fprop of layer 2
-  // LADDER-GPU: remark: nvfp4: high: nvfp4: 16x16 weight needs N=24 to be a multiple of 16; mxfp8_e5m2: no mxfp8_e5m2 GEMM kernel for gpu-target=sm_100a
-  // sm_120a has an MXFP8 GEMM kernel.
-  // LADDER-SM120: remark: nvfp4: mxfp8_e5m2: fprop of layer 2 (nvfp4: 16x16 weight needs N=24 to be a multiple of 16)
+  // LADDER-GPU: remark: nvfp4: high: nvfp4: 16x16 weight needs N=24 to be a multiple of 16; mxfp8_e5m2: no mxfp8_e5m2 GEMM kernel for gpu-target=sm_90a
+  // sm_120a and sm_100a have MXFP8 GEMM kernels.
+  // LADDER-MX: remark: nvfp4: mxfp8_e5m2: fprop of layer 2 (nvfp4: 16x16 weight needs N=24 to be a multiple of 16)
   %e6 = tensor.empty() : tensor<32x24xf32>
   %6 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w24 : tensor<32x64xbf16>, tensor<24x64xbf16>)
          outs(%e6 : tensor<32x24xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<32x24xf32>

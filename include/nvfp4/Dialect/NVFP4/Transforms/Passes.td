@@ -109,8 +109,8 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
     The rules, first match wins; rules 1 to 3 keep a contraction high
     whatever the ladder, rules 4 to 6 keep it out of the 4-bit formats
     (NVFP4, MXFP4) only, rule 7 applies to NVFP4 only, and the MX formats
-    have GPU kernels on sm_120a / sm_121a only (any other `gpu-target`
-    keeps them out):
+    have GPU kernels on sm_100a / sm_103a / sm_110a / sm_120a / sm_121a
+    (`gpu-target=sm_90a` keeps them out):
 
     1. forms the rewrite does not support (dynamic shapes, several M/N/K
        dimensions, element types other than f32/bf16/f16 inputs and f32/bf16

@@ -1,0 +1,37 @@
+// The MX matmul kernels of sm_100a / sm_103a / sm_110a (the tcgen05 kernel
+// with kind::mxf4 .block32, scale_vec::2X, or kind::mxf8f6f4 .block32,
+// scale_vec::1X, in every E4M3 / E5M2 pairing; E8M0 scales, no alpha) run
+// by the GPU emulator on Inputs/matmul-mx-cases.mlir (the cases of the
+// sm_120a kernels: 1-CTA tiles N = 64, 128 and 256, ragged M, N and K, a
+// batch, an accumulator) and, with the CTA pair forced, on
+// Inputs/matmul-mx-pair-cases.mlir: MX quantization on the host, the GEMM a
+// kernel, checked against nvfp4::mx::matmul. The emulator decodes the
+// kinds, operand formats and scale ids from the PTX ISA's instruction
+// descriptor, not from the kernel builder; the results are bit-exact.
+//
+// RUN: for target in sm_100a sm_103a sm_110a; do \
+// RUN:   nvfp4-opt %S/Inputs/matmul-mx-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
+// RUN:   | %mlir_runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib,%nvfp4_cpu_runtime_lib \
+// RUN:   > %t.$target.txt || exit 1; \
+// RUN:   FileCheck %S/Inputs/matmul-mx-cases.mlir --input-file=%t.$target.txt || exit 1; \
+// RUN:   FileCheck %s --check-prefix=EXACT --input-file=%t.$target.txt || exit 1; \
+// RUN: done
+// RUN: nvfp4-opt %S/Inputs/matmul-mx-pair-cases.mlir --nvfp4-to-gpu-emulation="target=sm_100a tcgen05-cta-pair=on" \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib,%nvfp4_cpu_runtime_lib \
+// RUN: > %t.pair.txt
+// RUN: FileCheck %S/Inputs/matmul-mx-pair-cases.mlir --input-file=%t.pair.txt
+// RUN: FileCheck %s --check-prefix=PAIR --input-file=%t.pair.txt
+// EXACT: gpu mx matmul [128x256] e2m1 x [64x256] e2m1 acc: outside bound 0 (of 8192), bit-exact 8192
+// EXACT: gpu mx matmul [127x96] e2m1 x [129x96] e2m1: outside bound 0 (of 16383), bit-exact 16383
+// EXACT: gpu mx matmul [2x33x64] e2m1 x [2x65x64] e2m1 acc: outside bound 0 (of 4290), bit-exact 4290
+// EXACT: gpu mx matmul [1x32] e2m1 x [1x32] e2m1: outside bound 0 (of 1), bit-exact 1
+// EXACT: gpu mx matmul [64x544] e2m1 x [200x544] e2m1: outside bound 0 (of 12800), bit-exact 12800
+// EXACT: gpu mx matmul [128x256] e4m3 x [64x256] e4m3 acc: outside bound 0 (of 8192), bit-exact 8192
+// EXACT: gpu mx matmul [127x96] e4m3 x [129x96] e5m2: outside bound 0 (of 16383), bit-exact 16383
+// EXACT: gpu mx matmul [2x33x64] e5m2 x [2x65x64] e4m3 acc: outside bound 0 (of 4290), bit-exact 4290
+// EXACT: gpu mx matmul [1x32] e5m2 x [1x32] e5m2: outside bound 0 (of 1), bit-exact 1
+// EXACT: gpu mx matmul [64x544] e4m3 x [200x544] e4m3: outside bound 0 (of 12800), bit-exact 12800
+// PAIR: gpu mx matmul [256x544] e2m1 x [256x544] e2m1 acc: outside bound 0 (of 65536), bit-exact 65536
+// PAIR: gpu mx matmul [256x384] e4m3 x [128x384] e5m2: outside bound 0 (of 32768), bit-exact 32768
