@@ -4,18 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// nvfp4-bench-quantize: quantization throughput of the NVFP4 reference
-// numerics library against a memcpy of the same number of bytes measured in
-// the same run.
+// nvfp4-bench-quantize: quantization throughput of the reference numerics
+// library (NVFP4, and the OCP MX formats of nvfp4::mx) against a memcpy of
+// the same number of bytes measured in the same run.
 //
 // Every benchmark reports
 //   * items_per_second  - elements quantized per second,
 //   * bytes_per_second  - f32 input bytes read per second (4 bytes/element),
 //   * GB/s              - the same in 1e9 bytes/s,
 //   * vs_memcpy         - bytes_per_second / memcpy bytes_per_second,
-// and the parallel variant also `speedup` over the single-threaded 1x16 RNE
-// run. A summary table follows the benchmark output; it checks the target
-// "1x16 RNE quantization >= 25% of single-core memcpy bandwidth".
+// and the parallel variants also `speedup` over their single-threaded run. A
+// summary table follows the benchmark output; it checks the target "1x16 RNE
+// quantization >= 25% of single-core memcpy bandwidth".
 //
 // With --benchmark_repetitions=N the summary uses the median of each.
 //
@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Numerics/MX.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include <benchmark/benchmark.h>
@@ -122,6 +123,38 @@ void BM_Dequantize(benchmark::State &state) {
   setThroughput(state);
 }
 
+/// nvfp4::mx::quantize of the input to `type` on `threads` threads.
+void BM_MxQuantize(benchmark::State &state, nvfp4::mx::ElementType type,
+                   int threads) {
+  const std::vector<float> &x = input();
+  nvfp4::mx::Tensor out;
+  for (auto _ : state) {
+    if (auto error =
+            nvfp4::mx::quantize(x.data(), gRows, gCols, type, out, threads)) {
+      state.SkipWithError(error->c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(out.data.data());
+    benchmark::ClobberMemory();
+  }
+  setThroughput(state);
+}
+
+void BM_MxDequantize(benchmark::State &state, nvfp4::mx::ElementType type) {
+  nvfp4::mx::Tensor t;
+  if (auto error = nvfp4::mx::quantize(input().data(), gRows, gCols, type, t)) {
+    state.SkipWithError(error->c_str());
+    return;
+  }
+  std::vector<float> out(static_cast<size_t>(gRows * gCols));
+  for (auto _ : state) {
+    nvfp4::mx::dequantize(t, out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  setThroughput(state);
+}
+
 nvfp4::QuantizeOptions options(nvfp4::BlockShape block, bool stochastic,
                                bool hadamard, bool givenAmax = false) {
   nvfp4::QuantizeOptions opts;
@@ -155,6 +188,14 @@ void registerBenchmarks() {
   reg("quantize/1x16/rn/threads:" + std::to_string(gThreads), BM_Quantize,
       options(b1x16, false, false), gThreads);
   reg("dequantize/1x16", BM_Dequantize);
+  using nvfp4::mx::ElementType;
+  reg("mx/quantize/mxfp4", BM_MxQuantize, ElementType::E2M1, 1);
+  reg("mx/quantize/mxfp8_e4m3", BM_MxQuantize, ElementType::E4M3, 1);
+  reg("mx/quantize/mxfp8_e5m2", BM_MxQuantize, ElementType::E5M2, 1);
+  reg("mx/quantize/mxfp4/threads:" + std::to_string(gThreads), BM_MxQuantize,
+      ElementType::E2M1, gThreads);
+  reg("mx/dequantize/mxfp4", BM_MxDequantize, ElementType::E2M1);
+  reg("mx/dequantize/mxfp8_e5m2", BM_MxDequantize, ElementType::E5M2);
 }
 
 /// Adds `vs_memcpy` (and `speedup` for the parallel run) to each run and
@@ -179,12 +220,14 @@ public:
       double bw = bandwidth(run);
       if (name == kMemcpyName)
         memcpyBw = bw;
-      if (name == kBaselineName)
-        baselineBw = bw;
       if (memcpyBw > 0)
         run.counters["vs_memcpy"] = benchmark::Counter(bw / memcpyBw);
-      if (name.find("/threads:") != std::string::npos && baselineBw > 0)
-        run.counters["speedup"] = benchmark::Counter(bw / baselineBw);
+      // A parallel run's speedup over its single-threaded run.
+      if (size_t at = name.find("/threads:"); at != std::string::npos) {
+        auto single = results.find(name.substr(0, at));
+        if (single != results.end() && single->second > 0)
+          run.counters["speedup"] = benchmark::Counter(bw / single->second);
+      }
       if (!results.count(name))
         order.push_back(name);
       results[name] = bw;
@@ -231,7 +274,6 @@ private:
   }
 
   double memcpyBw = 0;
-  double baselineBw = 0;
   std::vector<std::string> order;
   std::map<std::string, double> results;
 };

@@ -143,6 +143,17 @@ if ptxas:
         config.available_features.add("cuda-stub")
         config.substitutions.append(("%cuda_stub_lib", cuda_stub_lib))
 
+# The targets of one kernel family: sm_103a and sm_110a build the kernels
+# of sm_100a, sm_121a those of sm_120a, for another target. Execution tests
+# loop over `%sm100_family` and `%sm120_family`; the sanitizer run (below)
+# checks the compiler and the emulator once per family.
+sm100_family = ["sm_100a", "sm_103a", "sm_110a"]
+sm120_family = ["sm_120a", "sm_121a"]
+if getattr(config, "enable_sanitizers", False):
+    sm100_family, sm120_family = sm100_family[:1], sm120_family[:1]
+config.substitutions.append(("%sm100_family", " ".join(sm100_family)))
+config.substitutions.append(("%sm120_family", " ".join(sm120_family)))
+
 # A sanitizer build (NVFP4_ENABLE_SANITIZERS=ON): feature `sanitizers`. The
 # project's shared objects (runtimes, plugin) are instrumented, and the stock
 # mlir-runner and mlir-opt that load them are not: those run with the

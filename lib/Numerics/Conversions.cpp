@@ -1,4 +1,4 @@
-//===- Conversions.cpp - E2M1/E4M3, Philox and the RHT --------------------===//
+//===- Conversions.cpp - E2M1/E4M3/E5M2, Philox and the RHT ---------------===//
 //
 // Part of the NVFP4-MLIR project.
 //
@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Numerics/MX.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include <cmath>
@@ -39,6 +40,9 @@ struct MiniFormat {
 
 constexpr MiniFormat kE2M1Format{1, 0, 0x7};
 constexpr MiniFormat kE4M3Format{3, -6, 0x7E};
+/// OCP E5M2 (MXFP8): its largest finite magnitude 57344 is code 0x7B; the
+/// codes above are Inf and NaN, which satfinite conversion never produces.
+constexpr MiniFormat kE5M2Format{2, -14, 0x7B};
 
 /// The rounding of the magnitude `absBits` (an f32 bit pattern without sign,
 /// finite, non-NaN) to `fmt`: returns the truncated magnitude code and, in
@@ -149,6 +153,17 @@ uint8_t encodeE4M3(float x) {
   if (absBits == 0x7F800000u)
     return sign | 0x7E;
   return sign | static_cast<uint8_t>(roundNearestEven(absBits, kE4M3Format));
+}
+
+uint8_t mx::encodeE5M2(float x) {
+  const uint32_t u = floatBits(x);
+  const uint32_t absBits = u & 0x7FFFFFFFu;
+  if (absBits > 0x7F800000u) // NaN, canonicalized to positive
+    return 0x7F;
+  const uint8_t sign = static_cast<uint8_t>((u >> 24) & 0x80u);
+  if (absBits == 0x7F800000u) // satfinite
+    return sign | 0x7B;
+  return sign | static_cast<uint8_t>(roundNearestEven(absBits, kE5M2Format));
 }
 
 float decodeE4M3(uint8_t code) {

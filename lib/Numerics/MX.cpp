@@ -16,7 +16,10 @@
 #include "nvfp4/Numerics/Numerics.h"
 #include "nvfp4/Numerics/ThreadTeam.h"
 
+#include "QuantizeKernels.h"
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -43,6 +46,16 @@ int elementUnitExponent(ElementType type) {
     return -16; // 2^-14 * 2^-2
   }
   return 0;
+}
+
+/// 2^e for e in [-127, 127] (2^-127 is an f32 subnormal): multiplying by it
+/// is one correctly rounded operation on the exact product, as ldexp is.
+float powerOfTwo(int e) {
+  const uint32_t bits = e >= -126 ? static_cast<uint32_t>(e + 127) << 23
+                                  : uint32_t(1) << (e + 149);
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
 }
 
 /// The element at index `i` of row `row` of `t`.
@@ -111,40 +124,8 @@ uint8_t encodeE8M0RoundDown(float x) {
   return static_cast<uint8_t>(exponentField);
 }
 
-uint8_t encodeE5M2(float x) {
-  const uint32_t bits = floatBits(x);
-  const uint8_t sign = static_cast<uint8_t>((bits >> 24) & 0x80);
-  if (std::isnan(x))
-    return 0x7F;
-  const float magnitude = std::fabs(x);
-  if (magnitude >= 57344.0f)
-    return sign | 0x7B; // satfinite (infinities included)
-  // Round to nearest even at the E5M2 precision: 2 mantissa bits for
-  // normals (exponent >= -14), a fixed quantum of 2^-16 below.
-  int exponent = 0;
-  (void)std::frexp(magnitude, &exponent); // magnitude = f * 2^exponent
-  const int quantumExponent = std::max(exponent - 1, -14) - 2;
-  const float quantum = std::ldexp(1.0f, quantumExponent);
-  // magnitude / quantum is exact (a power-of-two scaling of a value of at
-  // least 2^-149 by at most 2^16 within range).
-  const float units = std::nearbyint(magnitude / quantum); // ties to even
-  const float rounded = units * quantum;                   // exact
-  if (rounded >= 57344.0f)
-    return sign | 0x7B;
-  if (rounded == 0.0f)
-    return sign;
-  // Encode the (now representable) magnitude.
-  int e = 0;
-  const float f = std::frexp(rounded, &e); // rounded = f * 2^e, f in [0.5, 1)
-  const int unbiased = e - 1;
-  if (unbiased < -14) {
-    // Subnormal: mantissa = rounded / 2^-16 (1..3).
-    return sign | static_cast<uint8_t>(std::ldexp(rounded, 16));
-  }
-  const uint8_t mantissa =
-      static_cast<uint8_t>(std::ldexp(f * 2.0f - 1.0f, 2)); // 0..3
-  return sign | static_cast<uint8_t>(((unbiased + 15) << 2) | mantissa);
-}
+// encodeE5M2 is with the other element encoders (Conversions.cpp), which
+// share its rounding.
 
 float decodeE5M2(uint8_t code) {
   const bool negative = code & 0x80;
@@ -217,7 +198,7 @@ std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols) {
 }
 
 /// Quantizes the blocks [firstBlock, lastBlock) of `x` into `out`, whose
-/// data (zeroed) and scales are allocated. Blocks are byte-aligned in the
+/// data and scales are allocated. Blocks are byte-aligned in the
 /// data (16 bytes of E2M1, 32 of 8-bit codes), so disjoint block ranges
 /// write disjoint bytes.
 static void quantizeBlocks(const float *x, int64_t firstBlock,
@@ -226,27 +207,62 @@ static void quantizeBlocks(const float *x, int64_t firstBlock,
     const float *values = x + block * kBlockSize;
     // The maximum magnitude; a NaN anywhere makes it NaN.
     float amax = 0.0f;
+    bool anyNaN = false;
     for (int i = 0; i < kBlockSize; ++i) {
       const float magnitude = std::fabs(values[i]);
-      if (std::isnan(magnitude) || magnitude > amax)
-        amax = std::isnan(amax) ? amax : magnitude;
+      anyNaN |= magnitude != magnitude;
+      amax = magnitude > amax ? magnitude : amax;
     }
+    if (anyNaN)
+      amax = std::numeric_limits<float>::quiet_NaN();
     const uint8_t scale = sharedScale(amax, type);
     out.scales[static_cast<size_t>(block)] = scale;
-    const int exponent = static_cast<int>(scale) - 127;
-    for (int i = 0; i < kBlockSize; ++i) {
-      // x / 2^exponent; a NaN scale encodes the elements as NaN (E2M1, which
-      // has none, as its saturated code of NaN).
-      const float scaled = scale == kE8M0NaN
-                               ? std::numeric_limits<float>::quiet_NaN()
-                               : std::ldexp(values[i], -exponent);
-      const uint8_t code = encodeElement(scaled, type);
-      const int64_t index = block * kBlockSize + i;
-      if (type == ElementType::E2M1)
-        out.data[static_cast<size_t>(index / 2)] |=
-            static_cast<uint8_t>(index % 2 ? code << 4 : code);
-      else
-        out.data[static_cast<size_t>(index)] = code;
+    // x / 2^exponent as x * 2^-exponent (the same single rounding, for an
+    // f32 subnormal quotient); a NaN scale encodes the elements as NaN
+    // (E2M1, which has none, as its saturated code of NaN).
+    const float inverseScale = scale == kE8M0NaN
+                                   ? std::numeric_limits<float>::quiet_NaN()
+                                   : powerOfTwo(127 - static_cast<int>(scale));
+    // The elements through the branch-free encoders of the NVFP4 kernels
+    // (equal to encodeElement for every f32: QuantizeKernelsTest), each
+    // output byte written once.
+    switch (type) {
+    case ElementType::E2M1: {
+      uint8_t *dst = out.data.data() + block * (kBlockSize / 2);
+      for (int i = 0; i < kBlockSize; i += 2)
+        dst[i / 2] = static_cast<uint8_t>(
+            detail::encodeE2M1Branchless(values[i] * inverseScale) |
+            detail::encodeE2M1Branchless(values[i + 1] * inverseScale) << 4);
+      break;
+    }
+    case ElementType::E4M3: {
+      uint8_t *dst = out.data.data() + block * kBlockSize;
+      for (int i = 0; i < kBlockSize; ++i) {
+        const float scaled = values[i] * inverseScale;
+        const uint8_t sign =
+            static_cast<uint8_t>((detail::bitsOf(scaled) >> 24) & 0x80u);
+        dst[i] =
+            scaled != scaled
+                ? uint8_t(0x7F)
+                : static_cast<uint8_t>(
+                      sign | detail::encodeE4M3NonNegative(std::fabs(scaled)));
+      }
+      break;
+    }
+    case ElementType::E5M2: {
+      uint8_t *dst = out.data.data() + block * kBlockSize;
+      for (int i = 0; i < kBlockSize; ++i) {
+        const float scaled = values[i] * inverseScale;
+        const uint8_t sign =
+            static_cast<uint8_t>((detail::bitsOf(scaled) >> 24) & 0x80u);
+        dst[i] =
+            scaled != scaled
+                ? uint8_t(0x7F)
+                : static_cast<uint8_t>(
+                      sign | detail::encodeE5M2NonNegative(std::fabs(scaled)));
+      }
+      break;
+    }
     }
   }
 }
@@ -291,14 +307,30 @@ std::optional<std::string> checkTensor(const Tensor &t) {
 }
 
 void dequantize(const Tensor &t, float *out) {
-  for (int64_t r = 0; r < t.rows; ++r) {
-    for (int64_t c = 0; c < t.cols; ++c) {
-      const uint8_t scale =
-          t.scales[static_cast<size_t>((r * t.cols + c) / kBlockSize)];
-      const float value = decodeElement(elementCode(t, r, c), t.elementType);
-      out[r * t.cols + c] =
-          scale == kE8M0NaN ? std::numeric_limits<float>::quiet_NaN()
-                            : std::ldexp(value, static_cast<int>(scale) - 127);
+  // Every code's value, decoded once (E2M1 codes are 4 bits).
+  std::array<float, 256> values;
+  for (int code = 0; code < 256; ++code)
+    values[code] = decodeElement(static_cast<uint8_t>(code), t.elementType);
+  const bool packed = t.elementType == ElementType::E2M1;
+  const int64_t blocks = t.rows * t.cols / kBlockSize;
+  for (int64_t block = 0; block < blocks; ++block) {
+    float *dst = out + block * kBlockSize;
+    const uint8_t scale = t.scales[static_cast<size_t>(block)];
+    if (scale == kE8M0NaN) {
+      std::fill(dst, dst + kBlockSize, std::numeric_limits<float>::quiet_NaN());
+      continue;
+    }
+    // decode(q) * 2^e: one correctly rounded product, as ldexp computes it.
+    const float factor = powerOfTwo(static_cast<int>(scale) - 127);
+    const int64_t first = block * kBlockSize;
+    for (int i = 0; i < kBlockSize; ++i) {
+      const int64_t index = first + i;
+      const uint8_t code =
+          packed
+              ? (t.data[static_cast<size_t>(index / 2)] >> (4 * (index % 2))) &
+                    0xF
+              : t.data[static_cast<size_t>(index)];
+      dst[i] = values[code] * factor;
     }
   }
 }

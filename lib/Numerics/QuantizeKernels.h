@@ -14,7 +14,8 @@
 //  * element codes come from branch-free comparison sums, 16 elements at a
 //    time, each output byte written once;
 //  * block scales use a branch-free E4M3 encoder (the NaN case takes the
-//    generic encodeE4M3) and a 256-entry decode table;
+//    generic encodeE4M3) and a 256-entry decode table; the MX quantizer
+//    (MX.cpp) uses the element encoders and a branch-free E5M2 one;
 //  * the vector path (SSE2) handles four blocks' scales and multipliers
 //    together;
 //  * stochastic rounding evaluates one Philox4x32-10 per 16 elements;
@@ -132,6 +133,21 @@ inline uint8_t encodeE4M3NonNegative(float v) {
   const int32_t sub = static_cast<int32_t>(bitsOf(s) - 0x4B000000u);
   int32_t c = v < 0.015625f ? sub : normal;
   c = c > 0x7E ? 0x7E : c;
+  return static_cast<uint8_t>(c);
+}
+
+/// mx::encodeE5M2(v) for v in [+0, +Inf] (bit patterns 0 to 0x7F800000),
+/// as encodeE4M3NonNegative: the f32 mantissa rounded to 2 bits (RNE) and
+/// the exponent rebiased (127 to 15) from 2^-14 on; below, v * 2^16 rounded
+/// to an integer by adding 2^23. Saturates at 0x7B (57344).
+inline uint8_t encodeE5M2NonNegative(float v) {
+  const uint32_t u = bitsOf(v);
+  const uint32_t rounded = u + 0xFFFFFu + ((u >> 21) & 1u);
+  const int32_t normal = static_cast<int32_t>(rounded >> 21) - (112 << 2);
+  const float s = v * 65536.0f + 8388608.0f;
+  const int32_t sub = static_cast<int32_t>(bitsOf(s) - 0x4B000000u);
+  int32_t c = v < 6.103515625e-05f ? sub : normal; // 2^-14
+  c = c > 0x7B ? 0x7B : c;
   return static_cast<uint8_t>(c);
 }
 

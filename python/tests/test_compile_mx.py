@@ -160,11 +160,12 @@ def test_recipe_ladder_runs_each_format_as_specified(rng):
     assert s.tobytes() == want_s.tobytes()
 
 
-@pytest.mark.parametrize("target", ["sm_120a", "sm_121a"])
+@pytest.mark.parametrize("target", ["sm_120a", "sm_121a", "sm_100a"])
 def test_recipe_ladder_on_the_emulated_gpu_is_the_cpu_result(target):
     # The same ladder compiled for the GPU and run in the emulator: the MX
-    # quantizations on the host, both GEMMs (kind::mxf4 and kind::mxf8f6f4)
-    # as kernels; the results are the CPU lowering's, bit for bit (which
+    # quantizations on the host, both GEMMs (kind::mxf4 and kind::mxf8f6f4;
+    # mma.sync on sm_120a / sm_121a, tcgen05.mma on sm_100a) as kernels; the
+    # results are the CPU lowering's, bit for bit (which
     # test_recipe_ladder_runs_each_format_as_specified checks against the
     # specification).
     recipe = "mode=inference formats=mxfp4,mxfp8_e5m2"

@@ -6,7 +6,7 @@
 // target (hardware E2M1 conversions on sm_100a and later, software on
 // sm_90a).
 //
-// RUN: for target in sm_90a sm_100a sm_103a sm_110a sm_120a sm_121a; do \
+// RUN: for target in sm_90a %sm100_family %sm120_family; do \
 // RUN:   nvfp4-opt %S/Inputs/dequantize-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \

@@ -9,7 +9,7 @@
 // kinds, operand formats and scale ids from the PTX ISA's instruction
 // descriptor, not from the kernel builder; the results are bit-exact.
 //
-// RUN: for target in sm_100a sm_103a sm_110a; do \
+// RUN: for target in %sm100_family; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-mx-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib,%nvfp4_cpu_runtime_lib \

@@ -9,7 +9,7 @@
 // results are bit-exact with the reference GEMM (on every CTA tile:
 // matmul-mx-sm120-tiles-emulated.mlir).
 //
-// RUN: for target in sm_120a sm_121a; do \
+// RUN: for target in %sm120_family; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-mx-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib,%nvfp4_cpu_runtime_lib \

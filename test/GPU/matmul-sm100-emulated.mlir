@@ -12,7 +12,7 @@
 // once with a single SM (NVFP4_GPU_EMULATOR_SMS=1): one persistent CTA
 // computes every tile, so the stage and accumulator phases wrap across
 // tiles.
-// RUN: for target in sm_100a sm_103a sm_110a; do \
+// RUN: for target in %sm100_family; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-tcgen05-cases.mlir \
 // RUN:     --nvfp4-to-gpu-emulation="target=$target tcgen05-cta-pair=off" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
@@ -29,7 +29,7 @@
 // remote arrivals through mapa), with the default SM count and with two SMs
 // (one cluster computes every tile). Its case 2 fails with the CTA-pair
 // B-scale bug of the Blackwell-kernels issue.
-// RUN: for target in sm_100a sm_103a sm_110a; do \
+// RUN: for target in %sm100_family; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-tcgen05-pair-cases.mlir \
 // RUN:     --nvfp4-to-gpu-emulation="target=$target tcgen05-cta-pair=on" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
@@ -48,7 +48,7 @@
 // is not a multiple of 32 (operands copied with K padded), and few-row
 // GEMMs (their transposed product), on every target and with persistent
 // CTAs wrapping:
-// RUN: for target in sm_100a sm_103a sm_110a; do \
+// RUN: for target in %sm100_family; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-ragged-tcgen05-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
@@ -84,8 +84,8 @@
 // K not a multiple of 32 with operands quantized in the program: the
 // quantize kernels write K-padded storage that the kernel reads in place
 // (the atoms layout included); the quantize kernels' names say so. On
-// sm_100a and sm_110a (sm_103a builds the same kernels as sm_100a).
-// RUN: for target in sm_100a sm_110a; do \
+// sm_100a (sm_103a and sm_110a build the same kernels).
+// RUN: for target in sm_100a; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-padded-storage-cases.mlir --nvfp4-to-gpu-emulation="target=$target" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
@@ -129,7 +129,7 @@
 // PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n64k64_t64_1x16_16x16_f32 {{.*}} args(%[[AD6]] : memref<128x64xf4E2M1FN>,
 //
 // The CTA pair with a K that is not a multiple of the K tile:
-// RUN: for target in sm_100a sm_103a sm_110a; do \
+// RUN: for target in %sm100_family; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-ragged-tcgen05-pair-cases.mlir \
 // RUN:     --nvfp4-to-gpu-emulation="target=$target tcgen05-cta-pair=on" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \

@@ -18,7 +18,7 @@
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \
 // RUN: | FileCheck %s
-// RUN: for target in sm_120a sm_121a sm_90a sm_100a sm_103a sm_110a; do \
+// RUN: for target in %sm120_family sm_90a %sm100_family; do \
 // RUN:   nvfp4-opt %s --nvfp4-to-gpu-emulation="target=$target" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \

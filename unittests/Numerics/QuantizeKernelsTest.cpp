@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Numerics/MX.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include "QuantizeKernels.h"
@@ -145,6 +146,31 @@ TEST(QuantizeKernels, E4M3NonNegativeMatchesEncoder) {
   for (uint32_t u = 0; u <= 0x7F800000u; u += 1021) {
     const float x = fromBits(u);
     ASSERT_EQ(detail::encodeE4M3NonNegative(x), encodeE4M3(x)) << std::hex << u;
+  }
+}
+
+TEST(QuantizeKernels, E5M2NonNegativeMatchesEncoder) {
+  std::vector<float> v;
+  // Every E5M2 value and every midpoint between neighbours, +-ulps.
+  for (int c = 0; c < 0x7B; ++c) {
+    const float lo = mx::decodeE5M2(uint8_t(c));
+    const float hi = mx::decodeE5M2(uint8_t(c + 1));
+    addNeighbours(v, lo, 16);
+    addNeighbours(v, lo + (hi - lo) / 2, 16);
+  }
+  for (float t : {57344.0f, 61440.0f, 65536.0f, 1e6f, FLT_MAX, kInf,
+                  6.103515625e-05f, 1.0f / 65536, 1.0f / 131072, FLT_MIN, 0.0f})
+    addNeighbours(v, t, 16);
+  for (float x : v) {
+    if (bitsOf(x) > 0x7F800000u) // NaN or negative (-0 included)
+      continue;
+    ASSERT_EQ(detail::encodeE5M2NonNegative(x), mx::encodeE5M2(x))
+        << std::hex << bitsOf(x);
+  }
+  for (uint32_t u = 0; u <= 0x7F800000u; u += 1021) {
+    const float x = fromBits(u);
+    ASSERT_EQ(detail::encodeE5M2NonNegative(x), mx::encodeE5M2(x))
+        << std::hex << u;
   }
 }
 
