@@ -5,8 +5,9 @@
 # ===---------------------------------------------------------------------=== #
 """JAX front end of the recipe: :func:`nvfp4_linear`, a ``jax.custom_vjp``
 whose forward and backward GEMMs run the recipe's quantization on the host
-through ``jax.pure_callback`` (:mod:`nvfp4.linear`): the same bits as
-``nvfp4.torch`` and the library.
+through ``jax.pure_callback`` (:mod:`nvfp4.linear`), in NVFP4 or an MX
+format of the recipe's ladder: the same bits as ``nvfp4.torch`` and the
+library.
 
 The backward pass quantizes the weight again rather than carrying the
 forward pass's NVFP4 tensor: round-to-nearest quantization is deterministic,
@@ -30,50 +31,54 @@ from .recipe import Recipe
 __all__ = ["nvfp4_linear"]
 
 
-def _forward_host(recipe, fp4, x, w):
-    y, _ = linear_forward(np.asarray(x), np.asarray(w), recipe, fp4)
+def _forward_host(recipe, fp4, format, x, w):
+    y, _ = linear_forward(np.asarray(x), np.asarray(w), recipe, fp4, format)
     return y
 
 
-def _backward_host(recipe, fp4, x, w, dy):
+def _backward_host(recipe, fp4, format, x, w, dy):
     # The forward pass's weight tensor, requantized (the same bits).
     return linear_backward(np.asarray(dy),
                            linear_context(np.asarray(x), np.asarray(w),
-                                          recipe, fp4))
+                                          recipe, fp4, format))
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))
-def _linear(x, w, recipe, fp4):
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4))
+def _linear(x, w, recipe, fp4, format):
     shape = jax.ShapeDtypeStruct((x.shape[0], w.shape[0]), jnp.float32)
-    return jax.pure_callback(functools.partial(_forward_host, recipe, fp4),
-                             shape, x, w)
+    return jax.pure_callback(
+        functools.partial(_forward_host, recipe, fp4, format), shape, x, w)
 
 
-def _linear_fwd(x, w, recipe, fp4):
-    return _linear(x, w, recipe, fp4), (x, w)
+def _linear_fwd(x, w, recipe, fp4, format):
+    return _linear(x, w, recipe, fp4, format), (x, w)
 
 
-def _linear_bwd(recipe, fp4, residuals, dy):
+def _linear_bwd(recipe, fp4, format, residuals, dy):
     x, w = residuals
     shapes = (jax.ShapeDtypeStruct(x.shape, jnp.float32),
               jax.ShapeDtypeStruct(w.shape, jnp.float32))
-    return jax.pure_callback(functools.partial(_backward_host, recipe, fp4),
-                             shapes, x, w, dy)
+    return jax.pure_callback(
+        functools.partial(_backward_host, recipe, fp4, format), shapes, x, w,
+        dy)
 
 
 _linear.defvjp(_linear_fwd, _linear_bwd)
 
 
-def nvfp4_linear(x, w, recipe: Optional[Recipe] = None, fp4: bool = True):
+def nvfp4_linear(x, w, recipe: Optional[Recipe] = None, fp4: bool = True,
+                 format: Optional[str] = None):
     """``x @ w.T`` with x [..., K] and w [N, K], its forward and backward
     GEMMs quantized by `recipe` (none: float32; ``fp4=False``: a layer the
-    recipe keeps in high precision). Computed in float32 and returned in
-    x's dtype."""
+    recipe keeps in high precision) in `format` (``nvfp4``, ``mxfp4``,
+    ``mxfp8_e4m3``, ``mxfp8_e5m2``; default: the first of the recipe's
+    ladder, :meth:`Recipe.layer_format` gives a layer's). Computed in
+    float32 and returned in x's dtype."""
     x = jnp.asarray(x)
     w = jnp.asarray(w)
     if w.ndim != 2 or x.shape[-1] != w.shape[-1]:
         raise ValueError(f"nvfp4_linear: expected x [..., K] and w [N, K], "
                          f"got {x.shape} and {w.shape}")
     x2 = x.reshape(-1, x.shape[-1]).astype(jnp.float32)
-    y = _linear(x2, w.astype(jnp.float32), recipe, bool(fp4))
+    y = _linear(x2, w.astype(jnp.float32), recipe, bool(fp4), format)
     return y.reshape(*x.shape[:-1], w.shape[0]).astype(x.dtype)

@@ -1,5 +1,6 @@
 """The precision ladder of nvfp4.Recipe (``format`` / ``formats``) and the
-MX formats in the linear layers (nvfp4.linear, nvfp4.torch), checked
+MX formats in the linear layers (nvfp4.linear, nvfp4.torch, nvfp4.jax),
+checked
 against the numpy + ml_dtypes transcription of the OCP MX specification in
 test_mx.py, never against the library's own results."""
 
@@ -124,3 +125,26 @@ def test_torch_linear_takes_its_layer_format():
         x.detach().numpy(), w, "mxfp8_e4m3", "mxfp8_e4m3").tobytes()
     y.sum().backward()
     assert x.grad.shape == (4, 32) and first.weight.grad.shape == (8, 32)
+
+
+def test_jax_linear_takes_a_format():
+    jax = pytest.importorskip("jax")
+    from nvfp4.jax import nvfp4_linear
+    recipe = nvfp4.Recipe(formats=("nvfp4", "mxfp8", "bf16"), keep_first=1)
+    x = fill(4, 32, 72)
+    w = fill(8, 32, 73)
+    fmt = recipe.layer_format(0, 2)
+    assert fmt == "mxfp8_e4m3"
+    y = nvfp4_linear(x, w, recipe, format=fmt)
+    assert np.asarray(y).tobytes() == spec_gemm(x, w, fmt, fmt).tobytes()
+    # The backward GEMMs in the same format: dX = dY W along N, dW = dY^T X
+    # along the tokens.
+    dy = fill(4, 8, 74)
+    _, vjp = jax.vjp(lambda a, b: nvfp4_linear(a, b, recipe, format=fmt), x,
+                     w)
+    dx, dw = vjp(dy)
+    assert np.asarray(dx).tobytes() == spec_gemm(
+        dy, np.ascontiguousarray(w.T), fmt, fmt).tobytes()
+    assert np.asarray(dw).tobytes() == spec_gemm(
+        np.ascontiguousarray(dy.T), np.ascontiguousarray(x.T), fmt,
+        fmt).tobytes()
