@@ -1,7 +1,8 @@
 // The NVFP4-epilogue cases of the tcgen05 kernel (matmul-nvfp4-epilogue-sm100.mlir
 // on a GPU, matmul-nvfp4-epilogue-emulated.mlir in the GPU emulator):
 // quantize(matmul) with an amax operand (1x16 or 16x16 blocks, round to
-// nearest or stochastic, with or without a Hadamard transform) is one kernel
+// nearest or stochastic, with or without a Hadamard transform; NVFP4 or MX
+// operands, the MX ones quantized on the host) is one kernel
 // that writes the NVFP4 result; it must equal bit for bit the same matmul
 // stored in f32 (a second use keeps it) and quantized by the quantize
 // kernel. Both results are dequantized on the GPU and compared (relative
@@ -16,6 +17,7 @@
 // CHECK: relative error 6 [208x64]: 0.000000 (tolerance 0.000): ok
 // CHECK: relative error 7 [208x208]: 0.000000 (tolerance 0.000): ok
 // CHECK: relative error 8 [144x144]: 0.000000 (tolerance 0.000): ok
+// CHECK: relative error 9 [256x512]: 0.000000 (tolerance 0.000): ok
 // CHECK-NOT: FAIL
 
 func.func private @nvfp4RtFill(memref<*xf32>, i64, i32) attributes {llvm.emit_c_interface}
@@ -335,6 +337,33 @@ func.func @case_7() {
   return
 }
 
+/// MX operands (MXFP8: E4M3 x E5M2, quantized on the host): the NVFP4
+/// epilogue of the kind::mxf8f6f4 kernel, which has no alpha.
+func.func @case_8() {
+  %s0 = arith.constant 380 : i64
+  %s1 = arith.constant 381 : i64
+  %x = call @fill_2d(%s0) : (i64) -> tensor<256x1024xf32>
+  %w = call @fill_w(%s1) : (i64) -> tensor<512x1024xf32>
+  %qx = nvfp4.quantize %x : tensor<256x1024xf32> -> !nvfp4.tensor<256x1024, 1x32, mxfp8_e4m3>
+  %qw = nvfp4.quantize %w : tensor<512x1024xf32> -> !nvfp4.tensor<512x1024, 1x32, mxfp8_e5m2>
+  %amax = arith.constant 1.0e+6 : f32
+  %y0 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<256x1024, 1x32, mxfp8_e4m3>, !nvfp4.tensor<512x1024, 1x32, mxfp8_e5m2> -> tensor<256x512xf32>
+  %q0 = nvfp4.quantize %y0 amax %amax : tensor<256x512xf32> -> !nvfp4.tensor<256x512, 1x16>
+  %d0 = nvfp4.dequantize %q0 : !nvfp4.tensor<256x512, 1x16> -> tensor<256x512xf32>
+  %y1 = nvfp4.matmul %qx, %qw : !nvfp4.tensor<256x1024, 1x32, mxfp8_e4m3>, !nvfp4.tensor<512x1024, 1x32, mxfp8_e5m2> -> tensor<256x512xf32>
+  %q1 = nvfp4.quantize %y1 amax %amax : tensor<256x512xf32> -> !nvfp4.tensor<256x512, 1x16>
+  %d1 = nvfp4.dequantize %q1 : !nvfp4.tensor<256x512, 1x16> -> tensor<256x512xf32>
+  %m0 = bufferization.to_buffer %d0 : tensor<256x512xf32> to memref<256x512xf32>
+  %m1 = bufferization.to_buffer %d1 : tensor<256x512xf32> to memref<256x512xf32>
+  %my = bufferization.to_buffer %y1 : tensor<256x512xf32> to memref<256x512xf32>
+  %u0 = memref.cast %m0 : memref<256x512xf32> to memref<*xf32>
+  %u1 = memref.cast %m1 : memref<256x512xf32> to memref<*xf32>
+  %id = arith.constant 9 : i32
+  %tol = arith.constant 0.0 : f64
+  %e = call @nvfp4RtRelativeError(%u0, %u1, %id, %tol) : (memref<*xf32>, memref<*xf32>, i32, f64) -> f64
+  return
+}
+
 func.func @main() {
   call @case_0() : () -> ()
   call @case_1() : () -> ()
@@ -344,5 +373,6 @@ func.func @main() {
   call @case_5() : () -> ()
   call @case_6() : () -> ()
   call @case_7() : () -> ()
+  call @case_8() : () -> ()
   return
 }
