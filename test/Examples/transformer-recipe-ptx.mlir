@@ -5,17 +5,17 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: nvfp4-opt %nvfp4_src_root/examples/transformer_training.mlir \
 // RUN:   --nvfp4-recipe="keep-first=1 keep-last=1" -o %t/recipe.mlir
-// RUN: for target in sm_100a %sm120_family sm_90a; do \
+// RUN: for target in sm_100a sm_120a sm_121a sm_90a; do \
 // RUN:   nvfp4-opt %t/recipe.mlir --nvfp4-to-ptx="target=$target" \
 // RUN:   | nvfp4-translate --nvfp4-extract-ptx -o %t/$target.ptx && \
 // RUN:   %ptxas -arch=$target -v %t/$target.ptx -o %t/$target.cubin 2>&1 \
 // RUN:   | sed -e "s/^/$target: /"; done > %t/ptxas.log
 // RUN: FileCheck %s < %t/ptxas.log
 // RUN: not grep -E "[1-9][0-9]* bytes spill" %t/ptxas.log
-// RUN: for target in sm_100a %sm120_family sm_90a; do \
+// RUN: for target in sm_100a sm_120a sm_121a sm_90a; do \
 // RUN:   grep -cE "^.visible .entry nvfp4_(tcgen05_)?matmul_" %t/$target.ptx; done \
 // RUN: | FileCheck %s --check-prefix=MATMULS
-// RUN: for target in sm_100a %sm120_family sm_90a; do \
+// RUN: for target in sm_100a sm_120a sm_121a sm_90a; do \
 // RUN:   grep -cE "^.visible .entry nvfp4_transpose_(4096x4096|4096x14336|14336x4096)[(]$" %t/$target.ptx; done \
 // RUN: | FileCheck %s --check-prefix=TRANSPOSES
 

@@ -1,6 +1,6 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_120a report-fallbacks" --split-input-file 2>&1 | FileCheck %s --implicit-check-not=remark
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file | FileCheck %s --check-prefix=TCGEN05
-// RUN: for target in %sm120_family sm_90a %sm100_family; do \
+// RUN: for target in sm_120a sm_121a sm_90a sm_100a sm_103a sm_110a; do \
 // RUN:   nvfp4-opt %s --nvfp4-to-ptx="target=$target" \
 // RUN:   | nvfp4-translate --nvfp4-extract-ptx -o %t.$target.ptx || exit 1; \
 // RUN:   %if ptxas %{ %ptxas -arch=$target %t.$target.ptx -o /dev/null || exit 1; %} \
