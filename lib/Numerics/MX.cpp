@@ -197,6 +197,19 @@ std::optional<std::string> checkQuantizable(int64_t rows, int64_t cols) {
   return std::nullopt;
 }
 
+/// encodeElement(x, type) for the 8-bit element types through the
+/// branch-free magnitude encoders of the NVFP4 kernels: NaN is 0x7F (both
+/// types' canonical NaN), the sign is x's.
+static uint8_t encodeFloat8(float x, ElementType type) {
+  if (x != x)
+    return 0x7F;
+  const float magnitude = std::fabs(x);
+  const uint8_t code = type == ElementType::E4M3
+                           ? detail::encodeE4M3NonNegative(magnitude)
+                           : detail::encodeE5M2NonNegative(magnitude);
+  return static_cast<uint8_t>(((detail::bitsOf(x) >> 24) & 0x80u) | code);
+}
+
 /// Quantizes the blocks [firstBlock, lastBlock) of `x` into `out`, whose
 /// data and scales are allocated. Blocks are byte-aligned in the
 /// data (16 bytes of E2M1, 32 of 8-bit codes), so disjoint block ranges
@@ -235,32 +248,11 @@ static void quantizeBlocks(const float *x, int64_t firstBlock,
             detail::encodeE2M1Branchless(values[i + 1] * inverseScale) << 4);
       break;
     }
-    case ElementType::E4M3: {
-      uint8_t *dst = out.data.data() + block * kBlockSize;
-      for (int i = 0; i < kBlockSize; ++i) {
-        const float scaled = values[i] * inverseScale;
-        const uint8_t sign =
-            static_cast<uint8_t>((detail::bitsOf(scaled) >> 24) & 0x80u);
-        dst[i] =
-            scaled != scaled
-                ? uint8_t(0x7F)
-                : static_cast<uint8_t>(
-                      sign | detail::encodeE4M3NonNegative(std::fabs(scaled)));
-      }
-      break;
-    }
+    case ElementType::E4M3:
     case ElementType::E5M2: {
       uint8_t *dst = out.data.data() + block * kBlockSize;
-      for (int i = 0; i < kBlockSize; ++i) {
-        const float scaled = values[i] * inverseScale;
-        const uint8_t sign =
-            static_cast<uint8_t>((detail::bitsOf(scaled) >> 24) & 0x80u);
-        dst[i] =
-            scaled != scaled
-                ? uint8_t(0x7F)
-                : static_cast<uint8_t>(
-                      sign | detail::encodeE5M2NonNegative(std::fabs(scaled)));
-      }
+      for (int i = 0; i < kBlockSize; ++i)
+        dst[i] = encodeFloat8(values[i] * inverseScale, type);
       break;
     }
     }

@@ -40,6 +40,17 @@ using namespace nvfp4::gpu::tcgen05;
 
 namespace {
 
+/// The NVFP4 kernel's scale atoms of one K tile and 128 rows: 4 atoms (one
+/// per MMA) of 512 bytes.
+constexpr int64_t kNvfp4ScaleAtomKTileBytes = 4 * 512;
+
+/// The kind::mxf4nvf4 .block16 descriptor (E2M1 x E2M1, scale ids 0).
+constexpr uint32_t encodeMxf4Nvf4InstrDesc(int64_t m, int64_t n,
+                                           bool ctaPair = false) {
+  return encodeBlockScaledInstrDesc(BlockScaledKind::Mxf4Nvf4, m, n, 1, 1, 0, 0,
+                                    ctaPair);
+}
+
 //===----------------------------------------------------------------------===//
 // Instruction descriptor
 //===----------------------------------------------------------------------===//
@@ -673,12 +684,13 @@ TEST(Tcgen05Layout, GlobalScaleAtomsAreSwizzleScales) {
 
 TEST(Tcgen05Layout, ScaleAtomBulkCopiesFillTheStageAtoms) {
   // With scales in the global atoms layout, the producer copies, per K tile
-  // and 128-row block, the kScaleAtomKTileBytes at scaleAtomsAtomOffset(first
-  // row of the block, first K block of the tile) to the stage's atoms of the
-  // block (aScaleAtomOffsetOf(0) / bScaleAtomOffsetOf(0, block)). Replays the
-  // copies and checks that each atom the MMA thread's tcgen05.cp reads holds
-  // the scales of its rows and MMA, and the bulk-copy rules (16-byte aligned
-  // source and destination, a multiple of 16 bytes).
+  // and 128-row block, the kNvfp4ScaleAtomKTileBytes at
+  // scaleAtomsAtomOffset(first row of the block, first K block of the tile) to
+  // the stage's atoms of the block (aScaleAtomOffsetOf(0) /
+  // bScaleAtomOffsetOf(0, block)). Replays the copies and checks that each atom
+  // the MMA thread's tcgen05.cp reads holds the scales of its rows and MMA, and
+  // the bulk-copy rules (16-byte aligned source and destination, a multiple of
+  // 16 bytes).
   const int64_t k = 768, cols = k / 16;
   for (int64_t n : {128, 256}) {
     TilePlan p = makeTilePlan(n);
@@ -699,8 +711,8 @@ TEST(Tcgen05Layout, ScaleAtomBulkCopiesFillTheStageAtoms) {
                 isLhs ? p.aScaleAtomOffsetOf(0) : p.bScaleAtomOffsetOf(0, rb);
             EXPECT_EQ(src % 16, 0);
             EXPECT_EQ(dst % 16, 0);
-            EXPECT_EQ(kScaleAtomKTileBytes % 16, 0);
-            for (int64_t byte = 0; byte < kScaleAtomKTileBytes; ++byte)
+            EXPECT_EQ(kNvfp4ScaleAtomKTileBytes % 16, 0);
+            for (int64_t byte = 0; byte < kNvfp4ScaleAtomKTileBytes; ++byte)
               stage[dst + byte] = global[src + byte];
           }
           for (int64_t i = 0; i < kMmasPerKTile; ++i)
@@ -719,9 +731,9 @@ TEST(Tcgen05Layout, ScaleAtomBulkCopiesFillTheStageAtoms) {
         }
     // The full barrier's transaction bytes: the TMA loads plus the copies.
     EXPECT_EQ(p.scaleCopyBytes(false, false), 0);
-    EXPECT_EQ(p.scaleCopyBytes(true, false), kScaleAtomKTileBytes);
+    EXPECT_EQ(p.scaleCopyBytes(true, false), kNvfp4ScaleAtomKTileBytes);
     EXPECT_EQ(p.scaleCopyBytes(true, true),
-              (1 + p.bScaleAtoms) * kScaleAtomKTileBytes);
+              (1 + p.bScaleAtoms) * kNvfp4ScaleAtomKTileBytes);
     // mbarrier transaction counts are limited to 2^20 - 1.
     EXPECT_LT(p.txBytes + p.scaleCopyBytes(true, true), 1 << 20);
   }

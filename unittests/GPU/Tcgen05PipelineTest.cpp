@@ -83,6 +83,10 @@ using namespace nvfp4::gpu::tcgen05;
 
 namespace {
 
+/// The NVFP4 kernel's scale atoms of one K tile and 128 rows: 4 atoms (one
+/// per MMA) of 512 bytes.
+constexpr int64_t kNvfp4ScaleAtomKTileBytes = 4 * 512;
+
 /// An mbarrier object.
 struct MBarrier {
   int64_t expected = 0, pending = 0, tx = 0, phase = 0;
@@ -1360,7 +1364,7 @@ TEST(Tcgen05Pipeline, CtaPairBarrierCounts) {
     // Each CTA of a pair copies the atoms of its 128 A rows and of all tileN
     // B rows: as many as the 1-CTA kernel.
     EXPECT_EQ(pair.scaleCopyBytes(true, true), one.scaleCopyBytes(true, true));
-    EXPECT_EQ(pair.scaleCopyBytes(true, false), kScaleAtomKTileBytes);
+    EXPECT_EQ(pair.scaleCopyBytes(true, false), kNvfp4ScaleAtomKTileBytes);
   }
 }
 

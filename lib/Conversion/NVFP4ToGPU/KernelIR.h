@@ -46,6 +46,16 @@ struct MatmulShape {
   /// Elements per block along K: 16 (NVFP4) or 32 (MX).
   int64_t blockCols() const { return isMX() ? 32 : 16; }
   int64_t batches() const { return std::max<int64_t>(batch, 1); }
+  /// The kernel-name part of the operands: their formats for MX
+  /// (`mxfp4_mxfp4_`), their blocks for NVFP4 (`1x16_16x16_`).
+  std::string operandsNamePart() const {
+    if (isMX())
+      return (stringifyFormat(lhsFormat) + "_" + stringifyFormat(rhsFormat) +
+              "_")
+          .str();
+    return std::to_string(lhsBlockRows) + "x16_" +
+           std::to_string(rhsBlockRows) + "x16_";
+  }
   /// The kernel-name suffix of the tensor-scale kinds: empty for two
   /// amaxes, `_ds_a`, `_ds_b` or `_ds_ab` for the operands with a decode
   /// scale.

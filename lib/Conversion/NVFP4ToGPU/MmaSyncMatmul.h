@@ -52,12 +52,7 @@ struct MatmulConfig : MatmulShape {
     os << "nvfp4_matmul_";
     if (batch)
       os << "b" << batch;
-    os << "m" << m << "n" << n << "k" << k << "_";
-    if (isMX())
-      os << stringifyFormat(lhsFormat) << "_" << stringifyFormat(rhsFormat)
-         << "_";
-    else
-      os << lhsBlockRows << "x16_" << rhsBlockRows << "x16_";
+    os << "m" << m << "n" << n << "k" << k << "_" << operandsNamePart();
     os << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";

@@ -198,12 +198,7 @@ struct Tcgen05Config : MatmulShape {
     if (batch)
       os << "b" << batch;
     os << "m" << m << "n" << n << "k" << k << "_t" << plan.tileN
-       << (plan.ctaPair ? "_pair_" : "_");
-    if (isMX())
-      os << stringifyFormat(lhsFormat) << "_" << stringifyFormat(rhsFormat)
-         << "_";
-    else
-      os << lhsBlockRows << "x16_" << rhsBlockRows << "x16_";
+       << (plan.ctaPair ? "_pair_" : "_") << operandsNamePart();
     os << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";

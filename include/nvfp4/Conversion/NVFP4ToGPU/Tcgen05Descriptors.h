@@ -149,14 +149,6 @@ constexpr uint32_t encodeBlockScaledInstrDesc(BlockScaledKind kind, int64_t m,
   return d;
 }
 
-/// The kind::mxf4nvf4 .block16 descriptor (NVFP4 x NVFP4).
-constexpr uint32_t encodeMxf4Nvf4InstrDesc(int64_t m, int64_t n,
-                                           bool ctaPair = false) {
-  const auto e2m1 = static_cast<uint32_t>(MxF4Format::E2M1);
-  return encodeBlockScaledInstrDesc(BlockScaledKind::Mxf4Nvf4, m, n, e2m1, e2m1,
-                                    0, 0, ctaPair);
-}
-
 /// Field extraction, for tests and diagnostics.
 constexpr uint32_t idescField(uint32_t d, unsigned shift, unsigned width) {
   return (d >> shift) & ((1u << width) - 1);
@@ -362,8 +354,6 @@ constexpr int64_t tileKOf(BlockScaledKind kind) {
 constexpr int64_t scaleAtomsPerKTileOf(BlockScaledKind kind) {
   return tileKOf(kind) / scaleBlockKOf(kind) / kScaleAtomBlocks;
 }
-/// The NVFP4 kernel's scale atoms of one K tile and 128 rows: one per MMA.
-inline constexpr int64_t kScaleAtomKTileBytes = kMmasPerKTile * kScaleAtomBytes;
 /// The scale atom (of the K tile's) and the byte of its 32-bit cells
 /// (the instruction descriptor's scale id) of the first scale of MMA `mma`.
 constexpr int64_t scaleAtomOfMma(BlockScaledKind kind, int64_t mma) {
