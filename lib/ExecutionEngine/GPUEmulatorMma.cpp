@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The emulator's asynchronous copies (cp.async groups) and warp-wide matrix
-// multiply-accumulates (mma.sync bf16, block-scaled mxf4nvf4 and mxf4),
-// modelled on the PTX ISA's fragment layouts (docs/emulator.md).
+// The emulator's asynchronous copies (cp.async groups), warp-wide matrix
+// loads (ldmatrix) and matrix multiply-accumulates (mma.sync bf16,
+// block-scaled mxf4nvf4, mxf4 and mxf8f6f4), modelled on the PTX ISA's
+// fragment layouts (docs/emulator.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +52,49 @@ extern "C" void nvfp4EmuCpAsyncWaitGroup(void *thread, int32_t n) {
       completeCopy(*t, copy);
     t->committedGroups.erase(t->committedGroups.begin());
   }
+}
+
+extern "C" void nvfp4EmuLdMatrix(void *thread, const void *rowAddress,
+                                 int32_t num, int32_t site,
+                                 const char *location, int32_t *d) {
+  Thread *t = asThread(thread);
+  Cta &cta = *t->cta;
+  if (num != 1 && num != 2 && num != 4)
+    fail("kernel %s: thread %" PRId64 ": ldmatrix of %d matrices (1, 2 or 4)",
+         cta.name, t->linear, num);
+  const int lane = static_cast<int>(t->linear % kWarpSize);
+  // The lane's row: 16 bytes read now (the warp's reads happen together in
+  // the instruction; a row another lane of the warp writes meanwhile would
+  // be a race in the kernel anyway).
+  int32_t row[4] = {};
+  if (lane < 8 * num) {
+    if (reinterpret_cast<uintptr_t>(rowAddress) % 16 != 0)
+      fail("kernel %s: thread %" PRId64 ": ldmatrix row address %p is not "
+           "16-byte aligned (PTX ISA)",
+           cta.name, t->linear, rowAddress);
+    nvfp4EmuCheckAccess(thread, rowAddress, 16, /*isStore=*/0, /*space=*/3,
+                        site, location);
+    std::memcpy(row, rowAddress, sizeof(row));
+  }
+  // Rendezvous of the 32 lanes (the slots of the warp's MMAs: a warp runs
+  // one warp-wide operation at a time); the rows wait in `a`.
+  WarpMma &warp = cta.mmas[t->linear / kWarpSize];
+  const uint64_t g = warp.generation;
+  const int slot = static_cast<int>(g % 2);
+  std::memcpy(warp.a[slot][lane], row, sizeof(row));
+  warp.arrived[slot] |= 1u << lane;
+  t->waitGeneration = g;
+  if (warp.arrived[slot] == 0xFFFFFFFFu) {
+    warp.arrived[1 - slot] = 0;
+    ++warp.generation;
+  } else {
+    t->wait = Wait::LdMatrix;
+    yield(t);
+  }
+  // The slot's rows stay until every lane has arrived at the warp's next
+  // warp-wide operation, so they are still there.
+  for (int m = 0; m < num; ++m)
+    d[m] = warp.a[slot][8 * m + lane / 4][lane % 4];
 }
 
 /// The bf16 in bits [16 h, 16 h + 16) of `packed`, as an f32 (exact).

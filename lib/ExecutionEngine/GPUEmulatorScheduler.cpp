@@ -139,6 +139,7 @@ bool canRun(const Cta &cta, const Thread &t) {
   case Wait::Shuffle:
     return cta.warps[t.linear / kWarpSize].generation != t.waitGeneration;
   case Wait::Mma:
+  case Wait::LdMatrix:
     return cta.mmas[t.linear / kWarpSize].generation != t.waitGeneration;
   case Wait::Mbarrier: {
     const Mbarrier &barrier = t.waitCta->mbarriers.at(t.waitOffset);

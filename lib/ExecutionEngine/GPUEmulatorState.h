@@ -54,7 +54,15 @@ constexpr size_t kStackBytes = 256 * 1024;
 constexpr uint32_t kSharedWindowBase = 1024;
 constexpr int kClusterRankShift = 24;
 
-enum class Wait { None, Barrier, Shuffle, Mma, Mbarrier, ClusterBarrier };
+enum class Wait {
+  None,
+  Barrier,
+  Shuffle,
+  Mma,
+  LdMatrix,
+  Mbarrier,
+  ClusterBarrier
+};
 
 inline const char *waitName(Wait wait) {
   switch (wait) {
@@ -66,6 +74,8 @@ inline const char *waitName(Wait wait) {
     return "shfl.sync";
   case Wait::Mma:
     return "mma.sync";
+  case Wait::LdMatrix:
+    return "ldmatrix";
   case Wait::Mbarrier:
     return "mbarrier.try_wait";
   case Wait::ClusterBarrier:

@@ -145,11 +145,12 @@ TEST(MmaLayoutTest, ScaleLanesHoldTheRowsTheInstructionReads) {
 TEST(MmaLayoutTest, StagingCoversTheTileOnce) {
   for (const TileShape &t : kTileShapes) {
     // 16-byte vectors (K % 32 == 0) and 8-byte halves (K = 48).
-    for (int64_t k : {int64_t(64), int64_t(48)})
+    for (int64_t k : {int64_t(128), int64_t(48)})
       for (int64_t rows : {t.m, t.n}) {
-        const int64_t copiesPerRow = kTileRowBytes / stageCopyBytes(k);
-        const int64_t wordsPerCopy = kWordsPerMmaRow / copiesPerRow;
-        std::vector<int> words(rows * kWordsPerMmaRow, 0);
+        const int64_t copiesPerRow = kTileRowBytes / stageCopyBytes(k / 2);
+        EXPECT_EQ(copiesPerRow, k % 32 == 0 ? 4 : 8);
+        const int64_t wordsPerCopy = kWordsPerTileRow / copiesPerRow;
+        std::vector<int> words(rows * kWordsPerTileRow, 0);
         const int64_t count = rows * copiesPerRow;
         for (int64_t tid = 0; tid < t.threads(); ++tid)
           for (int64_t i = 0; i < stageCopiesPerThread(count, t); ++i) {
@@ -157,16 +158,16 @@ TEST(MmaLayoutTest, StagingCoversTheTileOnce) {
             if (v >= count)
               continue;
             for (int64_t w = 0; w < wordsPerCopy; ++w)
-              ++words[stageRow(v, copiesPerRow) * kWordsPerMmaRow +
+              ++words[stageRow(v, copiesPerRow) * kWordsPerTileRow +
                       stageWord(v, copiesPerRow) + w];
           }
         for (int v : words)
           EXPECT_EQ(v, 1) << t.m << "x" << t.n << " K " << k;
       }
-    std::vector<int> scales(t.scaleWords(), 0);
+    std::vector<int> scales(t.scaleRows(), 0);
     for (int64_t tid = 0; tid < t.threads(); ++tid)
-      for (int64_t i = 0; i < stageCopiesPerThread(t.scaleWords(), t); ++i)
-        if (int64_t sj = stageJob(tid, i, t); sj < t.scaleWords())
+      for (int64_t i = 0; i < stageCopiesPerThread(t.scaleRows(), t); ++i)
+        if (int64_t sj = stageJob(tid, i, t); sj < t.scaleRows())
           ++scales[sj];
     for (int v : scales)
       EXPECT_EQ(v, 1) << t.m << "x" << t.n;
@@ -179,8 +180,12 @@ TEST(MmaLayoutTest, TileShapes) {
     EXPECT_EQ(t.warpTileN() * t.warpsN, t.n);
     EXPECT_EQ(t.mmasM() * kMmaM, t.warpTileM());
     EXPECT_EQ(t.mmasN() * kMmaN, t.warpTileN());
-    // Static shared memory: kStages slots within 48 KiB.
-    EXPECT_LE(kStages * t.stageBytes(), 48 * 1024);
+    // kStages slots within sm_120a's dynamic shared memory, every slot
+    // 16-byte aligned; B fragments load two MMA columns at once.
+    EXPECT_LE(pipelineSharedBytes(t), kMaxSharedBytes);
+    EXPECT_EQ(t.aStageBytes() % 16, 0);
+    EXPECT_EQ(t.bStageBytes() % 16, 0);
+    EXPECT_EQ(t.mmasN() % 2, 0);
     EXPECT_EQ(findTileShape(t.m, t.n), &t);
   }
   EXPECT_EQ(kTile128x128.threads(), 256);
@@ -220,47 +225,66 @@ int bankWays(const std::array<int64_t, 32> &words) {
   return ways;
 }
 
-/// The largest bank conflict of the fragment loads of every tile: the
-/// m16n8k64 A and B registers and the sm_90a bf16 A and B words, in every
-/// pipeline slot, with the swizzled layout or (for comparison) without it.
+/// The largest bank conflict of the fragment loads of every tile: each
+/// 8-row phase of the m16n8k64 A and B ldmatrix.x4 loads (8 rows of one
+/// 16-byte chunk) and the sm_90a bf16 A and B words, in every pipeline slot
+/// and K slice, with the swizzled layout or (for comparison) without it.
 int maxFragmentBankWays(bool swizzled) {
   int ways = 0;
+  auto wordOf = [&](int64_t slot, int64_t rows, int64_t row, int64_t word) {
+    return (slot * rows + row) * kWordsPerTileRow +
+           (swizzled ? swizzleWord(row, word) : word);
+  };
   for (const TileShape &t : kTileShapes)
     for (int64_t slot = 0; slot < kStages; ++slot)
       for (int64_t warp = 0; warp < t.warps(); ++warp) {
-        auto load = [&](int64_t rows, auto rowOf, auto wordOf) {
-          std::array<int64_t, 32> words;
-          for (int64_t lane = 0; lane < 32; ++lane) {
-            int64_t g = laneGroup(lane), q = laneInGroup(lane);
-            int64_t row = rowOf(g), word = wordOf(q);
-            words[lane] = (slot * rows + row) * kWordsPerMmaRow +
-                          (swizzled ? swizzleWord(row, word) : word);
+        // ldmatrix: matrix m is read by the lanes 8 m .. 8 m + 7 addresses.
+        auto ldmatrix = [&](int64_t rows, auto rowOf, auto chunkOf) {
+          for (int64_t m = 0; m < 4; ++m) {
+            std::array<int64_t, 32> words;
+            for (int64_t r = 0; r < 8; ++r)
+              for (int64_t w = 0; w < 4; ++w)
+                words[4 * r + w] = wordOf(slot, rows, rowOf(8 * m + r),
+                                          4 * chunkOf(8 * m + r) + w);
+            ways = std::max(ways, bankWays(words));
           }
+        };
+        auto load = [&](int64_t rows, auto rowOf, int64_t word) {
+          std::array<int64_t, 32> words;
+          for (int64_t lane = 0; lane < 32; ++lane)
+            words[lane] = wordOf(slot, rows, rowOf(laneGroup(lane)), word);
           ways = std::max(ways, bankWays(words));
         };
-        for (int64_t i = 0; i < t.mmasM(); ++i) {
-          int64_t base = warpRowBase(warp, t) + i * kMmaM;
-          for (int r = 0; r < kMmaARegs; ++r)
-            load(
-                t.m, [&](int64_t g) { return base + aFragRow(g, r); },
-                [&](int64_t q) { return aFragWord(q, r); });
-          for (int64_t s = 0; s < kBf16KSteps; ++s)
-            for (int r = 0; r < kBf16MmaARegs; ++r)
+        for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
+          const int64_t chunk0 = slice * kMmaRowBytes / kVectorBytes;
+          for (int64_t i = 0; i < t.mmasM(); ++i) {
+            int64_t base = warpRowBase(warp, t) + i * kMmaM;
+            ldmatrix(
+                t.m, [&](int64_t l) { return base + ldmatrixARow(l); },
+                [&](int64_t l) { return chunk0 + ldmatrixAChunk(l); });
+          }
+          for (int64_t j = 0; j < t.mmasN(); j += 2) {
+            int64_t base = warpColBase(warp, t) + j * kMmaN;
+            ldmatrix(
+                t.n, [&](int64_t l) { return base + ldmatrixBCol(l); },
+                [&](int64_t l) { return chunk0 + ldmatrixBChunk(l); });
+          }
+        }
+        for (int64_t s = 0; s < kBf16KSteps; ++s) {
+          for (int64_t i = 0; i < t.mmasM(); ++i)
+            for (int r = 0; r < kBf16MmaARegs; ++r) {
+              int64_t base = warpRowBase(warp, t) + i * kMmaM;
               load(
                   t.m, [&](int64_t g) { return base + bf16AFragRow(g, r); },
-                  [&](int64_t) { return bf16AFragWord(s, r); });
-        }
-        for (int64_t j = 0; j < t.mmasN(); ++j) {
-          int64_t base = warpColBase(warp, t) + j * kMmaN;
-          for (int r = 0; r < kMmaBRegs; ++r)
-            load(
-                t.n, [&](int64_t g) { return base + bFragCol(g, r); },
-                [&](int64_t q) { return bFragWord(q, r); });
-          for (int64_t s = 0; s < kBf16KSteps; ++s)
-            for (int r = 0; r < kBf16MmaBRegs; ++r)
+                  bf16AFragWord(s, r));
+            }
+          for (int64_t j = 0; j < t.mmasN(); ++j)
+            for (int r = 0; r < kBf16MmaBRegs; ++r) {
+              int64_t base = warpColBase(warp, t) + j * kMmaN;
               load(
                   t.n, [&](int64_t g) { return base + bFragCol(g, r); },
-                  [&](int64_t) { return bf16BFragWord(s, r); });
+                  bf16BFragWord(s, r));
+            }
         }
       }
   return ways;
@@ -268,12 +292,35 @@ int maxFragmentBankWays(bool swizzled) {
 
 TEST(MmaLayoutTest, SwizzledFragmentLoadsAreBankConflictFree) {
   EXPECT_EQ(maxFragmentBankWays(/*swizzled=*/true), 1);
-  EXPECT_EQ(maxFragmentBankWays(/*swizzled=*/false), 2);
+  EXPECT_EQ(maxFragmentBankWays(/*swizzled=*/false), 4);
+}
+
+/// ldmatrix.x4 on the addresses of ldmatrix{A,B}{Row,Col,Chunk} delivers
+/// exactly the m16n8k64 fragments of the ISA tables (registers a0..a3; b0,
+/// b1 of two column blocks), for either K slice of a step.
+TEST(MmaLayoutTest, LdmatrixLoadsTheFragments) {
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    const int64_t g = laneGroup(lane), q = laneInGroup(lane);
+    for (int64_t m = 0; m < 4; ++m) {
+      // The ISA: register m of `lane` is word lane % 4 of row lane / 4 of
+      // matrix m, whose rows lanes 8 m .. 8 m + 7 address.
+      const int64_t source = 8 * m + lane / 4, word = lane % 4;
+      // A: the register is a_m.
+      EXPECT_EQ(ldmatrixARow(source), aFragRow(g, m)) << lane << " a" << m;
+      EXPECT_EQ(4 * ldmatrixAChunk(source) + word, aFragWord(q, m))
+          << lane << " a" << m;
+      // B: the register is b_{m % 2} of column block m / 2.
+      EXPECT_EQ(ldmatrixBCol(source), 8 * (m / 2) + bFragCol(g, m % 2))
+          << lane << " b" << m;
+      EXPECT_EQ(4 * ldmatrixBChunk(source) + word, bFragWord(q, m % 2))
+          << lane << " b" << m;
+    }
+  }
 }
 
 TEST(MmaLayoutTest, SwizzleKeepsVectorsWhole) {
   for (int64_t row = 0; row < 16; ++row) {
-    std::vector<int> seen(kWordsPerMmaRow, 0);
+    std::vector<int> seen(kWordsPerTileRow, 0);
     for (int64_t v = 0; v < kVectorsPerRow; ++v) {
       int64_t first = swizzleWord(row, v * kWordsPerVector);
       EXPECT_EQ(first % kWordsPerVector, 0); // 16-byte aligned
@@ -393,10 +440,12 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
   const int64_t numSteps = k / kTileK, threads = t.threads();
   const int64_t mmasM = t.mmasM(), mmasN = t.mmasN();
   std::vector<float> out(m * n, 0.0f);
-  // Shared memory: [slot][row][word] for A and B, [slot][m + n] scales.
-  std::vector<uint32_t> smemA(kStages * t.m * kWordsPerMmaRow, 0xDEADBEEF);
-  std::vector<uint32_t> smemB(kStages * t.n * kWordsPerMmaRow, 0xDEADBEEF);
-  std::vector<uint32_t> smemS(kStages * t.scaleWords(), 0xDEADBEEF);
+  // Shared memory: [slot][row][word] for A and B, [slot][m + n][word]
+  // scales.
+  std::vector<uint32_t> smemA(kStages * t.m * kWordsPerTileRow, 0xDEADBEEF);
+  std::vector<uint32_t> smemB(kStages * t.n * kWordsPerTileRow, 0xDEADBEEF);
+  std::vector<uint32_t> smemS(kStages * t.scaleRows() * kScaleWordsPerRow,
+                              0xDEADBEEF);
   struct Copy {
     uint32_t *dst;
     uint32_t value;
@@ -418,7 +467,7 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
               int64_t row = stageRow(v);
               for (int64_t e = 0; e < kWordsPerVector; ++e)
                 open.push_back(
-                    {&dst[(slot * rows + row) * kWordsPerMmaRow +
+                    {&dst[(slot * rows + row) * kWordsPerTileRow +
                           swizzleWord(row, stageWord(v)) + e],
                      loadWord(src, (srcRow0 + row) * rowBytes + kByte +
                                        stageVector(v) * kVectorBytes + 4 * e)});
@@ -428,20 +477,27 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
         copyVectors(t.n, b.data, tileN * t.n, smemB);
         const int64_t kScale = kt * (kTileK / 16);
         for (int64_t tid = 0; tid < threads; ++tid)
-          for (int64_t i = 0; i < stageCopiesPerThread(t.scaleWords(), t);
+          for (int64_t i = 0; i < stageCopiesPerThread(t.scaleRows(), t);
                ++i) {
             int64_t sj = stageJob(tid, i, t);
-            if (sj >= t.scaleWords())
+            if (sj >= t.scaleRows())
               continue;
-            uint32_t word =
-                sj < t.m ? loadWord(aScales, ((tileM * t.m + sj) / aBlockRows) *
-                                                     scaleRowBytes +
-                                                 kScale)
-                         : loadWord(bScales,
-                                    ((tileN * t.n + sj - t.m) / bBlockRows) *
-                                            scaleRowBytes +
-                                        kScale);
-            open.push_back({&smemS[slot * t.scaleWords() + sj], word});
+            for (int64_t w = 0; w < kScaleWordsPerRow; ++w) {
+              int64_t byte = kScale + 4 * w;
+              uint32_t word =
+                  sj < t.m
+                      ? loadWord(aScales,
+                                 ((tileM * t.m + sj) / aBlockRows) *
+                                         scaleRowBytes +
+                                     byte)
+                      : loadWord(bScales,
+                                 ((tileN * t.n + sj - t.m) / bBlockRows) *
+                                         scaleRowBytes +
+                                     byte);
+              open.push_back(
+                  {&smemS[(slot * t.scaleRows() + sj) * kScaleWordsPerRow + w],
+                   word});
+            }
           }
       };
       auto commit = [&]() {
@@ -472,38 +528,63 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
           issueStep(next, stageSlot(next));
         commit();
         const int64_t slot = stageSlot(kt);
-        auto A = [&](int64_t row, int64_t word) {
-          return smemA[(slot * t.m + row) * kWordsPerMmaRow +
-                       swizzleWord(row, word)];
-        };
-        auto B = [&](int64_t row, int64_t word) {
-          return smemB[(slot * t.n + row) * kWordsPerMmaRow +
-                       swizzleWord(row, word)];
-        };
-        auto S = [&](int64_t i) { return smemS[slot * t.scaleWords() + i]; };
-        for (int64_t warp = 0; warp < t.warps(); ++warp)
-          for (int64_t i = 0; i < mmasM; ++i)
-            for (int64_t j = 0; j < mmasN; ++j) {
-              std::array<LaneRegs, 32> lanes;
-              for (int64_t lane = 0; lane < 32; ++lane) {
-                int64_t g = laneGroup(lane), q = laneInGroup(lane);
-                int64_t rowBase = warpRowBase(warp, t) + i * kMmaM;
-                int64_t colBase = warpColBase(warp, t) + j * kMmaN;
-                LaneRegs &l = lanes[lane];
-                for (int r = 0; r < kMmaARegs; ++r)
-                  l.a[r] = A(rowBase + aFragRow(g, r), aFragWord(q, r));
-                for (int r = 0; r < kMmaBRegs; ++r)
-                  l.b[r] = B(colBase + bFragCol(g, r), bFragWord(q, r));
-                l.scaleA = S(rowBase + scaleARow(g, q));
-                l.scaleB = S(t.m + colBase + scaleBCol(g, q));
-                for (int r = 0; r < kMmaCRegs; ++r)
-                  l.c[r] = accAt(warp * kWarpSize + lane, i, j, r);
-              }
-              emulateMma(lanes);
-              for (int64_t lane = 0; lane < 32; ++lane)
-                for (int r = 0; r < kMmaCRegs; ++r)
-                  accAt(warp * kWarpSize + lane, i, j, r) = lanes[lane].c[r];
+        // ldmatrix.x4 per the ISA: lane l addresses row `rowOf(l)`, chunk
+        // `chunkOf(l)` (of a tile of `rows` rows in `smem`); register m of
+        // lane l is word l % 4 of the row lane 8 m + l / 4 addressed.
+        auto ldmatrix = [&](const std::vector<uint32_t> &smem, int64_t rows,
+                            auto rowOf, auto chunkOf) {
+          std::array<std::array<uint32_t, 4>, 32> regs;
+          for (int64_t lane = 0; lane < 32; ++lane)
+            for (int64_t m = 0; m < 4; ++m) {
+              int64_t source = 8 * m + lane / 4, row = rowOf(source);
+              regs[lane][m] =
+                  smem[(slot * rows + row) * kWordsPerTileRow +
+                       swizzleChunk(row, chunkOf(source)) * kWordsPerVector +
+                       lane % 4];
             }
+          return regs;
+        };
+        auto S = [&](int64_t row, int64_t word) {
+          return smemS[(slot * t.scaleRows() + row) * kScaleWordsPerRow +
+                       word];
+        };
+        for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
+          const int64_t chunk0 = slice * kMmaRowBytes / kVectorBytes;
+          const int64_t scaleWord = sliceScaleWord(slice, 4);
+          for (int64_t warp = 0; warp < t.warps(); ++warp)
+            for (int64_t i = 0; i < mmasM; ++i)
+              for (int64_t j = 0; j < mmasN; ++j) {
+                int64_t rowBase = warpRowBase(warp, t) + i * kMmaM;
+                int64_t colBase = warpColBase(warp, t) + (j & ~1) * kMmaN;
+                auto aRegs = ldmatrix(
+                    smemA, t.m,
+                    [&](int64_t l) { return rowBase + ldmatrixARow(l); },
+                    [&](int64_t l) { return chunk0 + ldmatrixAChunk(l); });
+                auto bRegs = ldmatrix(
+                    smemB, t.n,
+                    [&](int64_t l) { return colBase + ldmatrixBCol(l); },
+                    [&](int64_t l) { return chunk0 + ldmatrixBChunk(l); });
+                std::array<LaneRegs, 32> lanes;
+                for (int64_t lane = 0; lane < 32; ++lane) {
+                  int64_t g = laneGroup(lane), q = laneInGroup(lane);
+                  LaneRegs &l = lanes[lane];
+                  for (int r = 0; r < kMmaARegs; ++r)
+                    l.a[r] = aRegs[lane][r];
+                  for (int r = 0; r < kMmaBRegs; ++r)
+                    l.b[r] = bRegs[lane][2 * (j % 2) + r];
+                  l.scaleA = S(rowBase + scaleARow(g, q), scaleWord);
+                  l.scaleB = S(t.m + warpColBase(warp, t) + j * kMmaN +
+                                   scaleBCol(g, q),
+                               scaleWord);
+                  for (int r = 0; r < kMmaCRegs; ++r)
+                    l.c[r] = accAt(warp * kWarpSize + lane, i, j, r);
+                }
+                emulateMma(lanes);
+                for (int64_t lane = 0; lane < 32; ++lane)
+                  for (int r = 0; r < kMmaCRegs; ++r)
+                    accAt(warp * kWarpSize + lane, i, j, r) = lanes[lane].c[r];
+              }
+        }
       }
       waitGroup(0);
       // Transformer Engine's alpha, written out (not matmulAlpha).
@@ -559,11 +640,11 @@ TEST(MmaLayoutTest, EmulatedKernelMatchesReferenceMatmul) {
     int64_t m, n, k;
     BlockShape aBlock, bBlock;
   };
-  for (Case c : {Case{64, 64, 64, {1, 16}, {1, 16}},
+  for (Case c : {Case{64, 64, 128, {1, 16}, {1, 16}},
                  Case{128, 192, 256, {1, 16}, {16, 16}},
-                 Case{192, 64, 512, {16, 16}, {1, 16}},
+                 Case{192, 64, 640, {16, 16}, {1, 16}},
                  Case{128, 128, 128, {16, 16}, {1, 16}},
-                 Case{256, 128, 192, {1, 16}, {16, 16}}}) {
+                 Case{256, 128, 384, {1, 16}, {16, 16}}}) {
     QuantizedTensor a = randomTensor(c.m, c.k, c.aBlock, rng);
     QuantizedTensor b = randomTensor(c.n, c.k, c.bBlock, rng);
     std::vector<float> expected(c.m * c.n);
@@ -590,15 +671,15 @@ TEST(MmaLayoutTest, EmulatedKernelMatchesReferenceMatmul) {
 /// changes the result.
 TEST(MmaLayoutTest, EmulationDetectsSwappedFragments) {
   std::mt19937 rng(7);
-  QuantizedTensor a = randomTensor(64, 64, {1, 16}, rng);
-  QuantizedTensor b = randomTensor(64, 64, {1, 16}, rng);
+  QuantizedTensor a = randomTensor(64, 128, {1, 16}, rng);
+  QuantizedTensor b = randomTensor(64, 128, {1, 16}, rng);
   std::vector<float> expected(64 * 64);
   matmul(a, b, expected.data());
   // Swap rows 0..7 and 8..15 of A's data: the reference sees another matrix.
   QuantizedTensor swapped = a;
   for (int64_t r = 0; r < 8; ++r)
-    for (int64_t byte = 0; byte < 32; ++byte)
-      std::swap(swapped.data[r * 32 + byte], swapped.data[(r + 8) * 32 + byte]);
+    for (int64_t byte = 0; byte < 64; ++byte)
+      std::swap(swapped.data[r * 64 + byte], swapped.data[(r + 8) * 64 + byte]);
   std::vector<float> got = emulateKernel(swapped, a.scales, 1, b, b.scales, 1);
   EXPECT_NE(0, std::memcmp(got.data(), expected.data(), 64 * 4));
 }
@@ -607,8 +688,8 @@ TEST(MmaLayoutTest, EmulationDetectsSwappedFragments) {
 /// have not landed: the emulation must notice.
 TEST(MmaLayoutTest, EmulationDetectsEarlyPipelineReads) {
   std::mt19937 rng(11);
-  QuantizedTensor a = randomTensor(64, 256, {1, 16}, rng);
-  QuantizedTensor b = randomTensor(64, 256, {1, 16}, rng);
+  QuantizedTensor a = randomTensor(64, 512, {1, 16}, rng);
+  QuantizedTensor b = randomTensor(64, 512, {1, 16}, rng);
   std::vector<float> expected(64 * 64);
   matmul(a, b, expected.data());
   std::vector<float> good = emulateKernel(a, a.scales, 1, b, b.scales, 1);

@@ -156,6 +156,16 @@ void nvfp4EmuCpAsyncCommitGroup(void *thread);
 /// but the `n` most recent.
 void nvfp4EmuCpAsyncWaitGroup(void *thread, int32_t n);
 
+/// `ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16 d, [rowAddress]` with
+/// `num` matrices: blocks until all 32 lanes of the warp arrived, then
+/// writes `d[0 .. num)`: register m of lane l is the 32-bit word l % 4 of
+/// row l / 4 of matrix m, whose row r lane 8 m + r addressed (16 bytes,
+/// 16-byte aligned, shared memory). Lanes 0 .. 8 num - 1 supply addresses;
+/// each address is checked and counted as nvfp4EmuCheckAccess does (a
+/// 16-byte shared load of site `site`, reported at `location`).
+void nvfp4EmuLdMatrix(void *thread, const void *rowAddress, int32_t num,
+                      int32_t site, const char *location, int32_t *d);
+
 /// `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 d, a, b, c`: blocks
 /// until all 32 lanes of the warp arrived, then returns the lane's
 /// fragment of D = A * B + C (fragments as the PTX ISA's "Matrix Fragments

@@ -142,6 +142,10 @@ private:
   /// a call of nvfp4EmuCheckAccess with its address, size, direction, memory,
   /// site number and source location.
   void insertAccessCheck(Operation *op, Value thread);
+  /// `ldmatrix.m8n8.x{1,2,4}.b16` (row layout) as a call of
+  /// nvfp4EmuLdMatrix, which checks and counts the lane's row read as an
+  /// access site of its own.
+  LogicalResult rewriteLdMatrix(NVVM::LdMatrixOp op, Value thread);
   /// The address of a NUL-terminated global string holding `text`.
   Value getLocationString(OpBuilder &b, Location loc, StringRef text);
   void createEntry(LLVM::LLVMFuncOp kernel, StringRef moduleName,
@@ -403,6 +407,8 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread) {
     op->erase();
     return success();
   }
+  if (auto ldmatrix = dyn_cast<NVVM::LdMatrixOp>(op))
+    return rewriteLdMatrix(ldmatrix, thread);
   if (isa<NVVM::MmaOp, NVVM::MmaBlockScaleOp>(op))
     return rewriteWarpMma(op, thread, module);
   if (auto addressOf = dyn_cast<LLVM::AddressOfOp>(op)) {
@@ -455,6 +461,42 @@ LogicalResult KernelEmulator::rewriteOp(Operation *op, Value thread) {
   if (isa<NVVM::NVVMDialect>(op->getDialect()) || isa<LLVM::InlineAsmOp>(op))
     return op->emitError("nvfp4-emulate-gpu-kernels: '")
            << op->getName() << "' is not modelled by the GPU emulator yet";
+  return success();
+}
+
+LogicalResult KernelEmulator::rewriteLdMatrix(NVVM::LdMatrixOp op,
+                                              Value thread) {
+  const int64_t num = op.getNum();
+  if (op.getLayout() != NVVM::MMALayout::row ||
+      op.getEltType() != NVVM::LdStMatrixEltType::B16 ||
+      op.getShape().getM() != 8 || op.getShape().getN() != 8)
+    return op.emitError("nvfp4-emulate-gpu-kernels: only "
+                        "ldmatrix.m8n8.b16 without .trans is modelled by the "
+                        "GPU emulator yet");
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value d = createEntryAlloca(op, i32, num);
+  call(b, loc, "nvfp4EmuLdMatrix", LLVM::LLVMVoidType::get(ctx),
+       {thread, op.getPtr(), i32Constant(b, loc, num),
+        i32Constant(b, loc, accessSites++),
+        getLocationString(b, loc, getLocationText(loc)), d});
+  auto element = [&](int64_t m) -> Value {
+    Value address = LLVM::GEPOp::create(
+        b, loc, ptrType, i32, d,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(m)});
+    return LLVM::LoadOp::create(b, loc, i32, address);
+  };
+  Value result;
+  if (num == 1) {
+    result = element(0);
+  } else {
+    result = LLVM::PoisonOp::create(b, loc, op.getRes().getType());
+    for (int64_t m = 0; m < num; ++m)
+      result = LLVM::InsertValueOp::create(b, loc, result, element(m),
+                                           ArrayRef<int64_t>{m});
+  }
+  op.getRes().replaceAllUsesWith(result);
+  op->erase();
   return success();
 }
 

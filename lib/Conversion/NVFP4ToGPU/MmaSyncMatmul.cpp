@@ -67,6 +67,9 @@ struct IndexExpr {
   friend IndexExpr operator%(IndexExpr x, int64_t c) {
     return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
   }
+  friend IndexExpr operator^(IndexExpr x, IndexExpr y) {
+    return {x.b, x.loc, arith::XOrIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
 };
 
 /// The kernel body under construction.
@@ -98,22 +101,38 @@ private:
   Value i32Const(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
   }
+  /// `base + byteOffset` as a shared-memory pointer.
+  Value sharedAddress(Value base, IndexExpr byteOffset);
 
   /// The shared-memory tiles of one K step and the lane's coordinates.
   struct StepOperands {
-    Value smemA, smemB, smemScales;
-    IndexExpr warpRow, warpCol, g, q;
+    /// Shared-memory pointers to the first byte of the A, B and scale
+    /// slots.
+    Value smemAPtr, smemBPtr, smemScalePtr;
+    IndexExpr warpRow, warpCol, lane, g, q;
     /// The pipeline slot the K step was staged in.
     IndexExpr slot;
     /// The loop-carried accumulators, mmasM x mmasN x kMmaCRegs.
     ValueRange acc;
   };
   /// Emits the MMAs of one staged K step and returns the new accumulators:
-  /// mmasM x mmasN block-scaled m16n8k64 MMAs (sm_120a, sm_121a).
+  /// per K slice, the fragments by ldmatrix and mmasM x mmasN block-scaled
+  /// m16n8k64 (m16n8k32 on 8-bit elements) MMAs (sm_120a, sm_121a).
   SmallVector<Value> emitBlockScaledStep(const StepOperands &op);
   /// The same with the operands dequantized to bf16 in registers and
   /// mmasM x mmasN x kBf16KSteps bf16 m16n8k16 MMAs (sm_90a).
   SmallVector<Value> emitDequantizedStep(const StepOperands &op);
+  /// `ldmatrix.x4` of the 16-byte row `chunk` of tile row `row` in the slot
+  /// at `slotBase`: the four registers.
+  SmallVector<Value, 4> loadMatrixX4(Value slotBase, IndexExpr row,
+                                     IndexExpr chunk);
+  /// The scale words of scale row `scaleRow` in the step's slot, in one
+  /// load: both words (NVFP4, one 8-byte load) or the first (MX).
+  SmallVector<Value, 2> loadStepScales(const StepOperands &op,
+                                       IndexExpr scaleRow);
+  /// The scale register of K slice `slice`: its word of `stepScales`,
+  /// shifted to the slice's first byte.
+  Value sliceScale(ArrayRef<Value> stepScales, int64_t slice);
 
   /// Decodes the E4M3 byte `byte` (in the low 8 bits of an i32) to f32 times
   /// 1/2, exactly (see docs/gpu.md): sign * significand * 2^(exponent - 11),
@@ -141,43 +160,74 @@ Value KernelBuilder::byteAddress(Value base, IndexExpr byteOffset) {
   return mlir::nvfp4::detail::createByteAddress(b, loc, base, byteOffset.v);
 }
 
+Value KernelBuilder::sharedAddress(Value base, IndexExpr byteOffset) {
+  auto sharedPtrType = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  Value offset =
+      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteOffset.v);
+  return LLVM::GEPOp::create(b, loc, sharedPtrType, b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{offset},
+                             LLVM::GEPNoWrapFlags::inbounds);
+}
+
+SmallVector<Value, 4> KernelBuilder::loadMatrixX4(Value slotBase,
+                                                  IndexExpr row,
+                                                  IndexExpr chunk) {
+  using namespace layout;
+  MLIRContext *ctx = b.getContext();
+  Value address = sharedAddress(
+      slotBase, row * kTileRowBytes + swizzleChunk(row, chunk) * kVectorBytes);
+  Type i32 = b.getI32Type();
+  auto resType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, i32));
+  Value matrices = NVVM::LdMatrixOp::create(
+      b, loc, resType, address, /*num=*/4, NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
+  SmallVector<Value, 4> regs;
+  for (int64_t r = 0; r < 4; ++r)
+    regs.push_back(LLVM::ExtractValueOp::create(b, loc, matrices, r));
+  return regs;
+}
+
+SmallVector<Value, 2> KernelBuilder::loadStepScales(const StepOperands &op,
+                                                    IndexExpr scaleRow) {
+  using namespace layout;
+  Type i32 = b.getI32Type();
+  Value address = sharedAddress(
+      op.smemScalePtr,
+      (op.slot * c.tile.scaleRows() + scaleRow) * kScaleRowBytes);
+  if (c.isMX())
+    return {LLVM::LoadOp::create(b, loc, i32, address, /*alignment=*/4)};
+  auto pairType = VectorType::get({kScaleWordsPerRow}, i32);
+  Value pair = LLVM::LoadOp::create(b, loc, pairType, address,
+                                    /*alignment=*/kScaleRowBytes);
+  SmallVector<Value, 2> words;
+  for (int64_t w = 0; w < kScaleWordsPerRow; ++w)
+    words.push_back(LLVM::ExtractElementOp::create(
+        b, loc, pair, LLVM::ConstantOp::create(b, loc, i32, w)));
+  return words;
+}
+
+Value KernelBuilder::sliceScale(ArrayRef<Value> stepScales, int64_t slice) {
+  using namespace layout;
+  // A slice is 32 bytes of a row: 64 E2M1 codes or 32 8-bit ones.
+  const int64_t sliceScaleBytes =
+      kMmaRowBytes * 8 / c.elementBits() / c.blockCols();
+  Value word = stepScales[sliceScaleWord(slice, sliceScaleBytes)];
+  if (int64_t shift = sliceScaleShift(slice, sliceScaleBytes))
+    word = arith::ShRUIOp::create(b, loc, word, i32Const(shift));
+  return word;
+}
+
 SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   using namespace layout;
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
-  SmallVector<SmallVector<Value, 4>> aFrags, bFrags;
-  SmallVector<Value> aScales, bScales;
   const int64_t mmasM = c.tile.mmasM(), mmasN = c.tile.mmasN();
-  for (int64_t i = 0; i < mmasM; ++i) {
-    IndexExpr rowBase = op.warpRow + i * kMmaM;
-    SmallVector<Value, 4> regs;
-    for (int r = 0; r < kMmaARegs; ++r) {
-      IndexExpr row = rowBase + aFragRow(op.g, r);
-      regs.push_back(memref::LoadOp::create(
-          b, loc, op.smemA,
-          ValueRange{op.slot.v, row.v,
-                     swizzleWord(row, aFragWord(op.q, r)).v}));
-    }
-    aFrags.push_back(regs);
-    aScales.push_back(memref::LoadOp::create(
-        b, loc, op.smemScales,
-        ValueRange{op.slot.v, (rowBase + scaleARow(op.g, op.q)).v}));
-  }
-  for (int64_t j = 0; j < mmasN; ++j) {
-    IndexExpr colBase = op.warpCol + j * kMmaN;
-    SmallVector<Value, 4> regs;
-    for (int r = 0; r < kMmaBRegs; ++r) {
-      IndexExpr row = colBase + bFragCol(op.g, r);
-      regs.push_back(memref::LoadOp::create(
-          b, loc, op.smemB,
-          ValueRange{op.slot.v, row.v,
-                     swizzleWord(row, bFragWord(op.q, r)).v}));
-    }
-    bFrags.push_back(regs);
-    bScales.push_back(memref::LoadOp::create(
-        b, loc, op.smemScales,
-        ValueRange{op.slot.v, (colBase + scaleBCol(op.g, op.q) + c.tile.m).v}));
-  }
+  const int64_t aSlotBytes = c.tile.aStageBytes();
+  const int64_t bSlotBytes = c.tile.bStageBytes();
+  Value aSlot = sharedAddress(op.smemAPtr, op.slot * aSlotBytes);
+  Value bSlot = sharedAddress(op.smemBPtr, op.slot * bSlotBytes);
   auto i16Const = [&](int64_t v) {
     return LLVM::ConstantOp::create(b, loc, b.getI16Type(), v).getResult();
   };
@@ -186,10 +236,7 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   Value threadIdB = i16Const(kScaleThreadIdB);
   auto resType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(kMmaCRegs, f32));
-  // The instruction of the operands' formats. A K step is 32 bytes of a row
-  // either way, and 8-bit elements have the byte layout of E2M1 pairs in
-  // the fragments (PTX ISA, m16n8k32 and m16n8k64), so the staging and the
-  // fragment loads are the same.
+  // The instruction of the operands' formats.
   auto ptxType = [](Format format) {
     return format == Format::MXFP8E4M3   ? NVVM::MMATypes::e4m3
            : format == Format::MXFP8E5M2 ? NVVM::MMATypes::e5m2
@@ -203,25 +250,58 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   NVVM::MMABlockScaleKind kind = !c.isMX() ? NVVM::MMABlockScaleKind::MXF4NVF4
                                  : mxf8    ? NVVM::MMABlockScaleKind::MXF8F6F4
                                            : NVVM::MMABlockScaleKind::MXF4;
-  SmallVector<Value> next;
-  for (int64_t i = 0; i < mmasM; ++i) {
-    for (int64_t j = 0; j < mmasN; ++j) {
-      ValueRange cIn = op.acc.slice((i * mmasN + j) * kMmaCRegs, kMmaCRegs);
-      auto mma = NVVM::MmaBlockScaleOp::create(
-          b, loc, resType, aFrags[i], bFrags[j], cIn, aScales[i], byteId,
-          threadIdA, bScales[j], byteId, threadIdB,
-          ArrayRef<int64_t>{kMmaM, kMmaN, mmaK},
-          std::array<NVVM::MMATypes, 2>{ptxType(c.lhsFormat),
-                                        ptxType(c.rhsFormat)},
-          scaleVec,
-          c.isMX() ? NVVM::BlockScaleFormat::UE8M0
-                   : NVVM::BlockScaleFormat::UE4M3,
-          kind);
-      for (int64_t r = 0; r < kMmaCRegs; ++r)
-        next.push_back(LLVM::ExtractValueOp::create(b, loc, mma, r));
+  // On 8-bit elements an m16n8k32 MMA reads 32 bytes of a row, as an
+  // m16n8k64 on E2M1 (the byte layouts of the fragments agree, PTX ISA), so
+  // the staging and the fragment loads are the same.
+  // The step's scales, one load per row: rows g + 8 (q % 2) of each A
+  // block, column g of each B block.
+  SmallVector<SmallVector<Value, 2>> aStepScales, bStepScales;
+  for (int64_t i = 0; i < mmasM; ++i)
+    aStepScales.push_back(loadStepScales(
+        op, op.warpRow + i * kMmaM + scaleARow(op.g, op.q)));
+  for (int64_t j = 0; j < mmasN; ++j)
+    bStepScales.push_back(loadStepScales(
+        op, op.warpCol + j * kMmaN + scaleBCol(op.g, op.q) + c.tile.m));
+  SmallVector<Value> acc(op.acc.begin(), op.acc.end());
+  for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
+    SmallVector<SmallVector<Value, 4>> aFrags, bFrags;
+    SmallVector<Value> aScales, bScales;
+    for (int64_t i = 0; i < mmasM; ++i) {
+      IndexExpr rowBase = op.warpRow + i * kMmaM;
+      aFrags.push_back(loadMatrixX4(
+          aSlot, rowBase + ldmatrixARow(op.lane),
+          ldmatrixAChunk(op.lane) + slice * (kMmaRowBytes / kVectorBytes)));
+      aScales.push_back(sliceScale(aStepScales[i], slice));
+    }
+    for (int64_t j = 0; j < mmasN; j += 2) {
+      SmallVector<Value, 4> regs = loadMatrixX4(
+          bSlot, op.warpCol + j * kMmaN + ldmatrixBCol(op.lane),
+          ldmatrixBChunk(op.lane) + slice * (kMmaRowBytes / kVectorBytes));
+      bFrags.push_back({regs[0], regs[1]});
+      bFrags.push_back({regs[2], regs[3]});
+    }
+    for (int64_t j = 0; j < mmasN; ++j)
+      bScales.push_back(sliceScale(bStepScales[j], slice));
+    for (int64_t i = 0; i < mmasM; ++i) {
+      for (int64_t j = 0; j < mmasN; ++j) {
+        MutableArrayRef<Value> cRegs = MutableArrayRef<Value>(acc).slice(
+            (i * mmasN + j) * kMmaCRegs, kMmaCRegs);
+        auto mma = NVVM::MmaBlockScaleOp::create(
+            b, loc, resType, aFrags[i], bFrags[j], ValueRange(cRegs),
+            aScales[i], byteId, threadIdA, bScales[j], byteId, threadIdB,
+            ArrayRef<int64_t>{kMmaM, kMmaN, mmaK},
+            std::array<NVVM::MMATypes, 2>{ptxType(c.lhsFormat),
+                                          ptxType(c.rhsFormat)},
+            scaleVec,
+            c.isMX() ? NVVM::BlockScaleFormat::UE8M0
+                     : NVVM::BlockScaleFormat::UE4M3,
+            kind);
+        for (int64_t r = 0; r < kMmaCRegs; ++r)
+          cRegs[r] = LLVM::ExtractValueOp::create(b, loc, mma, r);
+      }
     }
   }
-  return next;
+  return acc;
 }
 
 Value KernelBuilder::decodeHalfScale(Value byte) {
@@ -297,36 +377,38 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
   // Every register of the lane takes its two codes from byte q of a word.
   Value byteShift =
       arith::IndexCastUIOp::create(b, loc, i32, (bf16FragByte(op.q) * 8).v);
-  auto loadCodes = [&](Value smem, IndexExpr row, int64_t word) -> Value {
-    Value w = memref::LoadOp::create(
-        b, loc, smem,
-        ValueRange{op.slot.v, row.v, swizzleWord(row, idx(word)).v});
+  auto loadCodes = [&](Value slotBase, IndexExpr row, int64_t word) -> Value {
+    Value w = LLVM::LoadOp::create(
+        b, loc, i32,
+        sharedAddress(slotBase, row * kTileRowBytes +
+                                    swizzleWord(row, idx(word)) * 4),
+        /*alignment=*/4);
     return arith::ShRUIOp::create(b, loc, w, byteShift);
   };
-  auto scaleByte = [&](Value word, int64_t s) -> Value {
-    return s == 0 ? word
-                  : arith::ShRUIOp::create(b, loc, word, i32Const(8 * s))
-                        .getResult();
-  };
+  Value aSlot = sharedAddress(op.smemAPtr, op.slot * c.tile.aStageBytes());
+  Value bSlot = sharedAddress(op.smemBPtr, op.slot * c.tile.bStageBytes());
 
-  // Scale words: rows g and g + 8 of each A tile, column g of each B tile.
-  SmallVector<std::array<Value, 2>> aScaleWords;
-  SmallVector<Value> bScaleWords;
+  // Scale words (both of the step, one load): rows g and g + 8 of each A
+  // tile, column g of each B tile.
+  SmallVector<std::array<SmallVector<Value, 2>, 2>> aScaleWords;
+  SmallVector<SmallVector<Value, 2>> bScaleWords;
   const int64_t mmasM = c.tile.mmasM(), mmasN = c.tile.mmasN();
   for (int64_t i = 0; i < mmasM; ++i) {
     IndexExpr rowBase = op.warpRow + i * kMmaM;
-    std::array<Value, 2> words;
-    for (int half = 0; half < 2; ++half)
-      words[half] = memref::LoadOp::create(
-          b, loc, op.smemScales,
-          ValueRange{op.slot.v, (rowBase + bf16AFragRow(op.g, half)).v});
-    aScaleWords.push_back(words);
+    aScaleWords.push_back({loadStepScales(op, rowBase + bf16AFragRow(op.g, 0)),
+                           loadStepScales(op, rowBase + bf16AFragRow(op.g, 1))});
   }
   for (int64_t j = 0; j < mmasN; ++j)
-    bScaleWords.push_back(memref::LoadOp::create(
-        b, loc, op.smemScales,
-        ValueRange{op.slot.v,
-                   (op.warpCol + j * kMmaN + bFragCol(op.g, 0) + c.tile.m).v}));
+    bScaleWords.push_back(loadStepScales(
+        op, op.warpCol + j * kMmaN + bFragCol(op.g, 0) + c.tile.m));
+  // Scale block s of the step: byte s % 4 of word s / 4.
+  auto scaleByte = [&](ArrayRef<Value> words, int64_t s) -> Value {
+    Value word = words[s / 4];
+    return s % 4 == 0
+               ? word
+               : arith::ShRUIOp::create(b, loc, word, i32Const(8 * (s % 4)))
+                     .getResult();
+  };
 
   auto resType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(kMmaCRegs, f32));
@@ -338,11 +420,12 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
       IndexExpr rowBase = op.warpRow + i * kMmaM;
       std::array<Value, 2> halfScales;
       for (int half = 0; half < 2; ++half)
-        halfScales[half] = decodeHalfScale(scaleByte(aScaleWords[i][half], s));
+        halfScales[half] =
+            decodeHalfScale(scaleByte(aScaleWords[i][half], s));
       SmallVector<Value, 4> regs;
       for (int r = 0; r < kBf16MmaARegs; ++r)
         regs.push_back(
-            dequantizePair(loadCodes(op.smemA, rowBase + bf16AFragRow(op.g, r),
+            dequantizePair(loadCodes(aSlot, rowBase + bf16AFragRow(op.g, r),
                                      bf16AFragWord(s, r)),
                            halfScales[r & 1]));
       aFrags.push_back(regs);
@@ -353,7 +436,7 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
       SmallVector<Value, 4> regs;
       for (int r = 0; r < kBf16MmaBRegs; ++r)
         regs.push_back(dequantizePair(
-            loadCodes(op.smemB, col, bf16BFragWord(s, r)), halfScale));
+            loadCodes(bSlot, col, bf16BFragWord(s, r)), halfScale));
       bFrags.push_back(regs);
     }
     for (int64_t i = 0; i < mmasM; ++i) {
@@ -380,33 +463,40 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
                                     TypeRange argTypes) {
   using namespace layout;
   MLIRContext *ctx = b.getContext();
-  Type i32 = b.getI32Type();
   Type f32 = b.getF32Type();
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto smemType = [&](ArrayRef<int64_t> shape) {
-    return MemRefType::get(shape, i32, MemRefLayoutAttrInterface(), workgroup);
-  };
   const layout::TileShape &tile = c.tile;
-  // kStages pipeline slots of the A, B and scale tiles.
-  MemRefType smemAType = smemType({kStages, tile.m, kWordsPerMmaRow});
-  MemRefType smemBType = smemType({kStages, tile.n, kWordsPerMmaRow});
-  MemRefType smemScaleType = smemType({kStages, tile.scaleWords()});
+  assert(tile.mmasN() % 2 == 0 && "B fragments load two MMA columns at once");
 
   OpBuilder::InsertionGuard guard(b);
+  if (!module.lookupSymbol(kMmaSyncSmemSymbol)) {
+    // The dynamic shared memory: `.extern .shared .align 16 .b8 sym[]`.
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+        /*isConstant=*/false, LLVM::Linkage::External, kMmaSyncSmemSymbol,
+        /*value=*/Attribute(), /*alignment=*/kVectorBytes,
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  }
   b.setInsertionPointToEnd(module.getBody());
-  auto kernel = gpu::GPUFuncOp::create(
-      b, loc, name, b.getFunctionType(argTypes, {}),
-      TypeRange{smemAType, smemBType, smemScaleType}, TypeRange{});
+  auto kernel = gpu::GPUFuncOp::create(b, loc, name,
+                                       b.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(tile.threads()), 1, 1}));
-  // cp.async of 16 bytes needs 16-byte aligned shared-memory destinations.
-  for (unsigned i = 0; i < 3; ++i)
-    kernel.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                                       b.getI64IntegerAttr(kVectorBytes));
   Block &entry = kernel.front();
   b.setInsertionPointToStart(&entry);
+
+  // kStages pipeline slots of the A, B and scale tiles, in dynamic shared
+  // memory (pipelineSharedBytes(), more than the 48 KiB of static shared
+  // memory): all A slots, then all B slots, then all scale slots, each slot
+  // a multiple of 16 bytes (cp.async and ldmatrix need 16-byte alignment).
+  auto sharedPtrType = LLVM::LLVMPointerType::get(
+      ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  Value smemAPtr =
+      LLVM::AddressOfOp::create(b, loc, sharedPtrType, kMmaSyncSmemSymbol);
+  Value smemBPtr = sharedAddress(smemAPtr, idx(kStages * tile.aStageBytes()));
+  Value smemScalePtr = sharedAddress(
+      smemAPtr, idx(kStages * (tile.aStageBytes() + tile.bStageBytes())));
 
   // Arguments: lhs data, lhs scales, lhs amax, rhs data, rhs scales, rhs
   // amax, [acc], result; MX operands have no amax.
@@ -418,9 +508,6 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   Value rhsAmax = c.isMX() ? Value() : entry.getArgument(5);
   Value acc = c.hasAcc ? entry.getArgument(2 * perOperand) : Value();
   Value result = entry.getArgument(argTypes.size() - 1);
-  Value smemA = kernel.getWorkgroupAttributions()[0];
-  Value smemB = kernel.getWorkgroupAttributions()[1];
-  Value smemScales = kernel.getWorkgroupAttributions()[2];
 
   IndexExpr tid = idx(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   IndexExpr tileN = idx(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
@@ -433,7 +520,7 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
 
   // Byte strides. Scales are compact: one row per `blockRows` data rows,
   // one byte per 16 (NVFP4) or 32 (MX) codes. A K step is kTileRowBytes
-  // (32) bytes of a row: 64 E2M1 codes or 32 8-bit ones.
+  // (64) bytes of a row: 128 E2M1 codes or 64 8-bit ones.
   const int64_t rowBytes = c.k * c.elementBits() / 8;
   const int64_t scaleRowBytes = c.k / c.blockCols();
   const int64_t stepK = kTileRowBytes * 8 / c.elementBits();
@@ -446,23 +533,6 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
   Value lhsScalePtr = globalBasePointer(lhsScales);
   Value rhsScalePtr = globalBasePointer(rhsScales);
 
-  // Shared-memory base addresses of the staging buffers, for cp.async.
-  auto sharedPtrType = LLVM::LLVMPointerType::get(
-      ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  auto sharedBase = [&](Value memref) -> Value {
-    Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-    Value addr64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), addr);
-    return LLVM::IntToPtrOp::create(b, loc, sharedPtrType, addr64);
-  };
-  Value smemAPtr = sharedBase(smemA), smemBPtr = sharedBase(smemB);
-  Value smemScalePtr = sharedBase(smemScales);
-  auto sharedAddress = [&](Value base, IndexExpr byteOffset) -> Value {
-    Value offset =
-        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteOffset.v);
-    return LLVM::GEPOp::create(b, loc, sharedPtrType, b.getI8Type(), base,
-                               ArrayRef<LLVM::GEPArg>{offset},
-                               LLVM::GEPNoWrapFlags::inbounds);
-  };
   // One cp.async of `bytes` (16: .cg, bypassing L1; 8 and 4: .ca). With
   // `valid` (rows past M or N), an invalid copy reads nothing (src-size 0)
   // and zero-fills its destination: zero codes and zero scales contribute
@@ -513,13 +583,13 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
       body(job);
     }
   };
-  const int64_t smemRowBytes = kWordsPerMmaRow * 4;
   // K need only be a multiple of 16: the last K step of a K that is not a
   // multiple of kTileK is padded with zero codes and zero scales, which add
   // exact zeros. Rows of K / 2 bytes are 16-byte aligned when K % 32 == 0;
-  // otherwise they are copied in 8-byte halves. Scale rows of K / 16 bytes
-  // are copied a 4-byte word at a time when K % 64 == 0; otherwise byte by
-  // byte (loads, packed into a word, stored to shared memory).
+  // otherwise they are copied in 8-byte halves. The scales of a row and K
+  // step are one copy (8 bytes NVFP4, 4 MXFP4) when K is a multiple of the
+  // step; otherwise, and for MXFP8's 2 bytes, they are loaded byte by byte,
+  // packed into words and stored to shared memory.
   const bool kResidue = c.k % stepK != 0;
   const int64_t copyBytes = stageCopyBytes(rowBytes);
   const int64_t copiesPerRow = kTileRowBytes / copyBytes;
@@ -556,19 +626,18 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
         Value src = byteAddress(srcBase,
                                 (batch * limit + srcRow) * rowBytes + byteInRow);
         Value dst = sharedAddress(
-            dstBase, slot * (rows * smemRowBytes) + row * smemRowBytes +
+            dstBase, slot * (rows * kTileRowBytes) + row * kTileRowBytes +
                          swizzleWord(row, stageWord(v, copiesPerRow)) * 4);
         copyAsync(dst, src, copyBytes, both(rowValid, kValid));
       });
     };
     copyRows(tile.m, lhsDataPtr, tileM * tile.m, c.m, mResidue, smemAPtr);
     copyRows(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
-    // Scale words: A rows, then B rows. A K step has 4 E4M3 scales a row
-    // (one 4-byte copy), or 2 (MXFP4) or 1 (MXFP8) E8M0 scales in the
-    // word's low bytes.
+    // Scale rows: A rows, then B rows. A K step has 8 E4M3 scales a row, or
+    // 4 (MXFP4) or 2 (MXFP8) E8M0 scales in the first word's low bytes.
     const int64_t stepScaleBytes = stepK / c.blockCols();
     IndexExpr kScaleByte = kt * stepScaleBytes;
-    forEachJob(tile.scaleWords(), [&](IndexExpr sj) {
+    forEachJob(tile.scaleRows(), [&](IndexExpr sj) {
       Value isLhs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                           sj.v, idx(tile.m).v);
       IndexExpr bRow{&b, loc,
@@ -593,35 +662,41 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
           lhsScaleBase + (aRow / c.lhsBlockRows) * scaleRowBytes;
       IndexExpr rhsRowByte =
           rhsScaleBase + (nRow / c.rhsBlockRows) * scaleRowBytes;
-      Value dst =
-          sharedAddress(smemScalePtr, (slot * tile.scaleWords() + sj) * 4);
-      if (!kResidue && stepScaleBytes == 4) {
+      IndexExpr dstByte = (slot * tile.scaleRows() + sj) * kScaleRowBytes;
+      if (!kResidue && (stepScaleBytes == 8 || stepScaleBytes == 4)) {
         Value lhsAddr = byteAddress(lhsScalePtr, lhsRowByte + kScaleByte);
         Value rhsAddr = byteAddress(rhsScalePtr, rhsRowByte + kScaleByte);
         Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
-        copyAsync(dst, src, 4, rowValid);
+        copyAsync(sharedAddress(smemScalePtr, dstByte), src, stepScaleBytes,
+                  rowValid);
         return;
       }
       // Byte by byte: scale bytes past the row's end (or of rows past M or
       // N) are zero, loaded from the row's start.
       Type i32 = b.getI32Type();
-      Value word = i32Const(0);
-      for (int64_t i = 0; i < stepScaleBytes; ++i) {
-        IndexExpr col = kScaleByte + i;
-        Value colValid = rowIn(col, scaleRowBytes);
-        col = idx(arith::SelectOp::create(b, loc, colValid, col.v, idx(0).v));
-        Value lhsAddr = byteAddress(lhsScalePtr, lhsRowByte + col);
-        Value rhsAddr = byteAddress(rhsScalePtr, rhsRowByte + col);
-        Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
-        Value byte = arith::ExtUIOp::create(b, loc, i32,
-                                            load(b.getI8Type(), src, 1));
-        Value inside = both(colValid, rowValid);
-        byte = arith::SelectOp::create(b, loc, inside, byte, i32Const(0));
-        if (i > 0)
-          byte = arith::ShLIOp::create(b, loc, byte, i32Const(8 * i));
-        word = arith::OrIOp::create(b, loc, word, byte);
+      for (int64_t w = 0; w * 4 < stepScaleBytes; ++w) {
+        Value word = i32Const(0);
+        for (int64_t i = 4 * w; i < std::min<int64_t>(stepScaleBytes, 4 * w + 4);
+             ++i) {
+          IndexExpr col = kScaleByte + i;
+          Value colValid = rowIn(col, scaleRowBytes);
+          col =
+              idx(arith::SelectOp::create(b, loc, colValid, col.v, idx(0).v));
+          Value lhsAddr = byteAddress(lhsScalePtr, lhsRowByte + col);
+          Value rhsAddr = byteAddress(rhsScalePtr, rhsRowByte + col);
+          Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
+          Value byte = arith::ExtUIOp::create(b, loc, i32,
+                                              load(b.getI8Type(), src, 1));
+          Value inside = both(colValid, rowValid);
+          byte = arith::SelectOp::create(b, loc, inside, byte, i32Const(0));
+          if (i % 4 > 0)
+            byte = arith::ShLIOp::create(b, loc, byte, i32Const(8 * (i % 4)));
+          word = arith::OrIOp::create(b, loc, word, byte);
+        }
+        LLVM::StoreOp::create(b, loc, word,
+                              sharedAddress(smemScalePtr, dstByte + 4 * w),
+                              /*alignment=*/4);
       }
-      LLVM::StoreOp::create(b, loc, word, dst, /*alignment=*/4);
     });
   };
 
@@ -662,9 +737,9 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
-    StepOperands step{smemA,   smemB,         smemScales,
-                      warpRow, warpCol,       g,
-                      q,       stageSlot(kt), loop.getRegionIterArgs()};
+    StepOperands step{smemAPtr, smemBPtr, smemScalePtr, warpRow,
+                      warpCol,  lane,     g,            q,
+                      stageSlot(kt),      loop.getRegionIterArgs()};
     SmallVector<Value> nextAcc = hasBlockScaledMma(target)
                                      ? emitBlockScaledStep(step)
                                      : emitDequantizedStep(step);

@@ -63,6 +63,11 @@ struct MatmulConfig : MatmulShape {
   }
 };
 
+/// The dynamic shared memory of the mma.sync matmul kernels (an external
+/// zero-length array).
+inline constexpr llvm::StringLiteral kMmaSyncSmemSymbol =
+    "__nvfp4_mma_sync_smem";
+
 /// Builds the mma.sync matmul kernel of `config` for `target` (sm_120a,
 /// sm_121a or sm_90a) into `module` as `name`, with arguments `argTypes`.
 gpu::GPUFuncOp buildMmaSyncMatmulKernel(OpBuilder &b, Location loc,

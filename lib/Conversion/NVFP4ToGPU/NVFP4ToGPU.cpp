@@ -230,8 +230,11 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
                          cst(llvm::divideCeil(config.m, config.tile.m)),
                          cst(std::max<int64_t>(config.batch, 1))};
     gpu::KernelDim3 block{cst(config.tile.threads()), cst(1), cst(1)};
-    gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block,
-                              /*dynamicSharedMemorySize=*/Value(), args);
+    Value sharedBytes = arith::ConstantIntOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        ::nvfp4::gpu::pipelineSharedBytes(config.tile));
+    gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block, sharedBytes,
+                              args);
     rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
         op, resultType, out, /*restrict=*/true, /*writable=*/true);
     return success();

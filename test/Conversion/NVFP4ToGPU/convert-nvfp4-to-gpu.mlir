@@ -22,36 +22,64 @@
 // CHECK:         %[[R:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
 // CHECK:         return %[[R]]
 
-// Device side: a 3-stage cp.async pipeline (3 slots of the A, B and scale
-// tiles), a loop over K/64 steps with 2x4 MMAs per warp, and the epilogue.
-// Prologue: steps 0 and 1, one commit group each. Iteration kt: wait for
-// step kt, barrier, prefetch step kt + 2 (when it exists), commit, MMAs.
+// Device side: a 4-stage cp.async pipeline (4 slots of the A, B and scale
+// tiles in dynamic shared memory), a loop over K/128 steps, and the
+// epilogue. Prologue: steps 0, 1 and 2 (absent: an empty group), one commit
+// group each. Iteration kt: wait for step kt, barrier, prefetch step kt + 3
+// (when it exists), commit; then per step one 8-byte load of each scale
+// row, and per 64-wide K slice the A and B fragments by ldmatrix.x4 (one
+// per A block, one per two B blocks) and 2x4 MMAs per warp.
 
 // CHECK:       gpu.module @nvfp4_kernels
+// CHECK:         llvm.mlir.global external @__nvfp4_mma_sync_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK:         gpu.func @nvfp4_matmul_m128n192k256_1x16_16x16_f32(
-// CHECK-SAME:      workgroup(%[[SA:.*]] : memref<3x64x8xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SB:.*]] : memref<3x64x8xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SS:.*]] : memref<3x128xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-NOT:       workgroup
 // CHECK-SAME:      kernel attributes {known_block_size = array<i32: 128, 1, 1>}
-// CHECK-DAG:       %[[C4:.*]] = arith.constant 4 : index
-// CHECK-DAG:       %[[TID:.*]] = gpu.thread_id x
-// CHECK:           memref.extract_aligned_pointer_as_index %[[SA]]
-// CHECK:           memref.extract_aligned_pointer_as_index %[[SB]]
-// CHECK:           memref.extract_aligned_pointer_as_index %[[SS]]
+// CHECK-DAG:       %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:       %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG:       %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK:           llvm.mlir.addressof @__nvfp4_mma_sync_smem : !llvm.ptr<3>
 // CHECK-NOT:       scf.for
-// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
-// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
-// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK-COUNT-4:   nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
 // CHECK-NEXT:      nvvm.cp.async.commit.group
-// CHECK-COUNT-3:   nvvm.cp.async.shared.global
+// CHECK-COUNT-5:   nvvm.cp.async.shared.global
 // CHECK-NEXT:      nvvm.cp.async.commit.group
-// CHECK:           scf.for %[[KT:.*]] = %{{.*}} to %[[C4]]
-// CHECK-NEXT:        nvvm.cp.async.wait.group 1
+// CHECK-NEXT:      nvvm.cp.async.commit.group
+// CHECK:           scf.for %[[KT:.*]] = %{{.*}} to %[[C2]]
+// CHECK-NEXT:        nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
 // CHECK:             scf.if
-// CHECK-COUNT-3:       nvvm.cp.async.shared.global
+// CHECK-COUNT-5:       nvvm.cp.async.shared.global
 // CHECK:             }
 // CHECK-NEXT:        nvvm.cp.async.commit.group
 // CHECK-NOT:         gpu.barrier
-// CHECK-COUNT-8:     nvvm.mma.block_scale {{.*}}blockScaleFormat = #nvvm.block_scale_format<ue4m3>, kind = #nvvm.block_scale_kind<mxf4nvf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x4>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
+// CHECK:             %[[SA:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK-NEXT:        %[[SA0:.*]] = llvm.extractelement %[[SA]][%[[I0]] : i32] : vector<2xi32>
+// CHECK-NEXT:        %[[SA1:.*]] = llvm.extractelement %[[SA]][%[[I1]] : i32] : vector<2xi32>
+// CHECK-COUNT-5:     llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK-NOT:         llvm.load
+// CHECK:             %[[A:.*]] = nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NEXT:        %[[A0:.*]] = llvm.extractvalue %[[A]][0]
+// CHECK-NEXT:        %[[A1:.*]] = llvm.extractvalue %[[A]][1]
+// CHECK-NEXT:        %[[A2:.*]] = llvm.extractvalue %[[A]][2]
+// CHECK-NEXT:        %[[A3:.*]] = llvm.extractvalue %[[A]][3]
+// CHECK-COUNT-2:     nvvm.ldmatrix
+// CHECK:             %[[B:.*]] = nvvm.ldmatrix
+// CHECK-NEXT:        llvm.extractvalue %[[B]][0]
+// CHECK-NEXT:        llvm.extractvalue %[[B]][1]
+// CHECK-NEXT:        %[[B2:.*]] = llvm.extractvalue %[[B]][2]
+// CHECK-NEXT:        %[[B3:.*]] = llvm.extractvalue %[[B]][3]
+// CHECK-NOT:         nvvm.ldmatrix
+// CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[{{.*}}] C[{{.*}}] scaleA[%[[SA0]], {{.*}}] {{.*}}blockScaleFormat = #nvvm.block_scale_format<ue4m3>, kind = #nvvm.block_scale_kind<mxf4nvf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x4>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
+// CHECK-COUNT-2:     nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]
+// CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[%[[B2]], %[[B3]]]
+// CHECK-COUNT-4:     nvvm.mma.block_scale
+// The second K slice: its own fragments, the second scale word.
+// CHECK:             nvvm.ldmatrix
+// CHECK-COUNT-3:     nvvm.ldmatrix
+// CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[SA1]],
+// CHECK-COUNT-7:     nvvm.mma.block_scale
 // CHECK-NOT:         nvvm.mma.block_scale
 // CHECK-NOT:         gpu.barrier
 // CHECK:             scf.yield
@@ -75,6 +103,7 @@ func.func @matmul_f32(%a: !nvfp4.tensor<128x256, 1x16>,
 // CHECK:         %[[C4:.*]] = arith.constant 4 : index
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b4m64n64k128_1x16_1x16_bf16_acc
 // CHECK-SAME:      blocks in (%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[C4]])
+// CHECK-SAME:      dynamic_shared_memory_size %c36864_i32
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b4m64n64k128_1x16_1x16_bf16_acc
 // CHECK:       gpu.module @nvfp4_kernels
 // CHECK-COUNT-1: gpu.func

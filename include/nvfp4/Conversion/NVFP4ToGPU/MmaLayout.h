@@ -94,16 +94,32 @@ template <typename Idx> Idx scaleBCol(Idx g, Idx /*q*/) { return g; }
 // The CTA tile
 //===----------------------------------------------------------------------===//
 
-inline constexpr int64_t kTileK = kMmaK;
+/// A K step of the CTA tile is 128 E2M1 codes (64 bytes) of every row: two
+/// m16n8k64 MMAs along K (or two m16n8k32 on 8-bit elements: every K slice
+/// of one MMA is 32 bytes of a row either way).
+inline constexpr int64_t kTileK = 2 * kMmaK;
 inline constexpr int64_t kWarpSize = 32;
-/// Bytes of one tile row of one K step (64 codes).
+/// Bytes of one tile row of one K step, and of one MMA's K slice of a row.
 inline constexpr int64_t kTileRowBytes = kTileK / 2;
+inline constexpr int64_t kMmaRowBytes = kMmaK / 2;
+/// MMAs along K per K step.
+inline constexpr int64_t kMmaKSlices = kTileRowBytes / kMmaRowBytes;
+/// 32-bit words of one tile row of a K step.
+inline constexpr int64_t kWordsPerTileRow = kTileRowBytes / 4;
 /// Operand rows are copied in 16-byte vectors (one `cp.async.cg` each).
 inline constexpr int64_t kVectorBytes = 16;
 inline constexpr int64_t kVectorsPerRow = kTileRowBytes / kVectorBytes;
 inline constexpr int64_t kWordsPerVector = kVectorBytes / 4;
+/// Scale bytes of a row per K step: 8 E4M3 (NVFP4, one per 16 codes), 4
+/// E8M0 (MXFP4, one per 32 codes) or 2 (MXFP8, 64 codes a step), stored in
+/// two words per row (MX scales in the low bytes of the first).
+inline constexpr int64_t kScaleWordsPerRow = 2;
+inline constexpr int64_t kScaleRowBytes = 4 * kScaleWordsPerRow;
+/// The most dynamic shared memory a CTA may use on sm_120a / sm_121a (99
+/// KiB; sm_90a allows more).
+inline constexpr int64_t kMaxSharedBytes = 99 * 1024;
 
-/// A CTA tile: `m` x `n` outputs per 64-wide K step, computed by
+/// A CTA tile: `m` x `n` outputs per 128-wide K step, computed by
 /// `warpsM` x `warpsN` warps, each owning a (m / warpsM) x (n / warpsN) warp
 /// tile of (warpTileM / 16) x (warpTileN / 8) MMAs per K step.
 struct TileShape {
@@ -120,13 +136,20 @@ struct TileShape {
   constexpr int64_t accumulators() const {
     return mmasM() * mmasN() * kMmaCRegs;
   }
-  /// 16-byte vectors of the A and B tiles and scale words of one K step.
+  /// 16-byte vectors of the A and B tiles, and scale rows (A rows, then B
+  /// rows), of one K step.
   constexpr int64_t aVectors() const { return m * kVectorsPerRow; }
   constexpr int64_t bVectors() const { return n * kVectorsPerRow; }
-  constexpr int64_t scaleWords() const { return m + n; }
-  /// Shared-memory bytes of one pipeline stage.
+  constexpr int64_t scaleRows() const { return m + n; }
+  /// Shared-memory bytes of one pipeline stage: the A tile, the B tile, the
+  /// scale rows, in this order (each a multiple of 16 bytes).
+  constexpr int64_t aStageBytes() const { return m * kTileRowBytes; }
+  constexpr int64_t bStageBytes() const { return n * kTileRowBytes; }
+  constexpr int64_t scaleStageBytes() const {
+    return scaleRows() * kScaleRowBytes;
+  }
   constexpr int64_t stageBytes() const {
-    return (m + n) * kTileRowBytes + scaleWords() * 4;
+    return aStageBytes() + bStageBytes() + scaleStageBytes();
   }
   constexpr bool operator==(const TileShape &o) const {
     return m == o.m && n == o.n && warpsM == o.warpsM && warpsN == o.warpsN;
@@ -187,9 +210,10 @@ template <typename Idx> Idx warpColBase(Idx warp, const TileShape &t) {
 // Staging: a multi-stage cp.async pipeline
 //===----------------------------------------------------------------------===//
 
-/// Shared memory holds kStages copies (slots) of one K step: the A tile as
-/// [m][kWordsPerMmaRow] words, the B tile as [n][kWordsPerMmaRow] words and
-/// the scale words as [m + n] (A rows, then B rows).
+/// Shared memory (dynamic, kStages * TileShape::stageBytes()) holds kStages
+/// copies (slots) of one K step: the A tile as [m][kWordsPerTileRow] words,
+/// the B tile as [n][kWordsPerTileRow] words and the scale rows as
+/// [m + n][kScaleWordsPerRow] (A rows, then B rows).
 ///
 /// The copies of K step kt go to slot `stageSlot(kt)`. Before the K loop the
 /// kernel issues steps 0 .. kStages - 2, one `cp.async` commit group per step
@@ -203,15 +227,19 @@ template <typename Idx> Idx warpColBase(Idx warp, const TileShape &t) {
 ///   3. runs the MMAs of step kt from slot stageSlot(kt).
 /// The MMAs, and so the accumulation order, are those of a synchronous
 /// kernel.
-inline constexpr int64_t kStages = 3;
+inline constexpr int64_t kStages = 4;
 inline constexpr int64_t kWaitPendingGroups = kStages - 2;
 template <typename Idx> Idx stageSlot(Idx kt) { return kt % kStages; }
 template <typename Idx> Idx prefetchStep(Idx kt) { return kt + (kStages - 1); }
+/// The dynamic shared memory of the kernel of tile `t`.
+inline constexpr int64_t pipelineSharedBytes(const TileShape &t) {
+  return kStages * t.stageBytes();
+}
 
-/// Copy jobs of one K step: the aVectors() 16-byte vectors of A, then the
-/// bVectors() of B, then the scaleWords() 4-byte scale words (A rows, then B
-/// rows). Thread `tid` takes job `tid + i * threads()` of each kind for
-/// i = 0, 1, ... while the job exists (`stageJob`).
+/// Copy jobs of one K step: the 16-byte vectors (or 8-byte halves) of A,
+/// then those of B, then the scaleRows() scale rows (A rows, then B rows).
+/// Thread `tid` takes job `tid + i * threads()` of each kind for i = 0, 1,
+/// ... while the job exists (`stageJob`).
 template <typename Idx> Idx stageJob(Idx tid, int64_t i, const TileShape &t) {
   return tid + i * t.threads();
 }
@@ -220,16 +248,59 @@ template <typename Idx> Idx stageJob(Idx tid, int64_t i, const TileShape &t) {
 inline int64_t stageCopiesPerThread(int64_t count, const TileShape &t) {
   return (count + t.threads() - 1) / t.threads();
 }
-/// Bank-conflict-free shared layout: word `word` (0..7) of tile row `row` is
-/// stored at word `swizzleWord(row, word)` = word XOR 4 * ((row / 4) % 2) of
-/// that row (written as (word + 4 * ((row / 4) % 2)) % 8, which is the same
-/// for word < 8). A row is 8 words, so rows r and r + 4 start on the same
-/// bank; the XOR moves the second to the other half of the 32 banks. The
-/// fragment reads (lanes of a quad group g = 0..7 reading word q, q + 4 or one
-/// common word of rows base + g) then touch 32 distinct banks, and each
-/// 16-byte vector stays contiguous and 16-byte aligned (it moves as a whole).
+/// Bank-conflict-free shared layout: the 16-byte chunk c (0..3) of tile row
+/// `row` is stored at chunk c XOR ((row / 2) % 4) of that row
+/// (`swizzleChunk`; `swizzleWord` for word w of the row). A row is 64
+/// bytes, so rows r and r + 2 start on the same bank; the XOR spreads the
+/// same chunk of 8 consecutive rows over the 8 distinct 16-byte slots of a
+/// 128-byte line. So one 8x8 matrix of `ldmatrix` (8 rows of one chunk),
+/// the sm_90a fragment words (one word of 8 consecutive rows) and the
+/// cp.async writes (8 lanes: two whole rows) touch every bank once, and
+/// each 16-byte vector stays contiguous and 16-byte aligned.
+template <typename Idx> Idx swizzleChunk(Idx row, Idx chunk) {
+  return chunk ^ ((row / 2) % kVectorsPerRow);
+}
 template <typename Idx> Idx swizzleWord(Idx row, Idx word) {
-  return (word + ((row / 4) % 2) * 4) % kWordsPerMmaRow;
+  return swizzleChunk(row, word / kWordsPerVector) * kWordsPerVector +
+         word % kWordsPerVector;
+}
+
+//===----------------------------------------------------------------------===//
+// Fragment loads: ldmatrix
+//===----------------------------------------------------------------------===//
+
+/// `ldmatrix.sync.aligned.m8n8.x4.shared.b16` (PTX ISA): lane l supplies the
+/// address of row l % 8 of 8x8 matrix l / 8 (16 contiguous bytes), and
+/// register m of lane l receives 32-bit word l % 4 of row l / 4 of matrix m.
+/// Word q of row g of a 16-byte chunk is exactly what the m16n8k64 fragments
+/// want of lane (g, q), so:
+///
+/// A, one x4 per MMA row block and K slice: matrix m holds rows 8 (m % 2)
+/// .. + 7 and chunk m / 2 of the slice, i.e. registers a0..a3 (aFragRow,
+/// aFragWord). Lane l addresses row `ldmatrixARow(l)`, chunk
+/// `ldmatrixAChunk(l)` of the slice.
+template <typename Idx> Idx ldmatrixARow(Idx lane) {
+  return lane % 8 + ((lane / 8) % 2) * 8;
+}
+template <typename Idx> Idx ldmatrixAChunk(Idx lane) { return lane / 16; }
+/// B, one x4 per two MMA column blocks j, j + 1 and K slice: matrix m holds
+/// columns 8 (m / 2) .. + 7 (of block j + m / 2) and chunk m % 2, i.e. b0,
+/// b1 of block j, then b0, b1 of block j + 1 (bFragCol, bFragWord).
+template <typename Idx> Idx ldmatrixBCol(Idx lane) {
+  return lane % 8 + (lane / 16) * 8;
+}
+template <typename Idx> Idx ldmatrixBChunk(Idx lane) {
+  return (lane / 8) % 2;
+}
+/// The word a lane's scale register takes for K slice `slice` of a step,
+/// and its right shift: the slice's scale bytes start at byte
+/// slice * `sliceScaleBytes` of the row's step scales (4 for NVFP4, 2 for
+/// MXFP4, 1 for MXFP8).
+inline int64_t sliceScaleWord(int64_t slice, int64_t sliceScaleBytes) {
+  return slice * sliceScaleBytes / 4;
+}
+inline int64_t sliceScaleShift(int64_t slice, int64_t sliceScaleBytes) {
+  return (slice * sliceScaleBytes % 4) * 8;
 }
 
 /// Bytes per data copy of a K step: 16-byte vectors when operand rows of
@@ -242,6 +313,8 @@ constexpr int64_t stageCopyBytes(int64_t rowBytes) {
 /// Row of the tile, copy within the row, and first (unswizzled)
 /// shared-memory word of data copy job `v`, for `copiesPerRow` copies per
 /// row (kVectorsPerRow 16-byte vectors, or twice as many 8-byte halves).
+/// Eight consecutive jobs write 128 contiguous bytes (16-byte vectors) or
+/// one row (halves): no bank conflicts.
 template <typename Idx>
 Idx stageRow(Idx v, int64_t copiesPerRow = kVectorsPerRow) {
   return v / copiesPerRow;
@@ -252,7 +325,7 @@ Idx stageVector(Idx v, int64_t copiesPerRow = kVectorsPerRow) {
 }
 template <typename Idx>
 Idx stageWord(Idx v, int64_t copiesPerRow = kVectorsPerRow) {
-  return stageVector(v, copiesPerRow) * (kWordsPerMmaRow / copiesPerRow);
+  return stageVector(v, copiesPerRow) * (kWordsPerTileRow / copiesPerRow);
 }
 
 //===----------------------------------------------------------------------===//
@@ -267,8 +340,9 @@ inline constexpr int64_t kBf16MmaK = 16;
 /// A 4 x b32, B 2 x b32.
 inline constexpr int kBf16MmaARegs = 4;
 inline constexpr int kBf16MmaBRegs = 2;
-/// bf16 MMAs along K per 64-wide K step. Each covers exactly one 16-wide
-/// scale block: sub-step s uses scale byte s of every row.
+/// bf16 MMAs along K per 128-wide K step. Each covers exactly one 16-wide
+/// scale block: sub-step s uses scale byte s % 4 of scale word s / 4 of
+/// every row.
 inline constexpr int64_t kBf16KSteps = kTileK / kBf16MmaK;
 static_assert(kBf16MmaK == 16, "one bf16 MMA per NVFP4 scale block");
 
@@ -277,7 +351,7 @@ static_assert(kBf16MmaK == 16, "one bf16 MMA per NVFP4 scale block");
 template <typename Idx> Idx bf16AFragRow(Idx g, int reg) {
   return aFragRow(g, reg);
 }
-/// Shared-memory word (of the 8-word row of the K step) holding the two
+/// Shared-memory word (of the 16-word row of the K step) holding the two
 /// codes of bf16 A register `reg` in K sub-step `s`: a0/a1 hold k
 /// 16s + 2q, 2q + 1 (word 2s), a2/a3 the same plus 8 (word 2s + 1). The two
 /// codes are byte `bf16FragByte(q)` of that word.
