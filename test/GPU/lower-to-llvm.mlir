@@ -38,7 +38,7 @@
 // LLVM: call void @mgpuMemcpy(ptr %{{.*}}, ptr %{{.*}}, i64 4096, ptr %{{.*}})
 // LLVM: call ptr @mgpuMemAlloc(i64 512, ptr %{{.*}}, i8 0)
 // LLVM: call ptr @mgpuModuleGetFunction(ptr %{{.*}}, ptr @nvfp4_kernels_nvfp4_matmul_m64n64k128
-// LLVM: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 1, i64 1, i64 1, i64 128, i64 1, i64 1, i32 0,
+// LLVM: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 1, i64 1, i64 1, i64 128, i64 1, i64 1, i32 36864,
 // LLVM: call void @mgpuMemcpy(ptr %{{.*}}, ptr %{{.*}}, i64 16384, ptr %{{.*}})
 // LLVM: call ptr @mgpuModuleLoadJIT(ptr @nvfp4_kernels_binary, i32 3)
 

@@ -254,14 +254,42 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   // m16n8k64 on E2M1 (the byte layouts of the fragments agree, PTX ISA), so
   // the staging and the fragment loads are the same.
   // The step's scales, one load per row: rows g + 8 (q % 2) of each A
-  // block, column g of each B block.
+  // block, column g of each B block. Warp tiles of 16 MMAs or more load a
+  // word per row and slice instead, where it is used: the pairs would keep
+  // 2 (mmasM + mmasN) registers live across the step (ptxas spills the
+  // 64x32 warp tile), while these tiles have MMAs enough to stay above one
+  // MMA per shared-memory load.
+  const bool loadPerSlice = mmasM * mmasN >= 16;
+  auto rowScales = [&](IndexExpr scaleRow) -> SmallVector<Value, 2> {
+    if (!loadPerSlice)
+      return loadStepScales(op, scaleRow);
+    return {scaleRow.v};
+  };
   SmallVector<SmallVector<Value, 2>> aStepScales, bStepScales;
   for (int64_t i = 0; i < mmasM; ++i)
-    aStepScales.push_back(loadStepScales(
-        op, op.warpRow + i * kMmaM + scaleARow(op.g, op.q)));
+    aStepScales.push_back(
+        rowScales(op.warpRow + i * kMmaM + scaleARow(op.g, op.q)));
   for (int64_t j = 0; j < mmasN; ++j)
-    bStepScales.push_back(loadStepScales(
-        op, op.warpCol + j * kMmaN + scaleBCol(op.g, op.q) + c.tile.m));
+    bStepScales.push_back(
+        rowScales(op.warpCol + j * kMmaN + scaleBCol(op.g, op.q) + c.tile.m));
+  // The scale register of a row for `slice`.
+  auto scaleOf = [&](ArrayRef<Value> stepScales, int64_t slice) -> Value {
+    if (!loadPerSlice)
+      return sliceScale(stepScales, slice);
+    const int64_t sliceScaleBytes =
+        kMmaRowBytes * 8 / c.elementBits() / c.blockCols();
+    IndexExpr scaleRow = idx(stepScales[0]);
+    Value word = LLVM::LoadOp::create(
+        b, loc, b.getI32Type(),
+        sharedAddress(op.smemScalePtr,
+                      (op.slot * c.tile.scaleRows() + scaleRow) *
+                              kScaleRowBytes +
+                          4 * sliceScaleWord(slice, sliceScaleBytes)),
+        /*alignment=*/4);
+    if (int64_t shift = sliceScaleShift(slice, sliceScaleBytes))
+      word = arith::ShRUIOp::create(b, loc, word, i32Const(shift));
+    return word;
+  };
   SmallVector<Value> acc(op.acc.begin(), op.acc.end());
   for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
     SmallVector<SmallVector<Value, 4>> aFrags, bFrags;
@@ -271,7 +299,7 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
       aFrags.push_back(loadMatrixX4(
           aSlot, rowBase + ldmatrixARow(op.lane),
           ldmatrixAChunk(op.lane) + slice * (kMmaRowBytes / kVectorBytes)));
-      aScales.push_back(sliceScale(aStepScales[i], slice));
+      aScales.push_back(scaleOf(aStepScales[i], slice));
     }
     for (int64_t j = 0; j < mmasN; j += 2) {
       SmallVector<Value, 4> regs = loadMatrixX4(
@@ -281,7 +309,7 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
       bFrags.push_back({regs[2], regs[3]});
     }
     for (int64_t j = 0; j < mmasN; ++j)
-      bScales.push_back(sliceScale(bStepScales[j], slice));
+      bScales.push_back(scaleOf(bStepScales[j], slice));
     for (int64_t i = 0; i < mmasM; ++i) {
       for (int64_t j = 0; j < mmasN; ++j) {
         MutableArrayRef<Value> cRegs = MutableArrayRef<Value>(acc).slice(
@@ -388,22 +416,18 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
   Value aSlot = sharedAddress(op.smemAPtr, op.slot * c.tile.aStageBytes());
   Value bSlot = sharedAddress(op.smemBPtr, op.slot * c.tile.bStageBytes());
 
-  // Scale words (both of the step, one load): rows g and g + 8 of each A
-  // tile, column g of each B tile.
-  SmallVector<std::array<SmallVector<Value, 2>, 2>> aScaleWords;
-  SmallVector<SmallVector<Value, 2>> bScaleWords;
+  // Scale block s of the step for scale row `scaleRow`: byte s % 4 of word
+  // s / 4, loaded where it is first used (rows g and g + 8 of each A tile,
+  // column g of each B tile), so that only one word of each row is live.
   const int64_t mmasM = c.tile.mmasM(), mmasN = c.tile.mmasN();
-  for (int64_t i = 0; i < mmasM; ++i) {
-    IndexExpr rowBase = op.warpRow + i * kMmaM;
-    aScaleWords.push_back({loadStepScales(op, rowBase + bf16AFragRow(op.g, 0)),
-                           loadStepScales(op, rowBase + bf16AFragRow(op.g, 1))});
-  }
-  for (int64_t j = 0; j < mmasN; ++j)
-    bScaleWords.push_back(loadStepScales(
-        op, op.warpCol + j * kMmaN + bFragCol(op.g, 0) + c.tile.m));
-  // Scale block s of the step: byte s % 4 of word s / 4.
-  auto scaleByte = [&](ArrayRef<Value> words, int64_t s) -> Value {
-    Value word = words[s / 4];
+  auto scaleByte = [&](IndexExpr scaleRow, int64_t s) -> Value {
+    Value word = LLVM::LoadOp::create(
+        b, loc, i32,
+        sharedAddress(op.smemScalePtr,
+                      (op.slot * c.tile.scaleRows() + scaleRow) *
+                              kScaleRowBytes +
+                          4 * (s / 4)),
+        /*alignment=*/4);
     return s % 4 == 0
                ? word
                : arith::ShRUIOp::create(b, loc, word, i32Const(8 * (s % 4)))
@@ -421,7 +445,7 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
       std::array<Value, 2> halfScales;
       for (int half = 0; half < 2; ++half)
         halfScales[half] =
-            decodeHalfScale(scaleByte(aScaleWords[i][half], s));
+            decodeHalfScale(scaleByte(rowBase + bf16AFragRow(op.g, half), s));
       SmallVector<Value, 4> regs;
       for (int r = 0; r < kBf16MmaARegs; ++r)
         regs.push_back(
@@ -432,7 +456,7 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
     }
     for (int64_t j = 0; j < mmasN; ++j) {
       IndexExpr col = op.warpCol + j * kMmaN + bFragCol(op.g, 0);
-      Value halfScale = decodeHalfScale(scaleByte(bScaleWords[j], s));
+      Value halfScale = decodeHalfScale(scaleByte(col + c.tile.m, s));
       SmallVector<Value, 4> regs;
       for (int r = 0; r < kBf16MmaBRegs; ++r)
         regs.push_back(dequantizePair(

@@ -6,18 +6,18 @@
 
 // sm_90a has no FP4 MMA: the kernel keeps the host side, the CTA tile, the
 // staging and the epilogue of the sm_120a kernel, dequantizes each staged
-// operand to bf16 in registers and issues 2 x 4 x 4 bf16 m16n8k16 MMAs per
-// warp and 64-wide K step (one per 16-wide scale block).
+// operand to bf16 in registers and issues 2 x 4 x 8 bf16 m16n8k16 MMAs per
+// warp and 128-wide K step (one per 16-wide scale block).
 
 // CHECK-LABEL: func.func @matmul_bf16_acc(
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m64n128k128_16x16_1x16_bf16_acc
 
 // CHECK:       gpu.func @nvfp4_matmul_m64n128k128_16x16_1x16_bf16_acc(
-// CHECK-SAME:      workgroup(%[[SA:.*]] : memref<3x64x8xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SB:.*]] : memref<3x64x8xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SS:.*]] : memref<3x128xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-NOT:       workgroup
 // CHECK-DAG:       %[[TWICE:.*]] = arith.constant -932957680 : i32
-// CHECK-COUNT-2:   nvvm.cp.async.commit.group
+// CHECK-COUNT-3:   nvvm.cp.async.commit.group
 // CHECK:           scf.for
-// CHECK-NEXT:        nvvm.cp.async.wait.group 1
+// CHECK-NEXT:        nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
 // CHECK:             nvvm.cp.async.commit.group
 // Scale decoding: E4M3 exponent, significand, a power of two from its bits.
@@ -28,7 +28,7 @@
 // CHECK:             arith.shrui %[[TWICE]], %{{.*}} : i32
 // CHECK:             arith.mulf
 // CHECK-NOT:         nvvm.mma.block_scale
-// CHECK-COUNT-32:    nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-COUNT-64:    nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NOT:         nvvm.mma
 // CHECK-NOT:         gpu.barrier
 // CHECK:             scf.yield
@@ -38,16 +38,13 @@
 // No FMA contraction of the dequantization, and no FP4 instruction.
 // PTX:         .target sm_90a
 // PTX-LABEL:   .visible .entry nvfp4_matmul_m64n128k128_16x16_1x16_bf16_acc(
-// PTX:         .shared .align 16 .b8 __wg_{{.*}}[6144];
-// PTX:         .shared .align 16 .b8 __wg_{{.*}}[6144];
-// PTX:         .shared .align 16 .b8 __wg_{{.*}}[1536];
 // PTX:         cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
-// PTX:         cp.async.ca.shared.global [{{.*}}], [{{.*}}], 4;
+// PTX:         cp.async.ca.shared.global [{{.*}}], [{{.*}}], 8;
 // PTX:         cp.async.commit_group;
-// PTX:         cp.async.wait_group 1;
+// PTX:         cp.async.wait_group 2;
 // PTX-NEXT:    bar.sync 0;
 // PTX:         mul.rn.f32
-// PTX-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT:     mma.sync
 // PTX:         cvt.rn.bf16.f32
 // PTX:         ret;

@@ -25,8 +25,9 @@
 // CHECK-SAME: args(%[[ADB]] : memref<128x96xf4E2M1FN>, %[[ASB]] : memref<128x3xf8E8M0FNU>, %{{.*}} : memref<64x96xf4E2M1FN>, %{{.*}} : memref<64x3xf8E8M0FNU>, %{{.*}} : memref<128x64xbf16>)
 
 // CHECK: gpu.func @nvfp4_matmul_m128n64k96_mxfp4_mxfp4_bf16(%[[LD:.*]]: memref<128x96xf4E2M1FN>, %[[LS:.*]]: memref<128x3xf8E8M0FNU>, %[[RD:.*]]: memref<64x96xf4E2M1FN>, %[[RS:.*]]: memref<64x3xf8E8M0FNU>, %[[OUT:.*]]: memref<128x64xbf16>)
-// The scale rows are K / 32 = 3 bytes long; a K step reads bytes 2 kt and
-// 2 kt + 1, the second shifted into bits 8-15.
+// The scale rows are K / 32 = 3 bytes long; a K step reads bytes 4 kt to
+// 4 kt + 3 (past the row's end: zero), byte i shifted into bits 8i..8i+7;
+// in step 0 byte 3 is past the end and folds away.
 // CHECK: %[[AROW:.*]] = arith.muli %{{.*}}, %c3 : index
 // CHECK: %[[BROW:.*]] = arith.muli %{{.*}}, %c3 : index
 // CHECK: %[[B0:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
@@ -35,10 +36,16 @@
 // CHECK: %[[B1:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
 // CHECK: %[[W1:.*]] = arith.extui %[[B1]] : i8 to i32
 // CHECK: %[[S1:.*]] = arith.shli %[[W1]], %c8_i32 : i32
-// CHECK: %[[WORD:.*]] = arith.ori %[[W0]], %[[S1]] : i32
+// CHECK: %[[WORD1:.*]] = arith.ori %[[W0]], %[[S1]] : i32
+// CHECK: %[[S2:.*]] = arith.shli %{{.*}}, %c16_i32 : i32
+// CHECK: %[[WORD:.*]] = arith.ori %[[WORD1]], %[[S2]] : i32
 // CHECK: llvm.store %[[WORD]]
 // CHECK-NOT: nvvm.cp.async.shared.global {{.*}}, 4,
 // CHECK: nvvm.mma.block_scale
+// CHECK-SAME: blockScaleFormat = #nvvm.block_scale_format<ue8m0>, kind = #nvvm.block_scale_kind<mxf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x2>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
+// The second slice: the scale word shifted by 16.
+// CHECK: %[[HI:.*]] = arith.shrui %{{.*}}, %c16_i32 : i32
+// CHECK: nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[HI]],
 // CHECK-SAME: blockScaleFormat = #nvvm.block_scale_format<ue8m0>, kind = #nvvm.block_scale_kind<mxf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x2>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
 // No alpha: the accumulator is rounded to bf16 and stored.
 // CHECK: nvvm.cp.async.wait.group 0

@@ -16,15 +16,22 @@
 // CHECK: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m64n32k96_mxfp8_e4m3_mxfp8_e5m2_f32
 // CHECK-SAME: args(%{{.*}} : memref<64x96xf8E4M3FN>, %{{.*}} : memref<64x3xf8E8M0FNU>, %{{.*}} : memref<32x96xf8E5M2>, %{{.*}} : memref<32x3xf8E8M0FNU>, %{{.*}} : memref<64x32xf32>)
 // CHECK: gpu.func @nvfp4_matmul_m64n32k96_mxfp8_e4m3_mxfp8_e5m2_f32(
-// Data rows of K = 96 bytes, copied in 16-byte vectors; one scale byte a
-// step, not shifted.
+// Data rows of K = 96 bytes, copied in 16-byte vectors; two scale bytes a
+// step (64 codes), the second shifted into bits 8-15 and, for the MMA of
+// the step's second 32-wide K slice, shifted back down.
 // CHECK: %[[DROW:.*]] = arith.muli %{{.*}}, %c96 : index
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
 // CHECK: %[[S0:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
 // CHECK-NEXT: %[[W0:.*]] = arith.extui %[[S0]] : i8 to i32
+// CHECK-NEXT: %[[X0:.*]] = arith.select %{{.*}}, %[[W0]], %c0_i32 : i32
+// CHECK: %[[S1:.*]] = arith.shli %{{.*}}, %c8_i32 : i32
+// CHECK-NEXT: %[[WORD:.*]] = arith.ori %[[X0]], %[[S1]] : i32
 // CHECK-NOT: arith.shli
-// CHECK: llvm.store
+// CHECK: llvm.store %[[WORD]]
 // CHECK: nvvm.mma.block_scale
+// CHECK-SAME: blockScaleFormat = #nvvm.block_scale_format<ue8m0>, kind = #nvvm.block_scale_kind<mxf8f6f4>, multiplicandAPtxType = #nvvm.mma_type<e4m3>, multiplicandBPtxType = #nvvm.mma_type<e5m2>, scaleVecSize = #nvvm.scale_vec_size<x1>, shape = #nvvm.shape<m = 16, n = 8, k = 32>
+// CHECK: %[[HI:.*]] = arith.shrui %{{.*}}, %c8_i32 : i32
+// CHECK: nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[HI]],
 // CHECK-SAME: blockScaleFormat = #nvvm.block_scale_format<ue8m0>, kind = #nvvm.block_scale_kind<mxf8f6f4>, multiplicandAPtxType = #nvvm.mma_type<e4m3>, multiplicandBPtxType = #nvvm.mma_type<e5m2>, scaleVecSize = #nvvm.scale_vec_size<x1>, shape = #nvvm.shape<m = 16, n = 8, k = 32>
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NOT: arith.mulf

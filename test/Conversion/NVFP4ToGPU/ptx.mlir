@@ -17,27 +17,30 @@
 // PTX121:      .version 8.8
 // PTX121:      .target sm_121a
 
-// M = 256, N = 128 selects the 128x64 tile (8 warps). Staging: 3 pipeline
-// slots of the A tile (128 rows x 32 bytes), the B tile (64 x 32) and the
-// scale words (192 x 4), filled by cp.async; one barrier per K step.
+// M = 256, N = 128 selects the 128x64 tile (8 warps). Staging: 4 pipeline
+// slots of the A tile (128 rows x 64 bytes), the B tile (64 x 64) and the
+// scale rows (192 x 8 bytes) in dynamic shared memory, filled by cp.async;
+// one barrier per K step; fragments by ldmatrix, the scales of a row and
+// step by one 8-byte load.
+// PTX:         .extern .shared .align 16 .b8 __nvfp4_mma_sync_smem[];
 // PTX-LABEL:   .visible .entry nvfp4_matmul_m256n128k1024_1x16_16x16_f32_t128x64(
 // PTX:         .maxntid 256, 1, 1
-// PTX:         .shared .align 16 .b8 __wg_{{.*}}[12288];
-// PTX:         .shared .align 16 .b8 __wg_{{.*}}[6144];
-// PTX:         .shared .align 16 .b8 __wg_{{.*}}[2304];
 // PTX-NOT:     ld.global
-// Prologue: steps 0 and 1 (A vector, B vector guarded to half the threads,
-// scale word guarded to 192 threads).
+// Prologue: steps 0, 1 and 2 (A vectors, B vectors, 8-byte scale rows
+// guarded to 192 threads).
 // PTX:         cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // PTX:         cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
-// PTX:         cp.async.ca.shared.global [{{.*}}], [{{.*}}], 4;
+// PTX:         cp.async.ca.shared.global [{{.*}}], [{{.*}}], 8;
+// PTX:         cp.async.commit_group;
 // PTX:         cp.async.commit_group;
 // PTX:         cp.async.commit_group;
 // PTX-NOT:     bar.sync
+// PTX-DAG:     ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX-DAG:     ld.shared.v2.b32
 // PTX:         mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
-// PTX-COUNT-7: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
+// PTX-COUNT-15: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-NOT:     mma.sync
-// PTX:         cp.async.wait_group 1;
+// PTX:         cp.async.wait_group 2;
 // PTX-NEXT:    bar.sync 0;
 // PTX-NOT:     bar.sync
 // PTX:         cp.async.cg.shared.global
@@ -48,7 +51,7 @@
 // PTX:         ret;
 
 // PTX-LABEL:   .visible .entry nvfp4_matmul_b2m128n128k512_1x16_16x16_bf16_acc(
-// PTX-COUNT-8: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
+// PTX-COUNT-16: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-NOT:     mma.sync
 // PTX:         ld.global{{.*}}.b16
 // PTX:         cvt.rn.bf16.f32

@@ -65,6 +65,8 @@ func.func @aligned(%a: !nvfp4.tensor<128x128, 1x16>, %b: !nvfp4.tensor<64x128, 1
 // CHECK: arith.muli %[[ACLAMP]], %c64
 // CHECK: %[[ASIZE:.*]] = arith.select %[[AVALID]], %c16_i32, %c0_i32 : i32
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %[[ASIZE]]
+// A row is four 16-byte copies: each thread copies two of A's 256.
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %{{.*}}
 // B rows against N.
 // CHECK: %[[BROW:.*]] = arith.addi
 // CHECK: %[[BVALID:.*]] = arith.cmpi ult, %[[BROW]], %[[C72]] : index
@@ -72,13 +74,14 @@ func.func @aligned(%a: !nvfp4.tensor<128x128, 1x16>, %b: !nvfp4.tensor<64x128, 1
 // CHECK: arith.muli %[[BCLAMP]], %c64
 // CHECK: %[[BSIZE:.*]] = arith.select %[[BVALID]], %c16_i32, %c0_i32 : i32
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %[[BSIZE]]
-// Scale words: A's rows first, then B's, each against its own bound.
+// Scale rows (8 bytes a step): A's rows first, then B's, each against its
+// own bound.
 // CHECK: %[[ISA:.*]] = arith.cmpi ult, %{{.*}}, %c64 : index
 // CHECK: %[[SA:.*]] = arith.cmpi ult, %{{.*}}, %[[C100]] : index
 // CHECK: %[[SB:.*]] = arith.cmpi ult, %{{.*}}, %[[C72]] : index
 // CHECK: %[[SVALID:.*]] = arith.select %[[ISA]], %[[SA]], %[[SB]] : i1
-// CHECK: %[[SSIZE:.*]] = arith.select %[[SVALID]], %c4_i32, %c0_i32 : i32
-// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache =  ca, %[[SSIZE]]
+// CHECK: %[[SSIZE:.*]] = arith.select %[[SVALID]], %c8_i32, %c0_i32 : i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca, %[[SSIZE]]
 // The epilogue, after the K loop, stores inside the tile only.
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK: %[[ROWIN:.*]] = arith.cmpi ult, %[[ROW:[^,]*]], %[[C100]] : index
@@ -114,4 +117,4 @@ func.func @aligned(%a: !nvfp4.tensor<128x128, 1x16>, %b: !nvfp4.tensor<64x128, 1
 // CHECK: scf.for %{{.*}} = %c0 to %c1 step %c1
 
 // PTX: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
-// PTX: cp.async.ca.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 4, %r{{[0-9]+}};
+// PTX: cp.async.ca.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 8, %r{{[0-9]+}};
