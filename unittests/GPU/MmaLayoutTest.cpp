@@ -477,8 +477,7 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
         copyVectors(t.n, b.data, tileN * t.n, smemB);
         const int64_t kScale = kt * (kTileK / 16);
         for (int64_t tid = 0; tid < threads; ++tid)
-          for (int64_t i = 0; i < stageCopiesPerThread(t.scaleRows(), t);
-               ++i) {
+          for (int64_t i = 0; i < stageCopiesPerThread(t.scaleRows(), t); ++i) {
             int64_t sj = stageJob(tid, i, t);
             if (sj >= t.scaleRows())
               continue;
@@ -486,10 +485,9 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
               int64_t byte = kScale + 4 * w;
               uint32_t word =
                   sj < t.m
-                      ? loadWord(aScales,
-                                 ((tileM * t.m + sj) / aBlockRows) *
-                                         scaleRowBytes +
-                                     byte)
+                      ? loadWord(aScales, ((tileM * t.m + sj) / aBlockRows) *
+                                                  scaleRowBytes +
+                                              byte)
                       : loadWord(bScales,
                                  ((tileN * t.n + sj - t.m) / bBlockRows) *
                                          scaleRowBytes +
@@ -545,8 +543,7 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
           return regs;
         };
         auto S = [&](int64_t row, int64_t word) {
-          return smemS[(slot * t.scaleRows() + row) * kScaleWordsPerRow +
-                       word];
+          return smemS[(slot * t.scaleRows() + row) * kScaleWordsPerRow + word];
         };
         for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
           const int64_t chunk0 = slice * kMmaRowBytes / kVectorBytes;

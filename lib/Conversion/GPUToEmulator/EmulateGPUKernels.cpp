@@ -481,9 +481,9 @@ LogicalResult KernelEmulator::rewriteLdMatrix(NVVM::LdMatrixOp op,
         i32Constant(b, loc, accessSites++),
         getLocationString(b, loc, getLocationText(loc)), d});
   auto element = [&](int64_t m) -> Value {
-    Value address = LLVM::GEPOp::create(
-        b, loc, ptrType, i32, d,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(m)});
+    Value address =
+        LLVM::GEPOp::create(b, loc, ptrType, i32, d,
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(m)});
     return LLVM::LoadOp::create(b, loc, i32, address);
   };
   Value result;

@@ -170,8 +170,7 @@ Value KernelBuilder::sharedAddress(Value base, IndexExpr byteOffset) {
                              LLVM::GEPNoWrapFlags::inbounds);
 }
 
-SmallVector<Value, 4> KernelBuilder::loadMatrixX4(Value slotBase,
-                                                  IndexExpr row,
+SmallVector<Value, 4> KernelBuilder::loadMatrixX4(Value slotBase, IndexExpr row,
                                                   IndexExpr chunk) {
   using namespace layout;
   MLIRContext *ctx = b.getContext();
@@ -193,9 +192,9 @@ SmallVector<Value, 2> KernelBuilder::loadStepScales(const StepOperands &op,
                                                     IndexExpr scaleRow) {
   using namespace layout;
   Type i32 = b.getI32Type();
-  Value address = sharedAddress(
-      op.smemScalePtr,
-      (op.slot * c.tile.scaleRows() + scaleRow) * kScaleRowBytes);
+  Value address =
+      sharedAddress(op.smemScalePtr,
+                    (op.slot * c.tile.scaleRows() + scaleRow) * kScaleRowBytes);
   if (c.isMX())
     return {LLVM::LoadOp::create(b, loc, i32, address, /*alignment=*/4)};
   auto pairType = VectorType::get({kScaleWordsPerRow}, i32);
@@ -296,9 +295,9 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
     SmallVector<Value> aScales, bScales;
     for (int64_t i = 0; i < mmasM; ++i) {
       IndexExpr rowBase = op.warpRow + i * kMmaM;
-      aFrags.push_back(loadMatrixX4(
-          aSlot, rowBase + ldmatrixARow(op.lane),
-          ldmatrixAChunk(op.lane) + slice * (kMmaRowBytes / kVectorBytes)));
+      aFrags.push_back(loadMatrixX4(aSlot, rowBase + ldmatrixARow(op.lane),
+                                    ldmatrixAChunk(op.lane) +
+                                        slice * (kMmaRowBytes / kVectorBytes)));
       aScales.push_back(scaleOf(aStepScales[i], slice));
     }
     for (int64_t j = 0; j < mmasN; j += 2) {
@@ -408,8 +407,8 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
   auto loadCodes = [&](Value slotBase, IndexExpr row, int64_t word) -> Value {
     Value w = LLVM::LoadOp::create(
         b, loc, i32,
-        sharedAddress(slotBase, row * kTileRowBytes +
-                                    swizzleWord(row, idx(word)) * 4),
+        sharedAddress(slotBase,
+                      row * kTileRowBytes + swizzleWord(row, idx(word)) * 4),
         /*alignment=*/4);
     return arith::ShRUIOp::create(b, loc, w, byteShift);
   };
@@ -502,8 +501,8 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
         static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   }
   b.setInsertionPointToEnd(module.getBody());
-  auto kernel = gpu::GPUFuncOp::create(b, loc, name,
-                                       b.getFunctionType(argTypes, {}));
+  auto kernel =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(tile.threads()), 1, 1}));
@@ -700,17 +699,16 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
       Type i32 = b.getI32Type();
       for (int64_t w = 0; w * 4 < stepScaleBytes; ++w) {
         Value word = i32Const(0);
-        for (int64_t i = 4 * w; i < std::min<int64_t>(stepScaleBytes, 4 * w + 4);
-             ++i) {
+        for (int64_t i = 4 * w;
+             i < std::min<int64_t>(stepScaleBytes, 4 * w + 4); ++i) {
           IndexExpr col = kScaleByte + i;
           Value colValid = rowIn(col, scaleRowBytes);
-          col =
-              idx(arith::SelectOp::create(b, loc, colValid, col.v, idx(0).v));
+          col = idx(arith::SelectOp::create(b, loc, colValid, col.v, idx(0).v));
           Value lhsAddr = byteAddress(lhsScalePtr, lhsRowByte + col);
           Value rhsAddr = byteAddress(rhsScalePtr, rhsRowByte + col);
           Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
-          Value byte = arith::ExtUIOp::create(b, loc, i32,
-                                              load(b.getI8Type(), src, 1));
+          Value byte =
+              arith::ExtUIOp::create(b, loc, i32, load(b.getI8Type(), src, 1));
           Value inside = both(colValid, rowValid);
           byte = arith::SelectOp::create(b, loc, inside, byte, i32Const(0));
           if (i % 4 > 0)
@@ -761,9 +759,16 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
-    StepOperands step{smemAPtr, smemBPtr, smemScalePtr, warpRow,
-                      warpCol,  lane,     g,            q,
-                      stageSlot(kt),      loop.getRegionIterArgs()};
+    StepOperands step{smemAPtr,
+                      smemBPtr,
+                      smemScalePtr,
+                      warpRow,
+                      warpCol,
+                      lane,
+                      g,
+                      q,
+                      stageSlot(kt),
+                      loop.getRegionIterArgs()};
     SmallVector<Value> nextAcc = hasBlockScaledMma(target)
                                      ? emitBlockScaledStep(step)
                                      : emitDequantizedStep(step);

@@ -92,3 +92,15 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    llvm.func @kern(%p: !llvm.ptr<3>) attributes {gpu.kernel, nvvm.kernel} {
+      // expected-error @below {{nvfp4-emulate-gpu-kernels: only ldmatrix.m8n8.b16 without .trans is modelled by the GPU emulator yet}}
+      %0 = nvvm.ldmatrix %p {num = 4 : i32, layout = #nvvm.mma_layout<col>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+      llvm.return
+    }
+  }
+}

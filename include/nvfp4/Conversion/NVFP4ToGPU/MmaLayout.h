@@ -289,9 +289,7 @@ template <typename Idx> Idx ldmatrixAChunk(Idx lane) { return lane / 16; }
 template <typename Idx> Idx ldmatrixBCol(Idx lane) {
   return lane % 8 + (lane / 16) * 8;
 }
-template <typename Idx> Idx ldmatrixBChunk(Idx lane) {
-  return (lane / 8) % 2;
-}
+template <typename Idx> Idx ldmatrixBChunk(Idx lane) { return (lane / 8) % 2; }
 /// The word a lane's scale register takes for K slice `slice` of a step,
 /// and its right shift: the slice's scale bytes start at byte
 /// slice * `sliceScaleBytes` of the row's step scales (4 for NVFP4, 2 for
