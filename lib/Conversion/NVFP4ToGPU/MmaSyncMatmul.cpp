@@ -126,6 +126,10 @@ private:
   /// at `slotBase`: the four registers.
   SmallVector<Value, 4> loadMatrixX4(Value slotBase, IndexExpr row,
                                      IndexExpr chunk);
+  /// Word `word` of the step scales of scale row `scaleRow` in the step's
+  /// slot.
+  Value loadScaleWord(const StepOperands &op, IndexExpr scaleRow,
+                      int64_t word);
   /// The scale words of scale row `scaleRow` in the step's slot, in one
   /// load: both words (NVFP4, one 8-byte load) or the first (MX).
   SmallVector<Value, 2> loadStepScales(const StepOperands &op,
@@ -188,6 +192,17 @@ SmallVector<Value, 4> KernelBuilder::loadMatrixX4(Value slotBase, IndexExpr row,
   return regs;
 }
 
+Value KernelBuilder::loadScaleWord(const StepOperands &op, IndexExpr scaleRow,
+                                   int64_t word) {
+  using namespace layout;
+  return LLVM::LoadOp::create(
+      b, loc, b.getI32Type(),
+      sharedAddress(op.smemScalePtr,
+                    (op.slot * c.tile.scaleRows() + scaleRow) * kScaleRowBytes +
+                        4 * word),
+      /*alignment=*/4);
+}
+
 SmallVector<Value, 2> KernelBuilder::loadStepScales(const StepOperands &op,
                                                     IndexExpr scaleRow) {
   using namespace layout;
@@ -196,7 +211,7 @@ SmallVector<Value, 2> KernelBuilder::loadStepScales(const StepOperands &op,
       sharedAddress(op.smemScalePtr,
                     (op.slot * c.tile.scaleRows() + scaleRow) * kScaleRowBytes);
   if (c.isMX())
-    return {LLVM::LoadOp::create(b, loc, i32, address, /*alignment=*/4)};
+    return {loadScaleWord(op, scaleRow, 0)};
   auto pairType = VectorType::get({kScaleWordsPerRow}, i32);
   Value pair = LLVM::LoadOp::create(b, loc, pairType, address,
                                     /*alignment=*/kScaleRowBytes);
@@ -259,32 +274,31 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   // 64x32 warp tile), while these tiles have MMAs enough to stay above one
   // MMA per shared-memory load.
   const bool loadPerSlice = mmasM * mmasN >= 16;
-  auto rowScales = [&](IndexExpr scaleRow) -> SmallVector<Value, 2> {
-    if (!loadPerSlice)
-      return loadStepScales(op, scaleRow);
-    return {scaleRow.v};
-  };
-  SmallVector<SmallVector<Value, 2>> aStepScales, bStepScales;
+  // The scale rows of the lane: rows g + 8 (q % 2) of each A block, column
+  // g of each B block.
+  SmallVector<IndexExpr> aScaleRows, bScaleRows;
   for (int64_t i = 0; i < mmasM; ++i)
-    aStepScales.push_back(
-        rowScales(op.warpRow + i * kMmaM + scaleARow(op.g, op.q)));
+    aScaleRows.push_back(op.warpRow + i * kMmaM + scaleARow(op.g, op.q));
   for (int64_t j = 0; j < mmasN; ++j)
-    bStepScales.push_back(
-        rowScales(op.warpCol + j * kMmaN + scaleBCol(op.g, op.q) + c.tile.m));
-  // The scale register of a row for `slice`.
-  auto scaleOf = [&](ArrayRef<Value> stepScales, int64_t slice) -> Value {
+    bScaleRows.push_back(op.warpCol + j * kMmaN + scaleBCol(op.g, op.q) +
+                         c.tile.m);
+  SmallVector<SmallVector<Value, 2>> aStepScales, bStepScales;
+  if (!loadPerSlice) {
+    for (IndexExpr row : aScaleRows)
+      aStepScales.push_back(loadStepScales(op, row));
+    for (IndexExpr row : bScaleRows)
+      bStepScales.push_back(loadStepScales(op, row));
+  }
+  // The scale register of row `index` of `rows` for `slice`.
+  const int64_t sliceScaleBytes =
+      kMmaRowBytes * 8 / c.elementBits() / c.blockCols();
+  auto scaleOf = [&](ArrayRef<IndexExpr> rows,
+                     ArrayRef<SmallVector<Value, 2>> stepScales, int64_t index,
+                     int64_t slice) -> Value {
     if (!loadPerSlice)
-      return sliceScale(stepScales, slice);
-    const int64_t sliceScaleBytes =
-        kMmaRowBytes * 8 / c.elementBits() / c.blockCols();
-    IndexExpr scaleRow = idx(stepScales[0]);
-    Value word = LLVM::LoadOp::create(
-        b, loc, b.getI32Type(),
-        sharedAddress(op.smemScalePtr,
-                      (op.slot * c.tile.scaleRows() + scaleRow) *
-                              kScaleRowBytes +
-                          4 * sliceScaleWord(slice, sliceScaleBytes)),
-        /*alignment=*/4);
+      return sliceScale(stepScales[index], slice);
+    Value word = loadScaleWord(op, rows[index],
+                               sliceScaleWord(slice, sliceScaleBytes));
     if (int64_t shift = sliceScaleShift(slice, sliceScaleBytes))
       word = arith::ShRUIOp::create(b, loc, word, i32Const(shift));
     return word;
@@ -298,7 +312,7 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
       aFrags.push_back(loadMatrixX4(aSlot, rowBase + ldmatrixARow(op.lane),
                                     ldmatrixAChunk(op.lane) +
                                         slice * (kMmaRowBytes / kVectorBytes)));
-      aScales.push_back(scaleOf(aStepScales[i], slice));
+      aScales.push_back(scaleOf(aScaleRows, aStepScales, i, slice));
     }
     for (int64_t j = 0; j < mmasN; j += 2) {
       SmallVector<Value, 4> regs = loadMatrixX4(
@@ -308,7 +322,7 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
       bFrags.push_back({regs[2], regs[3]});
     }
     for (int64_t j = 0; j < mmasN; ++j)
-      bScales.push_back(scaleOf(bStepScales[j], slice));
+      bScales.push_back(scaleOf(bScaleRows, bStepScales, j, slice));
     for (int64_t i = 0; i < mmasM; ++i) {
       for (int64_t j = 0; j < mmasN; ++j) {
         MutableArrayRef<Value> cRegs = MutableArrayRef<Value>(acc).slice(
@@ -420,13 +434,7 @@ SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
   // column g of each B tile), so that only one word of each row is live.
   const int64_t mmasM = c.tile.mmasM(), mmasN = c.tile.mmasN();
   auto scaleByte = [&](IndexExpr scaleRow, int64_t s) -> Value {
-    Value word = LLVM::LoadOp::create(
-        b, loc, i32,
-        sharedAddress(op.smemScalePtr,
-                      (op.slot * c.tile.scaleRows() + scaleRow) *
-                              kScaleRowBytes +
-                          4 * (s / 4)),
-        /*alignment=*/4);
+    Value word = loadScaleWord(op, scaleRow, s / 4);
     return s % 4 == 0
                ? word
                : arith::ShRUIOp::create(b, loc, word, i32Const(8 * (s % 4)))
