@@ -9,14 +9,15 @@
 // scale_vec::4X, UE4M3 scales; MXFP4 operands: kind::mxf4, scale_vec::2X,
 // UE8M0 scales; MXFP8 operands: m16n8k32 kind::mxf8f6f4, scale_vec::1X,
 // UE8M0 scales), or, for sm_90a, bf16 `nvvm.mma.sync`
-// m16n8k16 with the operands dequantized in registers. The fragment,
+// m16n8k16 with the operands dequantized in registers (that K step is in
+// MmaSyncDequantize.cpp). The fragment,
 // staging and epilogue index mathematics live in MmaLayout.h, shared with
 // the unit tests that emulate the instruction lane by lane. docs/gpu.md
 // describes the design.
 //
 //===----------------------------------------------------------------------===//
 
-#include "MmaSyncMatmul.h"
+#include "MmaSyncKernelBuilder.h"
 
 #include "BlockQuantizeIR.h"
 #include "KernelIR.h"
@@ -34,137 +35,15 @@ using namespace mlir::nvfp4;
 using namespace mlir::nvfp4::detail;
 namespace layout = ::nvfp4::gpu;
 
-//===----------------------------------------------------------------------===//
-// Index arithmetic
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// An `index` value with operators that emit `arith` operations, so that the
-/// templates of MmaLayout.h generate IR.
-struct IndexExpr {
-  OpBuilder *b;
-  Location loc;
-  Value v;
-
-  IndexExpr cst(int64_t c) const {
-    return {b, loc, arith::ConstantIndexOp::create(*b, loc, c)};
-  }
-  friend IndexExpr operator+(IndexExpr x, IndexExpr y) {
-    return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, y.v)};
-  }
-  friend IndexExpr operator+(IndexExpr x, int64_t c) {
-    return c == 0 ? x : x + x.cst(c);
-  }
-  friend IndexExpr operator*(IndexExpr x, int64_t c) {
-    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend IndexExpr operator/(IndexExpr x, int64_t c) {
-    return c == 1 ? x
-                  : IndexExpr{
-                        x.b, x.loc,
-                        arith::DivUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend IndexExpr operator%(IndexExpr x, int64_t c) {
-    return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend IndexExpr operator^(IndexExpr x, IndexExpr y) {
-    return {x.b, x.loc, arith::XOrIOp::create(*x.b, x.loc, x.v, y.v)};
-  }
-};
-
-/// The kernel body under construction.
-class KernelBuilder {
-public:
-  KernelBuilder(OpBuilder &b, Location loc, const MatmulConfig &config,
-                GPUTarget target)
-      : b(b), loc(loc), c(config), target(target) {}
-
-  /// Builds the kernel into `module` and returns it.
-  gpu::GPUFuncOp build(gpu::GPUModuleOp module, StringRef name,
-                       TypeRange argTypes);
-
-private:
-  IndexExpr idx(Value v) { return {&b, loc, v}; }
-  IndexExpr idx(int64_t c) { return idx(Value()).cst(c); }
-
-  /// A global-memory pointer to the first byte of the buffer `memref`
-  /// (whose layout is the identity). E2M1 buffers hold two codes per byte,
-  /// which memref indexing cannot express, so all operand reads go through
-  /// byte addresses.
-  Value globalBasePointer(Value memref);
-  /// `base + byteOffset` as a global pointer.
-  Value byteAddress(Value base, IndexExpr byteOffset);
-  /// Loads a value of `type` from global memory.
-  Value load(Type type, Value ptr, unsigned alignment) {
-    return LLVM::LoadOp::create(b, loc, type, ptr, alignment);
-  }
-  Value i32Const(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  }
-  /// `base + byteOffset` as a shared-memory pointer.
-  Value sharedAddress(Value base, IndexExpr byteOffset);
-
-  /// The shared-memory tiles of one K step and the lane's coordinates.
-  struct StepOperands {
-    /// Shared-memory pointers to the first byte of the A, B and scale
-    /// slots.
-    Value smemAPtr, smemBPtr, smemScalePtr;
-    IndexExpr warpRow, warpCol, lane, g, q;
-    /// The pipeline slot the K step was staged in.
-    IndexExpr slot;
-    /// The loop-carried accumulators, mmasM x mmasN x kMmaCRegs.
-    ValueRange acc;
-  };
-  /// Emits the MMAs of one staged K step and returns the new accumulators:
-  /// per K slice, the fragments by ldmatrix and mmasM x mmasN block-scaled
-  /// m16n8k64 (m16n8k32 on 8-bit elements) MMAs (sm_120a, sm_121a).
-  SmallVector<Value> emitBlockScaledStep(const StepOperands &op);
-  /// The same with the operands dequantized to bf16 in registers and
-  /// mmasM x mmasN x kBf16KSteps bf16 m16n8k16 MMAs (sm_90a).
-  SmallVector<Value> emitDequantizedStep(const StepOperands &op);
-  /// `ldmatrix.x4` of the 16-byte row `chunk` of tile row `row` in the slot
-  /// at `slotBase`: the four registers.
-  SmallVector<Value, 4> loadMatrixX4(Value slotBase, IndexExpr row,
-                                     IndexExpr chunk);
-  /// Word `word` of the step scales of scale row `scaleRow` in the step's
-  /// slot.
-  Value loadScaleWord(const StepOperands &op, IndexExpr scaleRow,
-                      int64_t word);
-  /// The scale words of scale row `scaleRow` in the step's slot, in one
-  /// load: both words (NVFP4, one 8-byte load) or the first (MX).
-  SmallVector<Value, 2> loadStepScales(const StepOperands &op,
-                                       IndexExpr scaleRow);
-  /// The scale register of K slice `slice`: its word of `stepScales`,
-  /// shifted to the slice's first byte.
-  Value sliceScale(ArrayRef<Value> stepScales, int64_t slice);
-
-  /// Decodes the E4M3 byte `byte` (in the low 8 bits of an i32) to f32 times
-  /// 1/2, exactly (see docs/gpu.md): sign * significand * 2^(exponent - 11),
-  /// NaN for 0x7F / 0xFF.
-  Value decodeHalfScale(Value byte);
-  /// Dequantizes the two E2M1 codes in the low byte of `word` (the even k in
-  /// the low nibble) with `halfScale` (decodeHalfScale) and returns them as
-  /// two bf16 packed in an i32, the even k in the low half. Every product is
-  /// exact in f32 and in bf16, so the truncation to the upper 16 bits is
-  /// exact as well.
-  Value dequantizePair(Value word, Value halfScale);
-
-  OpBuilder &b;
-  Location loc;
-  const MatmulConfig &c;
-  GPUTarget target;
-};
-} // namespace
-
-Value KernelBuilder::globalBasePointer(Value memref) {
+Value MmaSyncKernelBuilder::globalBasePointer(Value memref) {
   return mlir::nvfp4::detail::createGlobalBasePointer(b, loc, memref);
 }
 
-Value KernelBuilder::byteAddress(Value base, IndexExpr byteOffset) {
+Value MmaSyncKernelBuilder::byteAddress(Value base, IndexExpr byteOffset) {
   return mlir::nvfp4::detail::createByteAddress(b, loc, base, byteOffset.v);
 }
 
-Value KernelBuilder::sharedAddress(Value base, IndexExpr byteOffset) {
+Value MmaSyncKernelBuilder::sharedAddress(Value base, IndexExpr byteOffset) {
   auto sharedPtrType = LLVM::LLVMPointerType::get(
       b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   Value offset =
@@ -174,8 +53,9 @@ Value KernelBuilder::sharedAddress(Value base, IndexExpr byteOffset) {
                              LLVM::GEPNoWrapFlags::inbounds);
 }
 
-SmallVector<Value, 4> KernelBuilder::loadMatrixX4(Value slotBase, IndexExpr row,
-                                                  IndexExpr chunk) {
+SmallVector<Value, 4> MmaSyncKernelBuilder::loadMatrixX4(Value slotBase,
+                                                         IndexExpr row,
+                                                         IndexExpr chunk) {
   using namespace layout;
   MLIRContext *ctx = b.getContext();
   Value address = sharedAddress(
@@ -192,8 +72,8 @@ SmallVector<Value, 4> KernelBuilder::loadMatrixX4(Value slotBase, IndexExpr row,
   return regs;
 }
 
-Value KernelBuilder::loadScaleWord(const StepOperands &op, IndexExpr scaleRow,
-                                   int64_t word) {
+Value MmaSyncKernelBuilder::loadScaleWord(const StepOperands &op,
+                                          IndexExpr scaleRow, int64_t word) {
   using namespace layout;
   return LLVM::LoadOp::create(
       b, loc, b.getI32Type(),
@@ -203,8 +83,9 @@ Value KernelBuilder::loadScaleWord(const StepOperands &op, IndexExpr scaleRow,
       /*alignment=*/4);
 }
 
-SmallVector<Value, 2> KernelBuilder::loadStepScales(const StepOperands &op,
-                                                    IndexExpr scaleRow) {
+SmallVector<Value, 2>
+MmaSyncKernelBuilder::loadStepScales(const StepOperands &op,
+                                     IndexExpr scaleRow) {
   using namespace layout;
   Type i32 = b.getI32Type();
   Value address =
@@ -222,7 +103,8 @@ SmallVector<Value, 2> KernelBuilder::loadStepScales(const StepOperands &op,
   return words;
 }
 
-Value KernelBuilder::sliceScale(ArrayRef<Value> stepScales, int64_t slice) {
+Value MmaSyncKernelBuilder::sliceScale(ArrayRef<Value> stepScales,
+                                       int64_t slice) {
   using namespace layout;
   // A slice is 32 bytes of a row: 64 E2M1 codes or 32 8-bit ones.
   const int64_t sliceScaleBytes =
@@ -233,7 +115,8 @@ Value KernelBuilder::sliceScale(ArrayRef<Value> stepScales, int64_t slice) {
   return word;
 }
 
-SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
+SmallVector<Value>
+MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   using namespace layout;
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
@@ -345,153 +228,8 @@ SmallVector<Value> KernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   return acc;
 }
 
-Value KernelBuilder::decodeHalfScale(Value byte) {
-  Type f32 = b.getF32Type();
-  auto shr = [&](Value v, int64_t n) {
-    return arith::ShRUIOp::create(b, loc, v, i32Const(n)).getResult();
-  };
-  auto shl = [&](Value v, int64_t n) {
-    return arith::ShLIOp::create(b, loc, v, i32Const(n)).getResult();
-  };
-  auto mask = [&](Value v, int64_t m) {
-    return arith::AndIOp::create(b, loc, v, i32Const(m)).getResult();
-  };
-  // E4M3 (fn): s eeee mmm; value = (-1)^s * sig * 2^(max(e, 1) - 10) with
-  // sig = m (e == 0) or 8 + m. The extra 1/2 gives 2^(max(e, 1) - 11): a
-  // normal f32 power of two in [2^-10, 2^4], built from its bits.
-  Value exponent = mask(shr(byte, 3), 0xF);
-  Value mantissa = mask(byte, 0x7);
-  Value isNormal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                         exponent, i32Const(0));
-  Value significand = arith::SelectOp::create(
-      b, loc, isNormal, arith::OrIOp::create(b, loc, mantissa, i32Const(8)),
-      mantissa);
-  Value clamped = arith::MaxUIOp::create(b, loc, exponent, i32Const(1));
-  Value pow2 = arith::BitcastOp::create(
-      b, loc, f32,
-      shl(arith::AddIOp::create(b, loc, clamped, i32Const(127 - 11)), 23));
-  Value magnitude = arith::MulFOp::create(
-      b, loc, arith::UIToFPOp::create(b, loc, f32, significand), pow2);
-  Value bits = arith::OrIOp::create(
-      b, loc, arith::BitcastOp::create(b, loc, b.getI32Type(), magnitude),
-      shl(mask(byte, 0x80), 24));
-  Value isNaN = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                      mask(byte, 0x7F), i32Const(0x7F));
-  bits = arith::SelectOp::create(b, loc, isNaN, i32Const(0x7FC00000), bits);
-  return arith::BitcastOp::create(b, loc, f32, bits);
-}
-
-Value KernelBuilder::dequantizePair(Value word, Value halfScale) {
-  Type i32 = b.getI32Type(), f32 = b.getF32Type();
-  // Twice the E2M1 magnitudes {0, 0.5, 1, 1.5, 2, 3, 4, 6}, one per nibble.
-  constexpr int64_t kTwiceE2M1 = 0xC8643210;
-  auto bitsOf = [&](int64_t shift) -> Value {
-    Value code = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, word, i32Const(shift)),
-        i32Const(0xF));
-    Value nibbleShift = arith::ShLIOp::create(
-        b, loc, arith::AndIOp::create(b, loc, code, i32Const(0x7)),
-        i32Const(2));
-    Value twice = arith::AndIOp::create(
-        b, loc,
-        arith::ShRUIOp::create(b, loc, i32Const(kTwiceE2M1), nibbleShift),
-        i32Const(0xF));
-    Value value = arith::MulFOp::create(
-        b, loc, arith::UIToFPOp::create(b, loc, f32, twice), halfScale);
-    Value sign = arith::ShLIOp::create(
-        b, loc, arith::AndIOp::create(b, loc, code, i32Const(0x8)),
-        i32Const(28));
-    return arith::XOrIOp::create(
-        b, loc, arith::BitcastOp::create(b, loc, i32, value), sign);
-  };
-  Value even = bitsOf(0), odd = bitsOf(4);
-  // The values are exact in bf16: their bf16 encodings are the upper halves.
-  Value low = arith::ShRUIOp::create(b, loc, even, i32Const(16));
-  Value high = arith::AndIOp::create(b, loc, odd, i32Const(0xFFFF0000));
-  return arith::OrIOp::create(b, loc, high, low);
-}
-
-SmallVector<Value> KernelBuilder::emitDequantizedStep(const StepOperands &op) {
-  using namespace layout;
-  MLIRContext *ctx = b.getContext();
-  Type i32 = b.getI32Type(), f32 = b.getF32Type();
-  // Every register of the lane takes its two codes from byte q of a word.
-  Value byteShift =
-      arith::IndexCastUIOp::create(b, loc, i32, (bf16FragByte(op.q) * 8).v);
-  auto loadCodes = [&](Value slotBase, IndexExpr row, int64_t word) -> Value {
-    Value w = LLVM::LoadOp::create(
-        b, loc, i32,
-        sharedAddress(slotBase,
-                      row * kTileRowBytes + swizzleWord(row, idx(word)) * 4),
-        /*alignment=*/4);
-    return arith::ShRUIOp::create(b, loc, w, byteShift);
-  };
-  Value aSlot = sharedAddress(op.smemAPtr, op.slot * c.tile.aStageBytes());
-  Value bSlot = sharedAddress(op.smemBPtr, op.slot * c.tile.bStageBytes());
-
-  // Scale block s of the step for scale row `scaleRow`: byte s % 4 of word
-  // s / 4, loaded where it is first used (rows g and g + 8 of each A tile,
-  // column g of each B tile), so that only one word of each row is live.
-  const int64_t mmasM = c.tile.mmasM(), mmasN = c.tile.mmasN();
-  auto scaleByte = [&](IndexExpr scaleRow, int64_t s) -> Value {
-    Value word = loadScaleWord(op, scaleRow, s / 4);
-    return s % 4 == 0
-               ? word
-               : arith::ShRUIOp::create(b, loc, word, i32Const(8 * (s % 4)))
-                     .getResult();
-  };
-
-  auto resType =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(kMmaCRegs, f32));
-  SmallVector<Value> acc(op.acc.begin(), op.acc.end());
-  // Sub-step s covers k 16s .. 16s + 15 of the step: scale block s.
-  for (int64_t s = 0; s < kBf16KSteps; ++s) {
-    SmallVector<SmallVector<Value, 4>> aFrags, bFrags;
-    for (int64_t i = 0; i < mmasM; ++i) {
-      IndexExpr rowBase = op.warpRow + i * kMmaM;
-      std::array<Value, 2> halfScales;
-      for (int half = 0; half < 2; ++half)
-        halfScales[half] =
-            decodeHalfScale(scaleByte(rowBase + bf16AFragRow(op.g, half), s));
-      SmallVector<Value, 4> regs;
-      for (int r = 0; r < kBf16MmaARegs; ++r)
-        regs.push_back(
-            dequantizePair(loadCodes(aSlot, rowBase + bf16AFragRow(op.g, r),
-                                     bf16AFragWord(s, r)),
-                           halfScales[r & 1]));
-      aFrags.push_back(regs);
-    }
-    for (int64_t j = 0; j < mmasN; ++j) {
-      IndexExpr col = op.warpCol + j * kMmaN + bFragCol(op.g, 0);
-      Value halfScale = decodeHalfScale(scaleByte(col + c.tile.m, s));
-      SmallVector<Value, 4> regs;
-      for (int r = 0; r < kBf16MmaBRegs; ++r)
-        regs.push_back(dequantizePair(
-            loadCodes(bSlot, col, bf16BFragWord(s, r)), halfScale));
-      bFrags.push_back(regs);
-    }
-    for (int64_t i = 0; i < mmasM; ++i) {
-      for (int64_t j = 0; j < mmasN; ++j) {
-        MutableArrayRef<Value> cRegs = MutableArrayRef<Value>(acc).slice(
-            (i * mmasN + j) * kMmaCRegs, kMmaCRegs);
-        auto mma = NVVM::MmaOp::create(
-            b, loc, resType, aFrags[i], bFrags[j], ValueRange(cRegs),
-            ArrayRef<int64_t>{kMmaM, kMmaN, kBf16MmaK},
-            /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                          NVVM::MMATypes::bf16},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        for (int64_t r = 0; r < kMmaCRegs; ++r)
-          cRegs[r] = LLVM::ExtractValueOp::create(b, loc, mma, r);
-      }
-    }
-  }
-  return acc;
-}
-
-gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
-                                    TypeRange argTypes) {
+gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
+                                           StringRef name, TypeRange argTypes) {
   using namespace layout;
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
@@ -839,5 +577,6 @@ gpu::GPUFuncOp KernelBuilder::build(gpu::GPUModuleOp module, StringRef name,
 gpu::GPUFuncOp mlir::nvfp4::detail::buildMmaSyncMatmulKernel(
     OpBuilder &b, Location loc, const MatmulConfig &config, GPUTarget target,
     gpu::GPUModuleOp module, StringRef name, TypeRange argTypes) {
-  return KernelBuilder(b, loc, config, target).build(module, name, argTypes);
+  return MmaSyncKernelBuilder(b, loc, config, target)
+      .build(module, name, argTypes);
 }

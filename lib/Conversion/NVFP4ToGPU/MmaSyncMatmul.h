@@ -7,8 +7,8 @@
 // Internal to lib/Conversion/NVFP4ToGPU: the configuration of an
 // `nvfp4.matmul` lowered to the mma.sync kernels (sm_120a / sm_121a:
 // block-scaled m16n8k64 kind::mxf4nvf4; sm_90a: bf16 m16n8k16 on operands
-// dequantized in registers) and the builder of those kernels
-// (MmaSyncMatmul.cpp). The pattern and the pass are in NVFP4ToGPU.cpp.
+// dequantized in registers) and the entry point of their builder
+// (MmaSyncKernelBuilder.h). The pattern and the pass are in NVFP4ToGPU.cpp.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,149 @@
+//===- MmaSyncKernelBuilder.h - The mma.sync kernel builder -----*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to lib/Conversion/NVFP4ToGPU: MmaSyncKernelBuilder, which emits
+// the mma.sync matmul kernels. The staging pipeline, the block-scaled K step
+// (sm_120a / sm_121a) and the epilogue are in MmaSyncMatmul.cpp; the K step
+// on operands dequantized to bf16 in registers (sm_90a) is in
+// MmaSyncDequantize.cpp. docs/gpu.md describes the design.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_MMASYNCKERNELBUILDER_H
+#define NVFP4_LIB_CONVERSION_NVFP4TOGPU_MMASYNCKERNELBUILDER_H
+
+#include "MmaSyncMatmul.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace mlir::nvfp4::detail {
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic
+//===----------------------------------------------------------------------===//
+
+/// An `index` value with operators that emit `arith` operations, so that the
+/// templates of MmaLayout.h generate IR.
+struct IndexExpr {
+  OpBuilder *b;
+  Location loc;
+  Value v;
+
+  IndexExpr cst(int64_t c) const {
+    return {b, loc, arith::ConstantIndexOp::create(*b, loc, c)};
+  }
+  friend IndexExpr operator+(IndexExpr x, IndexExpr y) {
+    return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+  friend IndexExpr operator+(IndexExpr x, int64_t c) {
+    return c == 0 ? x : x + x.cst(c);
+  }
+  friend IndexExpr operator*(IndexExpr x, int64_t c) {
+    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+  }
+  friend IndexExpr operator/(IndexExpr x, int64_t c) {
+    return c == 1 ? x
+                  : IndexExpr{
+                        x.b, x.loc,
+                        arith::DivUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+  }
+  friend IndexExpr operator%(IndexExpr x, int64_t c) {
+    return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+  }
+  friend IndexExpr operator^(IndexExpr x, IndexExpr y) {
+    return {x.b, x.loc, arith::XOrIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+};
+
+/// The body of an mma.sync matmul kernel under construction: the staging
+/// pipeline and epilogue (MmaSyncMatmul.cpp) and the MMAs of a K step,
+/// block-scaled (MmaSyncMatmul.cpp) or on dequantized operands
+/// (MmaSyncDequantize.cpp).
+class MmaSyncKernelBuilder {
+public:
+  MmaSyncKernelBuilder(OpBuilder &b, Location loc, const MatmulConfig &config,
+                       GPUTarget target)
+      : b(b), loc(loc), c(config), target(target) {}
+
+  /// Builds the kernel into `module` and returns it.
+  gpu::GPUFuncOp build(gpu::GPUModuleOp module, StringRef name,
+                       TypeRange argTypes);
+
+private:
+  IndexExpr idx(Value v) { return {&b, loc, v}; }
+  IndexExpr idx(int64_t c) { return idx(Value()).cst(c); }
+
+  /// A global-memory pointer to the first byte of the buffer `memref`
+  /// (whose layout is the identity). E2M1 buffers hold two codes per byte,
+  /// which memref indexing cannot express, so all operand reads go through
+  /// byte addresses.
+  Value globalBasePointer(Value memref);
+  /// `base + byteOffset` as a global pointer.
+  Value byteAddress(Value base, IndexExpr byteOffset);
+  /// Loads a value of `type` from global memory.
+  Value load(Type type, Value ptr, unsigned alignment) {
+    return LLVM::LoadOp::create(b, loc, type, ptr, alignment);
+  }
+  Value i32Const(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  /// `base + byteOffset` as a shared-memory pointer.
+  Value sharedAddress(Value base, IndexExpr byteOffset);
+
+  /// The shared-memory tiles of one K step and the lane's coordinates.
+  struct StepOperands {
+    /// Shared-memory pointers to the first byte of the A, B and scale
+    /// slots.
+    Value smemAPtr, smemBPtr, smemScalePtr;
+    IndexExpr warpRow, warpCol, lane, g, q;
+    /// The pipeline slot the K step was staged in.
+    IndexExpr slot;
+    /// The loop-carried accumulators, mmasM x mmasN x kMmaCRegs.
+    ValueRange acc;
+  };
+  /// Emits the MMAs of one staged K step and returns the new accumulators:
+  /// per K slice, the fragments by ldmatrix and mmasM x mmasN block-scaled
+  /// m16n8k64 (m16n8k32 on 8-bit elements) MMAs (sm_120a, sm_121a).
+  SmallVector<Value> emitBlockScaledStep(const StepOperands &op);
+  /// The same with the operands dequantized to bf16 in registers and
+  /// mmasM x mmasN x kBf16KSteps bf16 m16n8k16 MMAs (sm_90a).
+  SmallVector<Value> emitDequantizedStep(const StepOperands &op);
+  /// `ldmatrix.x4` of the 16-byte row `chunk` of tile row `row` in the slot
+  /// at `slotBase`: the four registers.
+  SmallVector<Value, 4> loadMatrixX4(Value slotBase, IndexExpr row,
+                                     IndexExpr chunk);
+  /// Word `word` of the step scales of scale row `scaleRow` in the step's
+  /// slot.
+  Value loadScaleWord(const StepOperands &op, IndexExpr scaleRow, int64_t word);
+  /// The scale words of scale row `scaleRow` in the step's slot, in one
+  /// load: both words (NVFP4, one 8-byte load) or the first (MX).
+  SmallVector<Value, 2> loadStepScales(const StepOperands &op,
+                                       IndexExpr scaleRow);
+  /// The scale register of K slice `slice`: its word of `stepScales`,
+  /// shifted to the slice's first byte.
+  Value sliceScale(ArrayRef<Value> stepScales, int64_t slice);
+
+  /// Decodes the E4M3 byte `byte` (in the low 8 bits of an i32) to f32 times
+  /// 1/2, exactly (see docs/gpu.md): sign * significand * 2^(exponent - 11),
+  /// NaN for 0x7F / 0xFF.
+  Value decodeHalfScale(Value byte);
+  /// Dequantizes the two E2M1 codes in the low byte of `word` (the even k in
+  /// the low nibble) with `halfScale` (decodeHalfScale) and returns them as
+  /// two bf16 packed in an i32, the even k in the low half. Every product is
+  /// exact in f32 and in bf16, so the truncation to the upper 16 bits is
+  /// exact as well.
+  Value dequantizePair(Value word, Value halfScale);
+
+  OpBuilder &b;
+  Location loc;
+  const MatmulConfig &c;
+  GPUTarget target;
+};
+
+} // namespace mlir::nvfp4::detail
+
+#endif // NVFP4_LIB_CONVERSION_NVFP4TOGPU_MMASYNCKERNELBUILDER_H
