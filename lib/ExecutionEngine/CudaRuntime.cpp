@@ -6,7 +6,7 @@
 //
 // libnvfp4_cuda_runtime: the C functions that MLIR's `gpu-to-llvm` lowering
 // calls (`mgpuModuleLoad`, `mgpuLaunchKernel`, `mgpuMemAlloc`, ...) and those
-// the host code of the tcgen05 matmul calls (`nvfp4CudaTensorMapCreate2D`,
+// the host code of the tcgen05 matmul calls (`nvfp4CudaTensorMapEncode2D`,
 // `nvfp4CudaMultiprocessorCount`, ...), implemented on the CUDA driver API.
 // Programs lowered with the `nvfp4-to-gpu-executable` pipeline run with
 //
@@ -30,8 +30,6 @@
 #include "nvfp4/ExecutionEngine/CudaRuntime.h"
 
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
-
-#include "TensorMapCache.h"
 
 #include <cuda.h>
 
@@ -654,72 +652,19 @@ extern "C" int32_t nvfp4CudaMultiprocessorCount() {
 // TMA tensor maps
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Released tensor maps kept for reuse (docs/gpu-runtime.md): enough for
-/// every operand of the GEMMs of a training step of a large transformer
-/// whose buffers keep their addresses from step to step.
-constexpr size_t kIdleTensorMaps = 1024;
-
-/// Encodes the map of `key` and copies it to device memory.
-uint64_t buildDeviceTensorMap(const nvfp4::runtime::TensorMapKey &key) {
-  const char *entry = "nvfp4CudaTensorMapCreate2D";
-  static_assert(sizeof(CUtensorMap) ==
-                    nvfp4::gpu::tcgen05::kTensorMapObjectBytes,
-                "CUtensorMap is a 128-byte object");
-  CUtensorMap tensorMap;
-  const cuuint64_t globalDim[2] = {key.innerBytes, key.outerRows};
-  const cuuint64_t globalStrides[1] = {key.rowStrideBytes};
-  const cuuint32_t boxDim[2] = {key.boxInnerBytes, key.boxOuterRows};
-  const cuuint32_t elementStrides[2] = {1, 1};
-  NVFP4_CU_CHECK(entry, cuTensorMapEncodeTiled(
-                            &tensorMap, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2,
-                            reinterpret_cast<void *>(
-                                static_cast<uintptr_t>(key.globalAddress)),
-                            globalDim, globalStrides, boxDim, elementStrides,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE,
-                            static_cast<CUtensorMapSwizzle>(key.swizzle),
-                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
-  // Kernels read the map through a generic pointer to global memory; the
-  // allocation is at least 256-byte aligned, the map needs 64.
-  CUdeviceptr device = 0;
-  NVFP4_CU_CHECK(entry, cuMemAlloc(&device, sizeof(CUtensorMap)));
-  if (device % nvfp4::gpu::tcgen05::kTensorMapObjectAlignment != 0)
-    failUsage(entry, "device allocation not 64-byte aligned");
-  NVFP4_CU_CHECK(entry, cuMemcpyHtoD(device, &tensorMap, sizeof(CUtensorMap)));
-  return static_cast<uint64_t>(device);
-}
-
-/// Frees a device copy evicted from the cache.
-void freeDeviceTensorMap(uint64_t device) {
-  const char *entry = "nvfp4CudaTensorMapDestroy";
-  // Kernels still queued on any stream may read the map.
-  NVFP4_CU_CHECK(entry, cuCtxSynchronize());
-  NVFP4_CU_CHECK(entry, cuMemFree(static_cast<CUdeviceptr>(device)));
-}
-
-/// The tensor maps of the process's context.
-struct TensorMapTable {
-  std::mutex mutex;
-  nvfp4::runtime::TensorMapCache cache{buildDeviceTensorMap,
-                                       freeDeviceTensorMap, kIdleTensorMaps};
-};
-
-TensorMapTable &tensorMapTable() {
-  static TensorMapTable table;
-  return table;
-}
-} // namespace
-
-extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
-                                            uint64_t innerBytes,
-                                            uint64_t outerRows,
-                                            uint64_t rowStrideBytes,
-                                            uint32_t boxInnerBytes,
-                                            uint32_t boxOuterRows,
-                                            int32_t swizzle) {
+extern "C" void
+nvfp4CudaTensorMapEncode2D(void *tensorMap, void *globalAddress,
+                           uint64_t innerBytes, uint64_t outerRows,
+                           uint64_t rowStrideBytes, uint32_t boxInnerBytes,
+                           uint32_t boxOuterRows, int32_t swizzle) {
   namespace tc = nvfp4::gpu::tcgen05;
-  const char *entry = "nvfp4CudaTensorMapCreate2D";
+  const char *entry = "nvfp4CudaTensorMapEncode2D";
+  static_assert(sizeof(CUtensorMap) == tc::kTensorMapObjectBytes,
+                "CUtensorMap is a 128-byte object");
+  if (!tensorMap ||
+      reinterpret_cast<uintptr_t>(tensorMap) % tc::kTensorMapObjectAlignment !=
+          0)
+    failUsage(entry, "the map is null or not 64-byte aligned");
   if (!globalAddress)
     failUsage(entry, "null global address");
   const tc::ByteTensorMap2D map = tc::byteTensorMap2D(
@@ -751,29 +696,18 @@ extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
   // TMA reads every byte of the tensor the map describes: they must lie in
   // the device buffer.
   checkDeviceRange(entry, "tensor", globalAddress, *spanBytes);
-  nvfp4::runtime::TensorMapKey key;
-  key.globalAddress = map.globalAddress;
-  key.innerBytes = innerBytes;
-  key.outerRows = outerRows;
-  key.rowStrideBytes = rowStrideBytes;
-  key.boxInnerBytes = boxInnerBytes;
-  key.boxOuterRows = boxOuterRows;
-  key.swizzle = swizzle;
-  TensorMapTable &table = tensorMapTable();
-  std::lock_guard<std::mutex> lock(table.mutex);
-  return reinterpret_cast<void *>(
-      static_cast<uintptr_t>(table.cache.acquire(key)));
-}
-
-extern "C" void nvfp4CudaTensorMapDestroy(void *tensorMap) {
-  const char *entry = "nvfp4CudaTensorMapDestroy";
-  if (!tensorMap)
-    return;
-  makeContextCurrent(entry);
-  TensorMapTable &table = tensorMapTable();
-  std::lock_guard<std::mutex> lock(table.mutex);
-  if (!table.cache.release(
-          static_cast<uint64_t>(reinterpret_cast<uintptr_t>(tensorMap))))
-    failUsage(entry, "not a tensor map of nvfp4CudaTensorMapCreate2D, or "
-                     "already destroyed");
+  // Encoding is host work only: the launch copies the map into the kernel's
+  // parameters.
+  const cuuint64_t globalDim[2] = {innerBytes, outerRows};
+  const cuuint64_t globalStrides[1] = {rowStrideBytes};
+  const cuuint32_t boxDim[2] = {boxInnerBytes, boxOuterRows};
+  const cuuint32_t elementStrides[2] = {1, 1};
+  NVFP4_CU_CHECK(entry, cuTensorMapEncodeTiled(
+                            static_cast<CUtensorMap *>(tensorMap),
+                            CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, globalAddress,
+                            globalDim, globalStrides, boxDim, elementStrides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            static_cast<CUtensorMapSwizzle>(swizzle),
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
 }

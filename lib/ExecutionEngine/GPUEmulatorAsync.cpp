@@ -25,6 +25,8 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <new>
 
 using namespace nvfp4::emulator;
 using namespace nvfp4::emulator::detail;
@@ -251,13 +253,15 @@ bool nvfp4::emulator::detail::completeAsync(Cluster &cluster, Cta *cta,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// What nvfp4CudaTensorMapCreate2D returns under the emulator in place of a
+/// What nvfp4CudaTensorMapEncode2D writes under the emulator in place of a
 /// CUtensorMap: the map's parameters, recognized by `magic`.
 struct alignas(64) EmulatedTensorMap {
   static constexpr uint64_t kMagic = 0x4e56465034544d41ull; // "NVFP4TMA"
   uint64_t magic = kMagic;
   tc::ByteTensorMap2D map;
 };
+static_assert(sizeof(EmulatedTensorMap) <= tc::kTensorMapObjectBytes,
+              "an emulated tensor map fits in a CUtensorMap");
 } // namespace
 
 /// Queues `transfer` into shared memory of `dst` at `dstOffset`, completing
@@ -301,16 +305,24 @@ static void issueTransfer(Thread &t, Transfer transfer,
 }
 
 /// The tensor map at `tensorMap`, which `instruction` of thread `t` reads;
-/// fails unless it is one nvfp4CudaTensorMapCreate2D made.
+/// fails unless nvfp4CudaTensorMapEncode2D wrote it.
 static const EmulatedTensorMap &checkedTensorMap(const Thread &t,
                                                  const void *tensorMap,
                                                  const char *instruction,
                                                  const char *location) {
+  // TMA reads a map in the parameter, constant or global space; a copy on
+  // the thread's stack is local memory.
+  const char *address = static_cast<const char *>(tensorMap);
+  if (t.stack && address >= t.stack && address < t.stack + kStackBytes)
+    fail("kernel %s: thread %" PRId64 ": %s with the tensor map at %p in the "
+         "thread's local memory (TMA reads maps in the parameter, constant "
+         "or global space), at %s",
+         t.cta->name, t.linear, instruction, tensorMap, location);
   const auto *emulated = static_cast<const EmulatedTensorMap *>(tensorMap);
   if (!emulated || reinterpret_cast<uintptr_t>(tensorMap) % 64 != 0 ||
       emulated->magic != EmulatedTensorMap::kMagic)
     fail("kernel %s: thread %" PRId64 ": %s with %p, which is not a tensor "
-         "map of nvfp4CudaTensorMapCreate2D, at %s",
+         "map of nvfp4CudaTensorMapEncode2D, at %s",
          t.cta->name, t.linear, instruction, tensorMap, location);
   return *emulated;
 }
@@ -442,32 +454,30 @@ extern "C" void nvfp4EmuFenceProxyAsync(void *thread) {
 // Host side of the tcgen05 kernels
 //===----------------------------------------------------------------------===//
 
-extern "C" void *nvfp4CudaTensorMapCreate2D(void *globalAddress,
-                                            uint64_t innerBytes,
-                                            uint64_t outerRows,
-                                            uint64_t rowStrideBytes,
-                                            uint32_t boxInnerBytes,
-                                            uint32_t boxOuterRows,
-                                            int32_t swizzle) {
+extern "C" void
+nvfp4CudaTensorMapEncode2D(void *tensorMap, void *globalAddress,
+                           uint64_t innerBytes, uint64_t outerRows,
+                           uint64_t rowStrideBytes, uint32_t boxInnerBytes,
+                           uint32_t boxOuterRows, int32_t swizzle) {
+  if (!tensorMap ||
+      reinterpret_cast<uintptr_t>(tensorMap) % tc::kTensorMapObjectAlignment !=
+          0)
+    fail("nvfp4CudaTensorMapEncode2D: the map at %p is not 64-byte aligned",
+         tensorMap);
   const tc::ByteTensorMap2D map = tc::byteTensorMap2D(
       reinterpret_cast<uintptr_t>(globalAddress), innerBytes, outerRows,
       rowStrideBytes, boxInnerBytes, boxOuterRows, swizzle);
   // cuTensorMapEncodeTiled's rules, and the tensor within one allocation.
   if (tc::TensorMapIssue issue = tc::checkByteTensorMap2D(map);
       issue != tc::TensorMapIssue::None)
-    fail("nvfp4CudaTensorMapCreate2D: %s", tc::describeTensorMapIssue(issue));
+    fail("nvfp4CudaTensorMapEncode2D: %s", tc::describeTensorMapIssue(issue));
   const std::optional<uint64_t> span = tc::tensorMapSpanBytes(map);
   if (!span || !inDeviceAllocation(map.globalAddress, *span))
-    fail("nvfp4CudaTensorMapCreate2D: the %" PRIu64 " x %" PRIu64
+    fail("nvfp4CudaTensorMapEncode2D: the %" PRIu64 " x %" PRIu64
          " byte tensor at %p is not within one device allocation",
          outerRows, innerBytes, globalAddress);
-  auto *emulated = new EmulatedTensorMap();
-  emulated->map = map;
-  return emulated;
-}
-
-extern "C" void nvfp4CudaTensorMapDestroy(void *tensorMap) {
-  delete static_cast<EmulatedTensorMap *>(tensorMap);
+  std::memset(tensorMap, 0, tc::kTensorMapObjectBytes);
+  new (tensorMap) EmulatedTensorMap{EmulatedTensorMap::kMagic, map};
 }
 
 extern "C" int32_t nvfp4CudaMultiprocessorCount() {

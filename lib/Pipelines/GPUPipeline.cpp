@@ -137,14 +137,16 @@ void mlir::nvfp4::buildNVFP4ToNVVMKernelsPipeline(
   pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  // 3. Tensor maps (passed by value) read in the kernel parameters.
+  pm.addNestedPass<gpu::GPUModuleOp>(nvfp4::createGridConstantKernelParams());
 }
 
 void mlir::nvfp4::buildNVFP4ToPTXPipeline(
     OpPassManager &pm, const NVFP4ToPTXPipelineOptions &options) {
-  // 1.-2. The kernels, in the NVVM dialect.
+  // 1.-3. The kernels, in the NVVM dialect.
   buildNVFP4ToNVVMKernelsPipeline(pm, options);
 
-  // 3. Target attribute and serialization.
+  // 4. Target attribute and serialization.
   GpuNVVMAttachTargetOptions targetOptions;
   targetOptions.chip = options.target;
   targetOptions.features = options.features.empty()
@@ -162,7 +164,7 @@ void mlir::nvfp4::buildNVFP4ToPTXPipeline(
 
   pm.addPass(std::make_unique<StrictGPUModuleToBinaryPass>(options.format,
                                                            options.cudaPath));
-  // 4. Same input, same output: drop the compile times recorded above.
+  // 5. Same input, same output: drop the compile times recorded above.
   pm.addPass(nvfp4::createStripGPUCompileTimes());
 }
 

@@ -122,7 +122,7 @@
 // PADDED-IR-LABEL: func.func @matmul_4(
 // PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_256x496_1x16_f32_rn_sfatoms_pad512 {{.*}} args({{.*}}, %[[AD:.*]] : memref<256x512xf4E2M1FN>, %[[AS:.*]] : memref<256x32xf8E4M3FN>,
 // PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x496_1x16_f32_rn_sfatoms_pad512 {{.*}} args({{.*}}, %[[BD:.*]] : memref<128x512xf4E2M1FN>, %[[BS:.*]] : memref<128x32xf8E4M3FN>,
-// PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n128k512_t128_1x16_1x16_f32_sfatoms_ab {{.*}} args(%[[AD]] : memref<256x512xf4E2M1FN>, %{{.*}} : !llvm.ptr, %[[AS]] : memref<256x32xf8E4M3FN>, %{{.*}} : f32, %[[BD]] : memref<128x512xf4E2M1FN>, %{{.*}} : !llvm.ptr, %[[BS]] : memref<128x32xf8E4M3FN>,
+// PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n128k512_t128_1x16_1x16_f32_sfatoms_ab {{.*}} args(%[[AD]] : memref<256x512xf4E2M1FN>, %{{.*}} : !llvm.array<16 x i64>, %[[AS]] : memref<256x32xf8E4M3FN>, %{{.*}} : f32, %[[BD]] : memref<128x512xf4E2M1FN>, %{{.*}} : !llvm.array<16 x i64>, %[[BS]] : memref<128x32xf8E4M3FN>,
 // PADDED-IR-LABEL: func.func @matmul_6(
 // PADDED-IR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x48_1x16_f32_rn_pad64 {{.*}} args({{.*}}, %[[AD6:.*]] : memref<128x64xf4E2M1FN>,
 // PADDED-IR: tensor.pad

@@ -663,13 +663,13 @@ TEST(RuntimeValidationDeathTest, CudaRuntimeRejectsInconsistentSizes) {
     GTEST_SKIP() << "libnvfp4_cuda_runtime not loadable: " << dlerror();
   using RegisterMemRef = void (*)(int64_t, void *, int64_t);
   using Memset32 = void (*)(void *, unsigned int, size_t, void *);
-  using TensorMapCreate2D = void *(*)(void *, uint64_t, uint64_t, uint64_t,
-                                      uint32_t, uint32_t, int32_t);
+  using TensorMapEncode2D = void (*)(void *, void *, uint64_t, uint64_t,
+                                     uint64_t, uint32_t, uint32_t, int32_t);
   auto registerMemRef =
       reinterpret_cast<RegisterMemRef>(dlsym(lib, "mgpuMemHostRegisterMemRef"));
   auto memset32 = reinterpret_cast<Memset32>(dlsym(lib, "mgpuMemset32"));
-  auto tensorMap = reinterpret_cast<TensorMapCreate2D>(
-      dlsym(lib, "nvfp4CudaTensorMapCreate2D"));
+  auto tensorMap = reinterpret_cast<TensorMapEncode2D>(
+      dlsym(lib, "nvfp4CudaTensorMapEncode2D"));
   ASSERT_TRUE(registerMemRef && memset32 && tensorMap);
 
   // Every failure below is detected before the first driver call.
@@ -694,13 +694,19 @@ TEST(RuntimeValidationDeathTest, CudaRuntimeRejectsInconsistentSizes) {
               "space");
   // 2^32 rows 2^40 - 16 bytes apart: each dimension is within the
   // cuTensorMapEncodeTiled rules, their product is not in 64 bits.
-  EXPECT_EXIT(tensorMap(reinterpret_cast<void *>(0x1000), 512,
+  alignas(64) unsigned char map[128];
+  EXPECT_EXIT(tensorMap(map, reinterpret_cast<void *>(0x1000), 512,
                         uint64_t(1) << 32, (uint64_t(1) << 40) - 16, 128, 128,
                         3),
               testing::ExitedWithCode(1),
-              "nvfp4CudaTensorMapCreate2D: 4294967296 rows of 512 bytes, row "
+              "nvfp4CudaTensorMapEncode2D: 4294967296 rows of 512 bytes, row "
               "stride 1099511627760, at 0x1000 extend beyond the address "
               "space");
+  EXPECT_EXIT(tensorMap(map + 8, reinterpret_cast<void *>(0x1000), 512, 64, 512,
+                        128, 64, 3),
+              testing::ExitedWithCode(1),
+              "nvfp4CudaTensorMapEncode2D: the map is null or not 64-byte "
+              "aligned");
   dlclose(lib);
 }
 #endif

@@ -119,6 +119,56 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
 // NVFP4ToReference
 //===----------------------------------------------------------------------===//
 
+def GridConstantKernelParams
+    : Pass<"nvfp4-grid-constant-kernel-params", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Pass aggregate kernel arguments whose address a kernel takes "
+                "as byval grid-constant parameters";
+  let description = [{
+    A kernel that needs the address of an aggregate argument (an `!llvm.array`
+    or `!llvm.struct` passed by value), for example a TMA tensor map that
+    `cp.async.bulk.tensor` and `prefetch.tensormap` read through a pointer,
+    stores it to a stack slot and takes the slot's address: the lowering of
+    `gpu.func` has no other way to express it. The slot is local memory,
+    which the TMA unit cannot read, and a copy.
+
+    For every argument of an `nvvm.kernel` `llvm.func` in the module whose
+    only use is a store into an `llvm.alloca` of one element of its type, in
+    the entry block, when the slot is otherwise only read (by `llvm.load` or
+    NVVM operations), this pass makes the argument a pointer with
+    `llvm.byval` (the aggregate type), `llvm.align` (the slot's alignment)
+    and `nvvm.grid_constant`, and replaces the slot by it. The NVPTX back
+    end then declares the parameter as `.param .align A .b8 p[size]` and
+    takes its generic address with `cvta.param`: the kernel reads the
+    parameter itself, as CUDA's `__grid_constant__` parameters. The launch
+    is unchanged: it passes the aggregate's bytes. A `nvvm.prefetch
+    tensormap` of such a parameter gets `in_param_space`
+    (`prefetch.param.tensormap`). Arguments whose slot is written, or used
+    otherwise, are left alone.
+
+    Example:
+
+    ```mlir
+    // Before (after convert-gpu-to-nvvm):
+    llvm.func @k(%map: !llvm.array<16 x i64>) attributes {nvvm.kernel} {
+      %c1 = llvm.mlir.constant(1 : i32) : i32
+      %slot = llvm.alloca %c1 x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
+      llvm.store %map, %slot {alignment = 64 : i64} : !llvm.array<16 x i64>, !llvm.ptr
+      nvvm.prefetch tensormap, %slot : !llvm.ptr
+      llvm.return
+    }
+    // After:
+    llvm.func @k(%map: !llvm.ptr {llvm.align = 64 : i64,
+                                  llvm.byval = !llvm.array<16 x i64>,
+                                  nvvm.grid_constant}) attributes {nvvm.kernel} {
+      nvvm.prefetch tensormap in_param_space, %map : !llvm.ptr
+      llvm.return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def StripGPUCompileTimes : Pass<"nvfp4-strip-gpu-compile-times", "ModuleOp"> {
   let summary = "Drop the compile-time measurements gpu-module-to-binary records";
   let description = [{

@@ -134,31 +134,23 @@ void mgpuSetDefaultDevice(int32_t device);
 /// size of the persistent tcgen05 matmul kernel).
 int32_t nvfp4CudaMultiprocessorCount();
 
-/// Builds a rank-2 TMA tensor map of bytes (CU_TENSOR_MAP_DATA_TYPE_UINT8)
-/// over the device buffer at `globalAddress`: `outerRows` rows of
-/// `innerBytes` bytes, `rowStrideBytes` apart, read in boxes of
-/// `boxOuterRows` x `boxInnerBytes` with the shared-memory swizzle `swizzle`
-/// (a CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B). The parameters are
-/// checked first against the rules of cuTensorMapEncodeTiled
-/// (nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h); a broken rule is
-/// reported by name. The span of the map, (outerRows - 1) * rowStrideBytes +
-/// innerBytes bytes from `globalAddress`, must not overflow and, when the
-/// address is in a device allocation, must lie within it. Returns the map
-/// copied to device memory (64-byte aligned), for a kernel argument; give it
-/// back with nvfp4CudaTensorMapDestroy. A map is a pure function of these
-/// parameters: a later call with the same ones returns the same device copy
-/// while it is cached (lib/ExecutionEngine/TensorMapCache.h), without
-/// encoding or copying it again.
-void *nvfp4CudaTensorMapCreate2D(void *globalAddress, uint64_t innerBytes,
-                                 uint64_t outerRows, uint64_t rowStrideBytes,
-                                 uint32_t boxInnerBytes, uint32_t boxOuterRows,
-                                 int32_t swizzle);
-/// Gives back a tensor map of nvfp4CudaTensorMapCreate2D; null is ignored. It
-/// stays cached for reuse; beyond 1024 released maps the least recently
-/// released one is freed, once the work queued on the context (the kernels
-/// that read it) has completed. Giving back a map twice, or an address that
-/// is not a map, ends the process with a message.
-void nvfp4CudaTensorMapDestroy(void *tensorMap);
+/// Encodes a rank-2 TMA tensor map of bytes (CU_TENSOR_MAP_DATA_TYPE_UINT8)
+/// into the 128 bytes at `tensorMap` (host memory, 64-byte aligned): the
+/// device buffer at `globalAddress`, `outerRows` rows of `innerBytes` bytes,
+/// `rowStrideBytes` apart, read in boxes of `boxOuterRows` x `boxInnerBytes`
+/// with the shared-memory swizzle `swizzle` (a CUtensorMapSwizzle: 0 none, 1
+/// 32B, 2 64B, 3 128B). The parameters are checked first against the rules
+/// of cuTensorMapEncodeTiled (nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h);
+/// a broken rule is reported by name. The span of the map, (outerRows - 1) *
+/// rowStrideBytes + innerBytes bytes from `globalAddress`, must not overflow
+/// and, when the address is in a device allocation, must lie within it.
+/// The map is a host object: the launch passes it by value, as a
+/// grid-constant kernel parameter, so that nothing is allocated, copied to
+/// the device or freed (docs/gpu-runtime.md).
+void nvfp4CudaTensorMapEncode2D(void *tensorMap, void *globalAddress,
+                                uint64_t innerBytes, uint64_t outerRows,
+                                uint64_t rowStrideBytes, uint32_t boxInnerBytes,
+                                uint32_t boxOuterRows, int32_t swizzle);
 
 } // extern "C"
 

@@ -299,11 +299,10 @@ void nvfp4EmuTcgen05Load32x32b(void *thread, void *taddr, int32_t count,
 /// The host side of the tcgen05 kernels (as libnvfp4_cuda_runtime's):
 /// tensor maps the emulated TMA reads, and the SM count
 /// (NVFP4_GPU_EMULATOR_SMS, default 148).
-void *nvfp4CudaTensorMapCreate2D(void *globalAddress, uint64_t innerBytes,
-                                 uint64_t outerRows, uint64_t rowStrideBytes,
-                                 uint32_t boxInnerBytes, uint32_t boxOuterRows,
-                                 int32_t swizzle);
-void nvfp4CudaTensorMapDestroy(void *tensorMap);
+void nvfp4CudaTensorMapEncode2D(void *tensorMap, void *globalAddress,
+                                uint64_t innerBytes, uint64_t outerRows,
+                                uint64_t rowStrideBytes, uint32_t boxInnerBytes,
+                                uint32_t boxOuterRows, int32_t swizzle);
 int32_t nvfp4CudaMultiprocessorCount();
 
 } // extern "C"

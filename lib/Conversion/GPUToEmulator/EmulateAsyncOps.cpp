@@ -299,10 +299,20 @@ LogicalResult AsyncOpRewriter::rewrite(bool &handled) {
           NVVM::Tcgen05CommitOp, NVVM::Tcgen05LdOp>(op))
     return rewriteTcgen05();
   if (auto prefetch = dyn_cast<NVVM::PrefetchOp>(op)) {
-    if (!prefetch.getTensormap() || prefetch.getInParamSpace() ||
-        prefetch.getPredicate())
+    // In the parameter space: a byval kernel parameter, whose address is
+    // the launch's copy of its bytes under the emulator.
+    auto isByValParameter = [](Value address) {
+      auto arg = dyn_cast<BlockArgument>(address);
+      auto fn = arg ? dyn_cast<LLVM::LLVMFuncOp>(arg.getOwner()->getParentOp())
+                    : LLVM::LLVMFuncOp();
+      return fn && arg.getOwner()->isEntryBlock() &&
+             fn.getArgAttr(arg.getArgNumber(),
+                           LLVM::LLVMDialect::getByValAttrName());
+    };
+    if (!prefetch.getTensormap() || prefetch.getPredicate() ||
+        (prefetch.getInParamSpace() && !isByValParameter(prefetch.getAddr())))
       return unsupported("prefetch other than prefetch.tensormap of a "
-                         "generic address");
+                         "generic address or of a byval kernel parameter");
     call("nvfp4EmuPrefetchTensorMap", voidType,
          {prefetch.getAddr(), location()});
     return replace();

@@ -622,7 +622,15 @@ void KernelEmulator::createEntry(LLVM::LLVMFuncOp kernel, StringRef moduleName,
         b, loc, ptrType, ptrType, params,
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
     Value slot = LLVM::LoadOp::create(b, loc, ptrType, slotAddress);
-    args.push_back(LLVM::LoadOp::create(b, loc, type, slot));
+    // A byval grid-constant parameter (nvfp4-grid-constant-kernel-params)
+    // is read in place, as on the GPU: the kernel gets the address of the
+    // slot the launch filled (64-byte aligned), as a plain pointer.
+    if (kernel.getArgAttr(index + 1, LLVM::LLVMDialect::getByValAttrName())) {
+      kernel.removeArgAttr(index + 1, LLVM::LLVMDialect::getByValAttrName());
+      kernel.removeArgAttr(index + 1, LLVM::LLVMDialect::getAlignAttrName());
+      args.push_back(slot);
+    } else
+      args.push_back(LLVM::LoadOp::create(b, loc, type, slot));
   }
   LLVM::CallOp::create(b, loc, kernel, args);
   LLVM::ReturnOp::create(b, loc, ValueRange());

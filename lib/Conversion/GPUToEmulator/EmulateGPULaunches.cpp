@@ -29,6 +29,9 @@ namespace nvfp4 {
 using namespace mlir;
 using namespace mlir::nvfp4::detail;
 
+/// The alignment of aggregate kernel parameters: a CUtensorMap's.
+static constexpr unsigned kKernelParamAlignment = 64;
+
 namespace {
 
 struct EmulateGPULaunchesPass
@@ -94,9 +97,14 @@ struct EmulateGPULaunchesPass
         entry, loc, i32, std::max<int64_t>(operands.size(), 1));
     Value params = LLVM::AllocaOp::create(entry, loc, ptrType, ptrType, count);
     SmallVector<Value> slots;
+    // Aggregates (tensor maps, read in place by the kernel) 64-byte aligned,
+    // the largest alignment of a kernel parameter.
     for (Value operand : operands)
-      slots.push_back(
-          LLVM::AllocaOp::create(entry, loc, ptrType, operand.getType(), one));
+      slots.push_back(LLVM::AllocaOp::create(
+          entry, loc, ptrType, operand.getType(), one,
+          isa<LLVM::LLVMArrayType, LLVM::LLVMStructType>(operand.getType())
+              ? kKernelParamAlignment
+              : 0));
 
     OpBuilder b(launch);
     for (auto [index, operand] : llvm::enumerate(operands)) {

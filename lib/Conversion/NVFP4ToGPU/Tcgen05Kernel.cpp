@@ -488,9 +488,21 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   auto operand = [&](unsigned index, OperandArg arg) {
     return entry.getArgument(operandArg(c, index, arg));
   };
-  lhsTensorMap = operand(0, kArgTensorMap);
+  // The maps arrive by value; TMA takes their address. The address of a
+  // stack copy here: nvfp4-grid-constant-kernel-params replaces it by the
+  // address of the parameter itself (a byval grid-constant parameter, in
+  // the parameter space, where TMA may read it).
+  auto addressOfMap = [&](Value map) -> Value {
+    Value slot = LLVM::AllocaOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), map.getType(),
+        LLVM::ConstantOp::create(b, loc, b.getI32Type(), 1),
+        static_cast<unsigned>(tc::kTensorMapObjectAlignment));
+    LLVM::StoreOp::create(b, loc, map, slot, tc::kTensorMapObjectAlignment);
+    return slot;
+  };
+  lhsTensorMap = addressOfMap(operand(0, kArgTensorMap));
   lhsScales = globalBase(operand(0, kArgScales));
-  rhsTensorMap = operand(1, kArgTensorMap);
+  rhsTensorMap = addressOfMap(operand(1, kArgTensorMap));
   rhsScales = globalBase(operand(1, kArgScales));
   if (!c.isMX()) {
     lhsAmax = operand(0, kArgAmax);

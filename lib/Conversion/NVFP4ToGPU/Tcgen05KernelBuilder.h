@@ -258,13 +258,20 @@ struct IdxI32 {
   }
 };
 
+/// The type of a TMA tensor map (a 128-byte CUtensorMap) as a kernel
+/// argument: the launch passes it by value; nvfp4-grid-constant-kernel-params
+/// makes it a byval grid-constant parameter (docs/tcgen05.md).
+inline Type getTensorMapValueType(MLIRContext *ctx) {
+  return LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64),
+                                  tc::kTensorMapObjectBytes / 8);
+}
+
 /// Name of the dynamic shared-memory symbol of the tcgen05 kernels.
 constexpr llvm::StringLiteral kSmemSymbol = "__nvfp4_tcgen05_smem";
 
 /// libnvfp4_cuda_runtime entry points the host code calls
 /// (include/nvfp4/ExecutionEngine/CudaRuntime.h).
-constexpr llvm::StringLiteral kTensorMapCreateFn = "nvfp4CudaTensorMapCreate2D";
-constexpr llvm::StringLiteral kTensorMapDestroyFn = "nvfp4CudaTensorMapDestroy";
+constexpr llvm::StringLiteral kTensorMapEncodeFn = "nvfp4CudaTensorMapEncode2D";
 constexpr llvm::StringLiteral kMultiprocessorCountFn =
     "nvfp4CudaMultiprocessorCount";
 

@@ -211,9 +211,14 @@ Value hostAddressOf(OpBuilder &b, Location loc, Value memref) {
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), i64);
 }
 
-/// `nvfp4CudaTensorMapCreate2D(address of data, map parameters)`.
-Value createTensorMap(OpBuilder &b, Location loc, Value data,
+/// The tensor map of `data` (`map`), encoded into a 64-byte aligned stack
+/// slot by `nvfp4CudaTensorMapEncode2D(slot, address of data, map
+/// parameters)` and loaded from it: the 128-byte value the launch passes.
+Value encodeTensorMap(OpBuilder &b, Location loc, Value data,
                       const tc::ByteTensorMap2D &map) {
+  MLIRContext *ctx = b.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  Type mapType = getTensorMapValueType(ctx);
   auto i64 = [&](uint64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(),
                                         static_cast<int64_t>(v));
@@ -221,17 +226,30 @@ Value createTensorMap(OpBuilder &b, Location loc, Value data,
   auto i32 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
   };
-  SmallVector<Value> operands{hostAddressOf(b, loc, data),
+  // The slot in the entry block, so that a launch in a loop reuses it.
+  Value slot;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Region *body = b.getInsertionBlock()->getParent();
+    while (!isa<FunctionOpInterface>(body->getParentOp()))
+      body = body->getParentOp()->getParentRegion();
+    b.setInsertionPointToStart(&body->front());
+    slot = LLVM::AllocaOp::create(
+        b, loc, ptrType, mapType,
+        LLVM::ConstantOp::create(b, loc, b.getI32Type(), 1),
+        static_cast<unsigned>(tc::kTensorMapObjectAlignment));
+  }
+  SmallVector<Value> operands{slot,
+                              hostAddressOf(b, loc, data),
                               i64(map.innerBytes),
                               i64(map.outerRows),
                               i64(map.rowStrideBytes),
                               i32(static_cast<int64_t>(map.boxInnerBytes)),
                               i32(static_cast<int64_t>(map.boxOuterRows)),
                               i32(static_cast<int32_t>(map.swizzle))};
-  return LLVM::CallOp::create(b, loc,
-                              LLVM::LLVMPointerType::get(b.getContext()),
-                              kTensorMapCreateFn, operands)
-      .getResult();
+  LLVM::CallOp::create(b, loc, TypeRange(), kTensorMapEncodeFn, operands);
+  return LLVM::LoadOp::create(b, loc, mapType, slot,
+                              tc::kTensorMapObjectAlignment);
 }
 
 /// Emits the host code of a tcgen05 matmul: tensor maps, buffers, the
@@ -249,19 +267,17 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   auto i32Type = rewriter.getI32Type(), i64Type = rewriter.getI64Type();
   declareRuntimeFunction(
-      rewriter, module, kTensorMapCreateFn,
-      LLVM::LLVMFunctionType::get(ptrType, {ptrType, i64Type, i64Type, i64Type,
-                                            i32Type, i32Type, i32Type}));
-  declareRuntimeFunction(
-      rewriter, module, kTensorMapDestroyFn,
-      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrType}));
+      rewriter, module, kTensorMapEncodeFn,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                  {ptrType, ptrType, i64Type, i64Type, i64Type,
+                                   i32Type, i32Type, i32Type}));
   declareRuntimeFunction(rewriter, module, kMultiprocessorCountFn,
                          LLVM::LLVMFunctionType::get(i32Type, {}));
 
   // Host side: the components as buffers (KernelArg order), a tensor map
   // after each data buffer. An operand built by nvfp4.assemble (a lowered
   // quantization) passes its components through.
-  SmallVector<Value> args, tensorMaps;
+  SmallVector<Value> args;
   for (auto [operand, isLhs] :
        {std::pair(op.getLhs(), true), std::pair(op.getRhs(), false)}) {
     mlir::nvfp4::detail::ScaleLayout scaleLayout;
@@ -281,8 +297,7 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
       // rebind it with nvfp4-tcgen05-retarget-tensor-maps.
       tc::ByteTensorMap2D map =
           isLhs ? config.lhsTensorMap(0) : config.rhsTensorMap(0);
-      tensorMaps.push_back(createTensorMap(rewriter, loc, args.back(), map));
-      args.push_back(tensorMaps.back());
+      args.push_back(encodeTensorMap(rewriter, loc, args.back(), map));
     }
     // MX operands have no tensor scale (operandArg).
     if (amax)
@@ -380,11 +395,6 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block, smemBytes, args,
                             /*asyncTokenType=*/nullptr,
                             /*asyncDependencies=*/ValueRange(), cluster);
-  // The host code reaches this point after the kernel completed (a
-  // synchronous launch, or gpu-async-region's wait before a host call).
-  for (Value map : tensorMaps)
-    LLVM::CallOp::create(rewriter, loc, TypeRange(), kTensorMapDestroyFn,
-                         ValueRange{map});
   return outputs;
 }
 
@@ -528,14 +538,15 @@ struct Tcgen05QuantizedMatmulLowering : public OpRewritePattern<QuantizeOp> {
 //===----------------------------------------------------------------------===//
 
 /// Builds each tensor map of a host launch from the buffer the launch passes
-/// right before it: moves the `nvfp4CudaTensorMapCreate2D` call to just
-/// before the launch, replaces its address operand by the address of that
-/// launch operand, and erases the previous address computation (down to the
-/// `bufferization.to_buffer` the lowering created for it) once unused.
-/// nvfp4-to-gpu-executable runs it after each pass that replaces launch
-/// operands: after the packing of the E2M1 operands (so that nothing keeps
-/// the unpacked buffer, which the reference lowering rejects) and after the
-/// device staging (so that the maps describe the device copies).
+/// right before it: moves the `nvfp4CudaTensorMapEncode2D` call and the
+/// load of the map it encodes to just before the launch, replaces the call's
+/// address operand by the address of that launch operand, and erases the
+/// previous address computation (down to the `bufferization.to_buffer` the
+/// lowering created for it) once unused. nvfp4-to-gpu-executable runs it after
+/// each pass that replaces launch operands: after the packing of the E2M1
+/// operands (so that nothing keeps the unpacked buffer, which the reference
+/// lowering rejects) and after the device staging (so that the maps describe
+/// the device copies).
 struct Tcgen05RetargetTensorMapsPass
     : public PassWrapper<Tcgen05RetargetTensorMapsPass,
                          OperationPass<ModuleOp>> {
@@ -556,8 +567,17 @@ struct Tcgen05RetargetTensorMapsPass
   LogicalResult retarget(gpu::LaunchFuncOp launch) {
     SmallVector<Value> operands(launch.getKernelOperands());
     for (auto [index, operand] : llvm::enumerate(operands)) {
-      auto call = operand.getDefiningOp<LLVM::CallOp>();
-      if (!call || call.getCallee() != kTensorMapCreateFn)
+      // A map is the load of the slot an encode call wrote.
+      auto load = operand.getDefiningOp<LLVM::LoadOp>();
+      if (!load)
+        continue;
+      LLVM::CallOp call;
+      for (Operation *user : load.getAddr().getUsers())
+        if (auto encode = dyn_cast<LLVM::CallOp>(user);
+            encode && encode.getCallee() == kTensorMapEncodeFn &&
+            encode.getOperand(0) == load.getAddr())
+          call = encode;
+      if (!call)
         continue;
       if (index == 0 || !isa<MemRefType>(operands[index - 1].getType()))
         return launch.emitOpError()
@@ -565,9 +585,10 @@ struct Tcgen05RetargetTensorMapsPass
                << " is a tensor map that does not follow a memref";
       OpBuilder b(launch);
       call->moveBefore(launch);
+      load->moveBefore(launch);
       b.setInsertionPoint(call);
-      Value oldAddress = call.getOperand(0);
-      call->setOperand(0,
+      Value oldAddress = call.getOperand(1);
+      call->setOperand(1,
                        hostAddressOf(b, launch.getLoc(), operands[index - 1]));
       // The previous address computation, if nothing else uses it.
       Operation *dead = oldAddress.getDefiningOp();

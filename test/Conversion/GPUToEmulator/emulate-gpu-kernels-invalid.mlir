@@ -104,3 +104,15 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    llvm.func @kern(%map: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+      // expected-error @below {{nvfp4-emulate-gpu-kernels: prefetch other than prefetch.tensormap of a generic address or of a byval kernel parameter is not modelled by the GPU emulator yet}}
+      nvvm.prefetch tensormap in_param_space, %map : !llvm.ptr
+      llvm.return
+    }
+  }
+}

@@ -73,7 +73,7 @@ func.func @k96(%a: !nvfp4.tensor<2x40x96, 1x16>,
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x48_1x16_f32_rn_pad64 {{.*}} args(%{{.*}} : memref<128x48xf32>, %{{.*}} : memref<3xf32>, %[[AD:.*]] : memref<128x64xf4E2M1FN>, %[[AS:.*]] : memref<128x4xf8E4M3FN>,
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_64x48_16x16_bf16_rn_pad64 {{.*}} args(%{{.*}} : memref<64x48xbf16>, %{{.*}} : memref<2xf32>, %[[BD:.*]] : memref<64x64xf4E2M1FN>, %[[BS:.*]] : memref<4x4xf8E4M3FN>,
 // CHECK-NOT:     tensor.pad
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n64k64_t64_1x16_16x16_f32 {{.*}} args(%[[AD]] : memref<128x64xf4E2M1FN>, %{{.*}} : !llvm.ptr, %[[AS]] : memref<128x4xf8E4M3FN>, %{{.*}} : f32, %[[BD]] : memref<64x64xf4E2M1FN>, %{{.*}} : !llvm.ptr, %[[BS]] : memref<4x4xf8E4M3FN>,
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n64k64_t64_1x16_16x16_f32 {{.*}} args(%[[AD]] : memref<128x64xf4E2M1FN>, %{{.*}} : !llvm.array<16 x i64>, %[[AS]] : memref<128x4xf8E4M3FN>, %{{.*}} : f32, %[[BD]] : memref<64x64xf4E2M1FN>, %{{.*}} : !llvm.array<16 x i64>, %[[BS]] : memref<4x4xf8E4M3FN>,
 // The kernel: 512 storage blocks (128 rows of 4); blocks past the input's
 // 3 column blocks load zeros.
 // CHECK:       gpu.func @nvfp4_quantize_128x48_1x16_f32_rn_pad64(
@@ -121,7 +121,7 @@ func.func @mixed(%x: tensor<128x48xf32>, %b: !nvfp4.tensor<64x48, 1x16>) -> (ten
 // CHECK:         %[[YS:.*]] = memref.alloc() {alignment = 16 : i64} : memref<128x6xf8E4M3FN>
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n80k256_{{.*}}_nvfp4_pad96 {{.*}}, %[[YD]] : memref<128x96xf4E2M1FN>, %[[YS]] : memref<128x6xf8E4M3FN>)
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_64x80_1x16_f32_rn_pad96 {{.*}}, %[[VD:.*]] : memref<64x96xf4E2M1FN>,
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n64k96_{{.*}} args(%[[YD]] : memref<128x96xf4E2M1FN>, %{{.*}} : !llvm.ptr, %[[YS]] : memref<128x6xf8E4M3FN>, %{{.*}} : f32, %[[VD]] : memref<64x96xf4E2M1FN>,
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n64k96_{{.*}} args(%[[YD]] : memref<128x96xf4E2M1FN>, %{{.*}} : !llvm.array<16 x i64>, %[[YS]] : memref<128x6xf8E4M3FN>, %{{.*}} : f32, %[[VD]] : memref<64x96xf4E2M1FN>,
 func.func @epilogue(%x: tensor<128x256xf32>, %w: tensor<80x256xf32>, %v: tensor<64x80xf32>, %amax: f32) -> tensor<128x64xf32> {
   %qx = nvfp4.quantize %x : tensor<128x256xf32> -> !nvfp4.tensor<128x256, 1x16>
   %qw = nvfp4.quantize %w : tensor<80x256xf32> -> !nvfp4.tensor<80x256, 1x16>

@@ -1,9 +1,9 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file | FileCheck %s
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_110a" --split-input-file | FileCheck %s
 
-// The tcgen05 kernel. Host: a TMA tensor map of each operand's data from
-// libnvfp4_cuda_runtime, passed right after that buffer and destroyed after
-// the launch; a persistent grid of min(#tiles, #SMs) CTAs of 192 threads.
+// The tcgen05 kernel. Host: a TMA tensor map of each operand's data,
+// encoded by libnvfp4_cuda_runtime into a 64-byte aligned stack slot and
+// passed by value (128 bytes) right after that buffer; a persistent grid of min(#tiles, #SMs) CTAs of 192 threads.
 // Device: mbarrier setup and tensor-memory allocation, then three roles:
 // warp 0 loads the stages (TMA for A and B, its lanes for the scales), one
 // elected thread of warp 1 issues the scale copies, the block-scaled MMAs
@@ -11,18 +11,23 @@
 // accumulator with tcgen05.ld and store it.
 
 // CHECK-DAG:   llvm.func @nvfp4CudaMultiprocessorCount() -> i32
-// CHECK-DAG:   llvm.func @nvfp4CudaTensorMapDestroy(!llvm.ptr)
-// CHECK-DAG:   llvm.func @nvfp4CudaTensorMapCreate2D(!llvm.ptr, i64, i64, i64, i32, i32, i32) -> !llvm.ptr
+// CHECK-DAG:   llvm.func @nvfp4CudaTensorMapEncode2D(!llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32)
+// CHECK-NOT:   nvfp4CudaTensorMapDestroy
 // CHECK-LABEL: func.func @f32_n256(
+// The slots, in the entry block.
+// CHECK:         %[[BSLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
+// CHECK:         %[[ASLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
 // The A data as a [256, 512] byte tensor read in 128 x 128-byte boxes with
 // the 128-byte swizzle (3); B as [512, 512] in 256 x 128-byte boxes.
 // CHECK:         %[[A:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<256x1024xf4E2M1FN> to memref<256x1024xf4E2M1FN>
 // CHECK:         %[[AADDR:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
 // CHECK:         %[[AADDR64:.*]] = arith.index_castui %[[AADDR]] : index to i64
 // CHECK:         %[[APTR:.*]] = llvm.inttoptr %[[AADDR64]] : i64 to !llvm.ptr
-// CHECK:         %[[AMAP:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(%[[APTR]], %c512_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%[[ASLOT]], %[[APTR]], %c512_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK-NEXT:    %[[AMAP:.*]] = llvm.load %[[ASLOT]] {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<16 x i64>
 // CHECK:         %[[B:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<512x1024xf4E2M1FN> to memref<512x1024xf4E2M1FN>
-// CHECK:         %[[BMAP:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c512_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c256_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%[[BSLOT]], %{{.*}}, %c512_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c256_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK-NEXT:    %[[BMAP:.*]] = llvm.load %[[BSLOT]] {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<16 x i64>
 // 2 x 2 tiles of 128 x 256.
 // CHECK:         %[[SMS:.*]] = llvm.call @nvfp4CudaMultiprocessorCount() : () -> i32
 // CHECK:         %[[CTAS:.*]] = arith.minui %[[SMS]], %c4_i32 : i32
@@ -30,12 +35,11 @@
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32
 // CHECK-SAME:      blocks in (%[[GRID]], %c1{{.*}}, %c1{{.*}}) threads in (%c192,
 // CHECK-SAME:      dynamic_shared_memory_size %c230528_i32
-// CHECK-SAME:      args(%[[A]] : memref<256x1024xf4E2M1FN>, %[[AMAP]] : !llvm.ptr, %{{.*}} : memref<256x64xf8E4M3FN>, %{{.*}} : f32, %[[B]] : memref<512x1024xf4E2M1FN>, %[[BMAP]] : !llvm.ptr, %{{.*}} : memref<32x64xf8E4M3FN>, %{{.*}} : f32, %{{.*}} : memref<256x512xf32>)
-// CHECK-NEXT:    llvm.call @nvfp4CudaTensorMapDestroy(%[[AMAP]])
-// CHECK-NEXT:    llvm.call @nvfp4CudaTensorMapDestroy(%[[BMAP]])
+// CHECK-SAME:      args(%[[A]] : memref<256x1024xf4E2M1FN>, %[[AMAP]] : !llvm.array<16 x i64>, %{{.*}} : memref<256x64xf8E4M3FN>, %{{.*}} : f32, %[[B]] : memref<512x1024xf4E2M1FN>, %[[BMAP]] : !llvm.array<16 x i64>, %{{.*}} : memref<32x64xf8E4M3FN>, %{{.*}} : f32, %{{.*}} : memref<256x512xf32>)
+// CHECK-NOT:     nvfp4CudaTensorMap
 // CHECK:       gpu.module @nvfp4_kernels
 // CHECK:         llvm.mlir.global external @__nvfp4_tcgen05_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-// CHECK:         gpu.func @nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32(%{{.*}}: memref<256x1024xf4E2M1FN>, %[[TMA:.*]]: !llvm.ptr, %{{.*}}: memref<256x64xf8E4M3FN>, %{{.*}}: f32, %{{.*}}: memref<512x1024xf4E2M1FN>, %[[TMB:.*]]: !llvm.ptr,
+// CHECK:         gpu.func @nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32(%{{.*}}: memref<256x1024xf4E2M1FN>, %[[AMAPARG:.*]]: !llvm.array<16 x i64>, %{{.*}}: memref<256x64xf8E4M3FN>, %{{.*}}: f32, %{{.*}}: memref<512x1024xf4E2M1FN>, %[[BMAPARG:.*]]: !llvm.array<16 x i64>,
 // CHECK-SAME:      known_block_size = array<i32: 192, 1, 1>, nvvm.minctasm = 1 : i32
 // The K-major 128-byte-swizzle operand descriptor (SBO 1024, version 1,
 // swizzle 2), the instruction descriptor of M = 128, N = 256 (0x08400480) and
@@ -43,6 +47,12 @@
 // CHECK-DAG:       %[[OPDESC:.*]] = arith.constant 4611756662049538048 : i64
 // CHECK-DAG:       %[[IDESC:.*]] = arith.constant 138413184 : i32
 // CHECK-DAG:       %[[CPDESC:.*]] = arith.constant 70403103981568 : i64
+// TMA reads the maps through their address: a 64-byte aligned stack copy,
+// which nvfp4-grid-constant-kernel-params replaces by the parameter.
+// CHECK:           %[[TMA:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
+// CHECK-NEXT:      llvm.store %[[AMAPARG]], %[[TMA]] {alignment = 64 : i64} : !llvm.array<16 x i64>, !llvm.ptr
+// CHECK:           %[[TMB:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
+// CHECK-NEXT:      llvm.store %[[BMAPARG]], %[[TMB]] {alignment = 64 : i64} : !llvm.array<16 x i64>, !llvm.ptr
 // CHECK:           %[[TID:.*]] = arith.index_castui %thread_id_x : index to i32
 // CHECK:           %[[CTA:.*]] = arith.index_castui %block_id_x : index to i32
 // CHECK:           %[[NCTA:.*]] = arith.index_castui %grid_dim_x : index to i32
@@ -209,8 +219,8 @@ func.func @f32_n256(%a: !nvfp4.tensor<256x1024, 1x16>,
 // the batch is part of the rows of the tensor maps (2 x 384 rows of B); a
 // bf16 accumulator is loaded and the result stored as bf16.
 // CHECK-LABEL: func.func @batched_bf16_acc_n128(
-// CHECK:         llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
-// CHECK:         llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c768_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c768_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK:         arith.minui %{{.*}}, %c6_i32 : i32
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc
 // CHECK-SAME:      dynamic_shared_memory_size %c230656_i32
@@ -246,7 +256,7 @@ func.func @batched_bf16_acc_n128(%a: !nvfp4.tensor<2x128x512, 1x16>,
 // N = 192 takes the 64-wide tile (0x08100480, B boxes of 64 rows); rows 64..
 // 127 of the B scale atom are zero padding the producer stores as zeros.
 // CHECK-LABEL: func.func @f32_n64(
-// CHECK:         llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c128_i64{{(_[0-9]+)?}}, %c192_i64{{(_[0-9]+)?}}, %c128_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c64_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c128_i64{{(_[0-9]+)?}}, %c192_i64{{(_[0-9]+)?}}, %c128_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c64_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK:         arith.minui %{{.*}}, %c3_i32{{(_[0-9]+)?}} : i32
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32
 // CHECK-SAME:      dynamic_shared_memory_size %c181504_i32
@@ -271,12 +281,16 @@ func.func @f32_n64(%a: !nvfp4.tensor<128x256, 16x16>,
 // Two identical matmuls share the kernel and the runtime declarations; each
 // launch has its own tensor maps.
 // CHECK-LABEL: func.func @shared_kernel(
-// CHECK:         %[[M0:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(
-// CHECK:         %[[M1:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(
-// CHECK:         gpu.launch_func @nvfp4_kernels::@[[KERNEL:nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_1x16_f32]] {{.*}} args(%{{.*}}, %[[M0]] : !llvm.ptr, {{.*}}, %[[M1]] : !llvm.ptr,
-// CHECK:         %[[M2:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(
-// CHECK:         %[[M3:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(
-// CHECK:         gpu.launch_func @nvfp4_kernels::@[[KERNEL]] {{.*}} args(%{{.*}}, %[[M2]] : !llvm.ptr, {{.*}}, %[[M3]] : !llvm.ptr,
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(
+// CHECK-NEXT:    %[[M0:.*]] = llvm.load
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(
+// CHECK-NEXT:    %[[M1:.*]] = llvm.load
+// CHECK:         gpu.launch_func @nvfp4_kernels::@[[KERNEL:nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_1x16_f32]] {{.*}} args(%{{.*}}, %[[M0]] : !llvm.array<16 x i64>, {{.*}}, %[[M1]] : !llvm.array<16 x i64>,
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(
+// CHECK-NEXT:    %[[M2:.*]] = llvm.load
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(
+// CHECK-NEXT:    %[[M3:.*]] = llvm.load
+// CHECK:         gpu.launch_func @nvfp4_kernels::@[[KERNEL]] {{.*}} args(%{{.*}}, %[[M2]] : !llvm.array<16 x i64>, {{.*}}, %[[M3]] : !llvm.array<16 x i64>,
 // CHECK:         gpu.func @[[KERNEL]](
 // CHECK-NOT:     gpu.func
 // CHECK-NOT:     llvm.func @nvfp4Cuda

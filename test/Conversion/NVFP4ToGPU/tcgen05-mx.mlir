@@ -31,16 +31,18 @@
 // CHECK-LABEL: func.func @mxfp4(
 // CHECK:         %[[AD:.*]], %[[AS:.*]] = nvfp4.disassemble %arg0 : !nvfp4.tensor<256x512, 1x32, mxfp4>
 // CHECK:         %[[ADB:.*]] = bufferization.to_buffer %[[AD]] read_only : tensor<256x512xf4E2M1FN> to memref<256x512xf4E2M1FN>
-// CHECK:         %[[AMAP:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK-NEXT:    %[[AMAP:.*]] = llvm.load
 // CHECK:         %[[ASB:.*]] = bufferization.to_buffer %[[AS]] read_only : tensor<256x16xf8E8M0FNU> to memref<256x16xf8E8M0FNU>
-// CHECK:         %[[BMAP:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c256_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c256_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK-NEXT:    %[[BMAP:.*]] = llvm.load
 // CHECK:         %[[BSB:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<256x16xf8E8M0FNU> to memref<256x16xf8E8M0FNU>
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_mxfp4_mxfp4_f32
 // CHECK-SAME:      dynamic_shared_memory_size %c218240_i32
-// CHECK-SAME:      args(%[[ADB]] : memref<256x512xf4E2M1FN>, %[[AMAP]] : !llvm.ptr, %[[ASB]] : memref<256x16xf8E8M0FNU>, %{{.*}} : memref<256x512xf4E2M1FN>, %[[BMAP]] : !llvm.ptr, %[[BSB]] : memref<256x16xf8E8M0FNU>, %{{.*}} : memref<256x256xf32>)
+// CHECK-SAME:      args(%[[ADB]] : memref<256x512xf4E2M1FN>, %[[AMAP]] : !llvm.array<16 x i64>, %[[ASB]] : memref<256x16xf8E8M0FNU>, %{{.*}} : memref<256x512xf4E2M1FN>, %[[BMAP]] : !llvm.array<16 x i64>, %[[BSB]] : memref<256x16xf8E8M0FNU>, %{{.*}} : memref<256x256xf32>)
 // The kernel's arguments: no amax.
 // MXFP4-LABEL:   gpu.func @nvfp4_tcgen05_matmul_m256n256k512_t256_mxfp4_mxfp4_f32(
-// MXFP4-SAME:      %{{.*}}: memref<256x512xf4E2M1FN>, %{{.*}}: !llvm.ptr, %{{.*}}: memref<256x16xf8E8M0FNU>, %{{.*}}: memref<256x512xf4E2M1FN>, %{{.*}}: !llvm.ptr, %{{.*}}: memref<256x16xf8E8M0FNU>, %{{.*}}: memref<256x256xf32>)
+// MXFP4-SAME:      %{{.*}}: memref<256x512xf4E2M1FN>, %{{.*}}: !llvm.array<16 x i64>, %{{.*}}: memref<256x16xf8E8M0FNU>, %{{.*}}: memref<256x512xf4E2M1FN>, %{{.*}}: !llvm.array<16 x i64>, %{{.*}}: memref<256x16xf8E8M0FNU>, %{{.*}}: memref<256x256xf32>)
 // kind::mxf4, M 128, N 256, E2M1 (1) x E2M1, UE8M0: scale ids 0 (MMAs 0,
 // 2: 0x08C00480) and 2 (MMAs 1, 3: 0x48C004A0).
 // MXFP4-DAG:       %[[ID0:.*]] = arith.constant 146801792 : i32
@@ -89,11 +91,11 @@ func.func @mxfp4(%a: !nvfp4.tensor<256x512, 1x32, mxfp4>, %b: !nvfp4.tensor<256x
 // MXFP8 (E4M3) x MXFP8 (E5M2), 128 x 64 x 384 with a bf16 accumulator: the
 // 128 x 64 tile, three K tiles of 128; [rows, 384 bytes] tensor maps.
 // CHECK-LABEL: func.func @mxfp8(
-// CHECK:         llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c384_i64{{(_[0-9]+)?}}, %c128_i64{{(_[0-9]+)?}}, %c384_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
-// CHECK:         llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c384_i64{{(_[0-9]+)?}}, %c64_i64{{(_[0-9]+)?}}, %c384_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c64_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c384_i64{{(_[0-9]+)?}}, %c128_i64{{(_[0-9]+)?}}, %c384_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c384_i64{{(_[0-9]+)?}}, %c64_i64{{(_[0-9]+)?}}, %c384_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c64_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n64k384_t64_mxfp8_e4m3_mxfp8_e5m2_bf16_acc
 // CHECK-SAME:      dynamic_shared_memory_size %c163072_i32
-// CHECK-SAME:      args(%{{.*}} : memref<128x384xf8E4M3FN>, %{{.*}} : !llvm.ptr, %{{.*}} : memref<128x12xf8E8M0FNU>, %{{.*}} : memref<64x384xf8E5M2>, %{{.*}} : !llvm.ptr, %{{.*}} : memref<64x12xf8E8M0FNU>, %{{.*}} : memref<128x64xbf16>, %{{.*}} : memref<128x64xbf16>)
+// CHECK-SAME:      args(%{{.*}} : memref<128x384xf8E4M3FN>, %{{.*}} : !llvm.array<16 x i64>, %{{.*}} : memref<128x12xf8E8M0FNU>, %{{.*}} : memref<64x384xf8E5M2>, %{{.*}} : !llvm.array<16 x i64>, %{{.*}} : memref<64x12xf8E8M0FNU>, %{{.*}} : memref<128x64xbf16>, %{{.*}} : memref<128x64xbf16>)
 // kind::mxf8f6f4, M 128, N 64, A E4M3 (0), B E5M2 (1 << 10), UE8M0: scale
 // ids 0, 1, 2, 3 for A (bits 29-30) and B (bits 4-5).
 // MXFP8-LABEL:   gpu.func @nvfp4_tcgen05_matmul_m128n64k384_t64_mxfp8_e4m3_mxfp8_e5m2_bf16_acc(

@@ -25,8 +25,8 @@
 // CTA loads its half of B), the grid is 2 * min(#tiles, max(#SMs / 2, 1))
 // CTAs in clusters of (2, 1, 1).
 // ON-LABEL:    func.func @pair_f32(
-// ON:            llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c256_i64{{.*}}, %c256_i64{{.*}}, %c256_i64{{.*}}, %c128_i32{{.*}}, %c128_i32{{.*}}, %c3_i32
-// ON:            llvm.call @nvfp4CudaTensorMapCreate2D(%{{.*}}, %c256_i64{{.*}}, %c256_i64{{.*}}, %c256_i64{{.*}}, %c128_i32{{.*}}, %c128_i32{{.*}}, %c3_i32
+// ON:            llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c256_i64{{.*}}, %c256_i64{{.*}}, %c256_i64{{.*}}, %c128_i32{{.*}}, %c128_i32{{.*}}, %c3_i32
+// ON:            llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c256_i64{{.*}}, %c256_i64{{.*}}, %c256_i64{{.*}}, %c128_i32{{.*}}, %c128_i32{{.*}}, %c3_i32
 // ON:            %[[SMS:.*]] = llvm.call @nvfp4CudaMultiprocessorCount() : () -> i32
 // ON:            %[[HALF:.*]] = arith.divui %[[SMS]], %c2_i32 : i32
 // ON:            %[[SLOTS:.*]] = arith.maxui %[[HALF]], %c1_i32 : i32

@@ -27,9 +27,18 @@
 // N = 64: 6 stages (6 full barriers for the 32 producer lanes, 6 empty + 2
 // accFull for tcgen05.commit, 2 accEmpty for the 128 epilogue threads),
 // 24576 TMA bytes per stage, 8 scale copies and 4 MMAs per K tile.
+// The tensor maps are byval grid-constant parameters (128 bytes, 64-byte
+// aligned): the prefetches read the parameter space, the TMA loads take
+// the parameter's generic address (cvta.param); no map in global memory.
 // PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32(
+// PTX:         .param .align 64 .b8 nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_param_7[128],
+// PTX:         .param .align 64 .b8 nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_param_23[128],
 // PTX:         .maxntid 192, 1, 1
 // PTX-NEXT:    .minnctapersm 1
+// PTX:         mov.b64 [[BPARAM:%rd[0-9]+]], nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_param_23;
+// PTX-NEXT:    cvta.param.u64 [[BMAP:%rd[0-9]+]], [[BPARAM]];
+// PTX-NEXT:    mov.b64 [[APARAM:%rd[0-9]+]], nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_param_7;
+// PTX-NEXT:    cvta.param.u64 [[AMAP:%rd[0-9]+]], [[APARAM]];
 // PTX:         mov.b32 [[LANES:%r[0-9]+]], 32;
 // PTX-COUNT-6: mbarrier.init.shared.b64 [{{.*}}], [[LANES]];
 // PTX-NEXT:    mov.b32 [[ONE:%r[0-9]+]], 1;
@@ -38,10 +47,12 @@
 // PTX-COUNT-2: mbarrier.init.shared.b64 [{{.*}}], [[THREADS]];
 // PTX-NEXT:    fence.mbarrier_init.release.cluster;
 // PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{.*}}], {{%r[0-9]+}};
-// PTX-COUNT-2: prefetch.tensormap {{.*}}[{{%rd[0-9]+}}];
+// PTX:         prefetch.param.tensormap [[[APARAM]]];
+// PTX-NEXT:    prefetch.param.tensormap [[[BPARAM]]];
 // PTX:         mov.b32 {{%r[0-9]+}}, 24576;
 // PTX-NEXT:    mbarrier.expect_tx.relaxed.cta.shared.b64
-// PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {{[{]}}{{%r[0-9]+}}, {{%r[0-9]+}}}], [{{%rd[0-9]+}}];
+// PTX:         cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [[[AMAP]], {{[{]}}{{%r[0-9]+}}, {{%r[0-9]+}}}], [{{%rd[0-9]+}}];
+// PTX-NEXT:    cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [[[BMAP]], {{[{]}}{{%r[0-9]+}}, {{%r[0-9]+}}}], [{{%rd[0-9]+}}];
 // PTX-COUNT-8: tcgen05.cp.cta_group::1.32x128b.warpx4
 // PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
 // PTX-NOT:     tcgen05.mma

@@ -1,8 +1,9 @@
 // The host side of the tcgen05 matmul without a GPU.
 //
-// nvfp4-to-gpu-executable: the TMA tensor maps are built from the device
+// nvfp4-to-gpu-executable: the TMA tensor maps are encoded from the device
 // copies of the packed operands, after the copies and before the launch,
-// passed right after their buffers, and destroyed after the launch.
+// into host stack slots, and passed by value right after their buffers:
+// nothing to give back after the launch.
 // RUN: nvfp4-opt %s --nvfp4-to-gpu-executable="target=sm_100a" | FileCheck %s
 //
 // libnvfp4_cuda_runtime with the toolkit's stub libcuda: every symbol the
@@ -21,6 +22,8 @@
 // RUN: %if nvfp4-cuda-runtime && cuda-stub %{ env LD_LIBRARY_PATH=%t.dir not %mlir_runner %t.cpu.mlir -e sm_count -entry-point-result=void -shared-libs=%nvfp4_cuda_runtime_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib 2>&1 | FileCheck %s --check-prefix=SMS %}
 
 // CHECK-LABEL: llvm.func @main()
+// CHECK:         %[[BSLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
+// CHECK:         %[[ASLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // The device copies: A codes (128 x 256 / 2 bytes), A scales, B codes, B
 // scales, the result.
 // CHECK:         %[[STREAM:.*]] = llvm.call @mgpuStreamCreate()
@@ -35,25 +38,27 @@
 // CHECK:         %[[AADDR:.*]] = llvm.inttoptr %[[AINT]] : i64 to !llvm.ptr
 // The copies have completed (gpu-async-region waits before a host call).
 // CHECK:         llvm.call @mgpuStreamSynchronize(%[[STREAM]])
-// CHECK:         %[[AMAP:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(%[[AADDR]],
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%[[ASLOT]], %[[AADDR]],
+// CHECK-NEXT:    %[[AMAP:.*]] = llvm.load %[[ASLOT]] {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<16 x i64>
 // CHECK:         %[[BINT:.*]] = llvm.ptrtoint %[[BDEV]] : !llvm.ptr to i64
 // CHECK:         %[[BADDR:.*]] = llvm.inttoptr %[[BINT]] : i64 to !llvm.ptr
-// CHECK:         %[[BMAP:.*]] = llvm.call @nvfp4CudaTensorMapCreate2D(%[[BADDR]],
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%[[BSLOT]], %[[BADDR]],
+// CHECK-NEXT:    %[[BMAP:.*]] = llvm.load %[[BSLOT]] {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<16 x i64>
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_1x16_f32
-// CHECK-SAME:      args(%[[ADEV]] : !llvm.ptr, %[[ADEV]] : !llvm.ptr, {{(%[^ ]+ : i64, )+}}%[[AMAP]] : !llvm.ptr,
-// CHECK-SAME:      %[[BDEV]] : !llvm.ptr, %[[BDEV]] : !llvm.ptr, {{(%[^ ]+ : i64, )+}}%[[BMAP]] : !llvm.ptr,
+// CHECK-SAME:      args(%[[ADEV]] : !llvm.ptr, %[[ADEV]] : !llvm.ptr, {{(%[^ ]+ : i64, )+}}%[[AMAP]] : !llvm.array<16 x i64>,
+// CHECK-SAME:      %[[BDEV]] : !llvm.ptr, %[[BDEV]] : !llvm.ptr, {{(%[^ ]+ : i64, )+}}%[[BMAP]] : !llvm.array<16 x i64>,
 // CHECK:         llvm.call @mgpuStreamSynchronize
-// CHECK:         llvm.call @nvfp4CudaTensorMapDestroy(%[[AMAP]])
-// CHECK-NEXT:    llvm.call @nvfp4CudaTensorMapDestroy(%[[BMAP]])
+// CHECK-NOT:     llvm.call @nvfp4CudaTensorMap
+// CHECK:         llvm.return
 
 // LINK: nvfp4-cuda-runtime: mgpuModuleLoadJIT: cuInit(0) failed: CUDA_ERROR_STUB_LIBRARY
 // LINK-NOT: Symbols not found
-// ALIGN: nvfp4-cuda-runtime: nvfp4CudaTensorMapCreate2D: global address not 16-byte aligned (address 0x1008, 256 x 512 bytes, row stride 512, box 128 x 128, swizzle 3)
-// BOX: nvfp4-cuda-runtime: nvfp4CudaTensorMapCreate2D: inner box extent larger than the swizzle span (address 0x1000, 256 x 512 bytes, row stride 512, box 128 x 256, swizzle 3)
-// VALID: nvfp4-cuda-runtime: nvfp4CudaTensorMapCreate2D: cuInit(0) failed: CUDA_ERROR_STUB_LIBRARY
+// ALIGN: nvfp4-cuda-runtime: nvfp4CudaTensorMapEncode2D: global address not 16-byte aligned (address 0x1008, 256 x 512 bytes, row stride 512, box 128 x 128, swizzle 3)
+// BOX: nvfp4-cuda-runtime: nvfp4CudaTensorMapEncode2D: inner box extent larger than the swizzle span (address 0x1000, 256 x 512 bytes, row stride 512, box 128 x 256, swizzle 3)
+// VALID: nvfp4-cuda-runtime: nvfp4CudaTensorMapEncode2D: cuInit(0) failed: CUDA_ERROR_STUB_LIBRARY
 // SMS: nvfp4-cuda-runtime: nvfp4CudaMultiprocessorCount: cuInit(0) failed: CUDA_ERROR_STUB_LIBRARY
 
-llvm.func @nvfp4CudaTensorMapCreate2D(!llvm.ptr, i64, i64, i64, i32, i32, i32) -> !llvm.ptr
+llvm.func @nvfp4CudaTensorMapEncode2D(!llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32)
 llvm.func @nvfp4CudaMultiprocessorCount() -> i32
 
 func.func @main() {
@@ -70,14 +75,16 @@ func.func @main() {
   return
 }
 
-/// Calls nvfp4CudaTensorMapCreate2D for a 256 x 512-byte tensor at
+/// Calls nvfp4CudaTensorMapEncode2D for a 256 x 512-byte tensor at
 /// `address` with boxes of `boxRows` x `boxBytes` and the 128-byte swizzle.
 func.func @create(%address: i64, %boxBytes: i32, %boxRows: i32) {
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %slot = llvm.alloca %one x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
   %ptr = llvm.inttoptr %address : i64 to !llvm.ptr
   %inner = arith.constant 512 : i64
   %rows = arith.constant 256 : i64
   %swizzle = arith.constant 3 : i32
-  %map = llvm.call @nvfp4CudaTensorMapCreate2D(%ptr, %inner, %rows, %inner, %boxBytes, %boxRows, %swizzle) : (!llvm.ptr, i64, i64, i64, i32, i32, i32) -> !llvm.ptr
+  llvm.call @nvfp4CudaTensorMapEncode2D(%slot, %ptr, %inner, %rows, %inner, %boxBytes, %boxRows, %swizzle) : (!llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32) -> ()
   return
 }
 

@@ -30,7 +30,7 @@
 // CHECK-SAME:      %[[DATA]] : memref<256x512xf4E2M1FN>, %[[SCALES]] : memref<256x32xf8E4M3FN>
 // CHECK-NOT:     builtin.unrealized_conversion_cast
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32_sfatoms_a
-// CHECK-SAME:      args(%[[DATA]] : memref<256x512xf4E2M1FN>, %{{.*}} : !llvm.ptr, %[[SCALES]] : memref<256x32xf8E4M3FN>
+// CHECK-SAME:      args(%[[DATA]] : memref<256x512xf4E2M1FN>, %{{.*}} : !llvm.array<16 x i64>, %[[SCALES]] : memref<256x32xf8E4M3FN>
 // CHECK-NOT:     builtin.unrealized_conversion_cast
 // CHECK:         return
 // CHECK:       gpu.func @nvfp4_quantize_256x512_1x16_bf16_rn_sfatoms(
@@ -140,7 +140,9 @@ func.func @quantize_lhs(%x: tensor<256x512xbf16>, %w: !nvfp4.tensor<256x512, 1x1
 // PAIR-LABEL:  func.func @weights_16x16(
 // PAIR:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k256_t256_pair_1x16_16x16_f32_sfatoms_b clusters
 // PAIR:        gpu.func @nvfp4_tcgen05_matmul_m256n256k256_t256_pair_1x16_16x16_f32_sfatoms_b(
-// PAIR-SAME:       %{{[^:]*}}: memref<256x256xf4E2M1FN>, %[[AMAP:[^:]*]]: !llvm.ptr, %{{[^:]*}}: memref<256x16xf8E4M3FN>, %{{[^:]*}}: f32, %{{[^:]*}}: memref<256x256xf4E2M1FN>, %[[BMAP:[^:]*]]: !llvm.ptr, %[[BSCALES:[^:]*]]: memref<256x16xf8E4M3FN>
+// PAIR-SAME:       %{{[^:]*}}: memref<256x256xf4E2M1FN>, %[[AMAPARG:[^:]*]]: !llvm.array<16 x i64>, %{{[^:]*}}: memref<256x16xf8E4M3FN>, %{{[^:]*}}: f32, %{{[^:]*}}: memref<256x256xf4E2M1FN>, %[[BMAPARG:[^:]*]]: !llvm.array<16 x i64>, %[[BSCALES:[^:]*]]: memref<256x16xf8E4M3FN>
+// PAIR:            llvm.store %[[AMAPARG]], %[[AMAP:[^ ]*]] {alignment = 64 : i64}
+// PAIR:            llvm.store %[[BMAPARG]], %[[BMAP:[^ ]*]] {alignment = 64 : i64}
 // PAIR:            %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
 // PAIR:            %[[AFIRST:.*]] = arith.muli %{{.*}}, %c256_i32 : i32
 // PAIR-NEXT:       %[[ASHARE:.*]] = arith.muli %[[RANK]], %c128_i32 : i32
@@ -177,7 +179,7 @@ func.func @weights_16x16(%a: !nvfp4.tensor<256x256, 1x16>, %wf: tensor<256x256xb
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_16x16_f32_sfatoms_ab_nvfp4_sfatoms
 // CHECK-SAME:      %[[Q:[a-z0-9_]+]] : memref<256x256xf4E2M1FN>, %[[QS:[a-z0-9_]+]] : memref<256x16xf8E4M3FN>)
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k256_t256_1x16_16x16_f32_sfatoms_ab
-// CHECK-SAME:      args(%[[Q]] : memref<256x256xf4E2M1FN>, %{{.*}} : !llvm.ptr, %[[QS]] : memref<256x16xf8E4M3FN>
+// CHECK-SAME:      args(%[[Q]] : memref<256x256xf4E2M1FN>, %{{.*}} : !llvm.array<16 x i64>, %[[QS]] : memref<256x16xf8E4M3FN>
 // CHECK-NOT:     builtin.unrealized_conversion_cast
 // CHECK:       gpu.func @nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_16x16_f32_sfatoms_ab_nvfp4_sfatoms(
 // CHECK:         nvvm.mbarrier.expect_tx %{{.*}}, %c55296_i32

@@ -86,7 +86,7 @@ func.func @transpose(%w: !nvfp4.tensor<2x48x64, 16x16>) -> !nvfp4.tensor<2x64x48
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_{{.*}} args({{.*}}, %[[TD]] : memref<64x48xf4E2M1FN>
 // TCGEN05-LABEL: func.func @weight(
 // TCGEN05:       gpu.launch_func @nvfp4_kernels::@nvfp4_transpose_48x64_pad64 {{.*}}, %[[TD:.*]] : memref<64x64xf4E2M1FN>, %[[TS:.*]] : memref<4x4xf8E4M3FN>)
-// TCGEN05:       gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n64k64_{{.*}}, %[[TD]] : memref<64x64xf4E2M1FN>, %{{.*}} : !llvm.ptr, %[[TS]] : memref<4x4xf8E4M3FN>,
+// TCGEN05:       gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n64k64_{{.*}}, %[[TD]] : memref<64x64xf4E2M1FN>, %{{.*}} : !llvm.array<16 x i64>, %[[TS]] : memref<4x4xf8E4M3FN>,
 // TCGEN05:       gpu.func @nvfp4_transpose_48x64_pad64(
 // TCGEN05:         %[[OB:.*]] = arith.remui %{{.*}}, %c4 : index
 // TCGEN05:         %[[INSIDE:.*]] = arith.cmpi ult, %[[OB]], %c3 : index

@@ -30,6 +30,7 @@ class QuantizeOp;
 
 #define GEN_PASS_DECL_CONVERTNVFP4TOGPU
 #define GEN_PASS_DECL_STRIPGPUCOMPILETIMES
+#define GEN_PASS_DECL_GRIDCONSTANTKERNELPARAMS
 #include "nvfp4/Conversion/Passes.h.inc"
 
 /// Architectures the NVFP4ToGPU lowering generates kernels for.
