@@ -4,7 +4,7 @@
 // there on the default tiles).
 //
 // UNSUPPORTED: sanitizers
-// RUN: for tile in 64x64 128x64 64x128 128x128 16x128 32x128; do \
+// RUN: for tile in 64x64 128x64 64x128 128x128 128x256 16x128 32x128; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-mx-cases.mlir --nvfp4-to-gpu-emulation="target=sm_120a tile=$tile" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib,%nvfp4_cpu_runtime_lib \

@@ -22,7 +22,7 @@
 // CASES: gpu matmul [2x128x256] x [2x64x256] acc: outside bound 0 (of 16384), bit-exact 16384,
 // CASES: gpu matmul [192x512] x [64x512] bf16: outside bound 0 (of 12288), bit-exact 12288,
 //
-// RUN: for tile in 64x64 128x128 %if !sanitizers %{ 128x64 64x128 16x128 32x128 %}; do \
+// RUN: for tile in 64x64 128x128 128x256 %if !sanitizers %{ 128x64 64x128 16x128 32x128 %}; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-tile-cases.mlir --nvfp4-to-gpu-emulation="target=sm_120a tile=$tile" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
@@ -32,7 +32,7 @@
 // M, N and K that are not multiples of the CTA tile and K step (the last
 // tile and K step predicated),
 // with each tile forced:
-// RUN: for tile in 64x64 128x128 %if !sanitizers %{ 128x64 64x128 16x128 32x128 %}; do \
+// RUN: for tile in 64x64 128x128 %if !sanitizers %{ 128x64 64x128 128x256 16x128 32x128 %}; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-ragged-cases.mlir --nvfp4-to-gpu-emulation="target=sm_120a tile=$tile" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \

@@ -21,6 +21,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -180,8 +181,10 @@ TEST(MmaLayoutTest, TileShapes) {
     EXPECT_EQ(t.warpTileN() * t.warpsN, t.n);
     EXPECT_EQ(t.mmasM() * kMmaM, t.warpTileM());
     EXPECT_EQ(t.mmasN() * kMmaN, t.warpTileN());
-    // kStages slots within sm_120a's dynamic shared memory, every slot
+    // t.stages slots (at least 3) within sm_120a's dynamic shared memory,
+    // every slot
     // 16-byte aligned; B fragments load two MMA columns at once.
+    EXPECT_GE(t.stages, 3);
     EXPECT_LE(pipelineSharedBytes(t), kMaxSharedBytes);
     EXPECT_EQ(t.aStageBytes() % 16, 0);
     EXPECT_EQ(t.bStageBytes() % 16, 0);
@@ -207,7 +210,16 @@ TEST(MmaLayoutTest, TileShapes) {
   EXPECT_EQ(selectTileShape(1024, 64), kTile128x64);
   EXPECT_EQ(selectTileShape(384, 320), kTile128x64);
   EXPECT_EQ(selectTileShape(256, 256), kTile128x128);
-  EXPECT_EQ(selectTileShape(4096, 8192), kTile128x128);
+  EXPECT_EQ(selectTileShape(4096, 384), kTile128x128);
+  // A 128-row tile takes 256 columns when N is a multiple of 256 and >= 512.
+  EXPECT_EQ(selectTileShape(4096, 8192), kTile128x256);
+  EXPECT_EQ(selectTileShape(256, 512), kTile128x256);
+  EXPECT_EQ(selectTileShape(256, 768), kTile128x256);
+  EXPECT_EQ(selectTileShape(256, 640), kTile128x128);
+  EXPECT_EQ(selectTileShape(192, 1024), kTile64x128);
+  EXPECT_EQ(kTile128x256.threads(), 256);
+  EXPECT_EQ(kTile128x256.stages, 3);
+  EXPECT_EQ(pipelineSharedBytes(kTile128x256), 3 * (128 + 256) * 72);
 }
 
 /// Shared-memory bank conflicts of one warp-wide 32-bit load: the largest
@@ -236,7 +248,7 @@ int maxFragmentBankWays(bool swizzled) {
            (swizzled ? swizzleWord(row, word) : word);
   };
   for (const TileShape &t : kTileShapes)
-    for (int64_t slot = 0; slot < kStages; ++slot)
+    for (int64_t slot = 0; slot < t.stages; ++slot)
       for (int64_t warp = 0; warp < t.warps(); ++warp) {
         // ldmatrix: matrix m is read by the lanes 8 m .. 8 m + 7 addresses.
         auto ldmatrix = [&](int64_t rows, auto rowOf, auto chunkOf) {
@@ -340,22 +352,23 @@ TEST(MmaLayoutTest, SwizzleKeepsVectorsWhole) {
 /// prefetch of iteration kt overwrites only the slot of step kt - 1, which
 /// every warp has finished reading before the barrier.
 TEST(MmaLayoutTest, PipelineSchedule) {
-  for (int64_t numSteps = 1; numSteps < 9; ++numSteps) {
-    int64_t committed = kStages - 1; // prologue groups
-    for (int64_t kt = 0; kt < numSteps; ++kt) {
-      // Groups complete after the wait: all but kWaitPendingGroups.
-      int64_t complete = committed - kWaitPendingGroups;
-      EXPECT_GE(complete, kt + 1); // group kt is the (kt + 1)-th
-      int64_t next = prefetchStep(kt);
-      if (next < numSteps) {
-        EXPECT_NE(stageSlot(next), stageSlot(kt));
-        if (kt > 0) {
-          EXPECT_EQ(stageSlot(next), stageSlot(kt - 1));
+  for (const TileShape &t : kTileShapes)
+    for (int64_t numSteps = 1; numSteps < 9; ++numSteps) {
+      int64_t committed = t.stages - 1; // prologue groups
+      for (int64_t kt = 0; kt < numSteps; ++kt) {
+        // Groups complete after the wait: all but waitPendingGroups(t).
+        int64_t complete = committed - waitPendingGroups(t);
+        EXPECT_GE(complete, kt + 1); // group kt is the (kt + 1)-th
+        int64_t next = prefetchStep(kt, t);
+        if (next < numSteps) {
+          EXPECT_NE(stageSlot(next, t), stageSlot(kt, t));
+          if (kt > 0) {
+            EXPECT_EQ(stageSlot(next, t), stageSlot(kt - 1, t));
+          }
         }
+        ++committed;
       }
-      ++committed;
     }
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -434,7 +447,7 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
                                  const std::vector<uint8_t> &bScales,
                                  int64_t bBlockRows,
                                  const TileShape &t = kTile64x64,
-                                 int64_t waitPending = kWaitPendingGroups) {
+                                 std::optional<int64_t> waitPending = {}) {
   const int64_t m = a.rows, n = b.rows, k = a.cols;
   const int64_t rowBytes = k / 2, scaleRowBytes = k / 16;
   const int64_t numSteps = k / kTileK, threads = t.threads();
@@ -442,9 +455,9 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
   std::vector<float> out(m * n, 0.0f);
   // Shared memory: [slot][row][word] for A and B, [slot][m + n][word]
   // scales.
-  std::vector<uint32_t> smemA(kStages * t.m * kWordsPerTileRow, 0xDEADBEEF);
-  std::vector<uint32_t> smemB(kStages * t.n * kWordsPerTileRow, 0xDEADBEEF);
-  std::vector<uint32_t> smemS(kStages * t.scaleRows() * kScaleWordsPerRow,
+  std::vector<uint32_t> smemA(t.stages * t.m * kWordsPerTileRow, 0xDEADBEEF);
+  std::vector<uint32_t> smemB(t.stages * t.n * kWordsPerTileRow, 0xDEADBEEF);
+  std::vector<uint32_t> smemS(t.stages * t.scaleRows() * kScaleWordsPerRow,
                               0xDEADBEEF);
   struct Copy {
     uint32_t *dst;
@@ -515,17 +528,17 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
       auto accAt = [&](int64_t tid, int64_t i, int64_t j, int r) -> float & {
         return acc[((tid * mmasM + i) * mmasN + j) * kMmaCRegs + r];
       };
-      for (int64_t s = 0; s < kStages - 1; ++s) {
+      for (int64_t s = 0; s < t.stages - 1; ++s) {
         if (s < numSteps)
-          issueStep(s, stageSlot(s));
+          issueStep(s, stageSlot(s, t));
         commit();
       }
       for (int64_t kt = 0; kt < numSteps; ++kt) {
-        waitGroup(waitPending);
-        if (int64_t next = prefetchStep(kt); next < numSteps)
-          issueStep(next, stageSlot(next));
+        waitGroup(waitPending.value_or(waitPendingGroups(t)));
+        if (int64_t next = prefetchStep(kt, t); next < numSteps)
+          issueStep(next, stageSlot(next, t));
         commit();
-        const int64_t slot = stageSlot(kt);
+        const int64_t slot = stageSlot(kt, t);
         // ldmatrix.x4 per the ISA: lane l addresses row `rowOf(l)`, chunk
         // `chunkOf(l)` (of a tile of `rows` rows in `smem`); register m of
         // lane l is word l % 4 of the row lane 8 m + l / 4 addressed.
@@ -641,7 +654,9 @@ TEST(MmaLayoutTest, EmulatedKernelMatchesReferenceMatmul) {
                  Case{128, 192, 256, {1, 16}, {16, 16}},
                  Case{192, 64, 640, {16, 16}, {1, 16}},
                  Case{128, 128, 128, {16, 16}, {1, 16}},
-                 Case{256, 128, 384, {1, 16}, {16, 16}}}) {
+                 Case{256, 128, 384, {1, 16}, {16, 16}},
+                 // 128 x 256 (3 stages) over 5 K steps: every slot reused.
+                 Case{128, 256, 640, {1, 16}, {16, 16}}}) {
     QuantizedTensor a = randomTensor(c.m, c.k, c.aBlock, rng);
     QuantizedTensor b = randomTensor(c.n, c.k, c.bBlock, rng);
     std::vector<float> expected(c.m * c.n);
@@ -691,8 +706,9 @@ TEST(MmaLayoutTest, EmulationDetectsEarlyPipelineReads) {
   matmul(a, b, expected.data());
   std::vector<float> good = emulateKernel(a, a.scales, 1, b, b.scales, 1);
   EXPECT_EQ(0, std::memcmp(good.data(), expected.data(), 64 * 64 * 4));
-  std::vector<float> early = emulateKernel(a, a.scales, 1, b, b.scales, 1,
-                                           kTile64x64, kWaitPendingGroups + 1);
+  std::vector<float> early =
+      emulateKernel(a, a.scales, 1, b, b.scales, 1, kTile64x64,
+                    waitPendingGroups(kTile64x64) + 1);
   EXPECT_NE(0, std::memcmp(early.data(), expected.data(), 64 * 64 * 4));
 }
 

@@ -23,11 +23,13 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     components as buffers (`bufferization.to_buffer`), allocates the result
     with `memref.alloc` and returns it with `bufferization.to_tensor`.
 
-    For `sm_120a` and `sm_121a` the kernel computes a 64x64, 128x64, 64x128
-    or 128x128 output tile per CTA (4 or 8 warps; chosen from M and N, or
-    forced with `tile`), stages the 64-wide K steps of A, B and their E4M3
-    scales through a 3-stage `cp.async` pipeline into a swizzled
-    (bank-conflict-free) shared-memory layout, and issues
+    For `sm_120a` and `sm_121a` the kernel computes a 64x64, 128x64, 64x128,
+    128x128, 128x256, 16x128 or 32x128 output tile per CTA (4 or 8 warps;
+    chosen from M and N, or forced with `tile`), stages the 128-wide K steps
+    of A, B and their E4M3 scales through a 4-stage (128x256: 3-stage)
+    `cp.async` pipeline in dynamic shared memory, in a swizzled
+    (bank-conflict-free) layout, loads the fragments with `ldmatrix`, and
+    issues
     `mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3`
     (`nvvm.mma.block_scale`). For `sm_90a` (no FP4 MMA) the same kernel
     dequantizes the staged operands to bf16 in registers (exactly: E2M1 code
@@ -92,7 +94,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
            "sm_121a, sm_90a, sm_100a, sm_103a or sm_110a">,
     Option<"tile", "tile", "std::string", /*default=*/"\"\"",
            "CTA tile MxN of the sm_120a / sm_121a / sm_90a matmul kernel: "
-           "64x64, 128x64, 64x128, 128x128, 16x128 or 32x128; empty: chosen "
+           "64x64, 128x64, 64x128, 128x128, 128x256 (not sm_90a), 16x128 or "
+           "32x128; empty: chosen "
            "per matmul shape (docs/gpu.md)">,
     Option<"hardwareSR", "hardware-sr", "bool", /*default=*/"false",
            "Stochastic rounding of nvfp4.quantize by cvt.rs.satfinite."

@@ -104,7 +104,8 @@ struct NVFP4ToPTXPipelineOptions
   PassOptions::Option<std::string> tile{
       *this, "tile",
       llvm::cl::desc("CTA tile MxN of the sm_120a / sm_121a / sm_90a matmul "
-                     "kernel (64x64, 128x64, 64x128, 128x128, 16x128, 32x128); "
+                     "kernel (64x64, 128x64, 64x128, 128x128, 128x256, 16x128, "
+                     "32x128); "
                      "empty: chosen per shape; see convert-nvfp4-to-gpu"),
       llvm::cl::init("")};
   PassOptions::Option<bool> reportFallbacks{

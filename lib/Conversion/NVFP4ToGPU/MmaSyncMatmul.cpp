@@ -255,7 +255,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   Block &entry = kernel.front();
   b.setInsertionPointToStart(&entry);
 
-  // kStages pipeline slots of the A, B and scale tiles, in dynamic shared
+  // tile.stages pipeline slots of the A, B and scale tiles, in dynamic shared
   // memory (pipelineSharedBytes(), more than the 48 KiB of static shared
   // memory): all A slots, then all B slots, then all scale slots, each slot
   // a multiple of 16 bytes (cp.async and ldmatrix need 16-byte alignment).
@@ -263,9 +263,10 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
       ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   Value smemAPtr =
       LLVM::AddressOfOp::create(b, loc, sharedPtrType, kMmaSyncSmemSymbol);
-  Value smemBPtr = sharedAddress(smemAPtr, idx(kStages * tile.aStageBytes()));
+  Value smemBPtr =
+      sharedAddress(smemAPtr, idx(tile.stages * tile.aStageBytes()));
   Value smemScalePtr = sharedAddress(
-      smemAPtr, idx(kStages * (tile.aStageBytes() + tile.bStageBytes())));
+      smemAPtr, idx(tile.stages * (tile.aStageBytes() + tile.bStageBytes())));
 
   // Arguments: lhs data, lhs scales, lhs amax, rhs data, rhs scales, rhs
   // amax, [acc], result; MX operands have no amax.
@@ -471,11 +472,11 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   IndexExpr warpRow = warpRowBase(warp, tile);
   IndexExpr warpCol = warpColBase(warp, tile);
 
-  // Prologue: steps 0 .. kStages - 2, one commit group each.
+  // Prologue: steps 0 .. stages - 2, one commit group each.
   const int64_t numSteps = llvm::divideCeil(c.k, stepK);
-  for (int64_t s = 0; s < kStages - 1; ++s) {
+  for (int64_t s = 0; s < tile.stages - 1; ++s) {
     if (s < numSteps)
-      issueStep(idx(s), idx(stageSlot(s)));
+      issueStep(idx(s), idx(stageSlot(s, tile)));
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
@@ -491,17 +492,17 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     IndexExpr kt = idx(loop.getInductionVar());
     // Step kt has landed (this thread's copies, then everyone's), and every
     // warp is done with the slot of step kt - 1.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, kWaitPendingGroups);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, waitPendingGroups(tile));
     gpu::BarrierOp::create(b, loc);
-    // Prefetch step kt + kStages - 1 into that slot.
-    IndexExpr next = prefetchStep(kt);
+    // Prefetch step kt + stages - 1 into that slot.
+    IndexExpr next = prefetchStep(kt, tile);
     Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                           next.v, idx(numSteps).v);
     {
       auto ifOp = scf::IfOp::create(b, loc, hasNext, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard ifGuard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      issueStep(next, stageSlot(next));
+      issueStep(next, stageSlot(next, tile));
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
@@ -513,7 +514,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                       lane,
                       g,
                       q,
-                      stageSlot(kt),
+                      stageSlot(kt, tile),
                       loop.getRegionIterArgs()};
     SmallVector<Value> nextAcc = hasBlockScaledMma(target)
                                      ? emitBlockScaledStep(step)

@@ -31,14 +31,19 @@ namespace mlir::nvfp4::detail {
 /// Everything the kernel is specialized on: the matmul's shape and the CTA
 /// tile.
 struct MatmulConfig : MatmulShape {
-  /// The CTA tile: `forcedTile` or selectTileShape(M, N).
+  /// The CTA tile: `forcedTile` or selectTileShape(M, N), without the wide
+  /// tile on targets that dequantize in registers (sm_90a).
   ::nvfp4::gpu::TileShape tile;
 
-  static MatmulConfig get(MatmulOp op,
-                          std::optional<::nvfp4::gpu::TileShape> forcedTile = {}) {
+  static MatmulConfig
+  get(MatmulOp op, GPUTarget target,
+      std::optional<::nvfp4::gpu::TileShape> forcedTile = {}) {
     MatmulConfig c;
     static_cast<MatmulShape &>(c) = MatmulShape::of(op);
-    c.tile = forcedTile ? *forcedTile : ::nvfp4::gpu::selectTileShape(c.m, c.n);
+    c.tile = forcedTile ? *forcedTile
+                        : ::nvfp4::gpu::selectTileShape(
+                              c.m, c.n,
+                              /*allowWideTile=*/hasBlockScaledMma(target));
     return c;
   }
 

@@ -123,12 +123,17 @@ mlir::nvfp4::checkMatmulSupported(MatmulOp op, GPUTarget target,
     return failure();
   if (isTcgen05Target(target))
     return checkTcgen05MatmulSupported(op, target);
-  MatmulConfig c = MatmulConfig::get(op, tile);
+  MatmulConfig c = MatmulConfig::get(op, target, tile);
   const int64_t tileM = c.tile.m, tileN = c.tile.n;
   auto fail = [&]() {
     return op.emitOpError() << "is not supported by the GPU kernel: M = " << c.m
                             << ", N = " << c.n << ", K = " << c.k << "; ";
   };
+  if (!hasBlockScaledMma(target) && c.tile == ::nvfp4::gpu::kTile128x256)
+    return fail() << "the 128x256 tile has no kernel for "
+                  << stringifyGPUTarget(target)
+                  << " (its 64x64 warp tiles of dequantized operands exceed "
+                     "255 registers); use tile=128x128";
   // M, N and K (a multiple of 16, the block) are any size: the last CTA
   // tile's rows past M or N and the last K step's columns past K are
   // zero-filled on load, and results past M or N are not stored.
@@ -183,7 +188,7 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     auto module = op->getParentOfType<ModuleOp>();
     if (!module)
       return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    MatmulConfig config = MatmulConfig::get(op, tile);
+    MatmulConfig config = MatmulConfig::get(op, target, tile);
     if (!mlir::nvfp4::detail::succeedsSilently(op.getContext(), [&] {
           return checkMatmulSupported(op, target, tile);
         }))
@@ -323,8 +328,8 @@ struct ConvertNVFP4ToGPUPass
       if (!matmulTile) {
         emitError(module.getLoc())
             << "convert-nvfp4-to-gpu: unsupported tile '" << tile
-            << "' (supported: 64x64, 128x64, 64x128, 128x128, 16x128, "
-               "32x128)";
+            << "' (supported: 64x64, 128x64, 64x128, 128x128, 128x256, "
+               "16x128, 32x128)";
         return signalPassFailure();
       }
       if (isTcgen05Target(*gpuTarget)) {

@@ -125,6 +125,8 @@ inline constexpr int64_t kMaxSharedBytes = 99 * 1024;
 struct TileShape {
   int64_t m = 64, n = 64;
   int64_t warpsM = 2, warpsN = 2;
+  /// Pipeline stages (slots of one K step in shared memory, see "Staging").
+  int64_t stages = 4;
 
   constexpr int64_t warps() const { return warpsM * warpsN; }
   constexpr int64_t threads() const { return warps() * kWarpSize; }
@@ -152,23 +154,27 @@ struct TileShape {
     return aStageBytes() + bStageBytes() + scaleStageBytes();
   }
   constexpr bool operator==(const TileShape &o) const {
-    return m == o.m && n == o.n && warpsM == o.warpsM && warpsN == o.warpsN;
+    return m == o.m && n == o.n && warpsM == o.warpsM && warpsN == o.warpsN &&
+           stages == o.stages;
   }
 };
 
 /// The tiles the kernel supports. 64 x 64: 4 warps of 32 x 32 outputs;
 /// 128 x 64 and 64 x 128: 8 warps of 32 x 32; 128 x 128: 8 warps (2 x 4) of
-/// 64 x 32 outputs. For few rows (decode-time GEMMs, M <= 32): 16 x 128,
-/// 4 warps (1 x 4) of 16 x 32 outputs, and 32 x 128, 4 warps of 32 x 32.
+/// 64 x 32 outputs; 128 x 256: 8 warps (2 x 4) of 64 x 64 outputs, 3
+/// stages (4 would take 108 KiB, over kMaxSharedBytes). For few rows
+/// (decode-time GEMMs, M <= 32): 16 x 128, 4 warps (1 x 4) of 16 x 32
+/// outputs, and 32 x 128, 4 warps of 32 x 32.
 inline constexpr TileShape kTile64x64{64, 64, 2, 2};
 inline constexpr TileShape kTile128x64{128, 64, 4, 2};
 inline constexpr TileShape kTile64x128{64, 128, 2, 4};
 inline constexpr TileShape kTile128x128{128, 128, 2, 4};
+inline constexpr TileShape kTile128x256{128, 256, 2, 4, 3};
 inline constexpr TileShape kTile16x128{16, 128, 1, 4};
 inline constexpr TileShape kTile32x128{32, 128, 1, 4};
-inline constexpr TileShape kTileShapes[] = {kTile64x64,  kTile128x64,
-                                            kTile64x128, kTile128x128,
-                                            kTile16x128, kTile32x128};
+inline constexpr TileShape kTileShapes[] = {
+    kTile64x64,   kTile128x64, kTile64x128, kTile128x128,
+    kTile128x256, kTile16x128, kTile32x128};
 
 /// The tile of an `m` x `n` tile size, if it is one of kTileShapes.
 inline const TileShape *findTileShape(int64_t m, int64_t n) {
@@ -185,15 +191,23 @@ inline const TileShape *findTileShape(int64_t m, int64_t n) {
 /// dimension gets a 128-wide tile when it is a multiple of 128 and at least
 /// kLargeTileMinDim, else a 64-wide one: 64 x 64 for small problems,
 /// 128 x 64 / 64 x 128 when one dimension is small, 128 x 128 for large
-/// ones.
+/// ones; with `allowWideTile`, a 128-row tile gets 256 columns when N is a
+/// multiple of 256 and at least kWideTileMinN (twice the MMAs per loaded A
+/// row; the grid keeps at least two CTAs per row of tiles). The kernel that
+/// dequantizes in registers (sm_90a) does not take the 128 x 256 tile: its
+/// 64 x 64 warp tiles exceed 255 registers there.
 inline constexpr int64_t kLargeTileMinDim = 256;
-inline TileShape selectTileShape(int64_t m, int64_t n) {
+inline constexpr int64_t kWideTileMinN = 512;
+inline TileShape selectTileShape(int64_t m, int64_t n,
+                                 bool allowWideTile = true) {
   if (m <= kTile16x128.m)
     return kTile16x128;
   if (m <= kTile32x128.m)
     return kTile32x128;
   int64_t tm = (m % 128 == 0 && m >= kLargeTileMinDim) ? 128 : 64;
   int64_t tn = (n % 128 == 0 && n >= kLargeTileMinDim) ? 128 : 64;
+  if (allowWideTile && tm == 128 && n % 256 == 0 && n >= kWideTileMinN)
+    tn = 256;
   return *findTileShape(tm, tn);
 }
 
@@ -210,30 +224,35 @@ template <typename Idx> Idx warpColBase(Idx warp, const TileShape &t) {
 // Staging: a multi-stage cp.async pipeline
 //===----------------------------------------------------------------------===//
 
-/// Shared memory (dynamic, kStages * TileShape::stageBytes()) holds kStages
-/// copies (slots) of one K step: the A tile as [m][kWordsPerTileRow] words,
-/// the B tile as [n][kWordsPerTileRow] words and the scale rows as
-/// [m + n][kScaleWordsPerRow] (A rows, then B rows).
+/// Shared memory (dynamic, stages * TileShape::stageBytes()) holds
+/// TileShape::stages copies (slots) of one K step: the A tile as
+/// [m][kWordsPerTileRow] words, the B tile as [n][kWordsPerTileRow] words and
+/// the scale rows as [m + n][kScaleWordsPerRow] (A rows, then B rows).
 ///
 /// The copies of K step kt go to slot `stageSlot(kt)`. Before the K loop the
-/// kernel issues steps 0 .. kStages - 2, one `cp.async` commit group per step
+/// kernel issues steps 0 .. stages - 2, one `cp.async` commit group per step
 /// (empty when the step does not exist). Iteration kt then
-///   1. waits until at most kWaitPendingGroups groups are pending (so the
+///   1. waits until at most waitPendingGroups() groups are pending (so the
 ///      group of step kt has landed for this thread) and synchronizes the
 ///      CTA (so every thread's copies of step kt are visible, and every
 ///      warp has finished reading the slot of step kt - 1),
-///   2. issues the copies of step `prefetchStep(kt)` = kt + kStages - 1, if
+///   2. issues the copies of step `prefetchStep(kt)` = kt + stages - 1, if
 ///      it exists, into the slot of step kt - 1, and commits a group,
 ///   3. runs the MMAs of step kt from slot stageSlot(kt).
 /// The MMAs, and so the accumulation order, are those of a synchronous
 /// kernel.
-inline constexpr int64_t kStages = 4;
-inline constexpr int64_t kWaitPendingGroups = kStages - 2;
-template <typename Idx> Idx stageSlot(Idx kt) { return kt % kStages; }
-template <typename Idx> Idx prefetchStep(Idx kt) { return kt + (kStages - 1); }
+inline constexpr int64_t waitPendingGroups(const TileShape &t) {
+  return t.stages - 2;
+}
+template <typename Idx> Idx stageSlot(Idx kt, const TileShape &t) {
+  return kt % t.stages;
+}
+template <typename Idx> Idx prefetchStep(Idx kt, const TileShape &t) {
+  return kt + (t.stages - 1);
+}
 /// The dynamic shared memory of the kernel of tile `t`.
 inline constexpr int64_t pipelineSharedBytes(const TileShape &t) {
-  return kStages * t.stageBytes();
+  return t.stages * t.stageBytes();
 }
 
 /// Copy jobs of one K step: the 16-byte vectors (or 8-byte halves) of A,

@@ -60,8 +60,8 @@ bool hasBlockScaledMma(GPUTarget target);
 /// Name of the gpu.module that receives the generated kernels.
 inline constexpr llvm::StringLiteral kNVFP4KernelModuleName = "nvfp4_kernels";
 
-/// Parses a matmul CTA tile `MxN` (64x64, 128x64, 64x128, 128x128, 16x128
-/// or 32x128; see MmaLayout.h); std::nullopt for anything else.
+/// Parses a matmul CTA tile `MxN` (64x64, 128x64, 64x128, 128x128, 128x256,
+/// 16x128 or 32x128; see MmaLayout.h); std::nullopt for anything else.
 std::optional<::nvfp4::gpu::TileShape> parseMatmulTile(llvm::StringRef spec);
 
 /// Checks that `op` has a shape and element types the kernel of `target`

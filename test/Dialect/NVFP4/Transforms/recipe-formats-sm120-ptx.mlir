@@ -11,5 +11,7 @@
 // RUN: grep -c "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0" %t.sm_120a.ptx | FileCheck %s --check-prefix=MXF8
 // RUN: grep -c "kind::mxf4nvf4" %t.sm_120a.ptx | FileCheck %s --check-prefix=NVF4
 // RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.sm_120a.ptx -o %t.sm_120a.cubin %}
-// MXF8: {{^}}496{{$}}
-// NVF4: {{^}}256{{$}}
+// MMA instructions in the PTX (the large GEMMs take the 128 x 256 tile:
+// 64 MMAs per warp and K step).
+// MXF8: {{^}}976{{$}}
+// NVF4: {{^}}512{{$}}
