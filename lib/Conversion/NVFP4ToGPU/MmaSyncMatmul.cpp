@@ -530,9 +530,17 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                          : createMatmulAlpha(b, loc, lhsAmax, c.lhsTensorScale,
                                              rhsAmax, c.rhsTensorScale);
   Type resultType = c.resultElementType;
+  // Registers r and r + 1 hold columns 2q and 2q + 1 of one row. With N
+  // even, that pair is one 2-element store (8 bytes for f32: a quad of
+  // lanes writes 32 contiguous bytes, a whole sector) and one acc load,
+  // aligned to the pair (the buffers are 16-byte aligned, 2q and N even),
+  // and col < N implies col + 1 < N. With N odd, element by element.
+  const int64_t perStore = c.n % 2 == 0 ? 2 : 1;
+  Value resultBase = perStore == 2 ? globalBasePointer(result) : Value();
+  Value accBase = perStore == 2 && acc ? globalBasePointer(acc) : Value();
   for (int64_t i = 0; i < tile.mmasM(); ++i) {
     for (int64_t j = 0; j < tile.mmasN(); ++j) {
-      for (int r = 0; r < kMmaCRegs; ++r) {
+      for (int r = 0; r < kMmaCRegs; r += perStore) {
         IndexExpr row = tileM * tile.m + warpRow + i * kMmaM + cFragRow(g, r);
         IndexExpr col = tileN * tile.n + warpCol + j * kMmaN + cFragCol(q, r);
         // Results past M or N are not stored.
@@ -556,18 +564,50 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
         if (c.batch)
           indices.push_back(batch.v);
         indices.append({row.v, col.v});
-        Value v = loop.getResult((i * tile.mmasN() + j) * kMmaCRegs + r);
-        if (alpha)
-          v = arith::MulFOp::create(b, loc, v, alpha);
+        // Element (row, col) of the [batch][M][N] buffers.
+        IndexExpr element = (c.batch ? batch * c.m + row : row) * c.n + col;
+        SmallVector<Value, 2> values;
+        for (int64_t e = 0; e < perStore; ++e) {
+          Value v = loop.getResult((i * tile.mmasN() + j) * kMmaCRegs + r + e);
+          values.push_back(alpha ? arith::MulFOp::create(b, loc, v, alpha) : v);
+        }
         if (acc) {
-          Value prev = memref::LoadOp::create(b, loc, acc, indices);
-          if (prev.getType() != f32)
-            prev = arith::ExtFOp::create(b, loc, f32, prev);
-          v = arith::AddFOp::create(b, loc, v, prev);
+          SmallVector<Value, 2> prevs;
+          if (perStore == 1) {
+            prevs.push_back(memref::LoadOp::create(b, loc, acc, indices));
+          } else {
+            Type accType = cast<MemRefType>(acc.getType()).getElementType();
+            int64_t accBytes = accType.getIntOrFloatBitWidth() / 8;
+            Value pair = LLVM::LoadOp::create(
+                b, loc, VectorType::get({2}, accType),
+                byteAddress(accBase, element * accBytes), 2 * accBytes);
+            for (int64_t e = 0; e < 2; ++e)
+              prevs.push_back(
+                  LLVM::ExtractElementOp::create(b, loc, pair, i32Const(e)));
+          }
+          for (int64_t e = 0; e < perStore; ++e) {
+            Value prev = prevs[e];
+            if (prev.getType() != f32)
+              prev = arith::ExtFOp::create(b, loc, f32, prev);
+            values[e] = arith::AddFOp::create(b, loc, values[e], prev);
+          }
         }
         if (resultType != f32)
-          v = arith::TruncFOp::create(b, loc, resultType, v);
-        memref::StoreOp::create(b, loc, v, result, indices);
+          for (Value &v : values)
+            v = arith::TruncFOp::create(b, loc, resultType, v);
+        if (perStore == 1) {
+          memref::StoreOp::create(b, loc, values[0], result, indices);
+          continue;
+        }
+        int64_t resultBytes = resultType.getIntOrFloatBitWidth() / 8;
+        auto pairType = VectorType::get({2}, resultType);
+        Value pair = LLVM::PoisonOp::create(b, loc, pairType);
+        for (int64_t e = 0; e < 2; ++e)
+          pair = LLVM::InsertElementOp::create(b, loc, pair, values[e],
+                                               i32Const(e));
+        LLVM::StoreOp::create(b, loc, pair,
+                              byteAddress(resultBase, element * resultBytes),
+                              2 * resultBytes);
       }
     }
   }

@@ -46,7 +46,8 @@
 // PTX:         mul.rn.f32
 // PTX-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT:     mma.sync
-// PTX:         cvt.rn.bf16.f32
+// PTX:         cvt.rn.bf16x2.f32
+// PTX:         st.global.b32
 // PTX:         ret;
 // PTX-NOT:     e2m1
 // PTX-NOT:     block_scale

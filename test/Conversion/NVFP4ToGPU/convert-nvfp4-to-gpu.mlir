@@ -85,7 +85,10 @@
 // CHECK:             scf.yield
 // CHECK:           nvvm.cp.async.wait.group 0
 // CHECK:           %[[ALPHA:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
-// CHECK-COUNT-32:  memref.store %{{.*}} : memref<128x192xf32>
+// Each lane stores its 32 results as 16 pairs of columns 2q, 2q + 1
+// (8-byte stores).
+// CHECK-COUNT-16:  llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
+// CHECK-NOT:       memref.store
 // CHECK:           gpu.return
 func.func @matmul_f32(%a: !nvfp4.tensor<128x256, 1x16>,
                       %b: !nvfp4.tensor<192x256, 16x16>) -> tensor<128x192xf32> {
@@ -110,11 +113,33 @@ func.func @matmul_f32(%a: !nvfp4.tensor<128x256, 1x16>,
 // CHECK:           %[[BZ:.*]] = gpu.block_id z
 // CHECK:           scf.for
 // CHECK-COUNT-8:     nvvm.mma.block_scale
-// CHECK:           %[[PREV:.*]] = memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<4x64x64xbf16>
-// CHECK:           arith.extf %[[PREV]] : bf16 to f32
-// CHECK:           arith.addf
-// CHECK:           arith.truncf %{{.*}} : f32 to bf16
-// CHECK:           memref.store %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<4x64x64xbf16>
+// The pair of columns 2q, 2q + 1 at element (z * 64 + row) * 64 + col of
+// the acc and result buffers, 2 bytes per element: one 4-byte load, one
+// 4-byte store.
+// CHECK:           %[[OUTP:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr to !llvm.ptr<1>
+// CHECK:           %[[ACCP:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr to !llvm.ptr<1>
+// CHECK:           %[[ZROWS:.*]] = arith.muli %[[BZ]], %c64 : index
+// CHECK-NEXT:      %[[ZROW:.*]] = arith.addi %[[ZROWS]], %{{.*}} : index
+// CHECK-NEXT:      %[[ROWEL:.*]] = arith.muli %[[ZROW]], %c64 : index
+// CHECK-NEXT:      %[[EL:.*]] = arith.addi %[[ROWEL]], %{{.*}} : index
+// CHECK:           %[[ACCOFF:.*]] = arith.muli %[[EL]], %c2 : index
+// CHECK-NEXT:      %[[ACCOFF64:.*]] = arith.index_castui %[[ACCOFF]] : index to i64
+// CHECK-NEXT:      %[[ACCADDR:.*]] = llvm.getelementptr inbounds %[[ACCP]][%[[ACCOFF64]]]
+// CHECK-NEXT:      %[[PREV:.*]] = llvm.load %[[ACCADDR]] {alignment = 4 : i64} : !llvm.ptr<1> -> vector<2xbf16>
+// CHECK-NEXT:      %[[PREV0:.*]] = llvm.extractelement %[[PREV]][%c0_i32 : i32] : vector<2xbf16>
+// CHECK-NEXT:      %[[PREV1:.*]] = llvm.extractelement %[[PREV]][%c1_i32 : i32] : vector<2xbf16>
+// CHECK-NEXT:      %[[PREV0F:.*]] = arith.extf %[[PREV0]] : bf16 to f32
+// CHECK-NEXT:      %[[SUM0:.*]] = arith.addf %{{.*}}, %[[PREV0F]] : f32
+// CHECK-NEXT:      %[[PREV1F:.*]] = arith.extf %[[PREV1]] : bf16 to f32
+// CHECK-NEXT:      %[[SUM1:.*]] = arith.addf %{{.*}}, %[[PREV1F]] : f32
+// CHECK-NEXT:      %[[OUT0:.*]] = arith.truncf %[[SUM0]] : f32 to bf16
+// CHECK-NEXT:      %[[OUT1:.*]] = arith.truncf %[[SUM1]] : f32 to bf16
+// CHECK-NEXT:      %[[PAIR0:.*]] = llvm.insertelement %[[OUT0]], %{{.*}}[%c0_i32 : i32] : vector<2xbf16>
+// CHECK-NEXT:      %[[PAIR:.*]] = llvm.insertelement %[[OUT1]], %[[PAIR0]][%c1_i32 : i32] : vector<2xbf16>
+// CHECK-NEXT:      %[[OUTOFF:.*]] = arith.muli %[[EL]], %c2 : index
+// CHECK-NEXT:      %[[OUTOFF64:.*]] = arith.index_castui %[[OUTOFF]] : index to i64
+// CHECK-NEXT:      %[[OUTADDR:.*]] = llvm.getelementptr inbounds %[[OUTP]][%[[OUTOFF64]]]
+// CHECK-NEXT:      llvm.store %[[PAIR]], %[[OUTADDR]] {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
 // CHECK-NOT:     gpu.func
 func.func @batched_bf16_acc(%a: !nvfp4.tensor<4x64x128, 1x16>,
                             %b: !nvfp4.tensor<4x64x128, 1x16>,

@@ -50,8 +50,11 @@
 // No alpha: the accumulator is rounded to bf16 and stored.
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NOT: arith.mulf
-// CHECK: %[[V:.*]] = arith.truncf %{{.*}} : f32 to bf16
-// CHECK: memref.store %[[V]], %[[OUT]]
+// CHECK: %[[V0:.*]] = arith.truncf %{{.*}} : f32 to bf16
+// CHECK-NEXT: %[[V1:.*]] = arith.truncf %{{.*}} : f32 to bf16
+// CHECK-NEXT: %[[P0:.*]] = llvm.insertelement %[[V0]]
+// CHECK-NEXT: %[[P:.*]] = llvm.insertelement %[[V1]], %[[P0]]
+// CHECK: llvm.store %[[P]], %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
 
 // PTX-LABEL: .visible .entry nvfp4_matmul_m128n64k96_mxfp4_mxfp4_bf16(
 // PTX: mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0

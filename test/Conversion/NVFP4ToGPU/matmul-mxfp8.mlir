@@ -35,7 +35,7 @@
 // CHECK-SAME: blockScaleFormat = #nvvm.block_scale_format<ue8m0>, kind = #nvvm.block_scale_kind<mxf8f6f4>, multiplicandAPtxType = #nvvm.mma_type<e4m3>, multiplicandBPtxType = #nvvm.mma_type<e5m2>, scaleVecSize = #nvvm.scale_vec_size<x1>, shape = #nvvm.shape<m = 16, n = 8, k = 32>
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NOT: arith.mulf
-// CHECK: memref.store
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 
 // PTX-LABEL: .visible .entry nvfp4_matmul_m64n32k96_mxfp8_e4m3_mxfp8_e5m2_f32(
 // PTX: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e5m2.f32.ue8m0

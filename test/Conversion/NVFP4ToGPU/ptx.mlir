@@ -47,15 +47,15 @@
 // PTX:         cp.async.wait_group 0;
 // PTX-NOT:     bar.sync
 // PTX-NOT:     ld.shared
-// PTX:         st.global.b32
+// PTX:         st.global.v2.b32
 // PTX:         ret;
 
 // PTX-LABEL:   .visible .entry nvfp4_matmul_b2m128n128k512_1x16_16x16_bf16_acc(
 // PTX-COUNT-16: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-NOT:     mma.sync
-// PTX:         ld.global{{.*}}.b16
-// PTX:         cvt.rn.bf16.f32
-// PTX:         st.global.b16
+// PTX:         ld.global.v2.b16
+// PTX:         cvt.rn.bf16x2.f32
+// PTX:         st.global.b32
 // PTX:         ret;
 
 // Every kernel assembles without spills.

@@ -47,7 +47,7 @@ func.func @aligned(%a: !nvfp4.tensor<128x128, 1x16>, %b: !nvfp4.tensor<64x128, 1
 // CHECK-LABEL: gpu.func @nvfp4_matmul_m128n64k128_1x16_1x16_f32(
 // CHECK-NOT: cache =  cg, %
 // CHECK-NOT: arith.andi
-// CHECK:       memref.store
+// CHECK:       llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 // CHECK-NOT: cache =  cg, %
 // CHECK-NOT: arith.andi
 // CHECK: gpu.return
@@ -87,9 +87,19 @@ func.func @aligned(%a: !nvfp4.tensor<128x128, 1x16>, %b: !nvfp4.tensor<64x128, 1
 // CHECK: %[[ROWIN:.*]] = arith.cmpi ult, %[[ROW:[^,]*]], %[[C100]] : index
 // CHECK-NEXT: %[[COLIN:.*]] = arith.cmpi ult, %[[COL:[^,]*]], %[[C72]] : index
 // CHECK-NEXT: %[[IN:.*]] = arith.andi %[[ROWIN]], %[[COLIN]] : i1
+// N = 72 is even: the columns COL and COL + 1 (COL even) are both inside
+// when COL is, one 8-byte store at element ROW * 72 + COL.
 // CHECK-NEXT: scf.if %[[IN]] {
-// CHECK-NEXT:   %[[V:.*]] = arith.mulf
-// CHECK-NEXT:   memref.store %[[V]], %{{.*}}[%[[ROW]], %[[COL]]] : memref<100x72xf32>
+// CHECK-NEXT:   %[[ROWEL:.*]] = arith.muli %[[ROW]], %[[C72]] : index
+// CHECK-NEXT:   %[[EL:.*]] = arith.addi %[[ROWEL]], %[[COL]] : index
+// CHECK-NEXT:   %[[V0:.*]] = arith.mulf
+// CHECK-NEXT:   %[[V1:.*]] = arith.mulf
+// CHECK-NEXT:   %[[PAIR0:.*]] = llvm.insertelement %[[V0]], %{{.*}}[%c0_i32 : i32] : vector<2xf32>
+// CHECK-NEXT:   %[[PAIR:.*]] = llvm.insertelement %[[V1]], %[[PAIR0]][%c1_i32 : i32] : vector<2xf32>
+// CHECK-NEXT:   %[[OFF:.*]] = arith.muli %[[EL]], %c4 : index
+// CHECK-NEXT:   %[[OFF64:.*]] = arith.index_castui %[[OFF]] : index to i64
+// CHECK-NEXT:   %[[ADDR:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[OFF64]]]
+// CHECK-NEXT:   llvm.store %[[PAIR]], %[[ADDR]] {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 
 // K = 48 (rows of 24 bytes, scale rows of 3): 8-byte copies; a half past
 // the row's 24 bytes reads nothing, from the row's start.
