@@ -45,6 +45,7 @@
 
 using namespace mlir;
 using namespace mlir::nvfp4;
+using mlir::nvfp4::detail::IndexExpr;
 namespace layout = ::nvfp4::gpu;
 
 //===----------------------------------------------------------------------===//
@@ -156,30 +157,6 @@ LogicalResult mlir::nvfp4::checkHadamardSupported(HadamardOp op, GPUTarget) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// An `index` value whose operators emit `arith` operations, so that the
-/// templates of ElementwiseKernels.h generate IR.
-struct IndexValue {
-  OpBuilder *b;
-  Location loc;
-  Value v;
-
-  IndexValue cst(int64_t c) const {
-    return {b, loc, arith::ConstantIndexOp::create(*b, loc, c)};
-  }
-  friend IndexValue operator+(IndexValue x, IndexValue y) {
-    return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, y.v)};
-  }
-  friend IndexValue operator*(IndexValue x, int64_t c) {
-    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend IndexValue operator/(IndexValue x, int64_t c) {
-    return {x.b, x.loc, arith::DivUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend IndexValue operator%(IndexValue x, int64_t c) {
-    return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-};
-
 /// Emits the scalar device code of the element-wise kernels.
 class ElementwiseEmitter {
 public:
@@ -374,7 +351,7 @@ ElementwiseEmitter::buildDequantizeKernel(gpu::GPUModuleOp module,
   Value codes =
       LLVM::LoadOp::create(b, loc, b.getI64Type(),
                            byteAddress(globalBasePointer(data), dataByte), 8);
-  Value scaleIndex = layout::dequantizeScaleIndex(IndexValue{&b, loc, block},
+  Value scaleIndex = layout::dequantizeScaleIndex(IndexExpr{&b, loc, block},
                                                   c.cols, c.blockRows)
                          .v;
   Value scaleByte = LLVM::LoadOp::create(

@@ -15,6 +15,7 @@
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
@@ -23,6 +24,45 @@
 #include <cstdint>
 
 namespace mlir::nvfp4::detail {
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic
+//===----------------------------------------------------------------------===//
+
+/// An `index` value with operators that emit `arith` operations, so that the
+/// index templates shared with the unit tests (MmaLayout.h, QuantizeLayout.h,
+/// ElementwiseKernels.h) generate IR. Adding 0 and dividing by 1 emit
+/// nothing.
+struct IndexExpr {
+  OpBuilder *b;
+  Location loc;
+  Value v;
+
+  IndexExpr cst(int64_t c) const {
+    return {b, loc, arith::ConstantIndexOp::create(*b, loc, c)};
+  }
+  friend IndexExpr operator+(IndexExpr x, IndexExpr y) {
+    return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+  friend IndexExpr operator+(IndexExpr x, int64_t c) {
+    return c == 0 ? x : x + x.cst(c);
+  }
+  friend IndexExpr operator*(IndexExpr x, int64_t c) {
+    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+  }
+  friend IndexExpr operator/(IndexExpr x, int64_t c) {
+    return c == 1 ? x
+                  : IndexExpr{
+                        x.b, x.loc,
+                        arith::DivUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+  }
+  friend IndexExpr operator%(IndexExpr x, int64_t c) {
+    return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
+  }
+  friend IndexExpr operator^(IndexExpr x, IndexExpr y) {
+    return {x.b, x.loc, arith::XOrIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
+};
 
 /// The shape and types of an `nvfp4.matmul` that every matmul kernel is
 /// specialized on (MatmulConfig, Tcgen05Config add their tiles).

@@ -22,43 +22,6 @@
 
 namespace mlir::nvfp4::detail {
 
-//===----------------------------------------------------------------------===//
-// Index arithmetic
-//===----------------------------------------------------------------------===//
-
-/// An `index` value with operators that emit `arith` operations, so that the
-/// templates of MmaLayout.h generate IR.
-struct IndexExpr {
-  OpBuilder *b;
-  Location loc;
-  Value v;
-
-  IndexExpr cst(int64_t c) const {
-    return {b, loc, arith::ConstantIndexOp::create(*b, loc, c)};
-  }
-  friend IndexExpr operator+(IndexExpr x, IndexExpr y) {
-    return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, y.v)};
-  }
-  friend IndexExpr operator+(IndexExpr x, int64_t c) {
-    return c == 0 ? x : x + x.cst(c);
-  }
-  friend IndexExpr operator*(IndexExpr x, int64_t c) {
-    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend IndexExpr operator/(IndexExpr x, int64_t c) {
-    return c == 1 ? x
-                  : IndexExpr{
-                        x.b, x.loc,
-                        arith::DivUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend IndexExpr operator%(IndexExpr x, int64_t c) {
-    return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend IndexExpr operator^(IndexExpr x, IndexExpr y) {
-    return {x.b, x.loc, arith::XOrIOp::create(*x.b, x.loc, x.v, y.v)};
-  }
-};
-
 /// The body of an mma.sync matmul kernel under construction: the staging
 /// pipeline and epilogue (MmaSyncMatmul.cpp) and the MMAs of a K step,
 /// block-scaled (MmaSyncMatmul.cpp) or on dequantized operands

@@ -58,6 +58,7 @@ using mlir::nvfp4::detail::BlockQuantizeEmitter;
 using mlir::nvfp4::detail::BlockStochasticRounding;
 using mlir::nvfp4::detail::hasHardwareE2M1Convert;
 using mlir::nvfp4::detail::hasHardwareStochasticE2M1Convert;
+using mlir::nvfp4::detail::IndexExpr;
 namespace layout = ::nvfp4::gpu;
 
 //===----------------------------------------------------------------------===//
@@ -264,37 +265,6 @@ void mlir::nvfp4::reportQuantizeFallbacks(QuantizeOp op, GPUTarget target,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// An `index` value with operators that emit `arith` operations, so that the
-/// templates of QuantizeLayout.h generate IR.
-struct Idx {
-  OpBuilder *b;
-  Location loc;
-  Value v;
-
-  Idx cst(int64_t c) const {
-    return {b, loc, arith::ConstantIndexOp::create(*b, loc, c)};
-  }
-  friend Idx operator+(Idx x, int64_t c) {
-    if (c == 0)
-      return x;
-    return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend Idx operator+(Idx x, Idx y) {
-    return {x.b, x.loc, arith::AddIOp::create(*x.b, x.loc, x.v, y.v)};
-  }
-  friend Idx operator*(Idx x, int64_t c) {
-    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend Idx operator/(Idx x, int64_t c) {
-    if (c == 1)
-      return x;
-    return {x.b, x.loc, arith::DivUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-  friend Idx operator%(Idx x, int64_t c) {
-    return {x.b, x.loc, arith::RemUIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
-  }
-};
-
 /// Emits the device code of the quantize kernels: memory accesses, the
 /// Hadamard transform and the reductions across threads. The per-block
 /// quantization is BlockQuantizeEmitter's.
@@ -312,8 +282,8 @@ private:
   Value f32(float v) {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
   }
-  Idx idx(Value v) { return {&b, loc, v}; }
-  Idx idx(int64_t v) { return Idx{&b, loc, Value()}.cst(v); }
+  IndexExpr idx(Value v) { return {&b, loc, v}; }
+  IndexExpr idx(int64_t v) { return IndexExpr{&b, loc, Value()}.cst(v); }
   Value select(Value cond, Value t, Value f) {
     return arith::SelectOp::create(b, loc, cond, t, f);
   }
@@ -326,14 +296,14 @@ private:
 
   /// A global pointer to the first byte of `memref`.
   Value globalBasePointer(Value memref);
-  Value byteAddress(Value base, Idx byteOffset);
+  Value byteAddress(Value base, IndexExpr byteOffset);
   /// The 16 elements of block `block` of the input, extended to f32 (exact).
-  SmallVector<Value> loadBlock(Value inputPtr, Idx block);
+  SmallVector<Value> loadBlock(Value inputPtr, IndexExpr block);
   /// applyHadamard on one group, in place: sign flip, butterflies h = 1, 2,
   /// 4, 8, times 0.25f.
   void hadamard(SmallVector<Value> &v);
   /// The maximum of `v` (non-NaN) over the CTA; every thread receives it.
-  Value ctaMax(Value v, Value smem, Idx lane, Idx warp);
+  Value ctaMax(Value v, Value smem, IndexExpr lane, IndexExpr warp);
 
   OpBuilder &b;
   Location loc;
@@ -346,16 +316,16 @@ Value QuantizeEmitter::globalBasePointer(Value memref) {
   return mlir::nvfp4::detail::createGlobalBasePointer(b, loc, memref);
 }
 
-Value QuantizeEmitter::byteAddress(Value base, Idx byteOffset) {
+Value QuantizeEmitter::byteAddress(Value base, IndexExpr byteOffset) {
   return mlir::nvfp4::detail::createByteAddress(b, loc, base, byteOffset.v);
 }
 
-SmallVector<Value> QuantizeEmitter::loadBlock(Value inputPtr, Idx block) {
+SmallVector<Value> QuantizeEmitter::loadBlock(Value inputPtr, IndexExpr block) {
   Type elem = c.inputElementType;
   const int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
   const int64_t perVector = 16 / elemBytes; // 16-byte vectors
   auto vecType = VectorType::get({perVector}, elem);
-  Idx first = layout::quantizeInputElement(block) * elemBytes;
+  IndexExpr first = layout::quantizeInputElement(block) * elemBytes;
   SmallVector<Value> v;
   for (int64_t part = 0; part < layout::kQuantizeBlock / perVector; ++part) {
     Value vec = LLVM::LoadOp::create(
@@ -375,7 +345,8 @@ void QuantizeEmitter::hadamard(SmallVector<Value> &v) {
   mlir::nvfp4::detail::createHadamard16(b, loc, v, c.signMask());
 }
 
-Value QuantizeEmitter::ctaMax(Value v, Value smem, Idx lane, Idx warp) {
+Value QuantizeEmitter::ctaMax(Value v, Value smem, IndexExpr lane,
+                              IndexExpr warp) {
   v = mlir::nvfp4::detail::createButterflyMax(b, loc, v, {16, 8, 4, 2, 1});
   Value isLeader = cmpI(arith::CmpIPredicate::eq, lane.v, idx(0).v);
   auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElse=*/false);
@@ -444,9 +415,9 @@ gpu::GPUFuncOp QuantizeEmitter::buildAmaxKernel(gpu::GPUModuleOp module,
   Value input = entry.getArgument(0), partials = entry.getArgument(1);
   Value smem = kernel.getWorkgroupAttributions()[0];
 
-  Idx tid = idx(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  Idx cta = idx(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  Idx gid = layout::quantizeGlobalThread(cta, tid);
+  IndexExpr tid = idx(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  IndexExpr cta = idx(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  IndexExpr gid = layout::quantizeGlobalThread(cta, tid);
   Value inputPtr = globalBasePointer(input);
   const int64_t stride =
       layout::amaxNumCtas(c.numElements) * layout::kQuantizeThreads;
@@ -489,9 +460,9 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   Value seed = c.stochastic ? entry.getArgument(5) : Value();
   Value smem = kernel.getWorkgroupAttributions()[0];
 
-  Idx tid = idx(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  Idx cta = idx(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  Idx gid = layout::quantizeGlobalThread(cta, tid);
+  IndexExpr tid = idx(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  IndexExpr cta = idx(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  IndexExpr gid = layout::quantizeGlobalThread(cta, tid);
 
   // Tensor amax: explicit, or the maximum of the amax kernel's partials.
   Value amax = amaxSource;
@@ -518,15 +489,16 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   // nothing. With padded storage, the blocks past the input's columns are
   // zeros too (zero codes, zero scales), and the input block, like the
   // random bits, is the one of the unpadded tensor.
-  Idx block = layout::quantizeBlockOfThread(gid, c.storageCols, c.blockRows);
+  IndexExpr block =
+      layout::quantizeBlockOfThread(gid, c.storageCols, c.blockRows);
   Value valid =
       cmpI(arith::CmpIPredicate::ult, gid.v, idx(c.numStorageBlocks()).v);
-  Idx inputBlock = block;
+  IndexExpr inputBlock = block;
   Value loads = valid;
   if (c.paddedStorage()) {
     const int64_t storageBlocksPerRow = c.storageCols / layout::kQuantizeBlock;
     const int64_t inputBlocksPerRow = c.cols / layout::kQuantizeBlock;
-    Idx columnBlock = block % storageBlocksPerRow;
+    IndexExpr columnBlock = block % storageBlocksPerRow;
     inputBlock =
         (block / storageBlocksPerRow) * inputBlocksPerRow + columnBlock;
     loads = arith::AndIOp::create(b, loc, valid,
