@@ -310,14 +310,6 @@ static const EmulatedTensorMap &checkedTensorMap(const Thread &t,
                                                  const void *tensorMap,
                                                  const char *instruction,
                                                  const char *location) {
-  // TMA reads a map in the parameter, constant or global space; a copy on
-  // the thread's stack is local memory.
-  const char *address = static_cast<const char *>(tensorMap);
-  if (t.stack && address >= t.stack && address < t.stack + kStackBytes)
-    fail("kernel %s: thread %" PRId64 ": %s with the tensor map at %p in the "
-         "thread's local memory (TMA reads maps in the parameter, constant "
-         "or global space), at %s",
-         t.cta->name, t.linear, instruction, tensorMap, location);
   const auto *emulated = static_cast<const EmulatedTensorMap *>(tensorMap);
   if (!emulated || reinterpret_cast<uintptr_t>(tensorMap) % 64 != 0 ||
       emulated->magic != EmulatedTensorMap::kMagic)

@@ -136,8 +136,9 @@ def GridConstantKernelParams
 
     For every argument of an `nvvm.kernel` `llvm.func` in the module whose
     only use is a store into an `llvm.alloca` of one element of its type, in
-    the entry block, when the slot is otherwise only read (by `llvm.load` or
-    NVVM operations), this pass makes the argument a pointer with
+    the entry block, when the slot is otherwise only read (by `llvm.load`,
+    `prefetch.tensormap` or a TMA operation taking it as its tensor map),
+    this pass makes the argument a pointer with
     `llvm.byval` (the aggregate type), `llvm.align` (the slot's alignment)
     and `nvvm.grid_constant`, and replaces the slot by it. The NVPTX back
     end then declares the parameter as `.param .align A .b8 p[size]` and

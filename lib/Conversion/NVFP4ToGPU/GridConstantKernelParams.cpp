@@ -34,10 +34,31 @@ struct SpilledArgument {
 };
 } // namespace
 
+/// Whether `user` only reads through `slot`: a load from it, or a TMA
+/// operation or tensor-map prefetch taking it as its tensor map.
+static bool onlyReads(Operation *user, Value slot) {
+  if (auto load = dyn_cast<LLVM::LoadOp>(user))
+    return load.getAddr() == slot;
+  if (auto prefetch = dyn_cast<NVVM::PrefetchOp>(user))
+    return prefetch.getTensormap() && prefetch.getAddr() == slot;
+  auto readsMap = [&](auto op) {
+    return llvm::count(user->getOperands(), slot) == 1 &&
+           op.getTmaDescriptor() == slot;
+  };
+  if (auto op = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(user))
+    return readsMap(op);
+  if (auto op = dyn_cast<NVVM::CpAsyncBulkTensorPrefetchOp>(user))
+    return readsMap(op);
+  if (auto op = dyn_cast<NVVM::CpAsyncBulkTensorReduceOp>(user))
+    return readsMap(op);
+  if (auto op = dyn_cast<NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp>(user))
+    return readsMap(op);
+  return false;
+}
+
 /// The store of `arg` into a one-element slot of its type in the entry
 /// block, when that is the argument's only use and the slot is otherwise
-/// only read: by `llvm.load` or by NVVM operations (which take a tensor map
-/// or another read-only object through it).
+/// only read (onlyReads).
 static std::optional<SpilledArgument> getSpilledArgument(BlockArgument arg) {
   if (!isa<LLVM::LLVMArrayType, LLVM::LLVMStructType>(arg.getType()) ||
       !arg.hasOneUse())
@@ -50,16 +71,9 @@ static std::optional<SpilledArgument> getSpilledArgument(BlockArgument arg) {
       slot.getElemType() != arg.getType() ||
       !matchPattern(slot.getArraySize(), m_One()))
     return std::nullopt;
-  for (Operation *user : slot->getUsers()) {
-    if (user == store.getOperation())
-      continue;
-    if (auto load = dyn_cast<LLVM::LoadOp>(user);
-        load && load.getAddr() == slot.getResult())
-      continue;
-    if (isa<NVVM::NVVMDialect>(user->getDialect()))
-      continue;
-    return std::nullopt;
-  }
+  for (Operation *user : slot->getUsers())
+    if (user != store.getOperation() && !onlyReads(user, slot.getResult()))
+      return std::nullopt;
   return SpilledArgument{store, slot};
 }
 

@@ -46,7 +46,8 @@ gpu.module @kernels {
 // -----
 
 // Left alone: a slot the kernel writes (a grid-constant parameter is
-// read-only), a slot passed to a call, an argument used directly, a slot
+// read-only), a slot passed to a call or to an NVVM operation other than a
+// tensor-map read (a data prefetch), an argument used directly, a slot
 // of another type or of several elements, a non-kernel function, and
 // scalar arguments.
 
@@ -54,6 +55,9 @@ gpu.module @kernels {
 // CHECK-SAME:    %{{.*}}: !llvm.array<16 x i64>)
 // CHECK:         llvm.alloca
 // CHECK-LABEL: llvm.func @escapes(
+// CHECK-SAME:    %{{.*}}: !llvm.array<16 x i64>)
+// CHECK:         llvm.alloca
+// CHECK-LABEL: llvm.func @data_prefetch(
 // CHECK-SAME:    %{{.*}}: !llvm.array<16 x i64>)
 // CHECK:         llvm.alloca
 // CHECK-LABEL: llvm.func @direct_use(
@@ -86,6 +90,13 @@ gpu.module @kernels {
     %slot = llvm.alloca %one x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
     llvm.store %map, %slot : !llvm.array<16 x i64>, !llvm.ptr
     llvm.call @sink(%slot) : (!llvm.ptr) -> ()
+    llvm.return
+  }
+  llvm.func @data_prefetch(%map: !llvm.array<16 x i64>) attributes {nvvm.kernel} {
+    %one = llvm.mlir.constant(1 : i32) : i32
+    %slot = llvm.alloca %one x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
+    llvm.store %map, %slot : !llvm.array<16 x i64>, !llvm.ptr
+    nvvm.prefetch level = L1, %slot : !llvm.ptr
     llvm.return
   }
   llvm.func @direct_use(%map: !llvm.array<16 x i64>, %out: !llvm.ptr) attributes {nvvm.kernel} {
