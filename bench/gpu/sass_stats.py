@@ -11,10 +11,14 @@
 #                    memory per entry function;
 #   --sass FILE      `nvdisasm -c` output of the same cubin: the main loops;
 #   --shared FILE    lines `<kernel> <dynamic shared bytes>` (the launch's);
+#                    without it, the shared bytes are ptxas's static only;
 #   --emulator FILE  the GPU emulator's `memory of <kernel>: ...` lines
 #                    (NVFP4_GPU_EMULATOR_REPORT=1): global coalescing and
 #                    shared-memory bank conflicts, matched by kernel family
-#                    (the name without its m/n/k shape).
+#                    (the name without its m/n/k shape);
+#   --kernel REGEX   the entry functions to report (default: `matmul`, the
+#                    project's GEMM kernels);
+#   --name NAME      the name column instead of the (mangled) function name.
 #
 # The MMA loop of a kernel is the innermost SASS loop (a backward branch
 # and its target) that contains MMA instructions (OMMA, HMMA, QMMA: mma.sync;
@@ -168,27 +172,33 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ptxas", required=True)
     parser.add_argument("--sass", required=True)
-    parser.add_argument("--shared", required=True)
+    parser.add_argument("--shared")
     parser.add_argument("--emulator")
     parser.add_argument("--label", default="")
+    parser.add_argument("--kernel", default="matmul")
+    parser.add_argument("--name")
     args = parser.parse_args()
     ptxas = parse_ptxas(args.ptxas)
     sass = parse_sass(args.sass)
     shared = {}
-    with open(args.shared) as f:
-        for line in f:
-            name, bytes_ = line.split()
-            shared[name] = int(bytes_)
+    if args.shared:
+        with open(args.shared) as f:
+            for line in f:
+                name, bytes_ = line.split()
+                shared[name] = int(bytes_)
     emulator = parse_emulator(args.emulator) if args.emulator else {}
     for kernel in sorted(ptxas):
-        if "matmul" not in kernel:
+        if not re.search(args.kernel, kernel):
             continue
         p = ptxas[kernel]
         s = loop_stats(sass.get(kernel, ([], {})))
         e = emulator.get(family(kernel))
-        smem = shared.get(kernel, 0) + p["static_smem"]
+        smem = str(shared.get(kernel, 0) + p["static_smem"])
+        if not args.shared:
+            smem += " (static only)"
         cells = [
-            args.label, kernel, str(p["registers"]), str(p["spills"]), str(smem),
+            args.label, args.name or kernel, str(p["registers"]),
+            str(p["spills"]), smem,
             "%d / %d = %.2f" % (s["mma_loop"], s["mmas"], s["per_mma"])
             if "mmas" in s else "-",
             "%.2f" % s["lds_per_mma"] if "mmas" in s else "-",

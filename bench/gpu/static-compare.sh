@@ -5,13 +5,17 @@
 # loops (nvdisasm: instructions and shared-memory loads per MMA, barriers per
 # iteration, the producer loop's TMA and plain global loads), and the GPU
 # emulator's global coalescing and bank conflicts on a runnable case of the
-# same kernel family. Prints one Markdown table.
+# same kernel family. Prints one Markdown table, then the same figures of
+# the external baselines (bench/gpu/baselines: CUTLASS's SM100 and SM120
+# NVFP4 block-scaled GEMMs, Triton's `tl.dot_scaled`), without the emulator
+# columns; NVFP4_STATIC_COMPARE_BASELINES=0 leaves them out.
 #
 #   bench/gpu/static-compare.sh <build dir> [M K]
 #
 # Needs the CUDA toolkit's ptxas (CUDA_HOME, default /usr/local/cuda) and
 # nvdisasm: $NVDISASM, the toolkit's, or the PyPI wheel nvidia-cuda-nvdisasm
-# (installed into a temporary directory when missing).
+# (installed into a temporary directory when missing). The baselines install
+# their PyPI wheels (nvidia-cutlass, triton) into the same directory.
 set -euo pipefail
 build=$(cd "${1:?usage: static-compare.sh <build dir> [M K]}" && pwd)
 m=${2:-4096}; k=${3:-4096}
@@ -84,3 +88,12 @@ row "sm_100a 1-CTA N=256" sm_100a "tcgen05-cta-pair=off" "$m" 512
 row "sm_100a pair N=256" sm_100a "tcgen05-cta-pair=on" "$m" 512
 row "sm_120a 128x128" sm_120a "tile=128x128" "$m" 384
 row "sm_120a 128x256" sm_120a "tile=128x256" "$m" 512
+
+if [ "${NVFP4_STATIC_COMPARE_BASELINES:-1}" != 0 ]; then
+  # A baseline that cannot be built prints its row with the reason; these
+  # fail only when the tools themselves do.
+  NVDISASM=$nvdisasm "$root/bench/gpu/baselines/cutlass-rows.sh" "$work" \
+    || echo "static-compare: the CUTLASS rows failed" >&2
+  NVDISASM=$nvdisasm python3 "$root/bench/gpu/baselines/triton_rows.py" "$work" \
+    || echo "static-compare: the Triton rows failed" >&2
+fi
