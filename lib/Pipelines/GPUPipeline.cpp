@@ -130,6 +130,7 @@ void mlir::nvfp4::buildNVFP4ToNVVMKernelsPipeline(
   gpuOptions.hardwareSR = options.hardwareSR;
   gpuOptions.tile = options.tile;
   gpuOptions.tcgen05CtaPair = options.tcgen05CtaPair;
+  gpuOptions.boundaryScaleLayout = options.boundaryScaleLayout;
   gpuOptions.reportFallbacks = options.reportFallbacks;
   pm.addPass(createConvertNVFP4ToGPU(gpuOptions));
 

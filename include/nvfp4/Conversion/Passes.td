@@ -66,6 +66,14 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
     Every `nvfp4.transpose` becomes a launch of the transpose kernel, which
     moves the codes and tile scales of a 16x16-scaled tensor.
 
+    NVFP4 function arguments and results keep their scales in the layout
+    their `nvfp4.scale_layout` names; on the tcgen05 targets those without
+    it get the MMA's 128x4 atoms where the shape allows
+    (`boundary-scale-layout`), which the matmul kernel bulk-copies and the
+    quantize kernels write. Other readers and writers get the scales relaid
+    out on the host. The pass implements the attributes and drops them
+    (docs/formats.md, "Scale layout at function boundaries").
+
     With `report-fallbacks`, every op whose lowering takes a fallback gets a
     remark saying what was chosen instead of what, and why: the sm_90a
     matmul in bf16, E2M1 rounding in software (sm_90a), stochastic rounding
@@ -115,6 +123,14 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "ModuleOp"> {
            "1-CTA kernel otherwise), off (always the 1-CTA kernel) or on "
            "(always the CTA pair; M must be a multiple of 256). "
            "docs/tcgen05.md, \"CTA pairs\"">,
+    Option<"boundaryScaleLayout", "boundary-scale-layout", "std::string",
+           /*default=*/"\"atoms\"",
+           "Scale layout of the NVFP4 arguments and results of functions "
+           "that have no nvfp4.scale_layout attribute, on sm_100a / sm_103a "
+           "/ sm_110a: atoms (the 128x4 atoms the tcgen05 matmul kernel "
+           "loads by bulk copies, wherever the shape allows) or row-major "
+           "(the dialect's layout). Other targets keep row-major. "
+           "docs/formats.md, \"Scale layout at function boundaries\"">,
   ];
 }
 

@@ -101,6 +101,12 @@ struct NVFP4ToPTXPipelineOptions
       llvm::cl::desc("tcgen05 matmul kernel variant: auto, off (1-CTA) or on "
                      "(CTA pair, cta_group::2); see convert-nvfp4-to-gpu"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> boundaryScaleLayout{
+      *this, "boundary-scale-layout",
+      llvm::cl::desc("Scale layout of NVFP4 function arguments and results "
+                     "without nvfp4.scale_layout on the tcgen05 targets: "
+                     "atoms or row-major; see convert-nvfp4-to-gpu"),
+      llvm::cl::init("atoms")};
   PassOptions::Option<std::string> tile{
       *this, "tile",
       llvm::cl::desc("CTA tile MxN of the sm_120a / sm_121a / sm_90a matmul "

@@ -17,6 +17,7 @@
 
 #include "MmaSyncMatmul.h"
 
+#include "nvfp4/Conversion/NVFP4ToGPU/BoundaryScaleLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/ElementwiseKernels.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
@@ -353,6 +354,12 @@ struct ConvertNVFP4ToGPUPass
           << tcgen05CtaPair << "' (supported: auto, off, on)";
       return signalPassFailure();
     }
+    if (boundaryScaleLayout != "atoms" && boundaryScaleLayout != "row-major") {
+      emitError(module.getLoc())
+          << "convert-nvfp4-to-gpu: unsupported boundary-scale-layout '"
+          << boundaryScaleLayout << "' (supported: atoms, row-major)";
+      return signalPassFailure();
+    }
     // MX: MXFP4 x MXFP4 and MXFP8 x MXFP8 matmuls have kernels on the
     // block-scaled targets; MX quantizations and dequantizations are left
     // for the host.
@@ -396,6 +403,12 @@ struct ConvertNVFP4ToGPUPass
       return signalPassFailure();
     if (reportFallbacks)
       reportAllFallbacks(module, *gpuTarget, *ctaPair);
+    // NVFP4 values crossing function boundaries in the atoms layout
+    // (BoundaryScaleLayout.cpp): before the quantizations are marked, which
+    // counts the boundaries that take atoms.
+    prepareBoundaryScaleLayouts(module, *gpuTarget, *ctaPair,
+                                boundaryScaleLayout == "atoms",
+                                reportFallbacks);
 
     // Quantizations first, so that the matmuls consuming them find the
     // nvfp4.assemble of the quantize kernels' buffers.
@@ -436,6 +449,8 @@ struct ConvertNVFP4ToGPUPass
         op->setAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName,
                     UnitAttr::get(&getContext()));
     });
+    if (reportFallbacks && isTcgen05Target(*gpuTarget))
+      reportRowMajorTcgen05Operands(module, *gpuTarget, *ctaPair);
     // Quantizations of a matmul result that the tcgen05 kernel's NVFP4
     // epilogue computes are lowered with their matmul, after the other
     // quantizations (their matmul's operands), together with the
@@ -506,6 +521,9 @@ struct ConvertNVFP4ToGPUPass
     if (failed(lowerAll(amaxes, std::move(amaxPatterns),
                         AmaxOp::getOperationName())))
       return signalPassFailure();
+
+    // The boundaries that take atoms-layout values as they are.
+    finishBoundaryScaleLayouts(module);
 
     // The host values the lowerings left unused: an nvfp4.assemble (or the
     // cast of an atoms-layout value) whose buffers the kernels took

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tcgen05KernelBuilder.h"
+#include "nvfp4/Dialect/NVFP4/Utils/ScaleLayoutUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -182,6 +183,8 @@ bool mlir::nvfp4::producesTcgen05ScaleAtoms(QuantizeOp op, GPUTarget target,
       uses.push_back(&viewUse);
   }
   return !uses.empty() && llvm::all_of(uses, [&](OpOperand *use) {
+    if (isAtomsScaleLayoutSink(*use))
+      return true;
     auto matmul = dyn_cast<MatmulOp>(use->getOwner());
     return matmul && canReadTcgen05ScaleAtoms(matmul, use->getOperandNumber(),
                                               target, ctaPair);

@@ -21,6 +21,7 @@
 #include "LoweringUtils.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/Utils/ScaleLayoutUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -353,6 +354,12 @@ struct ConvertNVFP4ToReferencePass
                          << "' is not 'library' or 'inline'";
       return signalPassFailure();
     }
+
+    // Functions whose NVFP4 arguments or results hold their scales in the
+    // atoms layout: the reference ops read row-major scales, so every such
+    // value is relaid out on its way in and out (ScaleLayoutUtils.h).
+    materializeBoundaryScaleLayouts(module, BoundaryScaleLayoutHooks());
+    dropBoundaryScaleLayouts(module);
 
     if (kernels == "library") {
       for (StringRef name : getLibraryCallNames()) {

@@ -3,14 +3,14 @@
 // block, one per Philox word), the round-to-nearest kernel keeps
 // cvt.rn.satfinite.e2m1x2.f32; ptxas accepts both with no spills.
 
-// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a hardware-sr=true" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_100a.ptx
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a boundary-scale-layout=row-major hardware-sr=true" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_100a.ptx
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefixes=PTX,PTX100
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefix=RS
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefix=RN
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefix=STRICT
 // RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.sm_100a.ptx -o %t.sm_100a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_103a hardware-sr=true" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_103a.ptx
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_103a boundary-scale-layout=row-major hardware-sr=true" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_103a.ptx
 // RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefixes=PTX,PTX103
 // RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefix=RS
 // RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefix=RN

@@ -5,19 +5,19 @@
 // launches the amax kernels: the one of @act's input is shared (7 kernels in
 // all).
 
-// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_100a.ptx
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a boundary-scale-layout=row-major" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_100a.ptx
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefixes=PTX,PTX100
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefix=CVT
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefix=STRICT
 // RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.sm_100a.ptx -o %t.sm_100a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_103a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_103a.ptx
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_103a boundary-scale-layout=row-major" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_103a.ptx
 // RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefixes=PTX,PTX103
 // RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefix=CVT
 // RUN: FileCheck %s --input-file=%t.sm_103a.ptx --check-prefix=STRICT
 // RUN: %if ptxas %{ %ptxas -arch=sm_103a -v %t.sm_103a.ptx -o %t.sm_103a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_110a" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_110a.ptx
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_110a boundary-scale-layout=row-major" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_110a.ptx
 // RUN: FileCheck %s --input-file=%t.sm_110a.ptx --check-prefixes=PTX,PTX110
 // RUN: FileCheck %s --input-file=%t.sm_110a.ptx --check-prefix=CVT
 // RUN: FileCheck %s --input-file=%t.sm_110a.ptx --check-prefix=STRICT

@@ -1,5 +1,5 @@
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file | FileCheck %s
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_110a" --split-input-file | FileCheck %s
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major" --split-input-file | FileCheck %s
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_110a boundary-scale-layout=row-major" --split-input-file | FileCheck %s
 
 // The tcgen05 kernel. Host: a TMA tensor map of each operand's data,
 // encoded by libnvfp4_cuda_runtime into a 64-byte aligned stack slot and

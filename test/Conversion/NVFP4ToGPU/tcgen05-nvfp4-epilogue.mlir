@@ -6,14 +6,15 @@
 // amax. Every other quantization of a matmul result is left
 // to the quantize kernels, with a report-fallbacks remark saying why.
 
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file | FileCheck %s
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a report-fallbacks" --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a hardware-sr=true" --split-input-file | FileCheck %s --check-prefix=HWSR
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major" --split-input-file | FileCheck %s
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a report-fallbacks" --split-input-file -o /dev/null 2>&1 | grep -v "producer warp" | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a report-fallbacks" --split-input-file -o /dev/null 2>&1 | grep "producer warp" | FileCheck %s --check-prefix=ROWMAJOR-SCALES --implicit-check-not=remark
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major hardware-sr=true" --split-input-file | FileCheck %s --check-prefix=HWSR
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_120a" --split-input-file | FileCheck %s --check-prefix=SM120
 
 // The whole programs lower to host code (the PTX and ptxas figures are in
 // tcgen05-nvfp4-epilogue-ptx.mlir).
-// RUN: nvfp4-opt %s --split-input-file --nvfp4-to-gpu-executable="target=sm_100a" -o /dev/null
+// RUN: nvfp4-opt %s --split-input-file --nvfp4-to-gpu-executable="target=sm_100a boundary-scale-layout=row-major" -o /dev/null
 // RUN: nvfp4-opt %s --split-input-file --nvfp4-to-gpu-executable="target=sm_120a" -o /dev/null
 
 // CHECK-LABEL: func.func @fused_f32(
@@ -43,6 +44,7 @@
 // SM120:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n128k256_1x16_16x16_f32
 // SM120:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x128_1x16_f32_rn_amax
 func.func @fused_f32(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %amax: f32) -> tensor<128x128xf32> {
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @fused_f32 crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   %q = nvfp4.quantize %y amax %amax : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d = nvfp4.dequantize %q : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
@@ -78,8 +80,10 @@ func.func @fused_bf16_acc(%a: !nvfp4.tensor<2x256x512, 1x16>, %b: !nvfp4.tensor<
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfatoms_a_nvfp4
 // CHECK-NOT:     gpu.launch_func @nvfp4_kernels::@nvfp4_quantize
 func.func @chain(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<256x256, 16x16>, %c: !nvfp4.tensor<128x256, 16x16>, %amax1: f32, %amax2: f32) -> tensor<128x128xf32> {
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @chain crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y1 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<256x256, 16x16> -> tensor<128x256xf32>
   %q1 = nvfp4.quantize %y1 amax %amax1 : tensor<128x256xf32> -> !nvfp4.tensor<128x256, 1x16>
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #2 of @chain crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y2 = nvfp4.matmul %q1, %c : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   %q2 = nvfp4.quantize %y2 amax %amax2 : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d = nvfp4.dequantize %q2 : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
@@ -120,10 +124,12 @@ func.func @chain(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<256x256, 16
 // CHECK:           %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
 // CHECK:           llvm.atomicrmw umax %{{.*}}, %[[BITS]] monotonic : !llvm.ptr<1>, i32
 func.func @no_amax(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>) -> (tensor<128x128xf32>, tensor<128x128xf32>) {
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @no_amax crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}nvfp4: fallback: the matmul result is stored and quantized by a separate kernel instead of in the tcgen05 epilogue: without an amax operand the tensor scale depends on the whole result, which no CTA sees (the matmul kernel's epilogue computes the result's amax for the quantize kernel)
   %q = nvfp4.quantize %y : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d = nvfp4.dequantize %q : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @no_amax crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y2 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}without an amax operand the tensor scale depends on the whole result, which no CTA sees{{$}}
   %q2 = nvfp4.quantize %y2 hadamard [1, -1, 1, -1, 1, 1, -1, -1, 1, -1, 1, 1, -1, 1, -1, -1] : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
@@ -151,6 +157,7 @@ func.func @no_amax(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 
 // CHECK:         arith.truncf %{{.*}} : f32 to bf16
 // CHECK:         llvm.atomicrmw umax
 func.func @delayed_scaling(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %prev: f32) -> (tensor<128x128xf32>, f32) {
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @delayed_scaling crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xbf16>
   %next = nvfp4.amax %y : tensor<128x128xbf16>
   %half = arith.constant 0.5 : f32
@@ -175,11 +182,13 @@ func.func @delayed_scaling(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<1
 // CHECK-NOT:     @nvfp4_amax_
 // CHECK:         return %{{.*}}, %{{.*}}, %[[A2]] :
 func.func @amax_of_result(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>) -> (tensor<128x128xf32>, tensor<128x128xf32>, f32) {
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @amax_of_result crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   %amax = nvfp4.amax %y : tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}the amax operand is defined after the matmul (e.g. from its result), so the tensor scale is unknown when the kernel runs
   %q = nvfp4.quantize %y amax %amax : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d = nvfp4.dequantize %q : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @amax_of_result crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y2 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   %amax2 = nvfp4.amax %y2 : tensor<128x128xf32>
   return %d, %y2, %amax2 : tensor<128x128xf32>, tensor<128x128xf32>, f32
@@ -192,6 +201,7 @@ func.func @amax_of_result(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<12
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32 blocks
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x128_1x16_f32_rn_amax
 func.func @two_uses(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %amax: f32) -> (tensor<128x128xf32>, tensor<128x128xf32>) {
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @two_uses crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}the matmul result has other uses, so it is stored anyway
   %q = nvfp4.quantize %y amax %amax : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
@@ -222,6 +232,7 @@ func.func @two_uses(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256,
 // CHECK:         scf.if %[[ISFIRST]] {
 // CHECK:           llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<1>
 func.func @fused_16x16(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %amax: f32) -> tensor<128x128xf32> {
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @fused_16x16 crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   %q = nvfp4.quantize %y amax %amax : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 16x16>
   %d = nvfp4.dequantize %q : !nvfp4.tensor<128x128, 16x16> -> tensor<128x128xf32>
@@ -258,10 +269,12 @@ func.func @fused_16x16(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x2
 // HWSR-NOT:      nvvm.convert.f32x2.to.f4x2
 // HWSR:          llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr<1>
 func.func @fused_stochastic(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %amax: f32, %seed: i64) -> (tensor<128x128xf32>, tensor<128x128xf32>) {
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @fused_stochastic crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y0 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}nvfp4: fallback: stochastic rounding in software
   %q0 = nvfp4.quantize %y0 amax %amax rounding rs seed %seed offset 64 : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d0 = nvfp4.dequantize %q0 : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @fused_stochastic crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y1 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}nvfp4: fallback: stochastic rounding in software
   %q1 = nvfp4.quantize %y1 amax %amax rounding rs offset 0 : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 16x16>
@@ -285,6 +298,7 @@ func.func @fused_stochastic(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<
 // CHECK:         arith.mulf %{{.*}}, %cst{{.*}} : f32
 // CHECK-COUNT-8: nvvm.convert.f32x2.to.f4x2
 func.func @fused_hadamard(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %amax: f32) -> tensor<128x128xf32> {
+  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @fused_hadamard crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xbf16>
   %q = nvfp4.quantize %y amax %amax hadamard [1, -1, 1, -1, 1, 1, -1, -1, 1, -1, 1, 1, -1, 1, -1, -1] : tensor<128x128xbf16> -> !nvfp4.tensor<128x128, 1x16>
   %d = nvfp4.dequantize %q : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>

@@ -4,16 +4,16 @@
 // kernel's cta_group::2 operations, and ptxas without spills for sm_100a,
 // sm_103a and sm_110a.
 
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a tcgen05-cta-pair=on" --split-input-file | FileCheck %s --check-prefix=ON
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file | FileCheck %s --check-prefix=AUTO
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a tcgen05-cta-pair=off" --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major tcgen05-cta-pair=on" --split-input-file | FileCheck %s --check-prefix=ON
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major" --split-input-file | FileCheck %s --check-prefix=AUTO
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major tcgen05-cta-pair=off" --split-input-file | FileCheck %s --check-prefix=OFF
 
-// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a tcgen05-cta-pair=on" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_100a.ptx
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a boundary-scale-layout=row-major tcgen05-cta-pair=on" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_100a.ptx
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx --check-prefix=PTX
 // RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.sm_100a.ptx -o %t.sm_100a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_103a tcgen05-cta-pair=on" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_103a.ptx
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_103a boundary-scale-layout=row-major tcgen05-cta-pair=on" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_103a.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_103a -v %t.sm_103a.ptx -o %t.sm_103a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_110a tcgen05-cta-pair=on" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_110a.ptx
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_110a boundary-scale-layout=row-major tcgen05-cta-pair=on" | nvfp4-translate --nvfp4-extract-ptx -o %t.sm_110a.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_110a -v %t.sm_110a.ptx -o %t.sm_110a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // Every kernel assembles without spills.

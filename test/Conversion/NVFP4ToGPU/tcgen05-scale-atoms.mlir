@@ -11,12 +11,12 @@
 // copies complete on its own scaleFull barrier, relayed by its lanes to the
 // leader's full barrier. Everything else keeps the compact scales.
 
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file | FileCheck %s
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a tcgen05-cta-pair=on" --split-input-file | FileCheck %s --check-prefix=PAIR
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major" --split-input-file | FileCheck %s
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major tcgen05-cta-pair=on" --split-input-file | FileCheck %s --check-prefix=PAIR
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_120a" --split-input-file | FileCheck %s --check-prefix=SM120
 // The executable pipeline lowers them.
-// RUN: nvfp4-opt %s --split-input-file --nvfp4-to-gpu-executable="target=sm_100a" -o /dev/null
-// RUN: nvfp4-opt %s --split-input-file --nvfp4-to-gpu-executable="target=sm_100a tcgen05-cta-pair=on" -o /dev/null
+// RUN: nvfp4-opt %s --split-input-file --nvfp4-to-gpu-executable="target=sm_100a boundary-scale-layout=row-major" -o /dev/null
+// RUN: nvfp4-opt %s --split-input-file --nvfp4-to-gpu-executable="target=sm_100a boundary-scale-layout=row-major tcgen05-cta-pair=on" -o /dev/null
 
 // The activation's quantize kernel stores each scale at its atom offset
 // (row, column block) of the [256, 32] matrix: ((r / 128) * 8 + c / 4) * 512

@@ -728,3 +728,62 @@ func.func @quantize_dynamic_shape_message(%x: tensor<?x64xf32>) {
   %q = nvfp4.quantize %x : tensor<?x64xf32> -> !nvfp4.tensor<32x64, 1x16>
   return
 }
+
+// -----
+
+// nvfp4.scale_layout: a #nvfp4.scale_layout attribute ...
+// expected-error @+1 {{'func.func' op 'nvfp4.scale_layout' of argument #0 must be a #nvfp4.scale_layout attribute}}
+func.func @scale_layout_not_enum(%a: !nvfp4.tensor<128x64, 1x16> {nvfp4.scale_layout = "atoms"}) {
+  return
+}
+
+// -----
+
+// ... on an !nvfp4.tensor ...
+// expected-error @+1 {{'func.func' op 'nvfp4.scale_layout' of argument #0 applies to !nvfp4.tensor values, not 'tensor<128x64xf32>'}}
+func.func @scale_layout_not_nvfp4(%a: tensor<128x64xf32> {nvfp4.scale_layout = #nvfp4.scale_layout<row_major>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'nvfp4.scale_layout' of result #0 applies to !nvfp4.tensor values, not 'f32'}}
+func.func private @scale_layout_result_not_nvfp4() -> (f32 {nvfp4.scale_layout = #nvfp4.scale_layout<atoms>})
+
+// -----
+
+// ... and for atoms, NVFP4 ...
+// expected-error @+1 {{'func.func' op 'nvfp4.scale_layout' of argument #0: the atoms layout holds E4M3 scales of NVFP4, not those of mxfp4}}
+func.func @scale_layout_atoms_mx(%a: !nvfp4.tensor<128x128, 1x32, mxfp4> {nvfp4.scale_layout = #nvfp4.scale_layout<atoms>}) {
+  return
+}
+
+// -----
+
+// ... with 1x16 blocks ...
+// expected-error @+1 {{'func.func' op 'nvfp4.scale_layout' of argument #0: the atoms layout holds one scale per row: 16x16 blocks are stored row-major}}
+func.func @scale_layout_atoms_2d(%a: !nvfp4.tensor<128x64, 16x16> {nvfp4.scale_layout = #nvfp4.scale_layout<atoms>}) {
+  return
+}
+
+// -----
+
+// ... of rank 2 or more ...
+// expected-error @+1 {{'func.func' op 'nvfp4.scale_layout' of result #0: the atoms layout needs a tensor of rank 2 or more}}
+func.func private @scale_layout_atoms_rank1() -> (!nvfp4.tensor<8192, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<atoms>})
+
+// -----
+
+// ... with rows a multiple of 128 ...
+// expected-error @+1 {{'func.func' op 'nvfp4.scale_layout' of argument #0: the atoms layout needs whole 128x4 atoms: rows (96) a multiple of 128 and K/16 (4) a multiple of 4}}
+func.func @scale_layout_atoms_rows(%a: !nvfp4.tensor<96x64, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<atoms>}) {
+  return
+}
+
+// -----
+
+// ... and K/16 a multiple of 4.
+// expected-error @+1 {{'func.func' op 'nvfp4.scale_layout' of argument #0: the atoms layout needs whole 128x4 atoms: rows (256) a multiple of 128 and K/16 (2) a multiple of 4}}
+func.func @scale_layout_atoms_cols(%a: !nvfp4.tensor<2x128x32, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<atoms>}) {
+  return
+}

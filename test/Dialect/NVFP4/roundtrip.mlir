@@ -203,3 +203,18 @@ func.func @assemble_disassemble(%d: tensor<32x64xf4E2M1FN>, %s: tensor<32x4xf8E4
   %1:3 = nvfp4.disassemble %w : !nvfp4.tensor<32x64, 16x16>
   return %0, %1#0, %1#1, %1#2 : !nvfp4.tensor<32x64, 1x16>, tensor<32x64xf4E2M1FN>, tensor<2x4xf8E4M3FN>, f32
 }
+
+// The scale layout at function boundaries (#nvfp4.scale_layout), next to
+// other nvfp4.* argument attributes; a batch of 2x64 rows is 128 rows.
+// CHECK-LABEL: func @scale_layout
+// CHECK-SAME:    (%{{.*}}: !nvfp4.tensor<128x64, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<atoms>},
+// CHECK-SAME:     %{{.*}}: !nvfp4.tensor<2x64x128, 1x16> {nvfp4.kind = "weight", nvfp4.scale_layout = #nvfp4.scale_layout<atoms>},
+// CHECK-SAME:     %{{.*}}: !nvfp4.tensor<32x64, 16x16> {nvfp4.scale_layout = #nvfp4.scale_layout<row_major>})
+// CHECK-SAME:    -> (!nvfp4.tensor<128x64, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<row_major>})
+func.func @scale_layout(
+    %a: !nvfp4.tensor<128x64, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<atoms>},
+    %b: !nvfp4.tensor<2x64x128, 1x16> {nvfp4.kind = "weight", nvfp4.scale_layout = #nvfp4.scale_layout<atoms>},
+    %w: !nvfp4.tensor<32x64, 16x16> {nvfp4.scale_layout = #nvfp4.scale_layout<row_major>})
+    -> (!nvfp4.tensor<128x64, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<row_major>}) {
+  return %a : !nvfp4.tensor<128x64, 1x16>
+}

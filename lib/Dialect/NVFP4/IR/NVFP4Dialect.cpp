@@ -92,6 +92,85 @@ void BlockAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
+//===----------------------------------------------------------------------===//
+// ScaleLayoutAttr at function boundaries
+//===----------------------------------------------------------------------===//
+
+std::string mlir::nvfp4::getAtomsScaleLayoutBlocker(NVFP4TensorType type) {
+  if (!type.isNVFP4())
+    return "the atoms layout holds E4M3 scales of NVFP4, not those of " +
+           stringifyFormat(type.getFormat()).str();
+  if (type.getBlock().is2D())
+    return "the atoms layout holds one scale per row: 16x16 blocks are "
+           "stored row-major";
+  if (type.getShape().size() < 2)
+    return "the atoms layout needs a tensor of rank 2 or more";
+  const int64_t cols = type.getShape().back();
+  const int64_t rows = type.getNumElements() / std::max<int64_t>(cols, 1);
+  if (rows % kScaleAtomRows != 0 || cols == 0 ||
+      cols / kBlockSize % kScaleAtomBlocks != 0)
+    return "the atoms layout needs whole 128x4 atoms: rows (" +
+           std::to_string(rows) + ") a multiple of 128 and K/16 (" +
+           std::to_string(cols / kBlockSize) + ") a multiple of 4";
+  return "";
+}
+
+/// Verifies `nvfp4.scale_layout` on the argument or result of type `type`
+/// of the function `op`; other `nvfp4.*` attributes are the recipe's.
+static LogicalResult verifyScaleLayoutAttribute(Operation *op, Type type,
+                                                NamedAttribute attribute,
+                                                StringRef what) {
+  if (attribute.getName() != NVFP4Dialect::kScaleLayoutAttrName)
+    return success();
+  auto layout = dyn_cast<ScaleLayoutAttr>(attribute.getValue());
+  if (!layout)
+    return op->emitOpError()
+           << "'" << NVFP4Dialect::kScaleLayoutAttrName << "' of " << what
+           << " must be a #nvfp4.scale_layout attribute";
+  auto tensorType = dyn_cast<NVFP4TensorType>(type);
+  if (!tensorType)
+    return op->emitOpError()
+           << "'" << NVFP4Dialect::kScaleLayoutAttrName << "' of " << what
+           << " applies to !nvfp4.tensor values, not " << type;
+  if (layout.getValue() == ScaleLayout::Atoms) {
+    std::string blocker = getAtomsScaleLayoutBlocker(tensorType);
+    if (!blocker.empty())
+      return op->emitOpError() << "'" << NVFP4Dialect::kScaleLayoutAttrName
+                               << "' of " << what << ": " << blocker;
+  }
+  return success();
+}
+
+LogicalResult NVFP4Dialect::verifyRegionArgAttribute(Operation *op,
+                                                     unsigned regionIndex,
+                                                     unsigned argIndex,
+                                                     NamedAttribute attribute) {
+  if (attribute.getName() != kScaleLayoutAttrName)
+    return success();
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function || regionIndex != 0)
+    return op->emitOpError() << "'" << kScaleLayoutAttrName
+                             << "' applies to function arguments only";
+  return verifyScaleLayoutAttribute(op, function.getArgumentTypes()[argIndex],
+                                    attribute,
+                                    "argument #" + std::to_string(argIndex));
+}
+
+LogicalResult
+NVFP4Dialect::verifyRegionResultAttribute(Operation *op, unsigned regionIndex,
+                                          unsigned resultIndex,
+                                          NamedAttribute attribute) {
+  if (attribute.getName() != kScaleLayoutAttrName)
+    return success();
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function || regionIndex != 0)
+    return op->emitOpError() << "'" << kScaleLayoutAttrName
+                             << "' applies to function results only";
+  return verifyScaleLayoutAttribute(op, function.getResultTypes()[resultIndex],
+                                    attribute,
+                                    "result #" + std::to_string(resultIndex));
+}
+
 LogicalResult BlockAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 int64_t rows, int64_t cols) {
   if (!((rows == 1 || rows == 16) && cols == kBlockSize) &&

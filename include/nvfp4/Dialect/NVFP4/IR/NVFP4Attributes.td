@@ -74,6 +74,56 @@ def NVFP4_Format : I32EnumAttr<"Format",
 }
 
 //===----------------------------------------------------------------------===//
+// ScaleLayoutAttr
+//===----------------------------------------------------------------------===//
+
+def NVFP4_ScaleLayoutRowMajor : I32EnumAttrCase<"RowMajor", 0, "row_major">;
+def NVFP4_ScaleLayoutAtoms : I32EnumAttrCase<"Atoms", 1, "atoms">;
+
+def NVFP4_ScaleLayout : I32EnumAttr<"ScaleLayout",
+    "memory layout of the E4M3 scales of an NVFP4 function argument or result",
+    [NVFP4_ScaleLayoutRowMajor, NVFP4_ScaleLayoutAtoms]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::nvfp4";
+}
+
+def NVFP4_ScaleLayoutAttr
+    : EnumAttr<NVFP4_Dialect, NVFP4_ScaleLayout, "scale_layout"> {
+  let summary = "memory layout of the scales at a function boundary: "
+                "`row_major` or `atoms`";
+  let description = [{
+    The value of the discardable argument / result attribute
+    `nvfp4.scale_layout` of a function: how the caller stores the E4M3 scale
+    buffer of an `!nvfp4.tensor` argument, and how the function stores that
+    of a result. It is part of the function's calling convention, not of the
+    value: inside the function the tensor means the same in either layout.
+
+    - `row_major`: the dialect's `[rows, K/16]` (or `[rows/16, K/16]` for
+      16x16 blocks) row-major matrix, as `nvfp4.disassemble` shows it.
+    - `atoms`: the same `[rows, K/16]` bytes in the 128x4 atoms of the
+      Blackwell block-scaled MMA, which cuBLAS and Transformer Engine call
+      swizzled (GEMM-ready) scales: for a row `r` (the leading dimensions
+      flattened) and scale column `c` of `C = K/16` columns, the byte at
+      `((r / 128) * (C / 4) + c / 4) * 512 + (r % 32) * 16 + (r / 32 % 4) * 4
+      + c % 4`. Only for NVFP4 with 1x16 blocks, rank >= 2, rows a
+      multiple of 128 and `C` a multiple of 4.
+
+    `convert-nvfp4-to-gpu` gives every eligible NVFP4 argument and result
+    without the attribute the `atoms` layout on the tcgen05 targets (option
+    `boundary-scale-layout`); its tcgen05 matmul kernel loads such scales
+    by bulk copies and its quantize kernels write them. The lowerings
+    (`convert-nvfp4-to-gpu`, `convert-nvfp4-to-reference`) implement the
+    attribute, relaying scales out on the host for readers and writers of
+    the other layout, and drop it. See docs/formats.md, "Scale layout at
+    function boundaries".
+
+    Example:
+    `func.func @f(%w: !nvfp4.tensor<256x512> {nvfp4.scale_layout = #nvfp4.scale_layout<row_major>})`
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
 // BlockAttr
 //===----------------------------------------------------------------------===//
 

@@ -44,6 +44,16 @@ inline constexpr int64_t kBlockSize = 16;
 /// Number of elements of an MX block (OCP MX v1.0's k).
 inline constexpr int64_t kMXBlockSize = 32;
 
+/// Rows and scale columns of one 128x4 atom of the Blackwell block-scaled
+/// MMA's scale layout (ScaleLayoutAttr `atoms`).
+inline constexpr int64_t kScaleAtomRows = 128;
+inline constexpr int64_t kScaleAtomBlocks = 4;
+
+/// Why the scales of a value of `type` cannot be stored in the `atoms`
+/// layout, or "" when they can: NVFP4 with 1x16 blocks, rank >= 2, the
+/// rows (leading dimensions flattened) a multiple of 128 and K/16 of 4.
+std::string getAtomsScaleLayoutBlocker(NVFP4TensorType type);
+
 /// Bits per element of `format`: 4 (E2M1) or 8 (E4M3, E5M2).
 int64_t getElementBits(Format format);
 

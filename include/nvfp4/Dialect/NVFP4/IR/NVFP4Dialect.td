@@ -35,6 +35,8 @@ def NVFP4_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 0;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Discardable attribute names of the recipe.
     static constexpr ::llvm::StringLiteral kKindAttrName = "nvfp4.kind";
@@ -42,6 +44,10 @@ def NVFP4_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kLayerAttrName = "nvfp4.layer";
     static constexpr ::llvm::StringLiteral kPrecisionAttrName =
         "nvfp4.precision";
+    /// The function argument / result attribute naming the layout of an
+    /// NVFP4 tensor's scales at the boundary (ScaleLayoutAttr).
+    static constexpr ::llvm::StringLiteral kScaleLayoutAttrName =
+        "nvfp4.scale_layout";
 
   private:
     void registerAttributes();
