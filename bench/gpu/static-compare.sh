@@ -45,13 +45,17 @@ sed 's/384/512/g; s/<24x32/<32x32/g' "$work/cases384.mlir" > "$work/cases512.mli
 
 # <label> <target> <options> <N> <emulated N>: one GEMM of M x N x K (1x16
 # A, 16x16 B, f32), and the emulated case of that N with the same options.
+# One row: `label`, the target and pass options, N, the emulated case's N,
+# and B's scale block (16x16, a weight of the recipe, crosses the function
+# boundary with row-major scales; 1x16, like CUTLASS's B, in the 128x4
+# atoms that the tcgen05 kernel bulk-copies).
 row() {
-  local label=$1 target=$2 options=$3 n=$4 emulatedN=$5
+  local label=$1 target=$2 options=$3 n=$4 emulatedN=$5 bblock=${6:-16x16}
   local dir="$work/$label"
   mkdir -p "$dir"
   cat > "$dir/gemm.mlir" <<MLIR
-func.func @gemm(%a: !nvfp4.tensor<${m}x${k}, 1x16>, %b: !nvfp4.tensor<${n}x${k}, 16x16>) -> tensor<${m}x${n}xf32> {
-  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<${m}x${k}, 1x16>, !nvfp4.tensor<${n}x${k}, 16x16> -> tensor<${m}x${n}xf32>
+func.func @gemm(%a: !nvfp4.tensor<${m}x${k}, 1x16>, %b: !nvfp4.tensor<${n}x${k}, ${bblock}>) -> tensor<${m}x${n}xf32> {
+  %c = nvfp4.matmul %a, %b : !nvfp4.tensor<${m}x${k}, 1x16>, !nvfp4.tensor<${n}x${k}, ${bblock}> -> tensor<${m}x${n}xf32>
   return %c : tensor<${m}x${n}xf32>
 }
 MLIR
@@ -78,7 +82,7 @@ MLIR
     --shared "$dir/shared.txt" --emulator "$dir/emulator.txt"
 }
 
-echo "M = $m, K = $k; A 1x16, B 16x16, f32 result (emulator: M = 256, N = 384 or 512, K = 512)"
+echo "M = $m, K = $k; A 1x16 (atoms at the function boundary on sm_100a), B 16x16 unless the row says 1x16, f32 result (emulator: M = 256, N = 384 or 512, K = 512)"
 echo
 echo "| kernel | name | registers | spill bytes | shared bytes | MMA loop: instructions / MMAs | shared loads per MMA | barriers per MMA-loop iteration | producer loop: instructions | emulator: global coalescing | emulator: bank conflicts |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -86,6 +90,9 @@ echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 row "sm_100a 1-CTA N=128" sm_100a "tcgen05-cta-pair=off" $((m + 128)) 384
 row "sm_100a 1-CTA N=256" sm_100a "tcgen05-cta-pair=off" "$m" 512
 row "sm_100a pair N=256" sm_100a "tcgen05-cta-pair=on" "$m" 512
+row "sm_100a 1-CTA N=128 B 1x16" sm_100a "tcgen05-cta-pair=off" $((m + 128)) 384 1x16
+row "sm_100a 1-CTA N=256 B 1x16" sm_100a "tcgen05-cta-pair=off" "$m" 512 1x16
+row "sm_100a pair N=256 B 1x16" sm_100a "tcgen05-cta-pair=on" "$m" 512 1x16
 row "sm_120a 128x128" sm_120a "tile=128x128" "$m" 384
 row "sm_120a 128x256" sm_120a "tile=128x256" "$m" 512
 

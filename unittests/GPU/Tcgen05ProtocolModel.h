@@ -64,8 +64,10 @@
 // broken protocols check that the model notices.
 //
 //
-// The model is in Tcgen05ProtocolModel.cpp; Tcgen05PipelineTest.cpp runs it
-// over the kernels' shapes and with each Fault.
+// The model of a cluster is in Tcgen05ClusterModel.h (defined in
+// Tcgen05ClusterModel.cpp and Tcgen05ClusterRoles.cpp), simulate() in
+// Tcgen05ProtocolModel.cpp; Tcgen05PipelineTest.cpp runs it over the kernels'
+// shapes and with each Fault.
 //
 //===----------------------------------------------------------------------===//
 

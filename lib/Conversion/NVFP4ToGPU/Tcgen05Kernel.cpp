@@ -345,17 +345,33 @@ void Tcgen05KernelBuilder::emitMmaIssuer() {
     NVVM::Tcgen05FenceOp::create(b, loc,
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value accColumn = add(tmemBase, mulC(acc, p.tileN));
-    forRange(i32(0), i32(kTiles), [&](Value kt) {
-      IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
-      Value stage = tc::slotOf(step, p.stages).v;
-      emitWait(barrier(p.fullBarrierOffset, stage),
-               tc::consumerParity(step, p.stages).v);
+    auto issueKTile = [&](Value stage, Value parity, Value accumulate) {
+      emitWait(barrier(p.fullBarrierOffset, stage), parity);
       NVVM::Tcgen05FenceOp::create(b, loc,
                                    NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-      emitIssueKTile(kt, stage, accColumn);
+      emitIssueKTile(stage, accColumn, accumulate);
       // Release the stage once these MMAs (and every earlier one) complete.
       emitCommit(p.emptyBarrierOffset, stage);
-    });
+    };
+    // K tile 0 overwrites the accumulator; the loop over the others
+    // accumulates, and carries the stage and its parity from step to step
+    // (an increment and a wrap instead of a division by the stage count).
+    IdxI32 firstStep = tc::kStep(idx(local), idx(i32(0)), kTiles);
+    Value stage = tc::slotOf(firstStep, p.stages).v;
+    Value parity = tc::consumerParity(firstStep, p.stages).v;
+    issueKTile(stage, parity, boolean(false));
+    auto [nextStage, nextParity] = emitNextStage(stage, parity);
+    auto loop = scf::ForOp::create(b, loc, i32(1), i32(kTiles), i32(1),
+                                   ValueRange{nextStage, nextParity});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value loopStage = loop.getRegionIterArg(0);
+      Value loopParity = loop.getRegionIterArg(1);
+      issueKTile(loopStage, loopParity, boolean(true));
+      auto [afterStage, afterParity] = emitNextStage(loopStage, loopParity);
+      scf::YieldOp::create(b, loc, ValueRange{afterStage, afterParity});
+    }
     // The accumulator is complete once the tile's last MMAs complete.
     emitCommit(p.accFullBarrierOffset, acc);
   });
@@ -373,8 +389,18 @@ void Tcgen05KernelBuilder::emitCommit(int64_t offset, Value index) {
                                 ctaGroup());
 }
 
-void Tcgen05KernelBuilder::emitIssueKTile(Value kt, Value stage,
-                                          Value accColumn) {
+std::pair<Value, Value> Tcgen05KernelBuilder::emitNextStage(Value stage,
+                                                            Value parity) {
+  Value next = addC(stage, 1);
+  Value wrap = cmp(arith::CmpIPredicate::eq, next, i32(p.stages));
+  return {arith::SelectOp::create(b, loc, wrap, i32(0), next),
+          arith::XOrIOp::create(
+              b, loc, parity,
+              arith::ExtUIOp::create(b, loc, b.getI32Type(), wrap))};
+}
+
+void Tcgen05KernelBuilder::emitIssueKTile(Value stage, Value accColumn,
+                                          Value accumulate) {
   Value stageOff = mulC(stage, p.stageBytes);
   Value scaleCol =
       add(addC(tmemBase, p.scaleColumn), mulC(stage, p.scaleColumnsPerStage));
@@ -412,9 +438,7 @@ void Tcgen05KernelBuilder::emitIssueKTile(Value kt, Value stage,
   const NVVM::Tcgen05MMABlockScale blockScale =
       c.isMX() ? NVVM::Tcgen05MMABlockScale::BLOCK32
                : NVVM::Tcgen05MMABlockScale::BLOCK16;
-  // The first MMA of a tile overwrites the accumulator.
-  Value notFirst = cmp(arith::CmpIPredicate::ne, kt, i32(0));
-  Value always = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  Value always = boolean(true);
   // One constant per distinct instruction descriptor (the MX kinds' differ
   // in their scale ids).
   llvm::SmallDenseMap<uint32_t, Value> idescValues;
@@ -440,7 +464,7 @@ void Tcgen05KernelBuilder::emitIssueKTile(Value kt, Value stage,
     NVVM::Tcgen05MMABlockScaleOp::create(
         b, loc, nvvmKind, ctaGroup(), blockScale,
         NVVM::Tcgen05MMACollectorOp::DISCARD, tmemPtr(accColumn), aDesc, bDesc,
-        idescValue, i == 0 ? notFirst : always,
+        idescValue, i == 0 ? accumulate : always,
         tmemPtr(addC(scaleCol, p.aScaleColumnOf(atom))),
         tmemPtr(addC(scaleCol, p.bScaleColumnOf(atom))));
   }

@@ -343,6 +343,9 @@ private:
   Value ext64(Value v) {
     return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
   }
+  Value boolean(bool v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), v);
+  }
   Value cmp(arith::CmpIPredicate pred, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, pred, x, y);
   }
@@ -431,9 +434,14 @@ private:
   /// The elected thread of warp 1: per tile, waits for a free accumulator,
   /// issues copies, MMAs and commits.
   void emitMmaIssuer();
-  /// Warp 1: scale copies and MMAs of K tile `kt` of stage `stage` into the
-  /// accumulator at tensor-memory column `accColumn`.
-  void emitIssueKTile(Value kt, Value stage, Value accColumn);
+  /// Warp 1: scale copies and MMAs of the K tile in stage `stage` into the
+  /// accumulator at tensor-memory column `accColumn`, whose first MMA adds
+  /// to the accumulator iff `accumulate` (i1; false for a tile's K tile 0).
+  void emitIssueKTile(Value stage, Value accColumn, Value accumulate);
+  /// The stage and consumer parity (i32) of the K-tile step after the one
+  /// in stage `stage` with parity `parity`: tc::slotOf and
+  /// tc::consumerParity of step + 1.
+  std::pair<Value, Value> emitNextStage(Value stage, Value parity);
   /// The MMA thread: tcgen05.commit to the mbarrier `index` of the array at
   /// `offset` (with a CTA pair, multicast to that barrier of both CTAs).
   void emitCommit(int64_t offset, Value index);

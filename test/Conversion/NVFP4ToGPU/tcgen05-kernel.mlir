@@ -111,7 +111,10 @@
 //
 // Warp 1, the MMA issuer (one elected thread): per tile, wait accEmpty;
 // per K tile, wait full[s], copy the 12 scale atoms, issue the 4 MMAs and
-// commit to empty[s]; after the tile, commit to accFull.
+// commit to empty[s]; after the tile, commit to accFull. K tile 0 is peeled:
+// its first MMA overwrites the accumulator (enable-input-d false); the loop
+// over K tiles 1..3 carries the stage and its parity, advanced by one step
+// after each K tile (+1, wrapping at the 4 stages with the parity flipped).
 // CHECK:           scf.if %[[ISMMA]] {
 // CHECK-NEXT:        %[[ELECTED:.*]] = nvvm.elect.sync -> i1
 // CHECK-NEXT:        scf.if %[[ELECTED]] {
@@ -119,9 +122,22 @@
 // CHECK:                 scf.while
 // CHECK-NEXT:              nvvm.mbarrier.try_wait
 // CHECK:                 nvvm.tcgen05.fence <after>
-// CHECK:                 scf.for %{{.*}} = %c0_i32 to %c4_i32 step %c1_i32 : i32 {
+// CHECK:                 %[[STAGE0:.*]] = arith.remui %{{.*}}, %c4_i32 : i32
+// CHECK:                 scf.while
+// CHECK-NEXT:              nvvm.mbarrier.try_wait %{{.*}}, %[[PARITY0:.*]] : !llvm.ptr<3>, i32 -> i1
+// CHECK:                 nvvm.tcgen05.fence <after>
+// CHECK-COUNT-12:        nvvm.tcgen05.cp
+// CHECK:                 nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]], %false,
+// CHECK-COUNT-3:         nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]], %true,
+// CHECK:                 nvvm.tcgen05.commit
+// CHECK-NEXT:            %[[NEXT:.*]] = arith.addi %[[STAGE0]], %c1_i32 : i32
+// CHECK-NEXT:            %[[WRAP:.*]] = arith.cmpi eq, %[[NEXT]], %c4_i32 : i32
+// CHECK-NEXT:            %[[STAGE1:.*]] = arith.select %[[WRAP]], %c0_i32, %[[NEXT]] : i32
+// CHECK-NEXT:            %[[FLIP:.*]] = arith.extui %[[WRAP]] : i1 to i32
+// CHECK-NEXT:            %[[PARITY1:.*]] = arith.xori %[[PARITY0]], %[[FLIP]] : i32
+// CHECK-NEXT:            scf.for %{{.*}} = %c1_i32 to %c4_i32 step %c1_i32 iter_args(%[[S:.*]] = %[[STAGE1]], %[[P:.*]] = %[[PARITY1]]) -> (i32, i32)  : i32 {
 // CHECK:                   scf.while
-// CHECK-NEXT:                nvvm.mbarrier.try_wait
+// CHECK-NEXT:                nvvm.mbarrier.try_wait %{{.*}}, %[[P]] : !llvm.ptr<3>, i32 -> i1
 // CHECK:                   nvvm.tcgen05.fence <after>
 // The stage's two descriptors are encoded once; an atom or K slice adds its
 // byte offset >> 4 (A scales at 49152: 3072; B at 16384: 1024; the K slice
@@ -131,7 +147,7 @@
 // CHECK-NEXT:              arith.addi %[[CPSTAGE]], %c3072_i64 : i64
 // CHECK-COUNT-12:          nvvm.tcgen05.cp %{{.*}}, %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK:                   %[[B0:.*]] = arith.addi %[[OPSTAGE]], %c1024_i64 : i64
-// CHECK:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %[[OPSTAGE]], %[[B0]], %[[IDESC]], %{{.*}}, %{{.*}}, %{{.*}} {blockScale = #nvvm.tcgen05_mma_block_scale<block16>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4nvf4>}
+// CHECK:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %[[OPSTAGE]], %[[B0]], %[[IDESC]], %true, %{{.*}}, %{{.*}} {blockScale = #nvvm.tcgen05_mma_block_scale<block16>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4nvf4>}
 // CHECK-NEXT:              %[[A1:.*]] = arith.addi %[[OPSTAGE]], %c2_i64 : i64
 // CHECK-NEXT:              %[[B1:.*]] = arith.addi %[[OPSTAGE]], %c1026_i64 : i64
 // CHECK:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %[[A1]], %[[B1]], %[[IDESC]], %true,
@@ -142,6 +158,12 @@
 // CHECK:                   %[[EMPTYOFF:.*]] = arith.addi %{{.*}}, %c221216_i32 : i32
 // CHECK-NEXT:              %[[EMPTY:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[EMPTYOFF]]]
 // CHECK-NEXT:              nvvm.tcgen05.commit %[[EMPTY]] : !llvm.ptr<3>
+// CHECK-NEXT:              %[[LNEXT:.*]] = arith.addi %[[S]], %c1_i32 : i32
+// CHECK-NEXT:              %[[LWRAP:.*]] = arith.cmpi eq, %[[LNEXT]], %c4_i32 : i32
+// CHECK-NEXT:              %[[LSTAGE:.*]] = arith.select %[[LWRAP]], %c0_i32, %[[LNEXT]] : i32
+// CHECK-NEXT:              %[[LFLIP:.*]] = arith.extui %[[LWRAP]] : i1 to i32
+// CHECK-NEXT:              %[[LPARITY:.*]] = arith.xori %[[P]], %[[LFLIP]] : i32
+// CHECK-NEXT:              scf.yield %[[LSTAGE]], %[[LPARITY]] : i32, i32
 // CHECK-NEXT:            }
 // CHECK-NEXT:            %[[ACCFULL:.*]] = llvm.getelementptr inbounds %{{.*}}[221248]
 // CHECK-NEXT:            nvvm.tcgen05.commit %[[ACCFULL]] : !llvm.ptr<3>

@@ -62,7 +62,7 @@
 // MXFP4:                   %[[B0COL:.*]] = arith.addi %[[SC:.*]], %c8_i32 : i32
 // MXFP4:                   %[[B0:.*]] = llvm.inttoptr %[[B0COL]] : i32 to !llvm.ptr<6>
 // MXFP4:                   %[[A0:.*]] = llvm.inttoptr %[[SC]] : i32 to !llvm.ptr<6>
-// MXFP4:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID0]], %{{.*}}, %[[A0]], %[[B0]] {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4>}
+// MXFP4:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID0]], %false, %[[A0]], %[[B0]] {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4>}
 // MXFP4:                   %[[B0COL1:.*]] = arith.addi %[[SC]], %c8_i32 : i32
 // MXFP4:                   %[[B01:.*]] = llvm.inttoptr %[[B0COL1]] : i32 to !llvm.ptr<6>
 // MXFP4:                   %[[A01:.*]] = llvm.inttoptr %[[SC]] : i32 to !llvm.ptr<6>
@@ -77,6 +77,15 @@
 // MXFP4:                   %[[A1COL1:.*]] = arith.addi %[[SC]], %c4_i32 : i32
 // MXFP4:                   %[[A11:.*]] = llvm.inttoptr %[[A1COL1]] : i32 to !llvm.ptr<6>
 // MXFP4:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID2]], %true, %[[A11]], %[[B11]]
+// That was K tile 0; the loop over K tile 1 copies and multiplies the same
+// way, every MMA accumulating.
+// MXFP4:                   scf.for %{{.*}} = %c1_i32 to %c2_i32 step %c1_i32 iter_args(
+// MXFP4-COUNT-6:             nvvm.tcgen05.cp
+// MXFP4-NOT:                 nvvm.tcgen05.cp
+// MXFP4:                     nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID0]], %true,
+// MXFP4:                     nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID2]], %true,
+// MXFP4:                     nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID0]], %true,
+// MXFP4:                     nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID2]], %true,
 // MXFP4-NOT:               nvvm.tcgen05.mma
 // The epilogue stores the accumulator as it is: no alpha.
 // MXFP4:           nvvm.tcgen05.ld
@@ -110,10 +119,18 @@ func.func @mxfp4(%a: !nvfp4.tensor<256x512, 1x32, mxfp4>, %b: !nvfp4.tensor<256x
 // scale columns +0 (A) and +4 (B).
 // MXFP8-COUNT-2:           nvvm.tcgen05.cp
 // MXFP8-NOT:               nvvm.tcgen05.cp
-// MXFP8:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID0]], %{{.*}}, %{{.*}}, %{{.*}} {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf8f6f4>}
+// MXFP8:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID0]], %false, %{{.*}}, %{{.*}} {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf8f6f4>}
 // MXFP8:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID1]], %true,
 // MXFP8:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID2]], %true,
 // MXFP8:                   nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID3]], %true,
+// K tile 0 above; K tiles 1 and 2 in the loop, every MMA accumulating.
+// MXFP8:                   scf.for %{{.*}} = %c1_i32 to %c3_i32 step %c1_i32 iter_args(
+// MXFP8-COUNT-2:             nvvm.tcgen05.cp
+// MXFP8-NOT:                 nvvm.tcgen05.cp
+// MXFP8:                     nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID0]], %true,
+// MXFP8:                     nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID1]], %true,
+// MXFP8:                     nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID2]], %true,
+// MXFP8:                     nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[ID3]], %true,
 // MXFP8-NOT:               nvvm.tcgen05.mma
 // The epilogue adds the accumulator to the unscaled result.
 // MXFP8:           nvvm.tcgen05.ld
