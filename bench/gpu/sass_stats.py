@@ -25,8 +25,9 @@
 # UTCOMMA, UTCQMMA, UTCHMMA: tcgen05.mma). Its columns: instructions per MMA
 # (NOPs excluded), shared-memory load instructions (LDS, LDSM) per MMA, and
 # barriers per iteration (BAR, and the mbarrier waits SYNCS ... TRYWAIT).
-# The producer loop is the innermost loop with TMA loads (UTMALDG) or
-# cp.async (LDGSTS) and no MMA; `LDG` counts its non-TMA global loads.
+# The producer loop is the innermost loop with TMA loads (UTMALDG), bulk
+# copies (UBLKCP, cp.async.bulk) or cp.async (LDGSTS) and no MMA; its
+# column counts those, and `LDG` its other global loads.
 #
 # ===-------------------------------------------------------------------=== #
 
@@ -35,7 +36,7 @@ import re
 import sys
 
 MMA_OPCODES = ("OMMA", "HMMA", "QMMA", "UTCOMMA", "UTCQMMA", "UTCHMMA")
-PRODUCER_OPCODES = ("UTMALDG", "LDGSTS")
+PRODUCER_OPCODES = ("UTMALDG", "UBLKCP", "LDGSTS")
 
 INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*)(\S*)\s*(.*?)\s*;")
 LABEL = re.compile(r"^(\.L_x_\d+):")
@@ -203,7 +204,7 @@ def main():
             if "mmas" in s else "-",
             "%.2f" % s["lds_per_mma"] if "mmas" in s else "-",
             str(s.get("barriers", "-")),
-            "%d (%d TMA/cp.async, %d LDG)" % (s["producer_loop"], s["producer_tma"],
+            "%d (%d TMA/bulk/cp.async, %d LDG)" % (s["producer_loop"], s["producer_tma"],
                                              s["producer_ldg"])
             if "producer_loop" in s else "-",
             (e[0] + "%") if e else "-",

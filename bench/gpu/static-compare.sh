@@ -37,18 +37,37 @@ fi
 runner=/usr/lib/llvm-22/bin/mlir-runner
 libs="$build/lib/libnvfp4_gpu_emulator.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,$build/lib/libnvfp4_reference_runtime.so,$build/lib/libnvfp4_cuda_runtime_checks.so"
 
-# The emulated cases: test/GPU/Inputs/matmul-tile-cases.mlir (M = 256,
-# N = 384, K = 512; checked against the reference) and the same with
-# N = 512, for the 256-wide tiles.
-cp "$root/test/GPU/Inputs/matmul-tile-cases.mlir" "$work/cases384.mlir"
-sed 's/384/512/g; s/<24x32/<32x32/g' "$work/cases384.mlir" > "$work/cases512.mlir"
+# The emulated case of a row: test/GPU/Inputs/matmul-tile-cases.mlir (M =
+# 256, K = 512, checked against the reference) with N = $1 (384, or 512 for
+# the 256-wide tiles) and B's scale block $2, its matmul in a function
+# @gemm of the row's signature, so that the operands cross a function
+# boundary as in the row's kernel (the same kernel family, scale layouts
+# included). Prints the file's path.
+emulated_case() {
+  local n=$1 bblock=$2 out="$work/cases${1}_${2}.mlir"
+  local scaleRows=$((n / 16)) blockRows=16
+  if [ "$bblock" = 1x16 ]; then scaleRows=$n; blockRows=1; fi
+  local ta="!nvfp4.tensor<256x512, 1x16>" tb="!nvfp4.tensor<${n}x512, ${bblock}>"
+  local tc="tensor<256x${n}xf32>"
+  sed -E "s/384/$n/g; s/<24x32/<${scaleRows}x32/g;
+          s/%bR = arith.constant 16 : i64/%bR = arith.constant $blockRows : i64/;
+          s/${n}x512, 16x16>/${n}x512, ${bblock}>/g;
+          s/^  %y = nvfp4.matmul %qa, %qb : .*$/  %y = func.call @gemm(%qa, %qb) : ($ta, $tb) -> $tc/" \
+    "$root/test/GPU/Inputs/matmul-tile-cases.mlir" > "$out"
+  cat >> "$out" <<MLIR
+func.func @gemm(%a: $ta, %b: $tb) -> $tc {
+  %c = nvfp4.matmul %a, %b : $ta, $tb -> $tc
+  return %c : $tc
+}
+MLIR
+  echo "$out"
+}
 
-# <label> <target> <options> <N> <emulated N>: one GEMM of M x N x K (1x16
-# A, 16x16 B, f32), and the emulated case of that N with the same options.
-# One row: `label`, the target and pass options, N, the emulated case's N,
-# and B's scale block (16x16, a weight of the recipe, crosses the function
-# boundary with row-major scales; 1x16, like CUTLASS's B, in the 128x4
-# atoms that the tcgen05 kernel bulk-copies).
+# <label> <target> <options> <N> <emulated N> [B block]: one GEMM of
+# M x N x K (1x16 A, f32) and the emulated case of that N with the same
+# options. B's scale block: 16x16 (the default; a weight of the recipe,
+# which crosses the function boundary with row-major scales) or 1x16 (like
+# CUTLASS's B: in the 128x4 atoms the tcgen05 kernel bulk-copies).
 row() {
   local label=$1 target=$2 options=$3 n=$4 emulatedN=$5 bblock=${6:-16x16}
   local dir="$work/$label"
@@ -68,7 +87,7 @@ MLIR
   "$cuda/bin/ptxas" -arch="$target" -v "$dir/kernels.ptx" -o "$dir/kernels.cubin" \
     > "$dir/ptxas.txt" 2>&1
   "$nvdisasm" -c "$dir/kernels.cubin" > "$dir/sass.txt"
-  "$build/bin/nvfp4-opt" "$work/cases$emulatedN.mlir" \
+  "$build/bin/nvfp4-opt" "$(emulated_case "$emulatedN" "$bblock")" \
     --nvfp4-to-gpu-emulation="target=$target $options" \
     | NVFP4_GPU_EMULATOR_REPORT=1 "$runner" -e main -entry-point-result=void \
         -shared-libs="$libs" > "$dir/emulator.txt" 2>&1
