@@ -6,16 +6,18 @@
 // kernel, @gemm_rm's argument declared row-major (relaid out at the call),
 // @to_row_major's result declared row-major, and main's own disassemble of
 // a call result; @from_row_major relays its row-major argument out into the
-// atoms of its result (explicitly atoms, also on sm_120a and on the CPU). Every byte main prints (GEMM results and dequantized
-// values as f32 bits, the codes and scales of the row-major result) equals
-// the CPU reference lowering's, on sm_100a with atoms and with
+// atoms of its result (explicitly atoms, also on sm_120a and on the CPU).
+// Every byte main prints (GEMM results and dequantized values as f32 bits,
+// the codes and scales of the row-major result) equals the CPU reference
+// lowering's, on sm_100a with atoms (1-CTA kernels, and the CTA pair, whose
+// CTAs each copy the atoms of all B rows) and with
 // boundary-scale-layout=row-major, and on sm_120a (no atoms).
 //
 // RUN: nvfp4-opt %s --nvfp4-to-cpu \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
 // RUN: | grep -v "base@" > %t.cpu
-// RUN: for options in "target=sm_100a" "target=sm_100a boundary-scale-layout=row-major" "target=sm_120a"; do \
+// RUN: for options in "target=sm_100a" "target=sm_100a tcgen05-cta-pair=on" "target=sm_100a boundary-scale-layout=row-major" "target=sm_120a"; do \
 // RUN:   nvfp4-opt %s --nvfp4-to-gpu-emulation="$options" \
 // RUN:   | %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib \

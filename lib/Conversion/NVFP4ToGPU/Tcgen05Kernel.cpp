@@ -25,10 +25,13 @@ using namespace mlir;
 using namespace mlir::nvfp4;
 using namespace mlir::nvfp4::detail;
 
-Value Tcgen05KernelBuilder::smemDesc(uint64_t constant, Value address) {
-  Value field = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, address, i32(4)),
-      i32(tc::kSmemDescField14));
+Value Tcgen05KernelBuilder::smemDescField(Value address) {
+  return arith::AndIOp::create(b, loc,
+                               arith::ShRUIOp::create(b, loc, address, i32(4)),
+                               i32(tc::kSmemDescField14));
+}
+
+Value Tcgen05KernelBuilder::smemDescOfField(uint64_t constant, Value field) {
   return arith::OrIOp::create(b, loc, ext64(field),
                               i64(static_cast<int64_t>(constant)));
 }
@@ -337,6 +340,11 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
 
 void Tcgen05KernelBuilder::emitMmaIssuer() {
   const int64_t kTiles = c.kTiles();
+  // The descriptor start-address field of stage 0, and its step per stage
+  // (stages are 1024-byte aligned: no carry out of the 14-bit field, every
+  // shared-memory address is below 2^18).
+  Value baseDescField = smemDescField(smemBaseAddr);
+  const int64_t stageDescStep = tc::smemDescBytes(p.stageBytes);
   forEachTile([&](Value local, tc::TileCoord<IdxI32>) {
     // Wait until the epilogue drained this accumulator's previous tile.
     Value acc = tc::slotOf(idx(local), p.accStages).v;
@@ -345,32 +353,38 @@ void Tcgen05KernelBuilder::emitMmaIssuer() {
     NVVM::Tcgen05FenceOp::create(b, loc,
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value accColumn = add(tmemBase, mulC(acc, p.tileN));
-    auto issueKTile = [&](Value stage, Value parity, Value accumulate) {
-      emitWait(barrier(p.fullBarrierOffset, stage), parity);
+    auto issueKTile = [&](const StageCursor &at, Value accumulate) {
+      emitWait(barrier(p.fullBarrierOffset, at.stage), at.parity);
       NVVM::Tcgen05FenceOp::create(b, loc,
                                    NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-      emitIssueKTile(stage, accColumn, accumulate);
+      emitIssueKTile(at, accColumn, accumulate);
       // Release the stage once these MMAs (and every earlier one) complete.
-      emitCommit(p.emptyBarrierOffset, stage);
+      emitCommit(p.emptyBarrierOffset, at.stage);
     };
     // K tile 0 overwrites the accumulator; the loop over the others
-    // accumulates, and carries the stage and its parity from step to step
-    // (an increment and a wrap instead of a division by the stage count).
+    // accumulates, and carries the stage, its parity and its descriptor
+    // field from step to step (an increment and a wrap instead of a
+    // division by the stage count and a descriptor computed from the
+    // address).
     IdxI32 firstStep = tc::kStep(idx(local), idx(i32(0)), kTiles);
-    Value stage = tc::slotOf(firstStep, p.stages).v;
-    Value parity = tc::consumerParity(firstStep, p.stages).v;
-    issueKTile(stage, parity, boolean(false));
-    auto [nextStage, nextParity] = emitNextStage(stage, parity);
-    auto loop = scf::ForOp::create(b, loc, i32(1), i32(kTiles), i32(1),
-                                   ValueRange{nextStage, nextParity});
+    StageCursor first;
+    first.stage = tc::slotOf(firstStep, p.stages).v;
+    first.parity = tc::consumerParity(firstStep, p.stages).v;
+    first.descField = add(baseDescField, mulC(first.stage, stageDescStep));
+    issueKTile(first, boolean(false));
+    StageCursor second = emitNextStage(first, baseDescField);
+    auto loop = scf::ForOp::create(
+        b, loc, i32(1), i32(kTiles), i32(1),
+        ValueRange{second.stage, second.parity, second.descField});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
-      Value loopStage = loop.getRegionIterArg(0);
-      Value loopParity = loop.getRegionIterArg(1);
-      issueKTile(loopStage, loopParity, boolean(true));
-      auto [afterStage, afterParity] = emitNextStage(loopStage, loopParity);
-      scf::YieldOp::create(b, loc, ValueRange{afterStage, afterParity});
+      StageCursor at{loop.getRegionIterArg(0), loop.getRegionIterArg(1),
+                     loop.getRegionIterArg(2)};
+      issueKTile(at, boolean(true));
+      StageCursor after = emitNextStage(at, baseDescField);
+      scf::YieldOp::create(
+          b, loc, ValueRange{after.stage, after.parity, after.descField});
     }
     // The accumulator is complete once the tile's last MMAs complete.
     emitCommit(p.accFullBarrierOffset, acc);
@@ -389,19 +403,24 @@ void Tcgen05KernelBuilder::emitCommit(int64_t offset, Value index) {
                                 ctaGroup());
 }
 
-std::pair<Value, Value> Tcgen05KernelBuilder::emitNextStage(Value stage,
-                                                            Value parity) {
-  Value next = addC(stage, 1);
+Tcgen05KernelBuilder::StageCursor
+Tcgen05KernelBuilder::emitNextStage(const StageCursor &at,
+                                    Value baseDescField) {
+  Value next = addC(at.stage, 1);
   Value wrap = cmp(arith::CmpIPredicate::eq, next, i32(p.stages));
-  return {arith::SelectOp::create(b, loc, wrap, i32(0), next),
-          arith::XOrIOp::create(
-              b, loc, parity,
-              arith::ExtUIOp::create(b, loc, b.getI32Type(), wrap))};
+  StageCursor after;
+  after.stage = arith::SelectOp::create(b, loc, wrap, i32(0), next);
+  after.parity = arith::XOrIOp::create(
+      b, loc, at.parity, arith::ExtUIOp::create(b, loc, b.getI32Type(), wrap));
+  after.descField = arith::SelectOp::create(
+      b, loc, wrap, baseDescField,
+      addC(at.descField, tc::smemDescBytes(p.stageBytes)));
+  return after;
 }
 
-void Tcgen05KernelBuilder::emitIssueKTile(Value stage, Value accColumn,
-                                          Value accumulate) {
-  Value stageOff = mulC(stage, p.stageBytes);
+void Tcgen05KernelBuilder::emitIssueKTile(const StageCursor &at,
+                                          Value accColumn, Value accumulate) {
+  Value stage = at.stage;
   Value scaleCol =
       add(addC(tmemBase, p.scaleColumn), mulC(stage, p.scaleColumnsPerStage));
   const uint64_t cpConst = tc::encodeSmemDesc(
@@ -411,9 +430,8 @@ void Tcgen05KernelBuilder::emitIssueKTile(Value stage, Value accColumn,
   // The descriptors of the stage base; an operand or atom at byte `offset`
   // of the stage adds offset >> 4 to the start-address field (no carry out
   // of the field: every shared-memory address is below 2^18).
-  Value stageAddr = smemAddr(stageOff);
-  Value cpStageDesc = smemDesc(cpConst, stageAddr);
-  Value opStageDesc = smemDesc(opConst, stageAddr);
+  Value cpStageDesc = smemDescOfField(cpConst, at.descField);
+  Value opStageDesc = smemDescOfField(opConst, at.descField);
   auto descAt = [&](Value stageDesc, int64_t offset) {
     return addC(stageDesc, tc::smemDescBytes(offset));
   };

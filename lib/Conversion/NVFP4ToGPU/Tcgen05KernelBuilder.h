@@ -369,8 +369,11 @@ private:
   Value barrier(int64_t offset, Value index) {
     return smemPtr(add(i32(offset), mulC(index, tc::kMbarrierBytes)));
   }
-  /// A descriptor: `constant | ((address >> 4) & 0x3FFF)`.
-  Value smemDesc(uint64_t constant, Value address);
+  /// The start-address field `(address >> 4) & 0x3FFF` of a shared-memory
+  /// descriptor.
+  Value smemDescField(Value address);
+  /// The descriptor `constant | field` (`field` from smemDescField).
+  Value smemDescOfField(uint64_t constant, Value field);
   /// A tensor-memory pointer to the address `address` (lane << 16 | column).
   Value tmemPtr(Value address) {
     return LLVM::IntToPtrOp::create(
@@ -434,14 +437,19 @@ private:
   /// The elected thread of warp 1: per tile, waits for a free accumulator,
   /// issues copies, MMAs and commits.
   void emitMmaIssuer();
-  /// Warp 1: scale copies and MMAs of the K tile in stage `stage` into the
+  /// Where the MMA thread's K-tile step is (i32 values): its stage, the
+  /// phase parity it waits for (tc::slotOf, tc::consumerParity) and the
+  /// shared-memory descriptor start-address field of the stage's base.
+  struct StageCursor {
+    Value stage, parity, descField;
+  };
+  /// Warp 1: scale copies and MMAs of the K tile in stage `at` into the
   /// accumulator at tensor-memory column `accColumn`, whose first MMA adds
   /// to the accumulator iff `accumulate` (i1; false for a tile's K tile 0).
-  void emitIssueKTile(Value stage, Value accColumn, Value accumulate);
-  /// The stage and consumer parity (i32) of the K-tile step after the one
-  /// in stage `stage` with parity `parity`: tc::slotOf and
-  /// tc::consumerParity of step + 1.
-  std::pair<Value, Value> emitNextStage(Value stage, Value parity);
+  void emitIssueKTile(const StageCursor &at, Value accColumn, Value accumulate);
+  /// The cursor of the K-tile step after `at` (the descriptor field of
+  /// stage 0 is `baseDescField`).
+  StageCursor emitNextStage(const StageCursor &at, Value baseDescField);
   /// The MMA thread: tcgen05.commit to the mbarrier `index` of the array at
   /// `offset` (with a CTA pair, multicast to that barrier of both CTAs).
   void emitCommit(int64_t offset, Value index);

@@ -61,6 +61,10 @@
 // CHECK:           %[[T0:.*]] = arith.addi %[[NCTA]], %c3_i32 : i32
 // CHECK:           %[[T1:.*]] = arith.subi %[[T0]], %[[CTA]] : i32
 // CHECK:           %[[NLOCAL:.*]] = arith.divui %[[T1]], %[[NCTA]] : i32
+// The dynamic shared memory's base rounded up to 1024 bytes.
+// CHECK:           %[[SMEMRAW:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
+// CHECK-NEXT:      %[[SMEMUP:.*]] = arith.addi %[[SMEMRAW]], %c1023_i32 : i32
+// CHECK-NEXT:      %[[SMEMBASE:.*]] = arith.andi %[[SMEMUP]], %c-1024_i32 : i32
 // 4 stages: full[4] (32 producer lanes), empty[4] and accFull[1] (one
 // tcgen05.commit), accEmpty[1] (128 epilogue threads).
 // CHECK-COUNT-4:     nvvm.mbarrier.init %{{.*}}, %c32_i32
@@ -113,16 +117,22 @@
 // per K tile, wait full[s], copy the 12 scale atoms, issue the 4 MMAs and
 // commit to empty[s]; after the tile, commit to accFull. K tile 0 is peeled:
 // its first MMA overwrites the accumulator (enable-input-d false); the loop
-// over K tiles 1..3 carries the stage and its parity, advanced by one step
-// after each K tile (+1, wrapping at the 4 stages with the parity flipped).
+// over K tiles 1..3 carries the stage, its parity and the descriptor
+// start-address field of the stage's base, advanced by one step after each
+// K tile (+1, wrapping at the 4 stages with the parity flipped and the field
+// back to stage 0's; a stage of 55296 bytes is 3456 in the field).
 // CHECK:           scf.if %[[ISMMA]] {
 // CHECK-NEXT:        %[[ELECTED:.*]] = nvvm.elect.sync -> i1
 // CHECK-NEXT:        scf.if %[[ELECTED]] {
+// CHECK-NEXT:          %[[BASESHIFT:.*]] = arith.shrui %[[SMEMBASE]], %c4_i32 : i32
+// CHECK-NEXT:          %[[BASEFIELD:.*]] = arith.andi %[[BASESHIFT]], %c16383_i32 : i32
 // CHECK-NEXT:          scf.for %{{.*}} = %c0_i32 to %[[NLOCAL]] step %c1_i32 : i32 {
 // CHECK:                 scf.while
 // CHECK-NEXT:              nvvm.mbarrier.try_wait
 // CHECK:                 nvvm.tcgen05.fence <after>
 // CHECK:                 %[[STAGE0:.*]] = arith.remui %{{.*}}, %c4_i32 : i32
+// CHECK:                 %[[FIELDOFF:.*]] = arith.muli %[[STAGE0]], %c3456_i32 : i32
+// CHECK-NEXT:            %[[FIELD0:.*]] = arith.addi %[[BASEFIELD]], %[[FIELDOFF]] : i32
 // CHECK:                 scf.while
 // CHECK-NEXT:              nvvm.mbarrier.try_wait %{{.*}}, %[[PARITY0:.*]] : !llvm.ptr<3>, i32 -> i1
 // CHECK:                 nvvm.tcgen05.fence <after>
@@ -135,15 +145,19 @@
 // CHECK-NEXT:            %[[STAGE1:.*]] = arith.select %[[WRAP]], %c0_i32, %[[NEXT]] : i32
 // CHECK-NEXT:            %[[FLIP:.*]] = arith.extui %[[WRAP]] : i1 to i32
 // CHECK-NEXT:            %[[PARITY1:.*]] = arith.xori %[[PARITY0]], %[[FLIP]] : i32
-// CHECK-NEXT:            scf.for %{{.*}} = %c1_i32 to %c4_i32 step %c1_i32 iter_args(%[[S:.*]] = %[[STAGE1]], %[[P:.*]] = %[[PARITY1]]) -> (i32, i32)  : i32 {
+// CHECK-NEXT:            %[[FIELDNEXT:.*]] = arith.addi %[[FIELD0]], %c3456_i32 : i32
+// CHECK-NEXT:            %[[FIELD1:.*]] = arith.select %[[WRAP]], %[[BASEFIELD]], %[[FIELDNEXT]] : i32
+// CHECK-NEXT:            scf.for %{{.*}} = %c1_i32 to %c4_i32 step %c1_i32 iter_args(%[[S:.*]] = %[[STAGE1]], %[[P:.*]] = %[[PARITY1]], %[[F:.*]] = %[[FIELD1]]) -> (i32, i32, i32)  : i32 {
 // CHECK:                   scf.while
 // CHECK-NEXT:                nvvm.mbarrier.try_wait %{{.*}}, %[[P]] : !llvm.ptr<3>, i32 -> i1
 // CHECK:                   nvvm.tcgen05.fence <after>
 // The stage's two descriptors are encoded once; an atom or K slice adds its
 // byte offset >> 4 (A scales at 49152: 3072; B at 16384: 1024; the K slice
 // of MMA i at 32 i: 2 i).
-// CHECK:                   %[[CPSTAGE:.*]] = arith.ori %{{.*}}, %[[CPDESC]] : i64
-// CHECK:                   %[[OPSTAGE:.*]] = arith.ori %{{.*}}, %[[OPDESC]] : i64
+// CHECK:                   %[[CPFIELD:.*]] = arith.extui %[[F]] : i32 to i64
+// CHECK-NEXT:              %[[CPSTAGE:.*]] = arith.ori %[[CPFIELD]], %[[CPDESC]] : i64
+// CHECK-NEXT:              %[[OPFIELD:.*]] = arith.extui %[[F]] : i32 to i64
+// CHECK-NEXT:              %[[OPSTAGE:.*]] = arith.ori %[[OPFIELD]], %[[OPDESC]] : i64
 // CHECK-NEXT:              arith.addi %[[CPSTAGE]], %c3072_i64 : i64
 // CHECK-COUNT-12:          nvvm.tcgen05.cp %{{.*}}, %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK:                   %[[B0:.*]] = arith.addi %[[OPSTAGE]], %c1024_i64 : i64
@@ -163,7 +177,9 @@
 // CHECK-NEXT:              %[[LSTAGE:.*]] = arith.select %[[LWRAP]], %c0_i32, %[[LNEXT]] : i32
 // CHECK-NEXT:              %[[LFLIP:.*]] = arith.extui %[[LWRAP]] : i1 to i32
 // CHECK-NEXT:              %[[LPARITY:.*]] = arith.xori %[[P]], %[[LFLIP]] : i32
-// CHECK-NEXT:              scf.yield %[[LSTAGE]], %[[LPARITY]] : i32, i32
+// CHECK-NEXT:              %[[LFIELDNEXT:.*]] = arith.addi %[[F]], %c3456_i32 : i32
+// CHECK-NEXT:              %[[LFIELD:.*]] = arith.select %[[LWRAP]], %[[BASEFIELD]], %[[LFIELDNEXT]] : i32
+// CHECK-NEXT:              scf.yield %[[LSTAGE]], %[[LPARITY]], %[[LFIELD]] : i32, i32, i32
 // CHECK-NEXT:            }
 // CHECK-NEXT:            %[[ACCFULL:.*]] = llvm.getelementptr inbounds %{{.*}}[221248]
 // CHECK-NEXT:            nvvm.tcgen05.commit %[[ACCFULL]] : !llvm.ptr<3>
