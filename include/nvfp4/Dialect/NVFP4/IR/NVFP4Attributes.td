@@ -118,7 +118,7 @@ def NVFP4_ScaleLayoutAttr
     function boundaries".
 
     Example:
-    `func.func @f(%w: !nvfp4.tensor<256x512> {nvfp4.scale_layout = #nvfp4.scale_layout<row_major>})`
+    `func.func @f(%w: !nvfp4.tensor<256x512, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<row_major>})`
   }];
   let assemblyFormat = "`<` $value `>`";
 }
