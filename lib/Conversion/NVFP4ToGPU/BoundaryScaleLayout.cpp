@@ -93,10 +93,10 @@ void mlir::nvfp4::prepareBoundaryScaleLayouts(ModuleOp module, GPUTarget target,
   materializeBoundaryScaleLayouts(module, hooks);
 }
 
-/// Why operand `index` of `op`, which the tcgen05 kernel could read as
-/// atoms, has row-major scales.
-static std::string getRowMajorOperandReason(MatmulOp op, unsigned index) {
-  Value operand = op->getOperand(index);
+/// Why the matmul operand `operand`, which the tcgen05 kernel could read as
+/// atoms, has row-major scales; `def` is its producer (through a
+/// padded-storage view), null for a block argument.
+static std::string getRowMajorOperandReason(Value operand, Operation *def) {
   if (auto arg = dyn_cast<BlockArgument>(operand)) {
     auto function = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
     std::string name = "argument #" + std::to_string(arg.getArgNumber()) +
@@ -108,9 +108,6 @@ static std::string getRowMajorOperandReason(MatmulOp op, unsigned index) {
     return name + " has row-major scales at the function boundary (its "
                   "nvfp4.scale_layout, or boundary-scale-layout=row-major)";
   }
-  Operation *def = operand.getDefiningOp();
-  if (mlir::nvfp4::detail::isPaddedStorageView(def))
-    def = def->getOperand(0).getDefiningOp();
   if (isa<func::CallOp>(def))
     return "the callee returns it with row-major scales";
   if (isa<QuantizeOp>(def))
@@ -123,14 +120,12 @@ static std::string getRowMajorOperandReason(MatmulOp op, unsigned index) {
 void mlir::nvfp4::reportRowMajorTcgen05Operands(ModuleOp module,
                                                 GPUTarget target,
                                                 tc::CtaPairMode ctaPair) {
+  // canReadTcgen05ScaleAtoms holds only for NVFP4 operands of matmuls the
+  // tcgen05 kernel takes.
   module.walk([&](MatmulOp op) {
-    if (!op.getLhs().getType().isNVFP4() ||
-        !mlir::nvfp4::detail::succeedsSilently(op.getContext(), [&] {
-          return checkTcgen05MatmulSupported(op, target, ctaPair);
-        }))
-      return;
     for (unsigned index : {0u, 1u}) {
-      Operation *def = op->getOperand(index).getDefiningOp();
+      Value operand = op->getOperand(index);
+      Operation *def = operand.getDefiningOp();
       if (mlir::nvfp4::detail::isPaddedStorageView(def))
         def = def->getOperand(0).getDefiningOp();
       if (!canReadTcgen05ScaleAtoms(op, index, target, ctaPair) ||
@@ -143,7 +138,7 @@ void mlir::nvfp4::reportRowMajorTcgen05Operands(ModuleOp module,
              "row-major scales of operand #"
           << index
           << " of the tcgen05 matmul instead of bulk-copying 128x4 atoms: "
-          << getRowMajorOperandReason(op, index);
+          << getRowMajorOperandReason(operand, def);
     }
   });
 }

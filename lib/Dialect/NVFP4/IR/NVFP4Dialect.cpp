@@ -115,28 +115,38 @@ std::string mlir::nvfp4::getAtomsScaleLayoutBlocker(NVFP4TensorType type) {
   return "";
 }
 
-/// Verifies `nvfp4.scale_layout` on the argument or result of type `type`
-/// of the function `op`; other `nvfp4.*` attributes are the recipe's.
-static LogicalResult verifyScaleLayoutAttribute(Operation *op, Type type,
-                                                NamedAttribute attribute,
-                                                StringRef what) {
-  if (attribute.getName() != NVFP4Dialect::kScaleLayoutAttrName)
+/// Verifies `nvfp4.scale_layout` on argument (or, with `isResult`, result)
+/// `index` of the function `op`; other `nvfp4.*` attributes are the
+/// recipe's.
+static LogicalResult verifyScaleLayoutAttribute(Operation *op,
+                                                unsigned regionIndex,
+                                                unsigned index, bool isResult,
+                                                NamedAttribute attribute) {
+  StringRef name = NVFP4Dialect::kScaleLayoutAttrName;
+  if (attribute.getName() != name)
     return success();
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function || regionIndex != 0)
+    return op->emitOpError()
+           << "'" << name << "' applies to function arguments and results only";
+  Type type = isResult ? function.getResultTypes()[index]
+                       : function.getArgumentTypes()[index];
+  std::string what =
+      (isResult ? "result #" : "argument #") + std::to_string(index);
   auto layout = dyn_cast<ScaleLayoutAttr>(attribute.getValue());
   if (!layout)
-    return op->emitOpError()
-           << "'" << NVFP4Dialect::kScaleLayoutAttrName << "' of " << what
-           << " must be a #nvfp4.scale_layout attribute";
+    return op->emitOpError() << "'" << name << "' of " << what
+                             << " must be a #nvfp4.scale_layout attribute";
   auto tensorType = dyn_cast<NVFP4TensorType>(type);
   if (!tensorType)
     return op->emitOpError()
-           << "'" << NVFP4Dialect::kScaleLayoutAttrName << "' of " << what
+           << "'" << name << "' of " << what
            << " applies to !nvfp4.tensor values, not " << type;
   if (layout.getValue() == ScaleLayout::Atoms) {
     std::string blocker = getAtomsScaleLayoutBlocker(tensorType);
     if (!blocker.empty())
-      return op->emitOpError() << "'" << NVFP4Dialect::kScaleLayoutAttrName
-                               << "' of " << what << ": " << blocker;
+      return op->emitOpError()
+             << "'" << name << "' of " << what << ": " << blocker;
   }
   return success();
 }
@@ -145,30 +155,16 @@ LogicalResult NVFP4Dialect::verifyRegionArgAttribute(Operation *op,
                                                      unsigned regionIndex,
                                                      unsigned argIndex,
                                                      NamedAttribute attribute) {
-  if (attribute.getName() != kScaleLayoutAttrName)
-    return success();
-  auto function = dyn_cast<FunctionOpInterface>(op);
-  if (!function || regionIndex != 0)
-    return op->emitOpError() << "'" << kScaleLayoutAttrName
-                             << "' applies to function arguments only";
-  return verifyScaleLayoutAttribute(op, function.getArgumentTypes()[argIndex],
-                                    attribute,
-                                    "argument #" + std::to_string(argIndex));
+  return verifyScaleLayoutAttribute(op, regionIndex, argIndex,
+                                    /*isResult=*/false, attribute);
 }
 
 LogicalResult
 NVFP4Dialect::verifyRegionResultAttribute(Operation *op, unsigned regionIndex,
                                           unsigned resultIndex,
                                           NamedAttribute attribute) {
-  if (attribute.getName() != kScaleLayoutAttrName)
-    return success();
-  auto function = dyn_cast<FunctionOpInterface>(op);
-  if (!function || regionIndex != 0)
-    return op->emitOpError() << "'" << kScaleLayoutAttrName
-                             << "' applies to function results only";
-  return verifyScaleLayoutAttribute(op, function.getResultTypes()[resultIndex],
-                                    attribute,
-                                    "result #" + std::to_string(resultIndex));
+  return verifyScaleLayoutAttribute(op, regionIndex, resultIndex,
+                                    /*isResult=*/true, attribute);
 }
 
 LogicalResult BlockAttr::verify(function_ref<InFlightDiagnostic()> emitError,
