@@ -17,18 +17,22 @@
 //
 // The tcgen05 kernel on the 256x512 x 384x512 GEMM (128x128 tiles, 2 x 3
 // tiles of 2 K tiles): TMA moves 6 x 2 x (128 + 128) x 128 = 393,216 bytes
-// of A and B; the CTA pair (256x128 tiles) loads each B row once per
-// cluster: 3 x 2 x (256 + 128) x 128 = 294,912. The epilogue stores whole
-// rows through its staging buffers (4 lanes per 64-byte row): 99.3%
-// coalescing, the rest being the producer lanes' 16-byte scale loads;
-// neither the staging nor the producer's 16-byte scale stores conflict.
+// of A and B, plus the staged 16x16 B scales, 6 x 2 x 8 rows x 16 bytes =
+// 1,536; the CTA pair (256x128 tiles) loads each B row once per cluster:
+// 3 x 2 x (256 + 128) x 128 = 294,912, and each CTA stages the 8 B scale
+// rows of the tile, 3 x 2 x 2 x 128 = 1,536. The global requests are the
+// epilogue's stores of whole rows through its staging buffers (4 lanes per
+// 64-byte row, fully coalesced) and the producer lanes' 16-byte loads of
+// the row-major A scales (16 of each 32-byte row sector): 94.4%. Neither
+// the staging, the producer's 16-byte scale stores nor the scale warp's
+// expansion conflict.
 // RUN: for options in "target=sm_100a" "target=sm_100a tcgen05-cta-pair=on"; do \
 // RUN:   nvfp4-opt %S/Inputs/matmul-tile-cases.mlir --nvfp4-to-gpu-emulation="$options" \
 // RUN:   | env NVFP4_GPU_EMULATOR_REPORT=1 %mlir_runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib 2>&1; \
 // RUN: done | FileCheck %s --check-prefix=TMA
-// TMA: memory of nvfp4_tcgen05_matmul_m256n384k512_t128_1x16_16x16_f32: global 864 requests, 13920 sectors, 442368 bytes, coalescing 99.3%; {{.*}} 0 bank conflicts, {{.*}} TMA 393216 bytes
-// TMA: memory of nvfp4_tcgen05_matmul_m256n384k512_t128_pair_1x16_16x16_f32: global 864 requests, 13920 sectors, 442368 bytes, coalescing 99.3%; {{.*}} 0 bank conflicts, {{.*}} TMA 294912 bytes
+// TMA: memory of nvfp4_tcgen05_matmul_m256n384k512_t128_1x16_16x16_f32_sfstaged_b: global 816 requests, 13824 sectors, 417792 bytes, coalescing 94.4%; {{.*}} 0 bank conflicts, {{.*}} TMA 394752 bytes
+// TMA: memory of nvfp4_tcgen05_matmul_m256n384k512_t128_pair_1x16_16x16_f32_sfstaged_b: global 816 requests, 13824 sectors, 417792 bytes, coalescing 94.4%; {{.*}} 0 bank conflicts, {{.*}} TMA 296448 bytes
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -387,6 +387,47 @@ TEST(Tcgen05Plan, CtaPairScaleFullBarriers) {
   EXPECT_EQ(makeTilePlan(64, true).stages, 6);
 }
 
+TEST(Tcgen05Plan, StagedScalesKeepTheStages) {
+  // Staged 16x16-block scales land in the operand's own scale atoms of the
+  // stage, so they cost no stage: only a scaleStaged barrier per stage (after
+  // accEmpty, or the pair's scaleFull) and the scale warp.
+  for (int64_t n : {64, 128, 256})
+    for (bool pair : {false, true})
+      for (ScaleStaging staging :
+           {ScaleStaging{true, false}, ScaleStaging{false, true},
+            ScaleStaging{true, true}}) {
+        TilePlan base = makeTilePlan(n, pair);
+        TilePlan p = makeTilePlan(n, pair, kMmasPerKTile, staging);
+        const int64_t ctas = pair ? kPairCtas : 1;
+        EXPECT_EQ(p.stages, base.stages) << n << " pair " << pair;
+        EXPECT_EQ(p.accStages, base.accStages);
+        EXPECT_EQ(p.stageBytes, base.stageBytes);
+        EXPECT_EQ(p.warps, kWarps + 1);
+        EXPECT_EQ(p.threads(), 224);
+        EXPECT_EQ(kScaleWarp, kFirstEpilogueWarp + kEpilogueWarps);
+        // The producer's and the scale warp's lanes of each CTA.
+        EXPECT_EQ(p.fullBarrierArrivals, ctas * 64);
+        EXPECT_EQ(p.scaleStagedBarrierOffset,
+                  p.scaleFullBarrierOffset + (pair ? 8 * p.stages : 0));
+        EXPECT_EQ(p.tmemSlotOffset, p.scaleStagedBarrierOffset + 8 * p.stages);
+        EXPECT_GE(p.epilogueStagingOffset, p.tmemSlotOffset + 4);
+        EXPECT_EQ(p.epilogueStagingOffset % kEpilogueStagingAlignment, 0);
+        EXPECT_LE(p.sharedBytes, kMaxDynamicSharedBytes);
+        // 16 bytes per staged scale row, inside the operand's atoms (the
+        // TMA destinations 128-byte aligned).
+        EXPECT_EQ(p.stagedScaleBytes,
+                  (staging.lhs ? 128 : 0) +
+                      (staging.rhs ? 16 * std::max<int64_t>(n, 128) / 16 : 0));
+        EXPECT_LE(stagedScaleBytesOf(kTileM), p.scaleAtomKTileBytes());
+        EXPECT_LE(stagedScaleBytesOf(n),
+                  p.bScaleAtoms * p.scaleAtomKTileBytes());
+        EXPECT_EQ(p.aScaleOffset % 128, 0);
+        EXPECT_EQ(p.bScaleOffset % 128, 0);
+      }
+  EXPECT_EQ(makeTilePlan(128).warps, kWarps);
+  EXPECT_EQ(makeTilePlan(128).threads(), kThreads);
+}
+
 TEST(Tcgen05Plan, EpilogueWarpsCoverTheAccumulatorLanes) {
   // tcgen05.ld restricts warp w to the lanes 32 (w % 4) .. + 31: the four
   // epilogue warps together own every accumulator row exactly once.
@@ -737,6 +778,82 @@ TEST(Tcgen05Layout, ScaleAtomBulkCopiesFillTheStageAtoms) {
     // mbarrier transaction counts are limited to 2^20 - 1.
     EXPECT_LT(p.txBytes + p.scaleCopyBytes(true, true), 1 << 20);
   }
+}
+
+TEST(Tcgen05Layout, ScaleWarpExpandsStagedScalesIntoTheAtoms) {
+  // Staged 16x16-block scales: per K tile the producer's TMA box puts the 16
+  // scale bytes of each staged row (tile row 16 j .. 16 j + 15 -> row j;
+  // rows past the tensor zero-filled) at the start of the operand's atoms;
+  // then lane l of the scale warp loads, for each 128-row block a and
+  // q = 0..3, the staged row of tile row scaleRowOfLane(l, a, q) (rows past
+  // the tile are zeros), all before any store, and stores word i of its four
+  // rows at the atom of MMA i, byte scaleLaneStoreOffset(l). Replays both and
+  // checks that every atom the MMA thread's tcgen05.cp reads holds the scale
+  // of its row's 16x16 tile.
+  const int64_t k = 768;
+  for (int64_t n : {64, 128, 256})
+    for (bool isLhs : {true, false}) {
+      TilePlan p =
+          makeTilePlan(n, false, kMmasPerKTile, ScaleStaging{isLhs, !isLhs});
+      const int64_t tileRows = isLhs ? kTileM : n;
+      const int64_t blocks = isLhs ? 1 : p.bScaleAtoms;
+      const int64_t rows = 3 * 128 + 48; // the last tile ragged
+      const int64_t scaleRows = rows / 16;
+      auto compact = [&](int64_t r, int64_t c) {
+        return int32_t(1000 * r + c + 1);
+      };
+      const int64_t base = isLhs ? p.aScaleOffset : p.bScaleOffset;
+      for (int64_t tileRow0 = 0; tileRow0 < rows; tileRow0 += tileRows)
+        for (int64_t kt = 0; kt < k / kTileK; ++kt) {
+          std::vector<int32_t> stage(p.stageBytes, -1);
+          // The TMA box: stagedScaleRowsOf(tileRows) rows x 16 bytes.
+          ASSERT_EQ(stagedScaleBytesOf(tileRows) % 16, 0);
+          for (int64_t j = 0; j < stagedScaleRowsOf(tileRows); ++j)
+            for (int64_t c = 0; c < kStagedScaleRowBytes; ++c) {
+              int64_t r = tileRow0 / 16 + j;
+              stage[base + j * kStagedScaleRowBytes + c] =
+                  r < scaleRows ? compact(r, kt * 16 + c) : 0;
+            }
+          // The lanes' loads (all first), then their stores.
+          std::vector<std::array<int32_t, 16>> loaded(32 * blocks * 4);
+          for (int64_t lane = 0; lane < 32; ++lane)
+            for (int64_t a = 0; a < blocks; ++a)
+              for (int64_t q = 0; q < kScaleRowsPerLane; ++q) {
+                int64_t row = scaleRowOfLane<int64_t>(lane, a, q);
+                auto &bytes = loaded[(lane * blocks + a) * 4 + q];
+                for (int64_t c = 0; c < 16; ++c)
+                  bytes[c] =
+                      row < tileRows ? stage[base + row / 16 * 16 + c] : 0;
+              }
+          for (int64_t lane = 0; lane < 32; ++lane)
+            for (int64_t a = 0; a < blocks; ++a)
+              for (int64_t i = 0; i < kMmasPerKTile; ++i)
+                for (int64_t q = 0; q < kScaleRowsPerLane; ++q)
+                  for (int64_t kb = 0; kb < 4; ++kb) {
+                    int64_t atom = isLhs ? p.aScaleAtomOffsetOf(i)
+                                         : p.bScaleAtomOffsetOf(i, a);
+                    stage[atom + scaleLaneStoreOffset<int64_t>(lane) + 4 * q +
+                          kb] = loaded[(lane * blocks + a) * 4 + q][4 * i + kb];
+                  }
+          for (int64_t i = 0; i < kMmasPerKTile; ++i)
+            for (int64_t a = 0; a < blocks; ++a)
+              for (int64_t r = 0; r < kScaleAtomRows; ++r)
+                for (int64_t kb = 0; kb < kScaleAtomBlocks; ++kb) {
+                  int64_t atom = isLhs ? p.aScaleAtomOffsetOf(i)
+                                       : p.bScaleAtomOffsetOf(i, a);
+                  int64_t tileRow = a * kScaleAtomRows + r;
+                  int64_t scaleRow = (tileRow0 + tileRow) / 16;
+                  int32_t want = tileRow >= tileRows ? 0
+                                 : scaleRow >= scaleRows
+                                     ? 0
+                                     : compact(scaleRow, kt * 16 + 4 * i + kb);
+                  ASSERT_EQ(stage[atom + scaleAtomOffset(r, kb)], want)
+                      << "N " << n << " lhs " << isLhs << " tile row "
+                      << tileRow0 << " kt " << kt << " MMA " << i << " row "
+                      << tileRow;
+                }
+        }
+    }
 }
 
 /// tcgen05.cp.cta_group::1.32x128b.warpx4, modelled from the ISA: the source

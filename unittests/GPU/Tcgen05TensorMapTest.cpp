@@ -51,6 +51,33 @@ TEST(Tcgen05TensorMap, KernelMapsAreValid) {
         }
 }
 
+TEST(Tcgen05TensorMap, StagedScaleMapsAreValid) {
+  // The compact 16x16-block scales ([batch * rows / 16, K / 16] bytes) of
+  // every shape whose scales the kernel stages (rows % 16, K % 256): 16-byte
+  // boxes of the staged rows of whole 128-row atoms, unswizzled.
+  ByteTensorMap2D map = stagedScaleTensorMap(0x10000, 2, 384, 512, 128);
+  EXPECT_EQ(map.innerBytes, 32u);          // K / 16
+  EXPECT_EQ(map.outerRows, 2u * 384 / 16); // batch * rows / 16
+  EXPECT_EQ(map.rowStrideBytes, 32u);
+  EXPECT_EQ(map.boxInnerBytes, 16u); // one K tile's scales
+  EXPECT_EQ(map.boxOuterRows, 8u);   // 128 rows
+  EXPECT_EQ(map.swizzle, TensorMapSwizzle::None);
+  EXPECT_EQ(stagedScaleTensorMap(0x10000, 1, 256, 512, 64).boxOuterRows, 8u);
+  EXPECT_EQ(stagedScaleTensorMap(0x10000, 1, 256, 512, 256).boxOuterRows, 16u);
+  for (int64_t batch : {1, 2, 7})
+    for (int64_t rows : {16, 208, 384, 4096})
+      for (int64_t k : {256, 768, 65536})
+        for (int64_t tileRows : {64, 128, 256})
+          EXPECT_EQ(checkByteTensorMap2D(stagedScaleTensorMap(
+                        0x10000, batch, rows, k, tileRows)),
+                    TensorMapIssue::None)
+              << batch << " x " << rows << " x " << k << " tile " << tileRows;
+  // K = 128 would give an 8-byte row stride: not staged.
+  EXPECT_EQ(
+      checkByteTensorMap2D(stagedScaleTensorMap(0x10000, 1, 128, 128, 128)),
+      TensorMapIssue::StrideNotMultipleOf16);
+}
+
 TEST(Tcgen05TensorMap, EachRuleIsEnforced) {
   auto issueOf = [](auto mutate) {
     ByteTensorMap2D map = validMap();

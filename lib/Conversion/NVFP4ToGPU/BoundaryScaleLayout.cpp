@@ -128,7 +128,9 @@ void mlir::nvfp4::reportRowMajorTcgen05Operands(ModuleOp module,
       Operation *def = operand.getDefiningOp();
       if (mlir::nvfp4::detail::isPaddedStorageView(def))
         def = def->getOperand(0).getDefiningOp();
+      // Staged scales (16x16 blocks) come by TMA too.
       if (!canReadTcgen05ScaleAtoms(op, index, target, ctaPair) ||
+          stagesTcgen05Scales(op, index, target, ctaPair) ||
           mlir::nvfp4::detail::isTcgen05AtomsNVFP4Value(def) ||
           (isa_and_nonnull<QuantizeOp>(def) &&
            def->hasAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName)))

@@ -99,8 +99,12 @@ void Tcgen05KernelBuilder::emitProducer() {
   Value leader = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
   // The operands' tensor maps into the TMA unit's descriptor cache before
   // the first load (CUTLASS's prefetch_tma_descriptor).
+  SmallVector<Value, 4> maps = {lhsTensorMap, rhsTensorMap};
+  for (Value map : {lhsStagedScaleMap, rhsStagedScaleMap})
+    if (map)
+      maps.push_back(map);
   ifThen(leader, [&] {
-    for (Value map : {lhsTensorMap, rhsTensorMap})
+    for (Value map : maps)
       NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
                                /*evictPriority=*/nullptr, map,
                                /*predicate=*/Value(), /*tensormap=*/true,
@@ -204,8 +208,37 @@ void Tcgen05KernelBuilder::emitProducer() {
         if (c.rhsScaleAtoms)
           copyScaleAtoms(rhsScales, rhsScaleRow, p.bScaleAtoms,
                          /*isLhs=*/false);
+        // Staged scales: the K tile's 16 scale bytes of the tile's scale
+        // rows to the start of the operand's atoms in this CTA's stage,
+        // completing on its own scaleStaged barrier, which the scale warp
+        // waits for.
+        if (p.scaleStaging.any()) {
+          Value staged = barrier(p.scaleStagedBarrierOffset, stage);
+          NVVM::MBarrierArriveExpectTxOp::create(
+              b, loc, TypeRange(), staged, i32(p.stagedScaleBytes),
+              NVVM::MemScopeKind::CTA, /*relaxed=*/false,
+              /*predicate=*/Value());
+          Value kScaleByte = mulC(kt, tc::kStagedScaleRowBytes);
+          auto loadStaged = [&](Value map, int64_t offset, Value firstRow) {
+            Value dst = LLVM::AddrSpaceCastOp::create(
+                b, loc, clusterPtrType, smemPtr(addC(stageOff, offset)));
+            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                b, loc, dst, map,
+                ValueRange{kScaleByte,
+                           divC(firstRow, tc::kStagedScaleBlockRows)},
+                staged, /*im2colOffsets=*/ValueRange(),
+                /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+                NVVM::TMALoadModeAttr::get(ctx, NVVM::TMALoadMode::TILE),
+                b.getBoolAttr(false), NVVM::CTAGroupKindAttr(),
+                /*predicate=*/Value());
+          };
+          if (p.scaleStaging.lhs)
+            loadStaged(lhsStagedScaleMap, p.aScaleOffset, lhsRow);
+          if (p.scaleStaging.rhs)
+            loadStaged(rhsStagedScaleMap, p.bScaleOffset, rhsScaleRow);
+        }
       });
-      if (!c.lhsScaleAtoms || !c.rhsScaleAtoms) {
+      if (storesScalesInProducer()) {
         emitScaleStores(kt, stageOff, coord);
         // Make the generic-proxy scale stores visible to tcgen05.cp.
         NVVM::FenceProxyOp::create(
@@ -237,13 +270,54 @@ void Tcgen05KernelBuilder::emitProducer() {
   });
 }
 
-void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
-                                           const tc::TileCoord<IdxI32> &coord) {
+void Tcgen05KernelBuilder::emitScaleAtomStores(
+    Value stageOff, function_ref<Value(Value)> loadRow, int64_t tileRows,
+    int64_t atoms, bool isLhs, bool inPlace) {
   // One 32-bit word of scales per atom of the K tile (4 scales each).
   const int64_t words = p.scaleAtomsPerKTile;
-  auto rowType = VectorType::get({words}, b.getI32Type());
   // An atom's 16 bytes of a lane: one word of each of its four rows.
   auto atomRowsType = VectorType::get({tc::kScaleRowsPerLane}, b.getI32Type());
+  Value laneOff = tc::scaleLaneStoreOffset(idx(laneId)).v;
+  // Each lane's four rows of each 128-row block, all loaded before the
+  // first store.
+  SmallVector<SmallVector<Value, tc::kScaleRowsPerLane>> blocks(atoms);
+  for (int64_t atom = 0; atom < atoms; ++atom) {
+    for (int64_t q = 0; q < tc::kScaleRowsPerLane; ++q) {
+      // Rows past the tile (N = 64: half of the atom) are padding the
+      // MMA does not read; they are written as zeros.
+      bool inTile = tc::scaleRowOfLane<int64_t>(0, atom, q) < tileRows;
+      blocks[atom].push_back(
+          inTile ? loadRow(tc::scaleRowOfLane(idx(laneId), atom, q).v)
+                 : Value());
+    }
+  }
+  if (inPlace)
+    emitWarpSync();
+  for (int64_t atom = 0; atom < atoms; ++atom) {
+    ArrayRef<Value> rows = blocks[atom];
+    // Word i of the four rows (null: zero padding) into atom i.
+    const int64_t firstAtomOffset =
+        isLhs ? p.aScaleAtomOffsetOf(0) : p.bScaleAtomOffsetOf(0, atom);
+    for (int64_t i = 0; i < words; ++i) {
+      Value vec = LLVM::PoisonOp::create(b, loc, atomRowsType);
+      for (auto [q, row] : llvm::enumerate(rows)) {
+        Value word = row ? LLVM::ExtractElementOp::create(b, loc, row, i32(i))
+                               .getResult()
+                         : i32(0);
+        vec = LLVM::InsertElementOp::create(b, loc, vec, word,
+                                            i32(static_cast<int64_t>(q)));
+      }
+      Value dst = add(addC(stageOff, firstAtomOffset + i * tc::kScaleAtomBytes),
+                      laneOff);
+      LLVM::StoreOp::create(b, loc, vec, smemPtr(dst), 16);
+    }
+  }
+}
+
+void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
+                                           const tc::TileCoord<IdxI32> &coord) {
+  const int64_t words = p.scaleAtomsPerKTile;
+  auto rowType = VectorType::get({words}, b.getI32Type());
   const int64_t scaleRowBytes = c.k / c.blockCols();
   Value kScaleByte = ext64(mulC(kt, words * 4));
   Value batch64 = ext64(coord.batch.v);
@@ -288,54 +362,72 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
     }
     return vec;
   };
-  // Word i of the four rows (null: zero padding) into atom i.
-  Value laneOff = tc::scaleLaneStoreOffset(idx(laneId)).v;
-  auto storeAtoms = [&](ArrayRef<Value> rows, int64_t firstAtomOffset) {
-    for (int64_t i = 0; i < words; ++i) {
-      Value vec = LLVM::PoisonOp::create(b, loc, atomRowsType);
-      for (auto [q, row] : llvm::enumerate(rows)) {
-        Value word = row ? LLVM::ExtractElementOp::create(b, loc, row, i32(i))
-                               .getResult()
-                         : i32(0);
-        vec = LLVM::InsertElementOp::create(b, loc, vec, word,
-                                            i32(static_cast<int64_t>(q)));
-      }
-      Value dst = add(addC(stageOff, firstAtomOffset + i * tc::kScaleAtomBytes),
-                      laneOff);
-      LLVM::StoreOp::create(b, loc, vec, smemPtr(dst), 16);
-    }
-  };
-  auto storeOperand = [&](Value base, int64_t rows, int64_t blockRows,
-                          Value tileRow0, int64_t tileRows, int64_t atoms,
-                          bool isLhs) {
-    for (int64_t atom = 0; atom < atoms; ++atom) {
-      SmallVector<Value, tc::kScaleRowsPerLane> words;
-      for (int64_t q = 0; q < tc::kScaleRowsPerLane; ++q) {
-        // Rows past the tile (N = 64: half of the atom) are padding the
-        // MMA does not read; they are written as zeros.
-        bool inTile = tc::scaleRowOfLane<int64_t>(0, atom, q) < tileRows;
-        words.push_back(
-            inTile ? loadRow(base, rows, blockRows, tileRow0,
-                             tc::scaleRowOfLane(idx(laneId), atom, q).v)
-                   : Value());
-      }
-      storeAtoms(words, isLhs ? p.aScaleAtomOffsetOf(0)
-                              : p.bScaleAtomOffsetOf(0, atom));
-    }
-  };
   // A: this CTA's 128 rows. B: all tileN rows, also in each CTA of a pair
   // (each CTA's tensor core scales its 128 accumulator rows by the scales
   // of every B column, which it reads from its own tensor memory).
   Value aRow0 = (coord.m * p.tileM).v;
   if (p.ctaPair)
     aRow0 = add(aRow0, mulC(rankInPair, tc::kTileM));
-  // Operands whose scales are in the global atoms layout came by bulk copy.
-  if (!c.lhsScaleAtoms)
-    storeOperand(lhsScales, c.m, c.lhsBlockRows, aRow0, tc::kTileM, 1,
-                 /*isLhs=*/true);
-  if (!c.rhsScaleAtoms)
-    storeOperand(rhsScales, c.n, c.rhsBlockRows, (coord.n * p.tileN).v, p.tileN,
-                 p.bScaleAtoms, /*isLhs=*/false);
+  // Operands whose scales are in the global atoms layout came by bulk copy,
+  // staged ones are the scale warp's.
+  if (!c.lhsScaleAtoms && !p.scaleStaging.lhs)
+    emitScaleAtomStores(
+        stageOff,
+        [&](Value row) {
+          return loadRow(lhsScales, c.m, c.lhsBlockRows, aRow0, row);
+        },
+        tc::kTileM, 1, /*isLhs=*/true);
+  if (!c.rhsScaleAtoms && !p.scaleStaging.rhs)
+    emitScaleAtomStores(
+        stageOff,
+        [&](Value row) {
+          return loadRow(rhsScales, c.n, c.rhsBlockRows, (coord.n * p.tileN).v,
+                         row);
+        },
+        p.tileN, p.bScaleAtoms, /*isLhs=*/false);
+}
+
+void Tcgen05KernelBuilder::emitScaleWarp() {
+  const int64_t kTiles = c.kTiles();
+  auto rowType = VectorType::get({p.scaleAtomsPerKTile}, b.getI32Type());
+  forEachTile([&](Value local, tc::TileCoord<IdxI32>) {
+    forRange(i32(0), i32(kTiles), [&](Value kt) {
+      IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
+      Value stage = tc::slotOf(step, p.stages).v;
+      // The producer armed the barrier after the stage's release, so the
+      // stage's atoms are free once the staged scales landed.
+      emitWait(barrier(p.scaleStagedBarrierOffset, stage),
+               tc::consumerParity(step, p.stages).v);
+      Value stageOff = mulC(stage, p.stageBytes);
+      // Tile row `row` takes the 16 bytes of its scale row, row / 16, which
+      // the expansion overwrites: every lane loads its rows before any lane
+      // stores (inPlace).
+      auto expand = [&](int64_t offset, int64_t tileRows, int64_t atoms,
+                        bool isLhs) {
+        emitScaleAtomStores(
+            stageOff,
+            [&](Value row) -> Value {
+              Value at = add(addC(stageOff, offset),
+                             mulC(divC(row, tc::kStagedScaleBlockRows),
+                                  tc::kStagedScaleRowBytes));
+              return LLVM::LoadOp::create(b, loc, rowType, smemPtr(at),
+                                          tc::kStagedScaleRowBytes);
+            },
+            tileRows, atoms, isLhs, /*inPlace=*/true);
+      };
+      if (p.scaleStaging.lhs)
+        expand(p.aScaleOffset, tc::kTileM, 1, /*isLhs=*/true);
+      if (p.scaleStaging.rhs)
+        expand(p.bScaleOffset, p.tileN, p.bScaleAtoms, /*isLhs=*/false);
+      // Make the generic-proxy stores visible to tcgen05.cp, then arrive
+      // (with a CTA pair on the leader's full barrier).
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+      emitArrive(p.fullBarrierOffset, stage);
+    });
+  });
 }
 
 void Tcgen05KernelBuilder::emitMmaIssuer() {
@@ -511,7 +603,7 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
       gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(tc::kThreads), 1, 1}));
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(p.threads()), 1, 1}));
   // One CTA per SM (it allocates all 512 tensor-memory columns and most of
   // the shared memory): `.minnctapersm 1` tells ptxas so, which otherwise
   // caps the registers for an occupancy the kernel cannot have and spills.
@@ -546,6 +638,10 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   lhsScales = globalBase(operand(0, kArgScales));
   rhsTensorMap = addressOfMap(operand(1, kArgTensorMap));
   rhsScales = globalBase(operand(1, kArgScales));
+  if (p.scaleStaging.lhs)
+    lhsStagedScaleMap = addressOfMap(operand(0, kArgScaleTensorMap));
+  if (p.scaleStaging.rhs)
+    rhsStagedScaleMap = addressOfMap(operand(1, kArgScaleTensorMap));
   if (!c.isMX()) {
     lhsAmax = operand(0, kArgAmax);
     rhsAmax = operand(1, kArgAmax);
@@ -615,6 +711,9 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
     // Both CTAs alike; only the peer's are used.
     if (p.ctaPair && (c.lhsScaleAtoms || c.rhsScaleAtoms))
       init(p.scaleFullBarrierOffset, p.stages, tc::kScaleFullBarrierArrivals);
+    if (p.scaleStaging.any())
+      init(p.scaleStagedBarrierOffset, p.stages,
+           tc::kScaleStagedBarrierArrivals);
     NVVM::FenceMbarrierInitOp::create(b, loc);
   });
   Value nCols = i32(p.tmemColumns);
@@ -642,8 +741,18 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
                NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
            ifThen(elected, [&] { emitMmaIssuer(); });
          });
-  ifThen(cmp(arith::CmpIPredicate::uge, warp, i32(tc::kFirstEpilogueWarp)),
-         [&] { emitEpilogue(); });
+  // The epilogue warps are the last but for the scale warp.
+  Value isEpilogueWarp =
+      cmp(arith::CmpIPredicate::uge, warp, i32(tc::kFirstEpilogueWarp));
+  if (p.scaleStaging.any()) {
+    Value isScaleWarp =
+        cmp(arith::CmpIPredicate::eq, warp, i32(tc::kScaleWarp));
+    isEpilogueWarp = arith::AndIOp::create(
+        b, loc, isEpilogueWarp,
+        arith::XOrIOp::create(b, loc, isScaleWarp, boolean(true)));
+    ifThen(isScaleWarp, [&] { emitScaleWarp(); });
+  }
+  ifThen(isEpilogueWarp, [&] { emitEpilogue(); });
 
   // Teardown: every tcgen05.ld has completed (tcgen05.wait::ld) before the
   // barrier; warp 1 frees the tensor memory. With a CTA pair the cluster

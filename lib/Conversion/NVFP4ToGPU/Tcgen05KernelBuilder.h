@@ -111,6 +111,10 @@ struct Tcgen05Config : MatmulShape {
   /// lane bulk-copies them into the stage's atoms instead of the warp's
   /// loads and transposed stores.
   bool lhsScaleAtoms = false, rhsScaleAtoms = false;
+  /// Which operands' row-major 16x16-block scales the producer TMA-loads
+  /// into staging buffers and the scale warp expands into the stage's atoms
+  /// (tc::ScaleStaging; set with setScaleStaging, which replans).
+  tc::ScaleStaging scaleStaging;
   /// The epilogue quantizes the result to NVFP4, with the tensor scale of a
   /// given amax, instead of storing it.
   std::optional<EpilogueQuantization> nvfp4Output;
@@ -138,6 +142,22 @@ struct Tcgen05Config : MatmulShape {
         tileN, tc::selectCtaPair(ctaPairMode, c.batches(), c.m, c.n, tileN),
         tc::scaleAtomsPerKTileOf(c.kind()));
     return c;
+  }
+
+  /// Whether the row-major scales of operand `operand` (0: A, 1: B) can be
+  /// staged: NVFP4 16x16 blocks and K a multiple of the K tile (whole
+  /// 16-byte staged scale rows, and the tensor map's 16-byte row stride).
+  bool canStageScales(unsigned operand) const {
+    return !isMX() &&
+           (operand == 0 ? lhsBlockRows : rhsBlockRows) ==
+               tc::kStagedScaleBlockRows &&
+           k % tileK() == 0;
+  }
+  /// Stages the scales as `staging` says, and replans the tile for it.
+  void setScaleStaging(tc::ScaleStaging staging) {
+    scaleStaging = staging;
+    plan = tc::makeTilePlan(plan.tileN, plan.ctaPair,
+                            tc::scaleAtomsPerKTileOf(kind()), staging);
   }
 
   /// The MMA kind of the operands' format: kind::mxf4nvf4 (NVFP4),
@@ -185,10 +205,20 @@ struct Tcgen05Config : MatmulShape {
     return tc::operandTensorMap(address, batches(), n, k, plan.bRowsPerCta,
                                 elementBits());
   }
+  /// The tensor maps of the staged A and B scales at device address
+  /// `address`: one box is what one CTA stages (with a CTA pair, the scales
+  /// of its 128 rows of A and of all the tile's B rows).
+  tc::ByteTensorMap2D lhsStagedScaleTensorMap(uint64_t address) const {
+    return tc::stagedScaleTensorMap(address, batches(), m, k, tc::kTileM);
+  }
+  tc::ByteTensorMap2D rhsStagedScaleTensorMap(uint64_t address) const {
+    return tc::stagedScaleTensorMap(address, batches(), n, k, plan.tileN);
+  }
 
   /// e.g. `nvfp4_tcgen05_matmul_m128n256k1024_t256_1x16_16x16_f32`, or
   /// `..._t256_pair_...` for the CTA pair; `_sfatoms_a`, `_sfatoms_b`,
-  /// `_sfatoms_ab` name the operands whose scales are in the atoms layout.
+  /// `_sfatoms_ab` name the operands whose scales are in the atoms layout,
+  /// `_sfstaged_a`, ... those whose scales are staged.
   /// MX operands name their formats instead of their blocks
   /// (`..._t128_mxfp8_e4m3_mxfp8_e5m2_f32`).
   std::string kernelName() const {
@@ -206,6 +236,9 @@ struct Tcgen05Config : MatmulShape {
     if (lhsScaleAtoms || rhsScaleAtoms)
       os << "_sfatoms_" << (lhsScaleAtoms ? "a" : "")
          << (rhsScaleAtoms ? "b" : "");
+    if (scaleStaging.any())
+      os << "_sfstaged_" << (scaleStaging.lhs ? "a" : "")
+         << (scaleStaging.rhs ? "b" : "");
     if (nvfp4Output)
       os << nvfp4Output->kernelNameSuffix();
     if (computesAmax)
@@ -280,24 +313,36 @@ constexpr llvm::StringLiteral kMultiprocessorCountFn =
 /// buffer, or with the NVFP4 epilogue the amax, the seed if stochastic, the
 /// data and the scales buffers; then the result's amax buffer if the kernel
 /// computes it. Each
-/// tensor map directly follows the data buffer it describes: the kernel reads
-/// the data only through the tensor map, but the buffer stays an operand of the
-/// launch so that the host staging of nvfp4-to-gpu-executable moves it to the
-/// device, and nvfp4-tcgen05-retarget-tensor-maps finds the buffer of each map.
+/// tensor map directly follows the buffer it describes (the data's, and with
+/// staged scales the scales'): the kernel reads the data only through the
+/// tensor map, but the buffer stays an operand of the launch so that the
+/// host staging of nvfp4-to-gpu-executable moves it to the device, and
+/// nvfp4-tcgen05-retarget-tensor-maps finds the buffer of each map.
 enum OperandArg : unsigned {
   kArgData,
   kArgTensorMap,
   kArgScales,
+  kArgScaleTensorMap,
   kArgAmax,
 };
 /// The index of argument `arg` of operand `operand` (0: A, 1: B), and of the
 /// first argument after the operands.
-inline unsigned operandArg(const MatmulShape &shape, unsigned operand,
+inline unsigned operandArg(const Tcgen05Config &c, unsigned operand,
                            OperandArg arg) {
-  return operand * (shape.isMX() ? kArgAmax : kArgAmax + 1) + arg;
+  auto staged = [&](unsigned o) {
+    return o == 0 ? c.scaleStaging.lhs : c.scaleStaging.rhs;
+  };
+  // Per operand: data, map, scales, the scales' map if staged, the amax of
+  // NVFP4.
+  unsigned index = 0;
+  for (unsigned o = 0; o < operand; ++o)
+    index += 3 + (staged(o) ? 1 : 0) + (c.isMX() ? 0 : 1);
+  if (arg == kArgAmax && !staged(operand))
+    return index + kArgAmax - 1;
+  return index + arg;
 }
-inline unsigned firstArgAfterOperands(const MatmulShape &shape) {
-  return operandArg(shape, 2, kArgData);
+inline unsigned firstArgAfterOperands(const Tcgen05Config &c) {
+  return operandArg(c, 2, kArgData);
 }
 
 class Tcgen05KernelBuilder {
@@ -431,9 +476,28 @@ private:
   /// of an exited CTA).
   void emitProducer();
   /// Warp 0: the E4M3 scales of K tile `kt` of the tile at `coord` into the
-  /// scale atoms of the stage at byte `stageOff`.
+  /// scale atoms of the stage at byte `stageOff`, for the operands whose
+  /// scales are neither bulk-copied atoms nor staged.
   void emitScaleStores(Value kt, Value stageOff,
                        const tc::TileCoord<IdxI32> &coord);
+  /// Whether the producer's lanes store scales (emitScaleStores).
+  bool storesScalesInProducer() const {
+    return (!c.lhsScaleAtoms && !p.scaleStaging.lhs) ||
+           (!c.rhsScaleAtoms && !p.scaleStaging.rhs);
+  }
+  /// The lanes of a warp write the scale atoms of one operand's K tile into
+  /// the stage at byte `stageOff` (A's at isLhs, else B's `atoms` 128-row
+  /// blocks), reading the scales of tile row `row` (i32, below `tileRows`)
+  /// as `loadRow(row)`: a vector of one i32 per atom of the K tile. Every
+  /// row is loaded before the first store; `inPlace` (rows loaded from the
+  /// atoms' own bytes) also orders the warp's loads before its stores.
+  void emitScaleAtomStores(Value stageOff, function_ref<Value(Value)> loadRow,
+                           int64_t tileRows, int64_t atoms, bool isLhs,
+                           bool inPlace = false);
+  /// The scale warp (staged scales): per K-tile step, waits for the staged
+  /// scales, expands each staged row into the 16 tile rows it scales in the
+  /// stage's atoms, and arrives on the stage's full barrier.
+  void emitScaleWarp();
   /// The elected thread of warp 1: per tile, waits for a free accumulator,
   /// issues copies, MMAs and commits.
   void emitMmaIssuer();
@@ -528,6 +592,8 @@ private:
   /// index and the cluster count (the tile schedule is per cluster).
   Value rankInPair, isLeader;
   Value lhsTensorMap, lhsScales, rhsTensorMap, rhsScales, accPtr, outPtr;
+  /// The tensor maps of staged scales (null when not staged).
+  Value lhsStagedScaleMap, rhsStagedScaleMap;
   Value lhsAmax, rhsAmax;
   // The NVFP4 epilogue: the amax and the seed (stochastic rounding) operands
   // of the quantization, the output's scales and its global encode scale.

@@ -159,6 +159,14 @@ bool mlir::nvfp4::canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
                                  tc::hasWholeScaleAtoms(c.n, scaleCols);
 }
 
+bool mlir::nvfp4::stagesTcgen05Scales(MatmulOp op, unsigned operandIndex,
+                                      GPUTarget target,
+                                      tc::CtaPairMode ctaPair) {
+  return isTcgen05Target(target) && operandIndex <= 1 &&
+         Tcgen05Config::get(op, target, std::nullopt, ctaPair)
+             .canStageScales(operandIndex);
+}
+
 bool mlir::nvfp4::producesTcgen05ScaleAtoms(QuantizeOp op, GPUTarget target,
                                             tc::CtaPairMode ctaPair) {
   if (!isTcgen05Target(target))
@@ -302,6 +310,11 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
           isLhs ? config.lhsTensorMap(0) : config.rhsTensorMap(0);
       args.push_back(encodeTensorMap(rewriter, loc, args.back(), map));
     }
+    if (isLhs ? config.scaleStaging.lhs : config.scaleStaging.rhs)
+      args.push_back(encodeTensorMap(rewriter, loc, args.back(),
+                                     isLhs
+                                         ? config.lhsStagedScaleTensorMap(0)
+                                         : config.rhsStagedScaleTensorMap(0)));
     // MX operands have no tensor scale (operandArg).
     if (amax)
       args.push_back(amax);
@@ -389,7 +402,7 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   Value gridX = arith::IndexCastUIOp::create(rewriter, loc,
                                              rewriter.getIndexType(), ctas);
   gpu::KernelDim3 grid{gridX, cst(1), cst(1)};
-  gpu::KernelDim3 block{cst(tc::kThreads), cst(1), cst(1)};
+  gpu::KernelDim3 block{cst(config.plan.threads()), cst(1), cst(1)};
   std::optional<gpu::KernelDim3> cluster;
   if (config.plan.ctaPair)
     cluster = gpu::KernelDim3{cst(tc::kPairCtas), cst(1), cst(1)};
@@ -423,9 +436,10 @@ void replaceResultAmaxes(PatternRewriter &rewriter, Location loc,
 }
 
 /// Sets the scale layouts of `config`'s operands: the atoms layout for an
-/// operand carried by the cast of an atoms-layout value. Fails, with an
-/// error, for such an operand that the kernel cannot read that way
-/// (producesTcgen05ScaleAtoms never marks one).
+/// operand carried by the cast of an atoms-layout value, staged scales for a
+/// row-major operand that can have them (Tcgen05Config::canStageScales).
+/// Fails, with an error, for an atoms operand that the kernel cannot read
+/// that way (producesTcgen05ScaleAtoms never marks one).
 LogicalResult setOperandScaleLayouts(MatmulOp op, Tcgen05Config &config,
                                      GPUTarget target,
                                      tc::CtaPairMode ctaPair) {
@@ -439,6 +453,10 @@ LogicalResult setOperandScaleLayouts(MatmulOp op, Tcgen05Config &config,
              << " has scales in the tcgen05 atoms layout, which this "
                 "kernel does not read";
   }
+  tc::ScaleStaging staging;
+  staging.lhs = !config.lhsScaleAtoms && config.canStageScales(0);
+  staging.rhs = !config.rhsScaleAtoms && config.canStageScales(1);
+  config.setScaleStaging(staging);
   return success();
 }
 

@@ -46,12 +46,13 @@ func.func @mixed(%a: !nvfp4.tensor<128x256, 1x16>,
 // -----
 
 // Two decode scales: alpha is their product (vLLM's input_scale *
-// weight_scale_2), with no constant factor.
+// weight_scale_2), with no constant factor. (The tcgen05 kernel stages the
+// 16x16 A scales: their tensor map follows their buffer.)
 // CHECK-LABEL: func.func @both(
 // MMA:           gpu.launch_func @nvfp4_kernels::@[[K:nvfp4_matmul_m128n128k256_16x16_1x16_bf16_ds_ab]]
-// TC:            gpu.launch_func @nvfp4_kernels::@[[K:nvfp4_tcgen05_matmul_m128n128k256_t128_16x16_1x16_bf16_ds_ab]]
+// TC:            gpu.launch_func @nvfp4_kernels::@[[K:nvfp4_tcgen05_matmul_m128n128k256_t128_16x16_1x16_bf16_ds_ab_sfstaged_a]]
 // CHECK:         gpu.func @[[K]](
-// CHECK-SAME:      %{{[^:]*}}: memref<8x16xf8E4M3FN>, %[[KAG:[^:]*]]: f32
+// CHECK-SAME:      %{{[^:]*}}: memref<8x16xf8E4M3FN>, {{(%[^:]*: !llvm.array<16 x i64>, )?}}%[[KAG:[^:]*]]: f32
 // CHECK-SAME:      %{{[^:]*}}: memref<128x16xf8E4M3FN>, %[[KBG:[^:]*]]: f32
 // CHECK:           %[[ALPHA:.*]] = arith.mulf %[[KAG]], %[[KBG]] : f32
 // CHECK:           arith.mulf %{{.*}}, %[[ALPHA]] : f32

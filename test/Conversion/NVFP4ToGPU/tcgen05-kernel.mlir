@@ -32,14 +32,14 @@
 // CHECK:         %[[SMS:.*]] = llvm.call @nvfp4CudaMultiprocessorCount() : () -> i32
 // CHECK:         %[[CTAS:.*]] = arith.minui %[[SMS]], %c4_i32 : i32
 // CHECK:         %[[GRID:.*]] = arith.index_castui %[[CTAS]] : i32 to index
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_1x16_f32
 // CHECK-SAME:      blocks in (%[[GRID]], %c1{{.*}}, %c1{{.*}}) threads in (%c192,
 // CHECK-SAME:      dynamic_shared_memory_size %c230528_i32
-// CHECK-SAME:      args(%[[A]] : memref<256x1024xf4E2M1FN>, %[[AMAP]] : !llvm.array<16 x i64>, %{{.*}} : memref<256x64xf8E4M3FN>, %{{.*}} : f32, %[[B]] : memref<512x1024xf4E2M1FN>, %[[BMAP]] : !llvm.array<16 x i64>, %{{.*}} : memref<32x64xf8E4M3FN>, %{{.*}} : f32, %{{.*}} : memref<256x512xf32>)
+// CHECK-SAME:      args(%[[A]] : memref<256x1024xf4E2M1FN>, %[[AMAP]] : !llvm.array<16 x i64>, %{{.*}} : memref<256x64xf8E4M3FN>, %{{.*}} : f32, %[[B]] : memref<512x1024xf4E2M1FN>, %[[BMAP]] : !llvm.array<16 x i64>, %{{.*}} : memref<512x64xf8E4M3FN>, %{{.*}} : f32, %{{.*}} : memref<256x512xf32>)
 // CHECK-NOT:     nvfp4CudaTensorMap
 // CHECK:       gpu.module @nvfp4_kernels
 // CHECK:         llvm.mlir.global external @__nvfp4_tcgen05_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-// CHECK:         gpu.func @nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32(%{{.*}}: memref<256x1024xf4E2M1FN>, %[[AMAPARG:.*]]: !llvm.array<16 x i64>, %{{.*}}: memref<256x64xf8E4M3FN>, %{{.*}}: f32, %{{.*}}: memref<512x1024xf4E2M1FN>, %[[BMAPARG:.*]]: !llvm.array<16 x i64>,
+// CHECK:         gpu.func @nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_1x16_f32(%{{.*}}: memref<256x1024xf4E2M1FN>, %[[AMAPARG:.*]]: !llvm.array<16 x i64>, %{{.*}}: memref<256x64xf8E4M3FN>, %{{.*}}: f32, %{{.*}}: memref<512x1024xf4E2M1FN>, %[[BMAPARG:.*]]: !llvm.array<16 x i64>,
 // CHECK-SAME:      known_block_size = array<i32: 192, 1, 1>, nvvm.minctasm = 1 : i32
 // The K-major 128-byte-swizzle operand descriptor (SBO 1024, version 1,
 // swizzle 2), the instruction descriptor of M = 128, N = 256 (0x08400480) and
@@ -82,8 +82,9 @@
 //
 // Warp 0, the producer: the elected lane prefetches both tensor maps; then
 // per tile and K tile, wait empty[s]; the elected lane expects 49152 bytes
-// and issues the two TMA loads; every lane loads its 4 A and 8 B scale
-// rows, stores them into the 4 A and 8 B atoms, fences and arrives on
+// and issues the two TMA loads; every lane loads its 4 A scale rows and
+// stores them into the 4 A atoms, then loads its 8 B scale rows (all before
+// the first store) and stores them into the 8 B atoms, fences and arrives on
 // full[s]. Then it drains the empty barriers.
 // CHECK:           %[[ISPRODUCER:.*]] = arith.cmpi eq, %[[WARP]], %c0_i32 : i32
 // CHECK-NEXT:      scf.if %[[ISPRODUCER]] {
@@ -103,10 +104,8 @@
 // CHECK-NEXT:            }
 // CHECK-COUNT-4:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK-COUNT-4:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
-// CHECK-COUNT-4:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK-COUNT-4:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
-// CHECK-COUNT-4:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK-COUNT-4:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK-COUNT-8:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-COUNT-8:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // CHECK-NEXT:            nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:            nvvm.mbarrier.arrive %[[FULL]] : !llvm.ptr<3>
 // CHECK:             scf.for
@@ -243,9 +242,9 @@
 // CHECK-NEXT:        nvvm.tcgen05.fence <after>
 // CHECK:             nvvm.tcgen05.dealloc %{{.*}}, %c512_i32 : !llvm.ptr<6>, i32
 func.func @f32_n256(%a: !nvfp4.tensor<256x1024, 1x16>,
-                    %b: !nvfp4.tensor<512x1024, 16x16>) -> tensor<256x512xf32> {
+                    %b: !nvfp4.tensor<512x1024, 1x16>) -> tensor<256x512xf32> {
   %c = nvfp4.matmul %a, %b : !nvfp4.tensor<256x1024, 1x16>,
-         !nvfp4.tensor<512x1024, 16x16> -> tensor<256x512xf32>
+         !nvfp4.tensor<512x1024, 1x16> -> tensor<256x512xf32>
   return %c : tensor<256x512xf32>
 }
 
@@ -259,14 +258,21 @@ func.func @f32_n256(%a: !nvfp4.tensor<256x1024, 1x16>,
 // CHECK-LABEL: func.func @batched_bf16_acc_n128(
 // CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c768_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
+// The 16x16 B scales are staged (tcgen05-staged-scales.mlir): their map is
+// [2 x 384 / 16, 512 / 16] bytes in boxes of 8 rows x 16 bytes, the full
+// barriers count the scale warp's lanes too, and 6 scaleStaged barriers
+// follow accEmpty.
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c32_i64{{(_[0-9]+)?}}, %c48_i64{{(_[0-9]+)?}}, %c32_i64{{(_[0-9]+)?}}, %c16_i32{{(_[0-9]+)?}}, %c8_i32{{(_[0-9]+)?}}, %c0_i32{{(_[0-9]+)?}})
 // CHECK:         arith.minui %{{.*}}, %c6_i32 : i32
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc_sfstaged_b
+// CHECK-SAME:      threads in (%c224,
 // CHECK-SAME:      dynamic_shared_memory_size %c230656_i32
-// CHECK:         gpu.func @nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc(
+// CHECK:         gpu.func @nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc_sfstaged_b(
 // CHECK-DAG:       %[[IDESC:.*]] = arith.constant 136316032 : i32
-// CHECK-COUNT-6:     nvvm.mbarrier.init %{{.*}}, %c32_i32
+// CHECK-COUNT-6:     nvvm.mbarrier.init %{{.*}}, %c64_i32
 // CHECK-COUNT-8:     nvvm.mbarrier.init %{{.*}}, %c1_i32
 // CHECK-COUNT-2:     nvvm.mbarrier.init %{{.*}}, %c128_i32
+// CHECK-COUNT-6:     nvvm.mbarrier.init %{{.*}}, %c1_i32
 // CHECK-NOT:         nvvm.mbarrier.init
 // CHECK:             nvvm.tcgen05.alloc %{{.*}}, %c512_i32
 // CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global
@@ -292,17 +298,21 @@ func.func @batched_bf16_acc_n128(%a: !nvfp4.tensor<2x128x512, 1x16>,
 // -----
 
 // N = 192 takes the 64-wide tile (0x08100480, B boxes of 64 rows); rows 64..
-// 127 of the B scale atom are zero padding the producer stores as zeros.
+// 127 of the B scale atom are zero padding the producer stores as zeros
+// (words 2 and 3 of each lane's 16 bytes, in each of the 4 atoms). The 16x16
+// A scales are staged: a [8, 16]-byte map in boxes of 8 rows.
 // CHECK-LABEL: func.func @f32_n64(
+// CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c16_i64{{(_[0-9]+)?}}, %c8_i64{{(_[0-9]+)?}}, %c16_i64{{(_[0-9]+)?}}, %c16_i32{{(_[0-9]+)?}}, %c8_i32{{(_[0-9]+)?}}, %c0_i32{{(_[0-9]+)?}})
 // CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c128_i64{{(_[0-9]+)?}}, %c192_i64{{(_[0-9]+)?}}, %c128_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c64_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK:         arith.minui %{{.*}}, %c3_i32{{(_[0-9]+)?}} : i32
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_sfstaged_a
 // CHECK-SAME:      dynamic_shared_memory_size %c181504_i32
-// CHECK:         gpu.func @nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32(
+// CHECK:         gpu.func @nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_sfstaged_a(
 // CHECK-DAG:       %[[IDESC:.*]] = arith.constant 135267456 : i32
 // CHECK:           nvvm.tcgen05.alloc %{{.*}}, %c512_i32
 // CHECK:           nvvm.mbarrier.expect_tx %{{.*}}, %c24576_i32
-// CHECK-COUNT-2:   llvm.insertelement %c0_i32, %{{.*}}[%c2_i32 : i32] : vector<4xi32>
+// CHECK:           nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c128_i32
+// CHECK-COUNT-8:   llvm.insertelement %c0_i32, %{{.*}}[%c{{2|3}}_i32 : i32] : vector<4xi32>
 // CHECK:           nvvm.mbarrier.arrive
 // CHECK:           scf.for
 // CHECK-COUNT-8:       nvvm.tcgen05.cp

@@ -23,12 +23,12 @@
 
 // A chain: the first epilogue writes its scales as atoms, which the second
 // kernel bulk-copies as A (tcgen05-scale-atoms.mlir).
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n256k256_t256_1x16_16x16_f32_nvfp4_sfatoms(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n256k256_t256_1x16_16x16_f32_sfstaged_b_nvfp4_sfatoms(
 // PTX:         tcgen05.ld.sync.aligned.32x32b.x16.b32
 // PTX:         cvt.rn.satfinite.e2m1x2.f32
 // PTX:         st.global.b64
 // PTX:         st.global.b8
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfatoms_a_nvfp4(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfatoms_a_sfstaged_b_nvfp4(
 // PTX:         cvt.rn.satfinite.e2m1x2.f32
 // PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_b2m256n256k512_t256_1x16_1x16_bf16_acc_nvfp4(
 // PTX:         cvt.rn.bf16.f32
@@ -44,18 +44,18 @@
 // PTX:         cvt.rn.satfinite.e2m1x2.f32
 // PTX:         st.global.b8
 // The result's amax: a warp maximum, then one atomic per warp and tile.
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_nvfp4_resultamax(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_sfstaged_b_nvfp4_resultamax(
 // PTX-COUNT-5: shfl.sync.bfly.b32
 // PTX:         {{red|atom}}.global.max.u32
 // A ragged shape (208 x 80): every lane takes part in the half-warp
 // maximum, then a branch skips the blocks outside M x N (LLVM sinks their
 // conversion into the guarded stores).
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m208n80k256_t128_1x16_16x16_f32_nvfp4_16x16(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m208n80k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4_16x16(
 // PTX-COUNT-4: shfl.sync.bfly.b32
 // PTX:         @{{%p[0-9]+}} bra
 // PTX:         cvt.rn.satfinite.e2m1x2.f32
 // PTX:         st.global.b64
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_resultamax(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_resultamax(
 // PTX:         tcgen05.ld.sync.aligned.32x32b.x16.b32
 // PTX:         st.global.v2.b64
 // PTX:         {{red|atom}}.global.max.u32

@@ -7,8 +7,10 @@
 // to the quantize kernels, with a report-fallbacks remark saying why.
 
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major" --split-input-file | FileCheck %s
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a report-fallbacks" --split-input-file -o /dev/null 2>&1 | grep -v "producer warp" | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a report-fallbacks" --split-input-file -o /dev/null 2>&1 | grep "producer warp" | FileCheck %s --check-prefix=ROWMAJOR-SCALES --implicit-check-not=remark
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a report-fallbacks" --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark
+// The 16x16 weights cross the boundaries row-major, and the matmul kernels
+// stage their scales by TMA: no producer-warp scale fallback to report.
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a report-fallbacks" --split-input-file -o /dev/null 2>&1 | not grep "producer warp"
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major hardware-sr=true" --split-input-file | FileCheck %s --check-prefix=HWSR
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_120a" --split-input-file | FileCheck %s --check-prefix=SM120
 
@@ -22,7 +24,7 @@
 // CHECK-NOT:     nvfp4_quantize
 // CHECK:         %[[DATA:.*]] = memref.alloc() {alignment = 16 : i64} : memref<128x128xf4E2M1FN>
 // CHECK:         %[[SCALES:.*]] = memref.alloc() {alignment = 16 : i64} : memref<128x8xf8E4M3FN>
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_nvfp4
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4
 // CHECK-SAME:      %[[AMAX]] : f32, %[[DATA]] : memref<128x128xf4E2M1FN>, %[[SCALES]] : memref<128x8xf8E4M3FN>)
 // CHECK-NOT:     gpu.launch_func
 // The result carries the amax it was quantized with: the dequantization
@@ -33,7 +35,7 @@
 // Device: the encode scale once per thread, then per 16 accumulator columns
 // of the thread's row: the E2M1 conversions, one 8-byte store of the codes
 // at (row * 128 + col) / 2 and one byte of scale at row * 8 + col / 16.
-// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_nvfp4(
+// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4(
 // CHECK-SAME:      %[[KAMAX:[^:]*]]: f32, %[[KDATA:[^:]*]]: memref<128x128xf4E2M1FN>, %[[KSCALES:[^:]*]]: memref<128x8xf8E4M3FN>)
 // CHECK:         arith.divf %{{.*}}, %[[KAMAX]] : f32
 // CHECK:         nvvm.tcgen05.ld
@@ -44,7 +46,6 @@
 // SM120:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n128k256_1x16_16x16_f32
 // SM120:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x128_1x16_f32_rn_amax
 func.func @fused_f32(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %amax: f32) -> tensor<128x128xf32> {
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @fused_f32 crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   %q = nvfp4.quantize %y amax %amax : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d = nvfp4.dequantize %q : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
@@ -75,15 +76,13 @@ func.func @fused_bf16_acc(%a: !nvfp4.tensor<2x256x512, 1x16>, %b: !nvfp4.tensor<
 // A chain: the second matmul reads the first one's epilogue output, whose
 // scales the epilogue writes as atoms (tcgen05-scale-atoms.mlir), as A.
 // CHECK-LABEL: func.func @chain(
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n256k256_t256_1x16_16x16_f32_nvfp4_sfatoms
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n256k256_t256_1x16_16x16_f32_sfstaged_b_nvfp4_sfatoms
 // CHECK-NOT:     nvfp4_quantize
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfatoms_a_nvfp4
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfatoms_a_sfstaged_b_nvfp4
 // CHECK-NOT:     gpu.launch_func @nvfp4_kernels::@nvfp4_quantize
 func.func @chain(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<256x256, 16x16>, %c: !nvfp4.tensor<128x256, 16x16>, %amax1: f32, %amax2: f32) -> tensor<128x128xf32> {
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @chain crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y1 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<256x256, 16x16> -> tensor<128x256xf32>
   %q1 = nvfp4.quantize %y1 amax %amax1 : tensor<128x256xf32> -> !nvfp4.tensor<128x256, 1x16>
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #2 of @chain crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y2 = nvfp4.matmul %q1, %c : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   %q2 = nvfp4.quantize %y2 amax %amax2 : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d = nvfp4.dequantize %q2 : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
@@ -100,7 +99,7 @@ func.func @chain(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<256x256, 16
 // CHECK-LABEL: func.func @no_amax(
 // CHECK:         %[[BUF:.*]] = memref.alloc() : memref<1xf32>
 // CHECK:         memref.store %{{.*}}, %[[BUF]][%{{.*}}] : memref<1xf32>
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_resultamax blocks
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_resultamax blocks
 // CHECK-SAME:      %{{.*}} : memref<128x128xf32>, %[[BUF]] : memref<1xf32>)
 // CHECK:         %[[AMAX:.*]] = memref.load %[[BUF]][%{{.*}}] : memref<1xf32>
 // CHECK:         memref.dealloc %[[BUF]] : memref<1xf32>
@@ -111,7 +110,7 @@ func.func @chain(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<256x256, 16
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x128_1x16_f32_rn_rhtd2ca blocks
 // Device: the thread's running maximum of |value| (NaN ignored) over its
 // chunks, then per tile a warp maximum and one atomic by lane 0.
-// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_resultamax(
+// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_resultamax(
 // CHECK-SAME:      %{{[^:]*}}: memref<128x128xf32>, %[[KBUF:[^:]*]]: memref<1xf32>)
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32)  : i32 {
 // CHECK:           nvvm.tcgen05.ld
@@ -124,12 +123,10 @@ func.func @chain(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<256x256, 16
 // CHECK:           %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
 // CHECK:           llvm.atomicrmw umax %{{.*}}, %[[BITS]] monotonic : !llvm.ptr<1>, i32
 func.func @no_amax(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>) -> (tensor<128x128xf32>, tensor<128x128xf32>) {
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @no_amax crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}nvfp4: fallback: the matmul result is stored and quantized by a separate kernel instead of in the tcgen05 epilogue: without an amax operand the tensor scale depends on the whole result, which no CTA sees (the matmul kernel's epilogue computes the result's amax for the quantize kernel)
   %q = nvfp4.quantize %y : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d = nvfp4.dequantize %q : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @no_amax crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y2 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}without an amax operand the tensor scale depends on the whole result, which no CTA sees{{$}}
   %q2 = nvfp4.quantize %y2 hadamard [1, -1, 1, -1, 1, 1, -1, -1, 1, -1, 1, 1, -1, 1, -1, -1] : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
@@ -146,18 +143,17 @@ func.func @no_amax(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 
 // CHECK-LABEL: func.func @delayed_scaling(
 // CHECK-SAME:      %[[PREV:[a-z0-9]+]]: f32)
 // CHECK:         %[[BUF:.*]] = memref.alloc() : memref<1xf32>
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_nvfp4_resultamax blocks
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_sfstaged_b_nvfp4_resultamax blocks
 // CHECK-SAME:      %[[PREV]] : f32, %{{.*}} : memref<128x128xf4E2M1FN>, %{{.*}} : memref<128x8xf8E4M3FN>, %[[BUF]] : memref<1xf32>)
 // CHECK:         %[[NEXT:.*]] = memref.load %[[BUF]]
 // CHECK-NOT:     gpu.launch_func @nvfp4_kernels::@nvfp4_{{amax|quantize}}
 // CHECK:         %[[HALF:.*]] = arith.mulf %[[NEXT]], %{{.*}} : f32
 // CHECK:         return %{{.*}}, %[[HALF]] : tensor<128x128xf32>, f32
 // The amax is of the bf16-rounded result.
-// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_nvfp4_resultamax(
+// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_sfstaged_b_nvfp4_resultamax(
 // CHECK:         arith.truncf %{{.*}} : f32 to bf16
 // CHECK:         llvm.atomicrmw umax
 func.func @delayed_scaling(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %prev: f32) -> (tensor<128x128xf32>, f32) {
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @delayed_scaling crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xbf16>
   %next = nvfp4.amax %y : tensor<128x128xbf16>
   %half = arith.constant 0.5 : f32
@@ -173,22 +169,20 @@ func.func @delayed_scaling(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<1
 // out): the quantization stays a separate kernel; the matmul kernel computes
 // the amax. A plain nvfp4.amax of a result is computed the same way.
 // CHECK-LABEL: func.func @amax_of_result(
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_resultamax blocks
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_resultamax blocks
 // CHECK:         %[[A:.*]] = memref.load
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x128_1x16_f32_rn_amax
 // CHECK-SAME:      %[[A]] : f32
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_resultamax blocks
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_resultamax blocks
 // CHECK:         %[[A2:.*]] = memref.load
 // CHECK-NOT:     @nvfp4_amax_
 // CHECK:         return %{{.*}}, %{{.*}}, %[[A2]] :
 func.func @amax_of_result(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>) -> (tensor<128x128xf32>, tensor<128x128xf32>, f32) {
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @amax_of_result crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   %amax = nvfp4.amax %y : tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}the amax operand is defined after the matmul (e.g. from its result), so the tensor scale is unknown when the kernel runs
   %q = nvfp4.quantize %y amax %amax : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d = nvfp4.dequantize %q : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @amax_of_result crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y2 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   %amax2 = nvfp4.amax %y2 : tensor<128x128xf32>
   return %d, %y2, %amax2 : tensor<128x128xf32>, tensor<128x128xf32>, f32
@@ -198,10 +192,9 @@ func.func @amax_of_result(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<12
 
 // Left alone: the matmul result has another use.
 // CHECK-LABEL: func.func @two_uses(
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32 blocks
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b blocks
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x128_1x16_f32_rn_amax
 func.func @two_uses(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %amax: f32) -> (tensor<128x128xf32>, tensor<128x128xf32>) {
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @two_uses crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}the matmul result has other uses, so it is stored anyway
   %q = nvfp4.quantize %y amax %amax : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
@@ -215,10 +208,10 @@ func.func @two_uses(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256,
 // tile, so the block amax is the maximum over lanes xor 1, 2, 4, 8, and the
 // tile's first row stores the scale byte at (row / 16) * 8 + col / 16.
 // CHECK-LABEL: func.func @fused_16x16(
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_nvfp4_16x16
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4_16x16
 // CHECK-SAME:      %{{.*}} : f32, %{{.*}} : memref<128x128xf4E2M1FN>, %{{.*}} : memref<8x8xf8E4M3FN>)
 // CHECK-NOT:     nvfp4_quantize
-// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_nvfp4_16x16(
+// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4_16x16(
 // CHECK:         nvvm.tcgen05.ld
 // CHECK:         gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK:         gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32 : f32
@@ -232,7 +225,6 @@ func.func @two_uses(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256,
 // CHECK:         scf.if %[[ISFIRST]] {
 // CHECK:           llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<1>
 func.func @fused_16x16(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %amax: f32) -> tensor<128x128xf32> {
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @fused_16x16 crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   %q = nvfp4.quantize %y amax %amax : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 16x16>
   %d = nvfp4.dequantize %q : !nvfp4.tensor<128x128, 16x16> -> tensor<128x128xf32>
@@ -246,13 +238,13 @@ func.func @fused_16x16(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x2
 // (software rounding unless hardware-sr). Without a seed operand, seed 0.
 // CHECK-LABEL: func.func @fused_stochastic(
 // CHECK-SAME:      %[[SEED:[a-z0-9]+]]: i64)
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_nvfp4_rs_o64
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4_rs_o64
 // CHECK-SAME:      %{{.*}} : f32, %[[SEED]] : i64, %{{.*}} : memref<128x128xf4E2M1FN>, %{{.*}} : memref<128x8xf8E4M3FN>)
 // CHECK:         %[[ZERO:.*]] = arith.constant 0 : i64
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_nvfp4_16x16_rs_o0
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4_16x16_rs_o0
 // CHECK-SAME:      %{{.*}} : f32, %[[ZERO]] : i64,
 // CHECK-NOT:     nvfp4_quantize
-// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_nvfp4_rs_o64(
+// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4_rs_o64(
 // CHECK-SAME:      %{{[^:]*}}: f32, %[[KSEED:[^:]*]]: i64,
 // CHECK:         nvvm.tcgen05.ld
 // CHECK:         %[[BLK:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
@@ -262,19 +254,17 @@ func.func @fused_16x16(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x2
 // CHECK-NOT:     nvvm.convert.f32x4.to.f4x4
 // CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr<1>
 // HWSR-LABEL:  func.func @fused_stochastic(
-// HWSR:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_nvfp4_rs_o64_hw
-// HWSR:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_nvfp4_16x16_rs_o0_hw
-// HWSR:        gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_nvfp4_rs_o64_hw(
+// HWSR:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4_rs_o64_hw
+// HWSR:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4_16x16_rs_o0_hw
+// HWSR:        gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_nvfp4_rs_o64_hw(
 // HWSR-COUNT-4:  nvvm.convert.f32x4.to.f4x4
 // HWSR-NOT:      nvvm.convert.f32x2.to.f4x2
 // HWSR:          llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr<1>
 func.func @fused_stochastic(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %amax: f32, %seed: i64) -> (tensor<128x128xf32>, tensor<128x128xf32>) {
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @fused_stochastic crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y0 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}nvfp4: fallback: stochastic rounding in software
   %q0 = nvfp4.quantize %y0 amax %amax rounding rs seed %seed offset 64 : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 1x16>
   %d0 = nvfp4.dequantize %q0 : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @fused_stochastic crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y1 = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xf32>
   // REMARK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}nvfp4: fallback: stochastic rounding in software
   %q1 = nvfp4.quantize %y1 amax %amax rounding rs offset 0 : tensor<128x128xf32> -> !nvfp4.tensor<128x128, 16x16>
@@ -288,9 +278,9 @@ func.func @fused_stochastic(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<
 // it is applied in registers (signs, butterflies, times 1/4) after the
 // rounding to the result type and before the block amax.
 // CHECK-LABEL: func.func @fused_hadamard(
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_nvfp4_rhtd2ca
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_sfstaged_b_nvfp4_rhtd2ca
 // CHECK-NOT:     nvfp4_quantize
-// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_nvfp4_rhtd2ca(
+// CHECK:       gpu.func @nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_bf16_sfstaged_b_nvfp4_rhtd2ca(
 // CHECK:         nvvm.tcgen05.ld
 // CHECK:         arith.truncf %{{.*}} : f32 to bf16
 // CHECK:         arith.negf
@@ -298,7 +288,6 @@ func.func @fused_stochastic(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<
 // CHECK:         arith.mulf %{{.*}}, %cst{{.*}} : f32
 // CHECK-COUNT-8: nvvm.convert.f32x2.to.f4x2
 func.func @fused_hadamard(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<128x256, 16x16>, %amax: f32) -> tensor<128x128xf32> {
-  // ROWMAJOR-SCALES: :[[@LINE+1]]:{{[0-9]+}}: remark: nvfp4: fallback: the producer warp loads and stores the row-major scales of operand #1 of the tcgen05 matmul instead of bulk-copying 128x4 atoms: argument #1 of @fused_hadamard crosses the function boundary row-major: the atoms layout holds one scale per row: 16x16 blocks are stored row-major
   %y = nvfp4.matmul %a, %b : !nvfp4.tensor<128x256, 1x16>, !nvfp4.tensor<128x256, 16x16> -> tensor<128x128xbf16>
   %q = nvfp4.quantize %y amax %amax hadamard [1, -1, 1, -1, 1, 1, -1, -1, 1, -1, 1, 1, -1, 1, -1, -1] : tensor<128x128xbf16> -> !nvfp4.tensor<128x128, 1x16>
   %d = nvfp4.dequantize %q : !nvfp4.tensor<128x128, 1x16> -> tensor<128x128xf32>

@@ -33,11 +33,11 @@
 // ON:            %[[PAIRS:.*]] = arith.minui %[[SLOTS]], %c1_i32{{.*}} : i32
 // ON:            %[[CTAS:.*]] = arith.muli %[[PAIRS]], %c2_i32{{.*}} : i32
 // ON:            %[[GRID:.*]] = arith.index_castui %[[CTAS]] : i32 to index
-// ON:            gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_16x16_f32 clusters in (%c2, %c1{{.*}}, %c1{{.*}}) blocks in (%[[GRID]], %c1{{.*}}, %c1{{.*}}) threads in (%c192,
+// ON:            gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_1x16_f32 clusters in (%c2, %c1{{.*}}, %c1{{.*}}) blocks in (%[[GRID]], %c1{{.*}}, %c1{{.*}}) threads in (%c192,
 // ON-SAME:       dynamic_shared_memory_size %c204032_i32
 // Device: a cluster of 2 along x; the schedule is per cluster; M = 256
 // instruction descriptor 0x10400480.
-// ON:          gpu.func @nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_16x16_f32(
+// ON:          gpu.func @nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_1x16_f32(
 // ON-SAME:       nvvm.cluster_dim = array<i32: 2, 1, 1>, nvvm.minctasm = 1 : i32
 // ON-DAG:        %[[IDESC:.*]] = arith.constant 272630912 : i32
 // ON:            %[[CLUSTER:.*]] = nvvm.read.ptx.sreg.clusterid.x : i32
@@ -89,17 +89,17 @@
 // 2 tiles of 256 x 256 are too few for the rule (74): auto keeps the
 // 1-CTA kernel, as does off.
 // AUTO-LABEL:  func.func @pair_f32(
-// AUTO:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_16x16_f32 blocks in
+// AUTO:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32 blocks in
 // OFF-LABEL:   func.func @pair_f32(
-// OFF:           gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_16x16_f32 blocks in
-// OFF:         gpu.func @nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_16x16_f32(
+// OFF:           gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32 blocks in
+// OFF:         gpu.func @nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32(
 // OFF-NOT:       nvvm.cluster_dim
 // OFF:           nvvm.tcgen05.alloc %{{.*}}, %c512_i32 : !llvm.ptr<3>, i32
 
 // The kernels appear in reverse order of creation.
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_nvfp4(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_sfstaged_b_nvfp4(
 // PTX:         .reqnctapercluster 2, 1, 1
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_16x16_f32(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m256n256k512_t256_pair_1x16_1x16_f32(
 // PTX:         .reqnctapercluster 2, 1, 1
 // PTX:         tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32
 // PTX:         tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
@@ -115,9 +115,9 @@
 // PTX:         tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64
 // PTX:         tcgen05.dealloc.cta_group::2.sync.aligned
 func.func @pair_f32(%a: !nvfp4.tensor<256x512, 1x16>,
-                    %b: !nvfp4.tensor<256x512, 16x16>) -> tensor<256x256xf32> {
+                    %b: !nvfp4.tensor<256x512, 1x16>) -> tensor<256x256xf32> {
   %c = nvfp4.matmul %a, %b : !nvfp4.tensor<256x512, 1x16>,
-         !nvfp4.tensor<256x512, 16x16> -> tensor<256x256xf32>
+         !nvfp4.tensor<256x512, 1x16> -> tensor<256x256xf32>
   return %c : tensor<256x256xf32>
 }
 
@@ -126,10 +126,10 @@ func.func @pair_f32(%a: !nvfp4.tensor<256x512, 1x16>,
 // 16 x 5 = 80 tiles of 256 x 256: auto takes the pair, with the NVFP4
 // epilogue (each CTA quantizes its own 128 rows).
 // ON-LABEL:    func.func @large_nvfp4_epilogue(
-// ON:            gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_nvfp4 clusters in (%c2,
+// ON:            gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_sfstaged_b_nvfp4 clusters in (%c2,
 // AUTO-LABEL:  func.func @large_nvfp4_epilogue(
-// AUTO:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_nvfp4 clusters in (%c2,
-// AUTO:        gpu.func @nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_nvfp4(
+// AUTO:          gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_sfstaged_b_nvfp4 clusters in (%c2,
+// AUTO:        gpu.func @nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_sfstaged_b_nvfp4(
 // AUTO-SAME:     nvvm.cluster_dim = array<i32: 2, 1, 1>
 func.func @large_nvfp4_epilogue(%a: !nvfp4.tensor<4096x256, 1x16>,
                                 %b: !nvfp4.tensor<1280x256, 16x16>,

@@ -24,52 +24,58 @@
 
 // The kernels appear in reverse order of creation.
 
-// N = 64: 6 stages (6 full barriers for the 32 producer lanes, 6 empty + 2
-// accFull for tcgen05.commit, 2 accEmpty for the 128 epilogue threads),
-// 24576 TMA bytes per stage, 8 scale copies and 4 MMAs per K tile.
-// The tensor maps are byval grid-constant parameters (128 bytes, 64-byte
-// aligned): the prefetches read the parameter space, the TMA loads take
-// the parameter's generic address (cvta.param); no map in global memory.
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32(
-// PTX:         .param .align 64 .b8 nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_param_7[128],
-// PTX:         .param .align 64 .b8 nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_param_23[128],
-// PTX:         .maxntid 192, 1, 1
+// N = 64: 6 stages (6 full barriers for the 32 producer lanes and the 32
+// lanes of the scale warp, 6 empty + 2 accFull for tcgen05.commit, 2
+// accEmpty for the 128 epilogue threads, 6 scaleStaged), 24576 TMA bytes per
+// stage, 8 scale copies and 4 MMAs per K tile. The tensor maps are byval
+// grid-constant parameters (128 bytes, 64-byte aligned): the prefetches
+// read the parameter space, the TMA loads take the parameter's generic
+// address (cvta.param); no map in global memory. The 16x16 A scales are
+// staged: their map (the third parameter map) is loaded into the A atoms
+// on the scaleStaged barrier, and the scale warp (224 threads; its code
+// follows the MMA thread's) expands them: 4 16-byte shared loads, a warp sync, 4 16-byte shared stores, the
+// proxy fence.
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_sfstaged_a(
+// PTX:         .param .align 64 .b8 nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_sfstaged_a_param_7[128],
+// PTX:         .param .align 64 .b8 nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_sfstaged_a_param_15[128],
+// PTX:         .param .align 64 .b8 nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_sfstaged_a_param_24[128],
+// PTX:         .maxntid 224, 1, 1
 // PTX-NEXT:    .minnctapersm 1
-// PTX:         mov.b64 [[BPARAM:%rd[0-9]+]], nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_param_23;
+// PTX:         mov.b64 [[BPARAM:%rd[0-9]+]], nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_sfstaged_a_param_24;
 // PTX-NEXT:    cvta.param.u64 [[BMAP:%rd[0-9]+]], [[BPARAM]];
-// PTX-NEXT:    mov.b64 [[APARAM:%rd[0-9]+]], nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_param_7;
+// PTX-NEXT:    mov.b64 [[SPARAM:%rd[0-9]+]], nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_sfstaged_a_param_15;
+// PTX-NEXT:    cvta.param.u64 [[SMAP:%rd[0-9]+]], [[SPARAM]];
+// PTX-NEXT:    mov.b64 [[APARAM:%rd[0-9]+]], nvfp4_tcgen05_matmul_m128n192k256_t64_16x16_1x16_f32_sfstaged_a_param_7;
 // PTX-NEXT:    cvta.param.u64 [[AMAP:%rd[0-9]+]], [[APARAM]];
-// PTX:         mov.b32 [[LANES:%r[0-9]+]], 32;
-// PTX-COUNT-6: mbarrier.init.shared.b64 [{{.*}}], [[LANES]];
-// PTX-NEXT:    mov.b32 [[ONE:%r[0-9]+]], 1;
-// PTX-COUNT-8: mbarrier.init.shared.b64 [{{.*}}], [[ONE]];
-// PTX-NEXT:    mov.b32 [[THREADS:%r[0-9]+]], 128;
-// PTX-COUNT-2: mbarrier.init.shared.b64 [{{.*}}], [[THREADS]];
-// PTX-NEXT:    fence.mbarrier_init.release.cluster;
-// PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{.*}}], {{%r[0-9]+}};
 // PTX:         prefetch.param.tensormap [[[APARAM]]];
 // PTX-NEXT:    prefetch.param.tensormap [[[BPARAM]]];
-// PTX:         mov.b32 {{%r[0-9]+}}, 24576;
-// PTX-NEXT:    mbarrier.expect_tx.relaxed.cta.shared.b64
+// PTX-NEXT:    prefetch.param.tensormap [[[SPARAM]]];
 // PTX:         cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [[[AMAP]], {{[{]}}{{%r[0-9]+}}, {{%r[0-9]+}}}], [{{%rd[0-9]+}}];
 // PTX-NEXT:    cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [[[BMAP]], {{[{]}}{{%r[0-9]+}}, {{%r[0-9]+}}}], [{{%rd[0-9]+}}];
+// PTX:         mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [[[STAGED:%rd[0-9]+\+[0-9]+]]], {{%r[0-9]+}};
+// PTX-NEXT:    cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [[[SMAP]], {{[{]}}{{%r[0-9]+}}, {{%r[0-9]+}}}], [[[STAGED]]];
 // PTX-COUNT-8: tcgen05.cp.cta_group::1.32x128b.warpx4
 // PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
 // PTX-NOT:     tcgen05.mma
 // PTX:         tcgen05.commit
+// PTX-COUNT-4: ld.shared.v4.b32
+// PTX-NEXT:    bar.warp.sync -1;
+// PTX-COUNT-4: st.shared.v4.b32
+// PTX-NEXT:    fence.proxy.async.shared::cta;
 // PTX:         tcgen05.dealloc.cta_group::1.sync.aligned.b32
 
-// N = 128 (batched, bf16 with an accumulator input): 6 stages, 2
-// accumulators.
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc(
-// PTX:         .maxntid 192, 1, 1
+// N = 128 (batched, bf16 with an accumulator input, staged 16x16 B
+// scales): 6 stages, 2 accumulators.
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_b2m128n384k512_t128_1x16_16x16_bf16_acc_sfstaged_b(
+// PTX:         .maxntid 224, 1, 1
 // PTX-NEXT:    .minnctapersm 1
-// PTX:         mov.b32 [[LANES:%r[0-9]+]], 32;
+// PTX:         mov.b32 [[LANES:%r[0-9]+]], 64;
 // PTX-COUNT-6: mbarrier.init.shared.b64 [{{.*}}], [[LANES]];
 // PTX-NEXT:    mov.b32 [[ONE:%r[0-9]+]], 1;
 // PTX-COUNT-8: mbarrier.init.shared.b64 [{{.*}}], [[ONE]];
 // PTX-NEXT:    mov.b32 [[THREADS:%r[0-9]+]], 128;
 // PTX-COUNT-2: mbarrier.init.shared.b64 [{{.*}}], [[THREADS]];
+// PTX-COUNT-6: mbarrier.init.shared.b64 [{{.*}}], [[ONE]];
 // PTX:         tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
 // PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX-COUNT-8: tcgen05.cp.cta_group::1.32x128b.warpx4
@@ -83,7 +89,7 @@
 // N = 256: 4 stages, one accumulator. The whole kernel in order: setup,
 // the producer (scale rows, fence, arrival; its wait, expect_tx and TMA
 // loads; the drain), the MMA issuer, the epilogue, the teardown.
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_1x16_f32(
 // PTX:         .maxntid 192, 1, 1
 // PTX-NEXT:    .minnctapersm 1
 // PTX:         mov.b32 [[LANES:%r[0-9]+]], 32;
@@ -133,9 +139,9 @@
 // PTXAS-NOT:   {{[1-9][0-9]* bytes spill}}
 
 func.func @f32_n256(%a: !nvfp4.tensor<256x1024, 1x16>,
-                    %b: !nvfp4.tensor<512x1024, 16x16>) -> tensor<256x512xf32> {
+                    %b: !nvfp4.tensor<512x1024, 1x16>) -> tensor<256x512xf32> {
   %c = nvfp4.matmul %a, %b : !nvfp4.tensor<256x1024, 1x16>,
-         !nvfp4.tensor<512x1024, 16x16> -> tensor<256x512xf32>
+         !nvfp4.tensor<512x1024, 1x16> -> tensor<256x512xf32>
   return %c : tensor<256x512xf32>
 }
 

@@ -364,9 +364,10 @@ constexpr uint32_t scaleIdOfMma(BlockScaledKind kind, int64_t mma) {
 }
 
 /// Warp roles: warp 0 loads the stages (TMA for A and B, its 32 lanes for
-/// the scales), one elected thread of warp 1 issues the tcgen05 copies, MMAs
-/// and commits (warp 1 also owns the tensor-memory allocation), warps 2..5
-/// drain the accumulator.
+/// row-major scales), one elected thread of warp 1 issues the tcgen05
+/// copies, MMAs and commits (warp 1 also owns the tensor-memory allocation),
+/// warps 2..5 drain the accumulator. A kernel with staged 16x16-block scales
+/// (ScaleStaging) has warp 6, which expands them into the stage's atoms.
 inline constexpr int64_t kProducerWarp = 0;
 inline constexpr int64_t kMmaWarp = 1;
 inline constexpr int64_t kFirstEpilogueWarp = 2;
@@ -374,6 +375,7 @@ inline constexpr int64_t kEpilogueWarps = 4;
 inline constexpr int64_t kEpilogueThreads = 32 * kEpilogueWarps;
 inline constexpr int64_t kWarps = kFirstEpilogueWarp + kEpilogueWarps;
 inline constexpr int64_t kThreads = 32 * kWarps;
+inline constexpr int64_t kScaleWarp = kWarps;
 static_assert(kEpilogueThreads == kTmemLanes,
               "one epilogue thread per accumulator row");
 
@@ -462,6 +464,33 @@ constexpr bool selectCtaPair(CtaPairMode mode, int64_t batches, int64_t m,
          batches * (m / kPairTileM) * (n / tileN) >= kPairMinTiles;
 }
 
+/// Which operands have staged scales: 16x16-block scales, row-major in
+/// global memory (one E4M3 per 16 rows and 16 columns), which the producer
+/// TMA-loads per K tile as they are (the 16 bytes of each of the tile's
+/// rows / 16 scale rows) into the start of the operand's scale atoms in the
+/// stage, and the scale warp (kScaleWarp) expands in place into the atoms
+/// (one scale per row) before it arrives on the stage's full barrier. The
+/// producer then issues only TMA, and waits for no load of its own.
+struct ScaleStaging {
+  bool lhs = false, rhs = false;
+  constexpr bool any() const { return lhs || rhs; }
+};
+
+/// Operand rows per 16x16-block scale row, and bytes per staged scale row
+/// (the 16 scales of one NVFP4 K tile).
+inline constexpr int64_t kStagedScaleBlockRows = 16;
+inline constexpr int64_t kStagedScaleRowBytes = 16;
+/// Scale rows staged for a CTA tile of `tileRows` operand rows: those of
+/// whole 128-row atoms (N = 64 stages the rows of the atom's padding too,
+/// which the MMA does not read), and their bytes.
+constexpr int64_t stagedScaleRowsOf(int64_t tileRows) {
+  return (tileRows > kScaleAtomRows ? tileRows : kScaleAtomRows) /
+         kStagedScaleBlockRows;
+}
+constexpr int64_t stagedScaleBytesOf(int64_t tileRows) {
+  return stagedScaleRowsOf(tileRows) * kStagedScaleRowBytes;
+}
+
 /// Shared-memory and tensor-memory plan of one kernel.
 struct TilePlan {
   int64_t tileN = 0;
@@ -489,13 +518,13 @@ struct TilePlan {
   /// its own on scaleFull).
   int64_t txBytesPerCta = 0, txBytes = 0;
   /// Arrivals per phase of the full barrier (the producer lanes of every CTA
-  /// of the pair) and of the accumulator-empty barrier (their epilogue
-  /// threads).
+  /// of the pair, and with staged scales their scale warps' lanes) and of the
+  /// accumulator-empty barrier (their epilogue threads).
   int64_t fullBarrierArrivals = 0, accEmptyBarrierArrivals = 0;
   /// Byte offsets after the stages: the mbarriers full[stages],
   /// empty[stages], accFull[accStages], accEmpty[accStages], with a CTA pair
-  /// scaleFull[stages], then the 32-bit slot tcgen05.alloc writes the
-  /// tensor-memory address to.
+  /// scaleFull[stages], with staged scales scaleStaged[stages], then the
+  /// 32-bit slot tcgen05.alloc writes the tensor-memory address to.
   int64_t fullBarrierOffset = 0, emptyBarrierOffset = 0;
   int64_t accFullBarrierOffset = 0, accEmptyBarrierOffset = 0;
   /// CTA pairs: the peer's own barrier per stage on which its scale-atom bulk
@@ -504,7 +533,20 @@ struct TilePlan {
   /// leader's full barrier. At the same offset in both CTAs, unused by the
   /// leader.
   int64_t scaleFullBarrierOffset = 0;
+  /// Staged scales (ScaleStaging): the barrier per stage on which the
+  /// producer's TMA loads of the staged scales complete (its elected lane's
+  /// mbarrier.arrive.expect_tx, kScaleStagedBarrierArrivals), which the scale
+  /// warp waits for. Each CTA of a pair loads and expands its own.
+  int64_t scaleStagedBarrierOffset = 0;
   int64_t tmemSlotOffset = 0;
+  /// Staged scales: which operands', and the bytes their TMA loads deliver
+  /// per stage (16 per scale row), at the start of the operand's scale atoms
+  /// (aScaleOffset, bScaleOffset), where the scale warp expands them.
+  ScaleStaging scaleStaging;
+  int64_t stagedScaleBytes = 0;
+  /// Warps of the CTA: kWarps, plus the scale warp with staged scales.
+  int64_t warps = kWarps;
+  int64_t threads() const { return 32 * warps; }
   /// The epilogue warps' staging buffers (kEpilogueStagingBytesPerWarp each,
   /// warp by warp).
   int64_t epilogueStagingOffset = 0;
@@ -569,14 +611,15 @@ constexpr int64_t stageBytesFor(int64_t tileN, bool ctaPair = false,
 
 /// The offset of the epilogue's staging buffers after `stages` stages and
 /// `accStages` accumulator buffers: after the barriers (a CTA pair has one
-/// more per stage, TilePlan::scaleFullBarrierOffset) and the tensor-memory
-/// slot, aligned to kEpilogueStagingAlignment.
-constexpr int64_t
-epilogueStagingOffsetFor(int64_t tileN, int64_t stages, int64_t accStages,
-                         bool ctaPair = false,
-                         int64_t scaleAtomsPerKTile = kMmasPerKTile) {
+/// more per stage, TilePlan::scaleFullBarrierOffset, and staged scales one
+/// more, TilePlan::scaleStagedBarrierOffset) and the tensor-memory slot,
+/// aligned to kEpilogueStagingAlignment.
+constexpr int64_t epilogueStagingOffsetFor(
+    int64_t tileN, int64_t stages, int64_t accStages, bool ctaPair = false,
+    int64_t scaleAtomsPerKTile = kMmasPerKTile, ScaleStaging staging = {}) {
+  int64_t barriersPerStage = 2 + (ctaPair ? 1 : 0) + (staging.any() ? 1 : 0);
   int64_t end = stages * stageBytesFor(tileN, ctaPair, scaleAtomsPerKTile) +
-                ((ctaPair ? 3 : 2) * stages + 2 * accStages) * kMbarrierBytes +
+                (barriersPerStage * stages + 2 * accStages) * kMbarrierBytes +
                 kMbarrierBytes;
   return (end + kEpilogueStagingAlignment - 1) / kEpilogueStagingAlignment *
          kEpilogueStagingAlignment;
@@ -588,20 +631,25 @@ epilogueStagingOffsetFor(int64_t tileN, int64_t stages, int64_t accStages,
 /// base up to a swizzle atom.
 constexpr int64_t sharedBytesFor(int64_t tileN, int64_t stages,
                                  int64_t accStages, bool ctaPair = false,
-                                 int64_t scaleAtomsPerKTile = kMmasPerKTile) {
+                                 int64_t scaleAtomsPerKTile = kMmasPerKTile,
+                                 ScaleStaging staging = {}) {
   return epilogueStagingOffsetFor(tileN, stages, accStages, ctaPair,
-                                  scaleAtomsPerKTile) +
+                                  scaleAtomsPerKTile, staging) +
          kEpilogueStagingBytes + kSwizzleAtomBytes;
 }
 
 /// Returns the plan of the tile of width `tileN` (64, 128 or 256), for one
 /// CTA or a CTA pair, with `scaleAtomsPerKTile` scale atoms per K tile and
-/// 128 rows (scaleAtomsPerKTileOf the kind).
+/// 128 rows (scaleAtomsPerKTileOf the kind), and the operands' scales
+/// staged as `staging` says.
 constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false,
-                                int64_t scaleAtomsPerKTile = kMmasPerKTile) {
+                                int64_t scaleAtomsPerKTile = kMmasPerKTile,
+                                ScaleStaging staging = {}) {
   TilePlan p;
   p.tileN = tileN;
   p.ctaPair = ctaPair;
+  p.scaleStaging = staging;
+  p.warps = kWarps + (staging.any() ? 1 : 0);
   p.scaleAtomsPerKTile = scaleAtomsPerKTile;
   p.tileM = ctaPair ? kPairTileM : kTileM;
   p.bRowsPerCta = ctaPair ? tileN / kPairCtas : tileN;
@@ -612,10 +660,11 @@ constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false,
   // The deepest pipeline that fits shared memory, then two accumulators if
   // they fit tensor memory next to the stages' scale columns.
   p.stages = kMaxStages;
-  while (p.stages > kMinStages &&
-         (sharedBytesFor(tileN, p.stages, kMaxAccStages, ctaPair,
-                         scaleAtomsPerKTile) > kMaxDynamicSharedBytes ||
-          tileN + p.stages * p.scaleColumnsPerStage > kTmemColumns))
+  while (
+      p.stages > kMinStages &&
+      (sharedBytesFor(tileN, p.stages, kMaxAccStages, ctaPair,
+                      scaleAtomsPerKTile, staging) > kMaxDynamicSharedBytes ||
+       tileN + p.stages * p.scaleColumnsPerStage > kTmemColumns))
     --p.stages;
   p.accStages = kMaxAccStages;
   while (p.accStages > 1 &&
@@ -629,7 +678,8 @@ constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false,
   p.stageBytes = stageBytesFor(tileN, ctaPair, scaleAtomsPerKTile);
   p.txBytesPerCta = (kTileM + p.bRowsPerCta) * kTileRowBytes;
   p.txBytes = ctas * p.txBytesPerCta;
-  p.fullBarrierArrivals = ctas * 32;
+  // The producer's lanes of each CTA, and its scale warp's lanes.
+  p.fullBarrierArrivals = ctas * 32 * (staging.any() ? 2 : 1);
   p.accEmptyBarrierArrivals = ctas * kEpilogueThreads;
 
   p.fullBarrierOffset = p.stages * p.stageBytes;
@@ -639,12 +689,16 @@ constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false,
       p.accFullBarrierOffset + p.accStages * kMbarrierBytes;
   p.scaleFullBarrierOffset =
       p.accEmptyBarrierOffset + p.accStages * kMbarrierBytes;
-  p.tmemSlotOffset =
+  p.scaleStagedBarrierOffset =
       p.scaleFullBarrierOffset + (ctaPair ? p.stages : 0) * kMbarrierBytes;
+  p.tmemSlotOffset = p.scaleStagedBarrierOffset +
+                     (staging.any() ? p.stages : 0) * kMbarrierBytes;
+  p.stagedScaleBytes = (staging.lhs ? stagedScaleBytesOf(kTileM) : 0) +
+                       (staging.rhs ? stagedScaleBytesOf(tileN) : 0);
   p.epilogueStagingOffset = epilogueStagingOffsetFor(
-      tileN, p.stages, p.accStages, ctaPair, scaleAtomsPerKTile);
-  p.sharedBytes =
-      sharedBytesFor(tileN, p.stages, p.accStages, ctaPair, scaleAtomsPerKTile);
+      tileN, p.stages, p.accStages, ctaPair, scaleAtomsPerKTile, staging);
+  p.sharedBytes = sharedBytesFor(tileN, p.stages, p.accStages, ctaPair,
+                                 scaleAtomsPerKTile, staging);
 
   p.scaleColumn = p.accStages * tileN;
   p.tmemColumns =

@@ -78,6 +78,14 @@ bool canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
                               ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair =
                                   ::nvfp4::gpu::tcgen05::CtaPairMode::Auto);
 
+/// Whether the tcgen05 kernel of `op` stages the row-major scales of operand
+/// `operandIndex` when they are not in the atoms layout (docs/tcgen05.md,
+/// "Staged 16x16-block scales"): TMA loads of the compact 16x16-block scales,
+/// expanded into atoms in shared memory by the kernel's scale warp.
+bool stagesTcgen05Scales(MatmulOp op, unsigned operandIndex, GPUTarget target,
+                         ::nvfp4::gpu::tcgen05::CtaPairMode ctaPair =
+                             ::nvfp4::gpu::tcgen05::CtaPairMode::Auto);
+
 /// Whether the lowering of `op` (a quantize kernel or a tcgen05 NVFP4
 /// epilogue) writes its scales in the atoms layout: on a tcgen05 target,
 /// when the scale matrix is whole atoms and every use of the result is an

@@ -51,6 +51,9 @@ inline constexpr int64_t kAccEmptyBarrierArrivals = kEpilogueThreads;
 /// The pair's peer's scaleFull barriers: its elected producer lane's
 /// mbarrier.arrive.expect_tx, plus the bytes of its scale-atom bulk copies.
 inline constexpr int64_t kScaleFullBarrierArrivals = 1;
+/// The scaleStaged barriers: the producer's elected lane's
+/// mbarrier.arrive.expect_tx, plus the bytes of its staged-scale TMA loads.
+inline constexpr int64_t kScaleStagedBarrierArrivals = 1;
 
 //===----------------------------------------------------------------------===//
 // Persistent tile schedule

@@ -209,6 +209,26 @@ constexpr ByteTensorMap2D operandTensorMap(uint64_t globalAddress,
   return map;
 }
 
+/// The tensor map of an operand's 16x16-block scales (E4M3 bytes, row-major
+/// [batch * rows / 16, K / 16]) at `globalAddress`, which the producer loads
+/// into the stage's staging buffer (ScaleStaging): one box is the 16 scales
+/// of one NVFP4 K tile of the staged scale rows of a CTA tile of
+/// `tileRows` rows, {16 bytes, stagedScaleRowsOf(tileRows)}, unswizzled. K must
+/// be a multiple of the K tile (256), for the 16-byte row stride.
+constexpr ByteTensorMap2D stagedScaleTensorMap(uint64_t globalAddress,
+                                               int64_t batch, int64_t rows,
+                                               int64_t k, int64_t tileRows) {
+  ByteTensorMap2D map;
+  map.globalAddress = globalAddress;
+  map.innerBytes = static_cast<uint64_t>(k / kStagedScaleBlockRows);
+  map.outerRows = static_cast<uint64_t>(batch * rows / kStagedScaleBlockRows);
+  map.rowStrideBytes = map.innerBytes;
+  map.boxInnerBytes = static_cast<uint64_t>(kStagedScaleRowBytes);
+  map.boxOuterRows = static_cast<uint64_t>(stagedScaleRowsOf(tileRows));
+  map.swizzle = TensorMapSwizzle::None;
+  return map;
+}
+
 /// TMA tile coordinates are signed 32-bit: the kernel addresses rows up to
 /// `batch * rows - 1`.
 constexpr bool tensorMapRowsFitCoordinates(int64_t batch, int64_t rows) {
