@@ -20,14 +20,17 @@
 using namespace nvfp4::gpu::tcgen05::model::detail;
 
 ClusterModel::ClusterModel(const Config &c, int64_t cluster, uint64_t seed)
-    : c(c), plan(makeTilePlan(c.tileN, c.ctaPair)), cluster(cluster),
-      numCtas(c.ctaPair ? kPairCtas : 1),
+    : c(c),
+      plan(makeTilePlan(c.tileN, c.ctaPair, kMmasPerKTile, c.scaleStaging)),
+      cluster(cluster), numCtas(c.ctaPair ? kPairCtas : 1),
       leader(c.ctaPair ? kPairLeaderRank : 0), rng(seed),
       localTiles(tilesOfCta<int64_t>(cluster, c.clusters, c.numTiles)),
       scaleCopyBytes(plan.scaleCopyBytes(c.lhsScaleAtoms, c.rhsScaleAtoms)),
       relayScales(c.ctaPair && scaleCopyBytes != 0) {
   const int64_t fullArrivals = c.fault == Fault::FullCountsOneCta
-                                   ? kFullBarrierArrivals
+                                   ? plan.fullBarrierArrivals / numCtas
+                               : c.fault == Fault::FullCountsProducerLanesOnly
+                                   ? numCtas * kFullBarrierArrivals
                                    : plan.fullBarrierArrivals;
   const int64_t accEmptyArrivals = c.fault == Fault::AccEmptyCountsOneCta
                                        ? kAccEmptyBarrierArrivals
@@ -44,12 +47,17 @@ ClusterModel::ClusterModel(const Config &c, int64_t cluster, uint64_t seed)
     cta.barriers[ScaleFull].assign(relayScales ? c.stages : 0,
                                    MBarrier(kScaleFullBarrierArrivals));
     cta.scaleFullInitialized = c.fault != Fault::NoScaleFullInit;
+    cta.barriers[ScaleStaged].assign(c.scaleStaging.any() ? c.stages : 0,
+                                     MBarrier(kScaleStagedBarrierArrivals));
     for (int64_t array = 0; array < kBarrierArrays; ++array)
       cta.waiters[array].resize(cta.barriers[array].size());
-    cta.lanes.resize(kFullBarrierArrivals);
+    cta.lanes.resize(kFullBarrierArrivals * (c.scaleStaging.any() ? 2 : 1));
+    for (int64_t id = kFullBarrierArrivals; id < int64_t(cta.lanes.size());
+         ++id)
+      cta.lanes[id].pc = Lane::WaitStaged;
     cta.epilogue.resize(kEpilogueThreads);
     cta.threads =
-        kFullBarrierArrivals + kEpilogueThreads + (rank == leader ? 1 : 0);
+        int64_t(cta.lanes.size()) + kEpilogueThreads + (rank == leader ? 1 : 0);
     cta.lastExecutedStep.assign(c.stages, -1);
     cta.acc.resize(c.accStages);
   }
@@ -69,6 +77,9 @@ ClusterModel::ClusterModel(const Config &c, int64_t cluster, uint64_t seed)
   // MMA thread).
   for (int64_t key = 0; key < keys; ++key) {
     ThreadRef t = threadOf(key);
+    if (t.role == Role::ProducerLane &&
+        t.id >= int64_t(ctas[t.cta].lanes.size()))
+      continue;
     if (t.role != Role::MmaIssuer || t.cta == leader)
       schedule(key);
   }

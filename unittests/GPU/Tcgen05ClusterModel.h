@@ -85,6 +85,7 @@ private:
     AccFull,
     AccEmpty,
     ScaleFull,
+    ScaleStaged,
     kBarrierArrays
   };
   /// Mbarrier `index` of array `array` of CTA `cta`.
@@ -119,6 +120,10 @@ private:
     int64_t id;
   };
 
+  /// A producer lane (ids below kFullBarrierArrivals), or with staged
+  /// scales a lane of the scale warp (the next 32 ids), which waits on
+  /// scaleStaged[s] (WaitStaged), expands the staged scales (Expand) and
+  /// arrives on full[s].
   struct Lane {
     Part part = Part::Setup;
     enum {
@@ -127,10 +132,13 @@ private:
       WriteScales,
       WaitScaleCopies,
       Arrive,
-      Drain
+      Drain,
+      WaitStaged,
+      Expand
     } pc = WaitEmpty;
     int64_t local = 0, kt = 0, drain = 0;
   };
+  static bool isScaleWarpLane(int64_t id) { return id >= kFullBarrierArrivals; }
   struct MmaThread {
     Part part = Part::Setup;
     enum { WaitAccEmpty, WaitFull, Issue } pc = WaitAccEmpty;
@@ -166,9 +174,11 @@ private:
     /// barrier and exited.
     int64_t threads = 0, setupArrivals = 0, teardownArrivals = 0,
             exitedThreads = 0;
-    /// Per step: TMA loads landed in, scale stores and scale bulk copies
-    /// to this CTA's stage.
-    std::map<int64_t, int64_t> tmaLanded, scaleWrites, scaleCopies;
+    /// Per step: TMA loads landed in, scale stores (the producer's and the
+    /// scale warp's lanes), scale bulk copies and staged-scale loads to this
+    /// CTA's stage.
+    std::map<int64_t, int64_t> tmaLanded, scaleWrites, scaleCopies,
+        stagedLanded;
     /// Per stage: the step of the last MMA that read it.
     std::vector<int64_t> lastExecutedStep;
     std::vector<Accumulator> acc;
@@ -186,11 +196,12 @@ private:
     return tileOfCta<int64_t>(cluster, c.clusters, local);
   }
 
-  /// Threads are numbered per CTA: the producer lanes, the MMA thread, the
-  /// epilogue threads.
-  static constexpr int64_t kMmaThreadKey = kFullBarrierArrivals;
+  /// Threads are numbered per CTA: the producer lanes and the scale warp's
+  /// (whether the kernel has it or not), the MMA thread, the epilogue
+  /// threads.
+  static constexpr int64_t kMmaThreadKey = 2 * kFullBarrierArrivals;
   static constexpr int64_t kThreadKeysPerCta =
-      kFullBarrierArrivals + 1 + kEpilogueThreads;
+      kMmaThreadKey + 1 + kEpilogueThreads;
   static int64_t keyOf(const ThreadRef &t);
   static ThreadRef threadOf(int64_t key);
 
@@ -251,6 +262,12 @@ private:
 
   void laneAction(const ThreadRef &t);
 
+  /// Whether the producer's lanes store scales (an operand neither in atoms
+  /// nor staged).
+  bool producerStoresScales() const {
+    return (!c.lhsScaleAtoms && !c.scaleStaging.lhs) ||
+           (!c.rhsScaleAtoms && !c.scaleStaging.rhs);
+  }
   /// A lane of CTA `rank` waits on its CTA's empty barrier.
   std::optional<BarrierRef> laneWait(int64_t rank, const Lane &l) const;
 
@@ -274,12 +291,13 @@ private:
   // Asynchronous units
   //===--------------------------------------------------------------------===//
 
-  /// A TMA load (or, `scaleCopy`, a bulk copy of scale atoms) into the
-  /// stage of CTA `cta`, completing its bytes on `barrier`.
+  /// A TMA load (or, `scaleCopy`, a bulk copy of scale atoms; `staged`,
+  /// the TMA load of staged scales) into the stage of CTA `cta`,
+  /// completing its bytes on `barrier`.
   struct TmaLoad {
     int64_t cta, step, bytes;
     BarrierRef barrier;
-    bool scaleCopy;
+    bool scaleCopy, staged = false;
   };
   /// The scale copies and MMAs of one K tile.
   struct MmaOp {

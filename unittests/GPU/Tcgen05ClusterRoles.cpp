@@ -38,14 +38,18 @@ bool ClusterModel::stagesHoldStep(int64_t it) const {
     auto found = m.find(key);
     return found == m.end() ? int64_t(0) : found->second;
   };
-  const int64_t writes =
-      c.lhsScaleAtoms && c.rhsScaleAtoms ? int64_t(0) : kFullBarrierArrivals;
+  // The scale stores of the producer's lanes and of the scale warp's.
+  const int64_t writes = (producerStoresScales() ? kFullBarrierArrivals : 0) +
+                         (c.scaleStaging.any() ? kFullBarrierArrivals : 0);
+  const int64_t staged = c.scaleStaging.any() ? 1 : 0;
   for (const Cta &cta : ctas) {
     if (count(cta.tmaLanded, it) != 2 || count(cta.scaleWrites, it) != writes ||
         count(cta.scaleCopies, it) != scaleCopiesPerStep() ||
+        count(cta.stagedLanded, it) != staged ||
         count(cta.tmaLanded, it + c.stages) != 0 ||
         count(cta.scaleWrites, it + c.stages) != 0 ||
-        count(cta.scaleCopies, it + c.stages) != 0)
+        count(cta.scaleCopies, it + c.stages) != 0 ||
+        count(cta.stagedLanded, it + c.stages) != 0)
       return false;
   }
   return true;
@@ -93,6 +97,7 @@ void ClusterModel::laneAction(const ThreadRef &t) {
   int64_t it = step(l.local, l.kt), s = stageOf(it);
   // The full barrier that counts the cluster's loads and lanes.
   BarrierRef full{leader, Full, s};
+  BarrierRef staged{t.cta, ScaleStaged, s};
   switch (l.pc) {
   case Lane::WaitEmpty:
     l.pc = t.id == kElectedLane ? Lane::Issue : Lane::WriteScales;
@@ -124,11 +129,33 @@ void ClusterModel::laneAction(const ThreadRef &t) {
     for (int64_t i = 0; i < scaleCopiesPerStep(); ++i)
       tmaInFlight.push_back(
           {t.cta, it, plan.scaleAtomKTileBytes(), copyBarrier, true});
+    // Staged scales: this CTA's own barrier, a CTA-local TMA load.
+    if (c.scaleStaging.any()) {
+      barrierOp(t, staged, BarrierOp::ExpectTx, plan.stagedScaleBytes,
+                "an arrive.expect_tx");
+      barrierOp(t, staged, BarrierOp::Arrive, 0, "an arrive.expect_tx");
+      tmaInFlight.push_back(
+          {t.cta, it, plan.stagedScaleBytes, staged, false, true});
+    }
     l.pc = Lane::WriteScales;
     return;
   }
+  case Lane::WaitStaged:
+    l.pc = Lane::Expand;
+    return;
+  case Lane::Expand:
+    // The staged bytes of this step must have landed (they are read and
+    // overwritten in place).
+    if (ctas[t.cta].stagedLanded[it] != 1)
+      fail("the scale warp of cta " + std::to_string(t.cta) +
+           " expanded the staged scales of step " + std::to_string(it) +
+           " before they landed");
+    checkStageWritable(t.cta, it, s, "a scale expansion");
+    ++ctas[t.cta].scaleWrites[it];
+    l.pc = Lane::Arrive;
+    return;
   case Lane::WriteScales:
-    if (!c.lhsScaleAtoms || !c.rhsScaleAtoms) {
+    if (producerStoresScales()) {
       checkStageWritable(t.cta, it, s, "a scale store");
       ++ctas[t.cta].scaleWrites[it];
     }
@@ -142,6 +169,14 @@ void ClusterModel::laneAction(const ThreadRef &t) {
     if (++l.kt == c.kTiles) {
       l.kt = 0;
       ++l.local;
+    }
+    if (isScaleWarpLane(t.id)) {
+      // The scale warp has nothing in flight to drain.
+      if (l.local < localTiles)
+        l.pc = Lane::WaitStaged;
+      else
+        l.part = Part::Teardown;
+      return;
     }
     if (l.local < localTiles)
       l.pc = Lane::WaitEmpty;
@@ -167,6 +202,13 @@ ClusterModel::laneWait(int64_t rank, const Lane &l) const {
                          ? consumerParity<int64_t>(it, c.stages)
                          : producerParity<int64_t>(it, c.stages);
     return waitUnlessComplete({rank, Empty, stageOf(it)}, parity);
+  }
+  if (l.pc == Lane::WaitStaged) {
+    if (c.fault == Fault::ScaleWarpSkipsStagedWait)
+      return std::nullopt;
+    int64_t it = step(l.local, l.kt);
+    return waitUnlessComplete({rank, ScaleStaged, stageOf(it)},
+                              consumerParity<int64_t>(it, c.stages));
   }
   if (l.pc == Lane::WaitScaleCopies) {
     // The relay: the peer's lanes wait for their own scale copies.
@@ -299,7 +341,9 @@ void ClusterModel::landTma(size_t index) {
   tmaInFlight.erase(tmaInFlight.begin() + index);
   checkStageWritable(load.cta, load.step, stageOf(load.step),
                      load.scaleCopy ? "a scale copy" : "a TMA load");
-  if (load.scaleCopy) {
+  if (load.staged) {
+    ++ctas[load.cta].stagedLanded[load.step];
+  } else if (load.scaleCopy) {
     // cp.async.bulk (not the .cta_group::2 tensor form) completes on an
     // mbarrier in the CTA of its destination.
     if (load.barrier.cta != load.cta)

@@ -27,7 +27,7 @@ namespace {
 /// Simulates the shapes of the sweep for one kernel variant, with the A / B
 /// scales in the atoms layout or not; returns the number of runs.
 int64_t checkManyShapes(bool ctaPair, bool lhsScaleAtoms = false,
-                        bool rhsScaleAtoms = false) {
+                        bool rhsScaleAtoms = false, ScaleStaging staging = {}) {
   int64_t runs = 0;
   for (int64_t stages = 2; stages <= 6; ++stages)
     for (int64_t accStages = 1; accStages <= 2; ++accStages)
@@ -42,11 +42,13 @@ int64_t checkManyShapes(bool ctaPair, bool lhsScaleAtoms = false,
             Config c{kTiles, numTiles, clusters, stages, accStages, ctaPair};
             c.lhsScaleAtoms = lhsScaleAtoms;
             c.rhsScaleAtoms = rhsScaleAtoms;
+            c.scaleStaging = staging;
             EXPECT_EQ(simulate(c, seed), "")
                 << (ctaPair ? "pair" : "1-CTA") << " atoms " << lhsScaleAtoms
-                << rhsScaleAtoms << " stages " << stages << " acc " << accStages
-                << " kTiles " << kTiles << " tiles " << numTiles << " clusters "
-                << clusters << " seed " << seed;
+                << rhsScaleAtoms << " staged " << staging.lhs << staging.rhs
+                << " stages " << stages << " acc " << accStages << " kTiles "
+                << kTiles << " tiles " << numTiles << " clusters " << clusters
+                << " seed " << seed;
             ++runs;
           }
   return runs;
@@ -67,6 +69,20 @@ TEST(Tcgen05Pipeline, ScaleAtomsProtocolHoldsForManyShapes) {
     for (auto [lhs, rhs] : {std::pair(true, true), std::pair(true, false),
                             std::pair(false, true)})
       EXPECT_EQ(checkManyShapes(ctaPair, lhs, rhs), 5 * 2 * 5 * 6 * 3);
+}
+
+TEST(Tcgen05Pipeline, StagedScalesProtocolHoldsForManyShapes) {
+  // B staged with A in atoms or stored by the producer's lanes, and both
+  // staged: the scale warp's lanes count on full[s] next to the producer's.
+  for (bool ctaPair : {false, true}) {
+    EXPECT_EQ(checkManyShapes(ctaPair, /*lhsScaleAtoms=*/true, false,
+                              ScaleStaging{false, true}),
+              5 * 2 * 5 * 6 * 3);
+    EXPECT_EQ(checkManyShapes(ctaPair, false, false, ScaleStaging{false, true}),
+              5 * 2 * 5 * 6 * 3);
+    EXPECT_EQ(checkManyShapes(ctaPair, false, false, ScaleStaging{true, true}),
+              5 * 2 * 5 * 6 * 3);
+  }
 }
 
 TEST(Tcgen05Pipeline, KernelPlansAreCovered) {
@@ -169,6 +185,23 @@ TEST(Tcgen05Pipeline, BrokenScaleAtomRelaysAreDetected) {
     EXPECT_TRUE(someRunReports(c, "outside its destination CTA")) << lhs << rhs;
     c.fault = Fault::NoScaleFullInit;
     EXPECT_TRUE(someRunReports(c, "uninitialized scaleFull")) << lhs << rhs;
+  }
+}
+
+TEST(Tcgen05Pipeline, BrokenScaleStagingIsDetected) {
+  for (bool ctaPair : {false, true}) {
+    Config c{/*kTiles=*/3,    /*numTiles=*/4,
+             /*clusters=*/1,  /*stages=*/2,
+             /*accStages=*/2, ctaPair};
+    c.lhsScaleAtoms = true;
+    c.scaleStaging = ScaleStaging{false, true};
+    // The expansion reads (and overwrites) bytes that have not landed.
+    c.fault = Fault::ScaleWarpSkipsStagedWait;
+    EXPECT_TRUE(someRunReports(c, "before they landed")) << ctaPair;
+    // The MMAs start before the scale warp expanded the stage.
+    c.fault = Fault::FullCountsProducerLanesOnly;
+    EXPECT_TRUE(someRunReports(c, "passed full[s] before the stages"))
+        << ctaPair;
   }
 }
 

@@ -74,6 +74,8 @@
 #ifndef NVFP4_UNITTESTS_GPU_TCGEN05PROTOCOLMODEL_H
 #define NVFP4_UNITTESTS_GPU_TCGEN05PROTOCOLMODEL_H
 
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
+
 #include <cstdint>
 #include <string>
 
@@ -150,6 +152,12 @@ enum class Fault {
   PeerScaleCopiesOnLeaderFull,
   /// The scaleFull barriers are not initialized.
   NoScaleFullInit,
+  // Staged scales.
+  /// The scale warp expands without waiting for its scaleStaged barrier.
+  ScaleWarpSkipsStagedWait,
+  /// The full barriers count the producer's lanes only, not the scale
+  /// warp's.
+  FullCountsProducerLanesOnly,
 };
 
 struct Config {
@@ -164,6 +172,10 @@ struct Config {
   Fault fault = Fault::None;
   /// The A / B scales are in the global atoms layout (bulk copies).
   bool lhsScaleAtoms = false, rhsScaleAtoms = false;
+  /// The A / B scales are staged (16x16 blocks): a TMA load per CTA and
+  /// step on its scaleStaged barrier, expanded by the scale warp's lanes,
+  /// which arrive on the full barrier.
+  ScaleStaging scaleStaging;
 };
 
 /// Runs every cluster of `c`; returns the first violation, or "" after
