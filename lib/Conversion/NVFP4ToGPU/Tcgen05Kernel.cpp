@@ -6,9 +6,9 @@
 //
 // Tcgen05KernelBuilder (Tcgen05KernelBuilder.h): the kernel's setup
 // (barriers, tensor memory), the producer warp (TMA loads of A and B, the
-// scales), the MMA-issuing thread (tcgen05.cp of the scales, tcgen05.mma,
-// tcgen05.commit) and the teardown. The epilogue warps are in
-// Tcgen05Epilogue.cpp.
+// scales), the scale warp of staged 16x16-block scales, the MMA-issuing
+// thread (tcgen05.cp of the scales, tcgen05.mma, tcgen05.commit) and the
+// teardown. The epilogue warps are in Tcgen05Epilogue.cpp.
 //
 //===----------------------------------------------------------------------===//
 

@@ -111,10 +111,6 @@ struct Tcgen05Config : MatmulShape {
   /// lane bulk-copies them into the stage's atoms instead of the warp's
   /// loads and transposed stores.
   bool lhsScaleAtoms = false, rhsScaleAtoms = false;
-  /// Which operands' row-major 16x16-block scales the producer TMA-loads
-  /// into staging buffers and the scale warp expands into the stage's atoms
-  /// (tc::ScaleStaging; set with setScaleStaging, which replans).
-  tc::ScaleStaging scaleStaging;
   /// The epilogue quantizes the result to NVFP4, with the tensor scale of a
   /// given amax, instead of storing it.
   std::optional<EpilogueQuantization> nvfp4Output;
@@ -153,9 +149,10 @@ struct Tcgen05Config : MatmulShape {
                tc::kStagedScaleBlockRows &&
            k % tileK() == 0;
   }
-  /// Stages the scales as `staging` says, and replans the tile for it.
+  /// Stages the scales as `staging` says (`plan.scaleStaging`: the
+  /// producer TMA-loads the row-major 16x16-block scales, the scale warp
+  /// expands them into the stage's atoms), and replans the tile for it.
   void setScaleStaging(tc::ScaleStaging staging) {
-    scaleStaging = staging;
     plan = tc::makeTilePlan(plan.tileN, plan.ctaPair,
                             tc::scaleAtomsPerKTileOf(kind()), staging);
   }
@@ -236,9 +233,9 @@ struct Tcgen05Config : MatmulShape {
     if (lhsScaleAtoms || rhsScaleAtoms)
       os << "_sfatoms_" << (lhsScaleAtoms ? "a" : "")
          << (rhsScaleAtoms ? "b" : "");
-    if (scaleStaging.any())
-      os << "_sfstaged_" << (scaleStaging.lhs ? "a" : "")
-         << (scaleStaging.rhs ? "b" : "");
+    if (plan.scaleStaging.any())
+      os << "_sfstaged_" << (plan.scaleStaging.lhs ? "a" : "")
+         << (plan.scaleStaging.rhs ? "b" : "");
     if (nvfp4Output)
       os << nvfp4Output->kernelNameSuffix();
     if (computesAmax)
@@ -330,7 +327,7 @@ enum OperandArg : unsigned {
 inline unsigned operandArg(const Tcgen05Config &c, unsigned operand,
                            OperandArg arg) {
   auto staged = [&](unsigned o) {
-    return o == 0 ? c.scaleStaging.lhs : c.scaleStaging.rhs;
+    return o == 0 ? c.plan.scaleStaging.lhs : c.plan.scaleStaging.rhs;
   };
   // Per operand: data, map, scales, the scales' map if staged, the amax of
   // NVFP4.

@@ -310,7 +310,7 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
           isLhs ? config.lhsTensorMap(0) : config.rhsTensorMap(0);
       args.push_back(encodeTensorMap(rewriter, loc, args.back(), map));
     }
-    if (isLhs ? config.scaleStaging.lhs : config.scaleStaging.rhs)
+    if (isLhs ? config.plan.scaleStaging.lhs : config.plan.scaleStaging.rhs)
       args.push_back(encodeTensorMap(rewriter, loc, args.back(),
                                      isLhs
                                          ? config.lhsStagedScaleTensorMap(0)

@@ -5,13 +5,13 @@
 //===----------------------------------------------------------------------===//
 //
 // The TMA tensor maps through which the tcgen05 matmul kernel loads its A and
-// B tiles, and the rules `cuTensorMapEncodeTiled` imposes on them (CUDA
-// driver API, "Tensor Map Object Management"), as constexpr functions free of
-// MLIR and CUDA. The lowering (Tcgen05Matmul.cpp) checks a matmul's tensor
-// maps before it emits the kernel; libnvfp4_cuda_runtime
-// (lib/ExecutionEngine/CudaRuntime.cpp) checks the parameters the generated
-// host code passes before it calls the driver; the unit test
-// (Tcgen05TensorMapTest.cpp) checks the rules themselves.
+// B tiles (and staged 16x16-block scales), and the rules
+// `cuTensorMapEncodeTiled` imposes on them (CUDA driver API, "Tensor Map Object
+// Management"), as constexpr functions free of MLIR and CUDA. The lowering
+// (Tcgen05Matmul.cpp) checks a matmul's tensor maps before it emits the kernel;
+// libnvfp4_cuda_runtime (lib/ExecutionEngine/CudaRuntime.cpp) checks the
+// parameters the generated host code passes before it calls the driver; the
+// unit test (Tcgen05TensorMapTest.cpp) checks the rules themselves.
 //
 // An operand's packed E2M1 data [batch, rows, K] is viewed as the 2-D byte
 // tensor [batch * rows, K / 2] (innermost dimension first in the driver's
@@ -211,7 +211,8 @@ constexpr ByteTensorMap2D operandTensorMap(uint64_t globalAddress,
 
 /// The tensor map of an operand's 16x16-block scales (E4M3 bytes, row-major
 /// [batch * rows / 16, K / 16]) at `globalAddress`, which the producer loads
-/// into the stage's staging buffer (ScaleStaging): one box is the 16 scales
+/// into the start of the operand's scale atoms in the stage (ScaleStaging,
+/// Tcgen05Descriptors.h): one box is the 16 scales
 /// of one NVFP4 K tile of the staged scale rows of a CTA tile of
 /// `tileRows` rows, {16 bytes, stagedScaleRowsOf(tileRows)}, unswizzled. K must
 /// be a multiple of the K tile (256), for the 16-byte row stride.
