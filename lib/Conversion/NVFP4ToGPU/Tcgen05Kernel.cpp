@@ -121,9 +121,7 @@ void Tcgen05KernelBuilder::emitProducer() {
     Value rhsRow = rhsScaleRow;
     if (p.ctaPair)
       rhsRow = add(rhsRow, mulC(rankInPair, p.bRowsPerCta));
-    forRange(i32(0), i32(kTiles), [&](Value kt) {
-      IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
-      Value stage = tc::slotOf(step, p.stages).v;
+    forEachKTile(local, [&](Value kt, IdxI32 step, Value stage) {
       emitWait(barrier(p.emptyBarrierOffset, stage),
                tc::producerParity(step, p.stages).v);
       Value stageOff = mulC(stage, p.stageBytes);
@@ -388,12 +386,9 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
 }
 
 void Tcgen05KernelBuilder::emitScaleWarp() {
-  const int64_t kTiles = c.kTiles();
   auto rowType = VectorType::get({p.scaleAtomsPerKTile}, b.getI32Type());
   forEachTile([&](Value local, tc::TileCoord<IdxI32>) {
-    forRange(i32(0), i32(kTiles), [&](Value kt) {
-      IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
-      Value stage = tc::slotOf(step, p.stages).v;
+    forEachKTile(local, [&](Value, IdxI32 step, Value stage) {
       // The producer armed the barrier after the stage's release, so the
       // stage's atoms are free once the staged scales landed.
       emitWait(barrier(p.scaleStagedBarrierOffset, stage),

@@ -443,6 +443,17 @@ private:
   /// Emits `body(local, coord)` for each tile of this CTA: local index
   /// `local` (0, 1, ...), coordinates `coord`.
   void forEachTile(function_ref<void(Value, tc::TileCoord<IdxI32>)> body);
+  /// Emits `body(kt, step, stage)` for each K tile `kt` of this CTA's local
+  /// tile `local`: its K-tile step (tc::kStep) and stage (tc::slotOf), the
+  /// schedule the producer and the scale warp follow.
+  void forEachKTile(Value local,
+                    function_ref<void(Value, IdxI32, Value)> body) {
+    const int64_t kTiles = c.kTiles();
+    forRange(i32(0), i32(kTiles), [&](Value kt) {
+      IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
+      body(kt, step, tc::slotOf(step, p.stages).v);
+    });
+  }
 
   /// Spins until phase parity `parity` (i32) of the mbarrier `bar` completed
   /// (acquire at cluster scope with a CTA pair, whose peer arrives on the
