@@ -27,3 +27,4 @@
 // EXACT: gpu mx matmul [2x33x64] e5m2 x [2x65x64] e4m3 acc: outside bound 0 (of 4290), bit-exact 4290
 // EXACT: gpu mx matmul [1x32] e5m2 x [1x32] e5m2: outside bound 0 (of 1), bit-exact 1
 // EXACT: gpu mx matmul [64x544] e4m3 x [200x544] e4m3: outside bound 0 (of 12800), bit-exact 12800
+// EXACT: gpu mx matmul [64x1536] e2m1 x [72x1536] e2m1: outside bound 0 (of 4608), bit-exact 4608

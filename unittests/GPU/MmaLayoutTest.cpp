@@ -165,14 +165,94 @@ TEST(MmaLayoutTest, StagingCoversTheTileOnce) {
         for (int v : words)
           EXPECT_EQ(v, 1) << t.m << "x" << t.n << " K " << k;
       }
-    std::vector<int> scales(t.scaleRows(), 0);
+    // Scale rows: A's by thread index, B's by the rotated one; with no
+    // more rows than threads, no thread copies a row of both.
+    std::vector<int> aScales(t.m, 0), bScales(t.n, 0), perThread(t.threads());
     for (int64_t tid = 0; tid < t.threads(); ++tid)
-      for (int64_t i = 0; i < stageCopiesPerThread(t.scaleRows(), t); ++i)
-        if (int64_t sj = stageJob(tid, i, t); sj < t.scaleRows())
-          ++scales[sj];
-    for (int v : scales)
+      for (int64_t i = 0; i < stageCopiesPerThread(t.m, t); ++i)
+        if (int64_t sj = stageJob(tid, i, t); sj < t.m) {
+          ++aScales[sj];
+          ++perThread[tid];
+        }
+    for (int64_t tid = 0; tid < t.threads(); ++tid)
+      for (int64_t i = 0; i < stageCopiesPerThread(t.n, t); ++i)
+        if (int64_t sj = stageJob(rotatedThread(tid, t.m, t), i, t); sj < t.n) {
+          ++bScales[sj];
+          ++perThread[tid];
+        }
+    for (int v : aScales)
       EXPECT_EQ(v, 1) << t.m << "x" << t.n;
+    for (int v : bScales)
+      EXPECT_EQ(v, 1) << t.m << "x" << t.n;
+    const int64_t most = (t.m + t.n + t.threads() - 1) / t.threads();
+    for (int v : perThread)
+      EXPECT_LE(v, most) << t.m << "x" << t.n;
   }
+}
+
+/// Grouped scale staging: 16-byte groups where the rows allow it (NVFP4: K
+/// a multiple of 256; MXFP4: 512), one copy per step otherwise.
+TEST(MmaLayoutTest, ScaleStagingGroupsWhereRowsAllow) {
+  EXPECT_EQ(groupedScaleStaging(8, 4096 / 16), (ScaleStaging{2, 8}));
+  EXPECT_EQ(groupedScaleStaging(8, 384 / 16), (ScaleStaging{1, 8}));
+  EXPECT_EQ(groupedScaleStaging(4, 512 / 32), (ScaleStaging{4, 4}));
+  EXPECT_EQ(groupedScaleStaging(4, 256 / 32), (ScaleStaging{1, 4}));
+  EXPECT_EQ(groupedScaleStaging(2, 4096 / 32), (ScaleStaging{1, 2}));
+  const ScaleStaging nvfp4Groups{2, 8}, mxfp4Groups{4, 4};
+  EXPECT_EQ(nvfp4Groups.rowBytes(), 16);
+  EXPECT_EQ(nvfp4Groups.slots(kTile128x128), 3);
+  EXPECT_EQ(nvfp4Groups.slots(kTile128x256), 2);
+  EXPECT_EQ(mxfp4Groups.slots(kTile128x128), 2);
+  EXPECT_EQ(ScaleStaging{}.slots(kTile128x128), 4);
+  // Every tile still fits with both operands grouped.
+  for (const TileShape &t : kTileShapes) {
+    EXPECT_LE(pipelineSharedBytes(t, nvfp4Groups, nvfp4Groups),
+              kMaxSharedBytes);
+    EXPECT_LE(pipelineSharedBytes(t, mxfp4Groups, mxfp4Groups),
+              kMaxSharedBytes);
+    // MXFP4 groups of four steps take no more than four stages' slots.
+    if (t.stages == 4) {
+      EXPECT_EQ(pipelineSharedBytes(t, mxfp4Groups, mxfp4Groups),
+                pipelineSharedBytes(t));
+    }
+  }
+  EXPECT_EQ(pipelineSharedBytes(kTile128x256, ScaleStaging{}, nvfp4Groups),
+            3 * 384 * 64 + 3 * 128 * 8 + 2 * 256 * 16);
+}
+
+/// The schedule of grouped scale slots: a group is copied with its first
+/// step, no later than that step's data, and it overwrites only a slot
+/// whose group's steps every warp has finished (before the barrier of the
+/// iteration that issues it); each step reads its own group's slot.
+TEST(MmaLayoutTest, ScaleGroupSchedule) {
+  for (const TileShape &t : kTileShapes)
+    for (int64_t groupSteps : {1, 2, 4}) {
+      const ScaleStaging staging{groupSteps,
+                                 16 / std::max<int64_t>(groupSteps, 2)};
+      for (int64_t numSteps = groupSteps; numSteps <= 12;
+           numSteps += groupSteps) {
+        std::vector<int64_t> slotGroup(staging.slots(t), -1);
+        auto issue = [&](int64_t step, int64_t firstUnfinished) {
+          if (!issuesScales(step, staging))
+            return;
+          int64_t &group = slotGroup[scaleSlot(step, t, staging)];
+          if (group >= 0) {
+            EXPECT_LT((group + 1) * groupSteps - 1, firstUnfinished)
+                << t.m << "x" << t.n << " G " << groupSteps << " step " << step;
+          }
+          group = step / groupSteps;
+        };
+        for (int64_t s = 0; s < t.stages - 1 && s < numSteps; ++s)
+          issue(s, 0);
+        for (int64_t kt = 0; kt < numSteps; ++kt) {
+          if (int64_t next = prefetchStep(kt, t); next < numSteps)
+            issue(next, kt);
+          EXPECT_EQ(slotGroup[scaleSlot(kt, t, staging)], kt / groupSteps);
+          EXPECT_LE(scaleByteInRow(kt, staging) + staging.stepBytes,
+                    staging.rowBytes());
+        }
+      }
+    }
 }
 
 TEST(MmaLayoutTest, TileShapes) {
@@ -441,24 +521,23 @@ uint32_t loadWord(const std::vector<uint8_t> &bytes, int64_t offset) {
 /// The cp.async pipeline is modelled: a copy writes shared memory only when
 /// a `cp.async.wait_group` retires its group, so a wrong wait count or slot
 /// makes the MMAs read stale data.
-std::vector<float> emulateKernel(const QuantizedTensor &a,
-                                 const std::vector<uint8_t> &aScales,
-                                 int64_t aBlockRows, const QuantizedTensor &b,
-                                 const std::vector<uint8_t> &bScales,
-                                 int64_t bBlockRows,
-                                 const TileShape &t = kTile64x64,
-                                 std::optional<int64_t> waitPending = {}) {
+std::vector<float> emulateKernel(
+    const QuantizedTensor &a, const std::vector<uint8_t> &aScales,
+    int64_t aBlockRows, const QuantizedTensor &b,
+    const std::vector<uint8_t> &bScales, int64_t bBlockRows,
+    const TileShape &t = kTile64x64, std::optional<int64_t> waitPending = {},
+    const ScaleStaging &lhsStaging = {}, const ScaleStaging &rhsStaging = {}) {
   const int64_t m = a.rows, n = b.rows, k = a.cols;
   const int64_t rowBytes = k / 2, scaleRowBytes = k / 16;
   const int64_t numSteps = k / kTileK, threads = t.threads();
   const int64_t mmasM = t.mmasM(), mmasN = t.mmasN();
   std::vector<float> out(m * n, 0.0f);
-  // Shared memory: [slot][row][word] for A and B, [slot][m + n][word]
-  // scales.
+  // Shared memory: [slot][row][word] for A and B, [scale slot][row][word]
+  // for the scales of A and of B.
   std::vector<uint32_t> smemA(t.stages * t.m * kWordsPerTileRow, 0xDEADBEEF);
   std::vector<uint32_t> smemB(t.stages * t.n * kWordsPerTileRow, 0xDEADBEEF);
-  std::vector<uint32_t> smemS(t.stages * t.scaleRows() * kScaleWordsPerRow,
-                              0xDEADBEEF);
+  std::vector<uint32_t> smemSA(lhsStaging.sharedBytes(t, t.m) / 4, 0xDEADBEEF);
+  std::vector<uint32_t> smemSB(rhsStaging.sharedBytes(t, t.n) / 4, 0xDEADBEEF);
   struct Copy {
     uint32_t *dst;
     uint32_t value;
@@ -488,28 +567,31 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
         };
         copyVectors(t.m, a.data, tileM * t.m, smemA);
         copyVectors(t.n, b.data, tileN * t.n, smemB);
-        const int64_t kScale = kt * (kTileK / 16);
-        for (int64_t tid = 0; tid < threads; ++tid)
-          for (int64_t i = 0; i < stageCopiesPerThread(t.scaleRows(), t); ++i) {
-            int64_t sj = stageJob(tid, i, t);
-            if (sj >= t.scaleRows())
-              continue;
-            for (int64_t w = 0; w < kScaleWordsPerRow; ++w) {
-              int64_t byte = kScale + 4 * w;
-              uint32_t word =
-                  sj < t.m
-                      ? loadWord(aScales, ((tileM * t.m + sj) / aBlockRows) *
-                                                  scaleRowBytes +
-                                              byte)
-                      : loadWord(bScales,
-                                 ((tileN * t.n + sj - t.m) / bBlockRows) *
-                                         scaleRowBytes +
-                                     byte);
-              open.push_back(
-                  {&smemS[(slot * t.scaleRows() + sj) * kScaleWordsPerRow + w],
-                   word});
+        // The scale rows of A or B, when step kt starts a group.
+        auto copyScales = [&](int64_t rows, const std::vector<uint8_t> &src,
+                              int64_t srcRow0, int64_t blockRows,
+                              const ScaleStaging &staging,
+                              std::vector<uint32_t> &dst) {
+          if (!issuesScales(kt, staging))
+            return;
+          const int64_t kScale = kt * staging.stepBytes;
+          const int64_t slot = scaleSlot(kt, t, staging);
+          for (int64_t tid = 0; tid < threads; ++tid)
+            for (int64_t i = 0; i < stageCopiesPerThread(rows, t); ++i) {
+              int64_t sj = stageJob(
+                  &dst == &smemSA ? tid : rotatedThread(tid, t.m, t), i, t);
+              if (sj >= rows)
+                continue;
+              for (int64_t w = 0; w < staging.copyBytes() / 4; ++w)
+                open.push_back(
+                    {&dst[((slot * rows + sj) * staging.rowBytes()) / 4 + w],
+                     loadWord(src,
+                              ((srcRow0 + sj) / blockRows) * scaleRowBytes +
+                                  kScale + 4 * w)});
             }
-          }
+        };
+        copyScales(t.m, aScales, tileM * t.m, aBlockRows, lhsStaging, smemSA);
+        copyScales(t.n, bScales, tileN * t.n, bBlockRows, rhsStaging, smemSB);
       };
       auto commit = [&]() {
         groups.push_back(std::move(open));
@@ -555,8 +637,14 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
             }
           return regs;
         };
-        auto S = [&](int64_t row, int64_t word) {
-          return smemS[(slot * t.scaleRows() + row) * kScaleWordsPerRow + word];
+        // Word `word` of step kt's scales of row `row` of A or B.
+        auto S = [&](const std::vector<uint32_t> &smem, int64_t rows,
+                     const ScaleStaging &staging, int64_t row, int64_t word) {
+          return smem[((scaleSlot(kt, t, staging) * rows + row) *
+                           staging.rowBytes() +
+                       scaleByteInRow(kt, staging)) /
+                          4 +
+                      word];
         };
         for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
           const int64_t chunk0 = slice * kMmaRowBytes / kVectorBytes;
@@ -582,10 +670,12 @@ std::vector<float> emulateKernel(const QuantizedTensor &a,
                     l.a[r] = aRegs[lane][r];
                   for (int r = 0; r < kMmaBRegs; ++r)
                     l.b[r] = bRegs[lane][2 * (j % 2) + r];
-                  l.scaleA = S(rowBase + scaleARow(g, q), scaleWord);
-                  l.scaleB = S(t.m + warpColBase(warp, t) + j * kMmaN +
-                                   scaleBCol(g, q),
-                               scaleWord);
+                  l.scaleA = S(smemSA, t.m, lhsStaging,
+                               rowBase + scaleARow(g, q), scaleWord);
+                  l.scaleB =
+                      S(smemSB, t.n, rhsStaging,
+                        warpColBase(warp, t) + j * kMmaN + scaleBCol(g, q),
+                        scaleWord);
                   for (int r = 0; r < kMmaCRegs; ++r)
                     l.c[r] = accAt(warp * kWarpSize + lane, i, j, r);
                 }
@@ -656,7 +746,9 @@ TEST(MmaLayoutTest, EmulatedKernelMatchesReferenceMatmul) {
                  Case{128, 128, 128, {16, 16}, {1, 16}},
                  Case{256, 128, 384, {1, 16}, {16, 16}},
                  // 128 x 256 (3 stages) over 5 K steps: every slot reused.
-                 Case{128, 256, 640, {1, 16}, {16, 16}}}) {
+                 Case{128, 256, 640, {1, 16}, {16, 16}},
+                 // 16-byte scale groups over 8 K steps.
+                 Case{128, 256, 1024, {1, 16}, {1, 16}}}) {
     QuantizedTensor a = randomTensor(c.m, c.k, c.aBlock, rng);
     QuantizedTensor b = randomTensor(c.n, c.k, c.bBlock, rng);
     std::vector<float> expected(c.m * c.n);
@@ -664,17 +756,30 @@ TEST(MmaLayoutTest, EmulatedKernelMatchesReferenceMatmul) {
     for (const TileShape &t : kTileShapes) {
       if (c.m % t.m || c.n % t.n)
         continue;
-      std::vector<float> got =
-          emulateKernel(a, compactScales(a), c.aBlock.rows, b, compactScales(b),
-                        c.bBlock.rows, t);
-      int mismatches = 0;
-      for (int64_t i = 0; i < c.m * c.n; ++i)
-        if (std::memcmp(&got[i], &expected[i], 4) != 0 && mismatches++ < 5)
-          ADD_FAILURE() << "C[" << i / c.n << "][" << i % c.n
-                        << "] = " << got[i] << ", reference " << expected[i]
-                        << " (M=" << c.m << " N=" << c.n << " K=" << c.k
-                        << ", tile " << t.m << "x" << t.n << ")";
-      EXPECT_EQ(mismatches, 0);
+      // Per-step scale copies, and (K a multiple of 256) groups for B, as
+      // on sm_120a, or for both operands, as on sm_90a.
+      const ScaleStaging perStep{}, grouped = groupedScaleStaging(8, c.k / 16);
+      for (bool lhsGrouped : {false, true}) {
+        for (bool rhsGrouped : {false, true}) {
+          if ((lhsGrouped || rhsGrouped) && !grouped.grouped())
+            continue;
+          if (lhsGrouped && !rhsGrouped)
+            continue;
+          std::vector<float> got = emulateKernel(
+              a, compactScales(a), c.aBlock.rows, b, compactScales(b),
+              c.bBlock.rows, t, /*waitPending=*/{},
+              lhsGrouped ? grouped : perStep, rhsGrouped ? grouped : perStep);
+          int mismatches = 0;
+          for (int64_t i = 0; i < c.m * c.n; ++i)
+            if (std::memcmp(&got[i], &expected[i], 4) != 0 && mismatches++ < 5)
+              ADD_FAILURE()
+                  << "C[" << i / c.n << "][" << i % c.n << "] = " << got[i]
+                  << ", reference " << expected[i] << " (M=" << c.m
+                  << " N=" << c.n << " K=" << c.k << ", tile " << t.m << "x"
+                  << t.n << ", groups " << lhsGrouped << rhsGrouped << ")";
+          EXPECT_EQ(mismatches, 0);
+        }
+      }
     }
   }
 }

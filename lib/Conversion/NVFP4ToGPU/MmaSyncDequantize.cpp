@@ -105,12 +105,13 @@ MmaSyncKernelBuilder::emitDequantizedStep(const StepOperands &op) {
   Value aSlot = sharedAddress(op.smemAPtr, op.slot * c.tile.aStageBytes());
   Value bSlot = sharedAddress(op.smemBPtr, op.slot * c.tile.bStageBytes());
 
-  // Scale block s of the step for scale row `scaleRow`: byte s % 4 of word
-  // s / 4, loaded where it is first used (rows g and g + 8 of each A tile,
-  // column g of each B tile), so that only one word of each row is live.
+  // Scale block s of the step for tile row `row` of A (`lhs`) or B: byte
+  // s % 4 of word s / 4, loaded where it is first used (rows g and g + 8 of
+  // each A tile, column g of each B tile: 8 rows per load), so that only
+  // one word of each row is live.
   const int64_t mmasM = c.tile.mmasM(), mmasN = c.tile.mmasN();
-  auto scaleByte = [&](IndexExpr scaleRow, int64_t s) -> Value {
-    Value word = loadScaleWord(op, scaleRow, s / 4);
+  auto scaleByte = [&](bool lhs, IndexExpr row, int64_t s) -> Value {
+    Value word = loadScaleWord(op, lhs, row, s / 4);
     return s % 4 == 0
                ? word
                : arith::ShRUIOp::create(b, loc, word, i32Const(8 * (s % 4)))
@@ -127,7 +128,7 @@ MmaSyncKernelBuilder::emitDequantizedStep(const StepOperands &op) {
     SmallVector<SmallVector<Value, 4>> bFrags;
     for (int64_t j = 0; j < mmasN; ++j) {
       IndexExpr col = op.warpCol + j * kMmaN + bFragCol(op.g, 0);
-      Value halfScale = decodeHalfScale(scaleByte(col + c.tile.m, s));
+      Value halfScale = decodeHalfScale(scaleByte(/*lhs=*/false, col, s));
       SmallVector<Value, 4> regs;
       for (int r = 0; r < kBf16MmaBRegs; ++r)
         regs.push_back(dequantizePair(
@@ -138,8 +139,8 @@ MmaSyncKernelBuilder::emitDequantizedStep(const StepOperands &op) {
       IndexExpr rowBase = op.warpRow + i * kMmaM;
       std::array<Value, 2> halfScales;
       for (int half = 0; half < 2; ++half)
-        halfScales[half] =
-            decodeHalfScale(scaleByte(rowBase + bf16AFragRow(op.g, half), s));
+        halfScales[half] = decodeHalfScale(
+            scaleByte(/*lhs=*/true, rowBase + bf16AFragRow(op.g, half), s));
       SmallVector<Value, 4> aFrag;
       for (int r = 0; r < kBf16MmaARegs; ++r)
         aFrag.push_back(

@@ -59,9 +59,9 @@ private:
 
   /// The shared-memory tiles of one K step and the lane's coordinates.
   struct StepOperands {
-    /// Shared-memory pointers to the first byte of the A, B and scale
-    /// slots.
-    Value smemAPtr, smemBPtr, smemScalePtr;
+    /// Shared-memory pointers to the first byte of the A and B slots, and
+    /// to the K step's scales in row 0 of its A and B scale slots.
+    Value smemAPtr, smemBPtr, lhsStepScales, rhsStepScales;
     IndexExpr warpRow, warpCol, lane, g, q;
     /// The pipeline slot the K step was staged in.
     IndexExpr slot;
@@ -79,13 +79,13 @@ private:
   /// at `slotBase`: the four registers.
   SmallVector<Value, 4> loadMatrixX4(Value slotBase, IndexExpr row,
                                      IndexExpr chunk);
-  /// Word `word` of the step scales of scale row `scaleRow` in the step's
-  /// slot.
-  Value loadScaleWord(const StepOperands &op, IndexExpr scaleRow, int64_t word);
-  /// The scale words of scale row `scaleRow` in the step's slot, in one
+  /// Word `word` of the step's scales of tile row `row` of A (`lhs`) or B.
+  Value loadScaleWord(const StepOperands &op, bool lhs, IndexExpr row,
+                      int64_t word);
+  /// The step's scale words of tile row `row` of A (`lhs`) or B, in one
   /// load: both words (NVFP4, one 8-byte load) or the first (MX).
-  SmallVector<Value, 2> loadStepScales(const StepOperands &op,
-                                       IndexExpr scaleRow);
+  SmallVector<Value, 2> loadStepScales(const StepOperands &op, bool lhs,
+                                       IndexExpr row);
   /// The scale register of K slice `slice`: its word of `stepScales`,
   /// shifted to the slice's first byte.
   Value sliceScale(ArrayRef<Value> stepScales, int64_t slice);

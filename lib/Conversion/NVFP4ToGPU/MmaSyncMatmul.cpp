@@ -72,27 +72,27 @@ SmallVector<Value, 4> MmaSyncKernelBuilder::loadMatrixX4(Value slotBase,
   return regs;
 }
 
-Value MmaSyncKernelBuilder::loadScaleWord(const StepOperands &op,
-                                          IndexExpr scaleRow, int64_t word) {
-  using namespace layout;
+Value MmaSyncKernelBuilder::loadScaleWord(const StepOperands &op, bool lhs,
+                                          IndexExpr row, int64_t word) {
+  const layout::ScaleStaging &staging =
+      lhs ? c.lhsScaleStaging : c.rhsScaleStaging;
   return LLVM::LoadOp::create(
       b, loc, b.getI32Type(),
-      sharedAddress(op.smemScalePtr,
-                    (op.slot * c.tile.scaleRows() + scaleRow) * kScaleRowBytes +
-                        4 * word),
+      sharedAddress(lhs ? op.lhsStepScales : op.rhsStepScales,
+                    row * staging.rowBytes() + 4 * word),
       /*alignment=*/4);
 }
 
 SmallVector<Value, 2>
-MmaSyncKernelBuilder::loadStepScales(const StepOperands &op,
-                                     IndexExpr scaleRow) {
+MmaSyncKernelBuilder::loadStepScales(const StepOperands &op, bool lhs,
+                                     IndexExpr row) {
   using namespace layout;
-  Type i32 = b.getI32Type();
-  Value address =
-      sharedAddress(op.smemScalePtr,
-                    (op.slot * c.tile.scaleRows() + scaleRow) * kScaleRowBytes);
   if (c.isMX())
-    return {loadScaleWord(op, scaleRow, 0)};
+    return {loadScaleWord(op, lhs, row, 0)};
+  const ScaleStaging &staging = lhs ? c.lhsScaleStaging : c.rhsScaleStaging;
+  Type i32 = b.getI32Type();
+  Value address = sharedAddress(lhs ? op.lhsStepScales : op.rhsStepScales,
+                                row * staging.rowBytes());
   auto pairType = VectorType::get({kScaleWordsPerRow}, i32);
   Value pair = LLVM::LoadOp::create(b, loc, pairType, address,
                                     /*alignment=*/kScaleRowBytes);
@@ -163,24 +163,23 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   for (int64_t i = 0; i < mmasM; ++i)
     aScaleRows.push_back(op.warpRow + i * kMmaM + scaleARow(op.g, op.q));
   for (int64_t j = 0; j < mmasN; ++j)
-    bScaleRows.push_back(op.warpCol + j * kMmaN + scaleBCol(op.g, op.q) +
-                         c.tile.m);
+    bScaleRows.push_back(op.warpCol + j * kMmaN + scaleBCol(op.g, op.q));
   SmallVector<SmallVector<Value, 2>> aStepScales, bStepScales;
   if (!loadPerSlice) {
     for (IndexExpr row : aScaleRows)
-      aStepScales.push_back(loadStepScales(op, row));
+      aStepScales.push_back(loadStepScales(op, /*lhs=*/true, row));
     for (IndexExpr row : bScaleRows)
-      bStepScales.push_back(loadStepScales(op, row));
+      bStepScales.push_back(loadStepScales(op, /*lhs=*/false, row));
   }
   // The scale register of row `index` of `rows` for `slice`.
   const int64_t sliceScaleBytes =
       kMmaRowBytes * 8 / c.elementBits() / c.blockCols();
-  auto scaleOf = [&](ArrayRef<IndexExpr> rows,
+  auto scaleOf = [&](bool lhs, ArrayRef<IndexExpr> rows,
                      ArrayRef<SmallVector<Value, 2>> stepScales, int64_t index,
                      int64_t slice) -> Value {
     if (!loadPerSlice)
       return sliceScale(stepScales[index], slice);
-    Value word = loadScaleWord(op, rows[index],
+    Value word = loadScaleWord(op, lhs, rows[index],
                                sliceScaleWord(slice, sliceScaleBytes));
     if (int64_t shift = sliceScaleShift(slice, sliceScaleBytes))
       word = arith::ShRUIOp::create(b, loc, word, i32Const(shift));
@@ -195,7 +194,8 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
       aFrags.push_back(loadMatrixX4(aSlot, rowBase + ldmatrixARow(op.lane),
                                     ldmatrixAChunk(op.lane) +
                                         slice * (kMmaRowBytes / kVectorBytes)));
-      aScales.push_back(scaleOf(aScaleRows, aStepScales, i, slice));
+      aScales.push_back(
+          scaleOf(/*lhs=*/true, aScaleRows, aStepScales, i, slice));
     }
     for (int64_t j = 0; j < mmasN; j += 2) {
       SmallVector<Value, 4> regs = loadMatrixX4(
@@ -205,7 +205,8 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
       bFrags.push_back({regs[2], regs[3]});
     }
     for (int64_t j = 0; j < mmasN; ++j)
-      bScales.push_back(scaleOf(bScaleRows, bStepScales, j, slice));
+      bScales.push_back(
+          scaleOf(/*lhs=*/false, bScaleRows, bStepScales, j, slice));
     for (int64_t i = 0; i < mmasM; ++i) {
       for (int64_t j = 0; j < mmasN; ++j) {
         MutableArrayRef<Value> cRegs = MutableArrayRef<Value>(acc).slice(
@@ -255,18 +256,22 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   Block &entry = kernel.front();
   b.setInsertionPointToStart(&entry);
 
-  // tile.stages pipeline slots of the A, B and scale tiles, in dynamic shared
-  // memory (pipelineSharedBytes(), more than the 48 KiB of static shared
-  // memory): all A slots, then all B slots, then all scale slots, each slot
-  // a multiple of 16 bytes (cp.async and ldmatrix need 16-byte alignment).
+  // tile.stages pipeline slots of the A and B tiles, then the scale slots
+  // of A and of B, in dynamic shared memory (c.sharedBytes(), more than the
+  // 48 KiB of static shared memory), each slot a multiple of 16 bytes
+  // (cp.async and ldmatrix need 16-byte alignment).
+  const ScaleStaging &lhsStaging = c.lhsScaleStaging;
+  const ScaleStaging &rhsStaging = c.rhsScaleStaging;
   auto sharedPtrType = LLVM::LLVMPointerType::get(
       ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   Value smemAPtr =
       LLVM::AddressOfOp::create(b, loc, sharedPtrType, kMmaSyncSmemSymbol);
   Value smemBPtr =
       sharedAddress(smemAPtr, idx(tile.stages * tile.aStageBytes()));
-  Value smemScalePtr = sharedAddress(
+  Value smemLhsScalePtr = sharedAddress(
       smemAPtr, idx(tile.stages * (tile.aStageBytes() + tile.bStageBytes())));
+  Value smemRhsScalePtr =
+      sharedAddress(smemLhsScalePtr, idx(lhsStaging.sharedBytes(tile, tile.m)));
 
   // Arguments: lhs data, lhs scales, lhs amax, rhs data, rhs scales, rhs
   // amax, [acc], result; MX operands have no amax.
@@ -293,7 +298,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // (64) bytes of a row: 128 E2M1 codes or 64 8-bit ones.
   const int64_t rowBytes = c.k * c.elementBits() / 8;
   const int64_t scaleRowBytes = c.k / c.blockCols();
-  const int64_t stepK = kTileRowBytes * 8 / c.elementBits();
+  const int64_t stepK = c.stepK();
   const int64_t lhsScaleRows = c.m / c.lhsBlockRows;
   const int64_t rhsScaleRows = c.n / c.rhsBlockRows;
   IndexExpr lhsScaleBase = batch * (lhsScaleRows * scaleRowBytes);
@@ -337,10 +342,10 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // Runs `body(job)` for the copy jobs `stageJob(tid, i)` < count of this
   // thread; the last one is guarded when count is not a multiple of the
   // thread count.
-  auto forEachJob = [&](int64_t count,
-                        llvm::function_ref<void(IndexExpr)> body) {
+  auto forEachJob = [&](int64_t count, llvm::function_ref<void(IndexExpr)> body,
+                        IndexExpr jobThread) {
     for (int64_t i = 0, e = stageCopiesPerThread(count, tile); i < e; ++i) {
-      IndexExpr job = stageJob(tid, i, tile);
+      IndexExpr job = stageJob(jobThread, i, tile);
       if ((i + 1) * tile.threads() <= count) {
         body(job);
         continue;
@@ -371,102 +376,120 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
       return x ? x : y;
     return arith::AndIOp::create(b, loc, x, y);
   };
+  // Copies the scale rows of A (`lhs`) or B for K step `kt` into its scale
+  // slot: one copy per tile row and step (8 bytes NVFP4, 4 MXFP4) or, with
+  // grouped staging, one 16-byte copy per row for the group kt starts (none
+  // for the group's other steps). Without whole steps of scales (K not a
+  // multiple of the step, MXFP8's 2 bytes) the bytes are loaded one by one,
+  // packed into words and stored; bytes past the row's end (or of rows past
+  // M or N) are zero, loaded from the row's start.
+  const int64_t stepScaleBytes = stepK / c.blockCols();
+  auto copyScaleRows = [&](bool lhs, IndexExpr kt) {
+    const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
+    std::optional<OpBuilder::InsertionGuard> groupGuard;
+    if (staging.grouped()) {
+      std::optional<int64_t> constStep = getConstantIntValue(kt.v);
+      if (constStep && !issuesScales(*constStep, staging))
+        return;
+      if (!constStep) {
+        Value first =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                  (kt % staging.groupSteps).v, idx(0).v);
+        auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+        groupGuard.emplace(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      }
+    }
+    const int64_t rows = lhs ? tile.m : tile.n;
+    const int64_t limit = lhs ? c.m : c.n;
+    const int64_t blockRows = lhs ? c.lhsBlockRows : c.rhsBlockRows;
+    const bool residue = lhs ? mResidue : nResidue;
+    IndexExpr tileRow0 = lhs ? tileM * tile.m : tileN * tile.n;
+    IndexExpr scaleBase = lhs ? lhsScaleBase : rhsScaleBase;
+    Value scalePtr = lhs ? lhsScalePtr : rhsScalePtr;
+    Value smemScalePtr = lhs ? smemLhsScalePtr : smemRhsScalePtr;
+    IndexExpr slot = scaleSlot(kt, tile, staging);
+    IndexExpr kScaleByte = kt * stepScaleBytes;
+    forEachJob(
+        rows,
+        [&](IndexExpr r) {
+          IndexExpr row = tileRow0 + r;
+          Value rowValid;
+          if (residue) {
+            rowValid = rowIn(row, limit);
+            row = clampRow(row, rowValid, limit);
+          }
+          IndexExpr rowByte = scaleBase + (row / blockRows) * scaleRowBytes;
+          IndexExpr dstByte = (slot * rows + r) * staging.rowBytes();
+          if (!kResidue && (stepScaleBytes == 8 || stepScaleBytes == 4)) {
+            copyAsync(sharedAddress(smemScalePtr, dstByte),
+                      byteAddress(scalePtr, rowByte + kScaleByte),
+                      staging.copyBytes(), rowValid);
+            return;
+          }
+          Type i32 = b.getI32Type();
+          for (int64_t w = 0; w * 4 < stepScaleBytes; ++w) {
+            Value word = i32Const(0);
+            for (int64_t i = 4 * w;
+                 i < std::min<int64_t>(stepScaleBytes, 4 * w + 4); ++i) {
+              IndexExpr col = kScaleByte + i;
+              Value colValid = rowIn(col, scaleRowBytes);
+              col = idx(
+                  arith::SelectOp::create(b, loc, colValid, col.v, idx(0).v));
+              Value byte = arith::ExtUIOp::create(
+                  b, loc, i32,
+                  load(b.getI8Type(), byteAddress(scalePtr, rowByte + col), 1));
+              Value inside = both(colValid, rowValid);
+              byte = arith::SelectOp::create(b, loc, inside, byte, i32Const(0));
+              if (i % 4 > 0)
+                byte =
+                    arith::ShLIOp::create(b, loc, byte, i32Const(8 * (i % 4)));
+              word = arith::OrIOp::create(b, loc, word, byte);
+            }
+            LLVM::StoreOp::create(b, loc, word,
+                                  sharedAddress(smemScalePtr, dstByte + 4 * w),
+                                  /*alignment=*/4);
+          }
+        },
+        lhs ? tid : rotatedThread(tid, tile.m, tile));
+  };
   // Issues the copies of K step `kt` into pipeline slot `slot`.
   auto issueStep = [&](IndexExpr kt, IndexExpr slot) {
     IndexExpr kByte = kt * kTileRowBytes;
     // The rows [tileRow, tileRow + rows) of an operand of `limit` rows.
     auto copyRows = [&](int64_t rows, Value srcBase, IndexExpr tileRow,
                         int64_t limit, bool residue, Value dstBase) {
-      forEachJob(rows * copiesPerRow, [&](IndexExpr v) {
-        IndexExpr row = stageRow(v, copiesPerRow);
-        IndexExpr srcRow = tileRow + row;
-        IndexExpr byteInRow =
-            kByte + stageVector(v, copiesPerRow) * copyBytes;
-        Value rowValid, kValid;
-        if (residue) {
-          rowValid = rowIn(srcRow, limit);
-          srcRow = clampRow(srcRow, rowValid, limit);
-        }
-        if (kResidue) {
-          // Past the row's end: read nothing, from the row's start.
-          kValid = rowIn(byteInRow, rowBytes);
-          byteInRow = idx(arith::SelectOp::create(b, loc, kValid, byteInRow.v,
-                                                  idx(0).v));
-        }
-        Value src = byteAddress(srcBase,
-                                (batch * limit + srcRow) * rowBytes + byteInRow);
-        Value dst = sharedAddress(
-            dstBase, slot * (rows * kTileRowBytes) + row * kTileRowBytes +
-                         swizzleWord(row, stageWord(v, copiesPerRow)) * 4);
-        copyAsync(dst, src, copyBytes, both(rowValid, kValid));
-      });
+      forEachJob(
+          rows * copiesPerRow,
+          [&](IndexExpr v) {
+            IndexExpr row = stageRow(v, copiesPerRow);
+            IndexExpr srcRow = tileRow + row;
+            IndexExpr byteInRow =
+                kByte + stageVector(v, copiesPerRow) * copyBytes;
+            Value rowValid, kValid;
+            if (residue) {
+              rowValid = rowIn(srcRow, limit);
+              srcRow = clampRow(srcRow, rowValid, limit);
+            }
+            if (kResidue) {
+              // Past the row's end: read nothing, from the row's start.
+              kValid = rowIn(byteInRow, rowBytes);
+              byteInRow = idx(arith::SelectOp::create(b, loc, kValid,
+                                                      byteInRow.v, idx(0).v));
+            }
+            Value src = byteAddress(
+                srcBase, (batch * limit + srcRow) * rowBytes + byteInRow);
+            Value dst = sharedAddress(
+                dstBase, slot * (rows * kTileRowBytes) + row * kTileRowBytes +
+                             swizzleWord(row, stageWord(v, copiesPerRow)) * 4);
+            copyAsync(dst, src, copyBytes, both(rowValid, kValid));
+          },
+          tid);
     };
     copyRows(tile.m, lhsDataPtr, tileM * tile.m, c.m, mResidue, smemAPtr);
     copyRows(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
-    // Scale rows: A rows, then B rows. A K step has 8 E4M3 scales a row, or
-    // 4 (MXFP4) or 2 (MXFP8) E8M0 scales in the first word's low bytes.
-    const int64_t stepScaleBytes = stepK / c.blockCols();
-    IndexExpr kScaleByte = kt * stepScaleBytes;
-    forEachJob(tile.scaleRows(), [&](IndexExpr sj) {
-      Value isLhs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          sj.v, idx(tile.m).v);
-      IndexExpr bRow{&b, loc,
-                     arith::SubIOp::create(b, loc, sj.v, idx(tile.m).v)};
-      IndexExpr aRow = tileM * tile.m + sj;
-      IndexExpr nRow = tileN * tile.n + bRow;
-      Value aValid, bValid;
-      if (mResidue) {
-        aValid = rowIn(aRow, c.m);
-        aRow = clampRow(aRow, aValid, c.m);
-      }
-      if (nResidue) {
-        bValid = rowIn(nRow, c.n);
-        nRow = clampRow(nRow, bValid, c.n);
-      }
-      Value rowValid;
-      if (mResidue || nResidue)
-        rowValid = arith::SelectOp::create(b, loc, isLhs,
-                                           aValid ? aValid : i1Const(true),
-                                           bValid ? bValid : i1Const(true));
-      IndexExpr lhsRowByte =
-          lhsScaleBase + (aRow / c.lhsBlockRows) * scaleRowBytes;
-      IndexExpr rhsRowByte =
-          rhsScaleBase + (nRow / c.rhsBlockRows) * scaleRowBytes;
-      IndexExpr dstByte = (slot * tile.scaleRows() + sj) * kScaleRowBytes;
-      if (!kResidue && (stepScaleBytes == 8 || stepScaleBytes == 4)) {
-        Value lhsAddr = byteAddress(lhsScalePtr, lhsRowByte + kScaleByte);
-        Value rhsAddr = byteAddress(rhsScalePtr, rhsRowByte + kScaleByte);
-        Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
-        copyAsync(sharedAddress(smemScalePtr, dstByte), src, stepScaleBytes,
-                  rowValid);
-        return;
-      }
-      // Byte by byte: scale bytes past the row's end (or of rows past M or
-      // N) are zero, loaded from the row's start.
-      Type i32 = b.getI32Type();
-      for (int64_t w = 0; w * 4 < stepScaleBytes; ++w) {
-        Value word = i32Const(0);
-        for (int64_t i = 4 * w;
-             i < std::min<int64_t>(stepScaleBytes, 4 * w + 4); ++i) {
-          IndexExpr col = kScaleByte + i;
-          Value colValid = rowIn(col, scaleRowBytes);
-          col = idx(arith::SelectOp::create(b, loc, colValid, col.v, idx(0).v));
-          Value lhsAddr = byteAddress(lhsScalePtr, lhsRowByte + col);
-          Value rhsAddr = byteAddress(rhsScalePtr, rhsRowByte + col);
-          Value src = LLVM::SelectOp::create(b, loc, isLhs, lhsAddr, rhsAddr);
-          Value byte =
-              arith::ExtUIOp::create(b, loc, i32, load(b.getI8Type(), src, 1));
-          Value inside = both(colValid, rowValid);
-          byte = arith::SelectOp::create(b, loc, inside, byte, i32Const(0));
-          if (i % 4 > 0)
-            byte = arith::ShLIOp::create(b, loc, byte, i32Const(8 * (i % 4)));
-          word = arith::OrIOp::create(b, loc, word, byte);
-        }
-        LLVM::StoreOp::create(b, loc, word,
-                              sharedAddress(smemScalePtr, dstByte + 4 * w),
-                              /*alignment=*/4);
-      }
-    });
+    copyScaleRows(/*lhs=*/true, kt);
+    copyScaleRows(/*lhs=*/false, kt);
   };
 
   IndexExpr warpRow = warpRowBase(warp, tile);
@@ -506,9 +529,17 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
+    // The step's scales in row 0 of its scale slots.
+    auto stepScales = [&](Value base, const ScaleStaging &staging,
+                          int64_t rows) {
+      return sharedAddress(base, scaleSlot(kt, tile, staging) *
+                                         (rows * staging.rowBytes()) +
+                                     scaleByteInRow(kt, staging));
+    };
     StepOperands step{smemAPtr,
                       smemBPtr,
-                      smemScalePtr,
+                      stepScales(smemLhsScalePtr, lhsStaging, tile.m),
+                      stepScales(smemRhsScalePtr, rhsStaging, tile.n),
                       warpRow,
                       warpCol,
                       lane,

@@ -34,6 +34,14 @@ struct MatmulConfig : MatmulShape {
   /// The CTA tile: `forcedTile` or selectTileShape(M, N), without the wide
   /// tile on targets that dequantize in registers (sm_90a).
   ::nvfp4::gpu::TileShape tile;
+  /// How each operand's scales are staged (MmaLayout.h, ScaleStaging): in
+  /// 16-byte groups of K steps where the rows allow it, except A on the
+  /// block-scaled targets. There one A scale load reads 16 rows (g and
+  /// g + 8 of each quad) at the same offset; 16-byte slot rows would put
+  /// two of them on each bank (a 2-way conflict on every load), while B's
+  /// loads read 8 rows (column g) and the sm_90a kernel's read 8 rows of A
+  /// at a time, conflict-free either way.
+  ::nvfp4::gpu::ScaleStaging lhsScaleStaging, rhsScaleStaging;
 
   static MatmulConfig
   get(MatmulOp op, GPUTarget target,
@@ -44,7 +52,26 @@ struct MatmulConfig : MatmulShape {
                         : ::nvfp4::gpu::selectTileShape(
                               c.m, c.n,
                               /*allowWideTile=*/hasBlockScaledMma(target));
+    using ::nvfp4::gpu::ScaleStaging;
+    const int64_t stepScaleBytes = c.stepK() / c.blockCols();
+    ScaleStaging perStep{1, stepScaleBytes};
+    ScaleStaging grouped =
+        ::nvfp4::gpu::groupedScaleStaging(stepScaleBytes, c.k / c.blockCols());
+    c.lhsScaleStaging = hasBlockScaledMma(target) ? perStep : grouped;
+    c.rhsScaleStaging = grouped;
+    if (c.sharedBytes() > ::nvfp4::gpu::kMaxSharedBytes)
+      c.lhsScaleStaging = c.rhsScaleStaging = perStep;
     return c;
+  }
+
+  /// K codes per K step: 64 bytes of a row (128 E2M1 codes, 64 8-bit ones).
+  int64_t stepK() const {
+    return ::nvfp4::gpu::kTileRowBytes * 8 / elementBits();
+  }
+  /// The kernel's dynamic shared memory.
+  int64_t sharedBytes() const {
+    return ::nvfp4::gpu::pipelineSharedBytes(tile, lhsScaleStaging,
+                                             rhsScaleStaging);
   }
 
   /// A symbol name unique to the configuration, e.g.

@@ -237,8 +237,7 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
                          cst(std::max<int64_t>(config.batch, 1))};
     gpu::KernelDim3 block{cst(config.tile.threads()), cst(1), cst(1)};
     Value sharedBytes = arith::ConstantIntOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        ::nvfp4::gpu::pipelineSharedBytes(config.tile));
+        rewriter, loc, rewriter.getI32Type(), config.sharedBytes());
     gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block, sharedBytes,
                               args);
     rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(

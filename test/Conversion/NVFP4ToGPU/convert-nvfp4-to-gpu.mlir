@@ -41,23 +41,62 @@
 // CHECK:           llvm.mlir.addressof @__nvfp4_mma_sync_smem : !llvm.ptr<3>
 // CHECK-NOT:       scf.for
 // CHECK-COUNT-4:   nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// Step 0's scales: A's 64 rows, 8 bytes each (threads 0..63), then B's as
+// 16-byte groups of steps 0 and 1 (K = 256: 16 scale bytes a row; threads
+// 64..127).
 // CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK-NEXT:      }
 // CHECK-NEXT:      nvvm.cp.async.commit.group
-// CHECK-COUNT-5:   nvvm.cp.async.shared.global
+// Step 1: its data and A's scales; B's came with step 0.
+// CHECK-COUNT-4:   nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca
+// CHECK-NEXT:      }
 // CHECK-NEXT:      nvvm.cp.async.commit.group
 // CHECK-NEXT:      nvvm.cp.async.commit.group
 // CHECK:           scf.for %[[KT:.*]] = %{{.*}} to %[[C2]]
 // CHECK-NEXT:        nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
+// CHECK-NEXT:        %[[NEXT:.*]] = arith.addi %[[KT]], %c3
 // CHECK:             scf.if
-// CHECK-COUNT-5:       nvvm.cp.async.shared.global
-// CHECK:             }
-// CHECK-NEXT:        nvvm.cp.async.commit.group
+// CHECK-COUNT-4:       nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// CHECK:               nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca
+// B's group when step NEXT starts one, into row `job` of group slot
+// (NEXT / 2) % 3 (64 rows of 16 bytes).
+// CHECK:               %[[PAR:.*]] = arith.remui %[[NEXT]], %[[C2]] : index
+// CHECK-NEXT:          %[[FIRST:.*]] = arith.cmpi eq, %[[PAR]], %c0 : index
+// CHECK-NEXT:          scf.if %[[FIRST]] {
+// CHECK-NEXT:            arith.muli %block_id_x, %c64
+// CHECK-NEXT:            %[[GROUP:.*]] = arith.divui %[[NEXT]], %[[C2]] : index
+// CHECK-NEXT:            %[[GSLOT:.*]] = arith.remui %[[GROUP]], %c3 : index
+// CHECK:                 %[[JOBT:.*]] = arith.addi %thread_id_x, %c64 : index
+// CHECK-NEXT:            %[[JOB:.*]] = arith.remui %[[JOBT]], %c128 : index
+// CHECK:                 %[[SLOTROW:.*]] = arith.muli %[[GSLOT]], %c64 : index
+// CHECK-NEXT:            %[[ROW:.*]] = arith.addi %[[SLOTROW]], %[[JOB]] : index
+// CHECK-NEXT:            arith.muli %[[ROW]], %c16 : index
+// CHECK:                 nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// CHECK:             nvvm.cp.async.commit.group
+// Step KT reads A's scales from slot KT % 4 (64 rows of 8 bytes) and B's
+// at byte (KT % 2) * 8 of group slot (KT / 2) % 3.
+// CHECK-NEXT:        %[[ASLOT:.*]] = arith.remui %[[KT]], %c4 : index
+// CHECK-NEXT:        arith.muli %[[ASLOT]], %c512 : index
+// CHECK:             %[[BPAR:.*]] = arith.remui %[[KT]], %[[C2]] : index
+// CHECK-NEXT:        %[[BBYTE:.*]] = arith.muli %[[BPAR]], %c8 : index
+// CHECK-NEXT:        %[[BGROUP:.*]] = arith.divui %[[KT]], %[[C2]] : index
+// CHECK-NEXT:        %[[BSLOT:.*]] = arith.remui %[[BGROUP]], %c3 : index
+// CHECK-NEXT:        %[[BSLOTBYTE:.*]] = arith.muli %[[BSLOT]], %c1024 : index
+// CHECK-NEXT:        arith.addi %[[BSLOTBYTE]], %[[BBYTE]] : index
 // CHECK-NOT:         gpu.barrier
 // CHECK:             %[[SA:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
 // CHECK-NEXT:        %[[SA0:.*]] = llvm.extractelement %[[SA]][%[[I0]] : i32] : vector<2xi32>
 // CHECK-NEXT:        %[[SA1:.*]] = llvm.extractelement %[[SA]][%[[I1]] : i32] : vector<2xi32>
-// CHECK-COUNT-5:     llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK:             llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// B's rows are 16 bytes apart.
+// CHECK:             %[[BROWBYTE:.*]] = arith.muli %{{.*}}, %c16 : index
+// CHECK-NEXT:        %[[BROWOFF:.*]] = arith.index_castui %[[BROWBYTE]]
+// CHECK-NEXT:        llvm.getelementptr inbounds %{{.*}}[%[[BROWOFF]]]
+// CHECK-NEXT:        llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK-COUNT-3:     llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
 // CHECK-NOT:         llvm.load
 // CHECK:             %[[A:.*]] = nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NEXT:        %[[A0:.*]] = llvm.extractvalue %[[A]][0]

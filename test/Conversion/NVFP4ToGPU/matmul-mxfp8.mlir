@@ -21,13 +21,21 @@
 // the step's second 32-wide K slice, shifted back down.
 // CHECK: %[[DROW:.*]] = arith.muli %{{.*}}, %c96 : index
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
+// A's rows are all inside M: the word is the two bytes as loaded.
 // CHECK: %[[S0:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
 // CHECK-NEXT: %[[W0:.*]] = arith.extui %[[S0]] : i8 to i32
-// CHECK-NEXT: %[[X0:.*]] = arith.select %{{.*}}, %[[W0]], %c0_i32 : i32
 // CHECK: %[[S1:.*]] = arith.shli %{{.*}}, %c8_i32 : i32
-// CHECK-NEXT: %[[WORD:.*]] = arith.ori %[[X0]], %[[S1]] : i32
+// CHECK-NEXT: %[[WORD:.*]] = arith.ori %[[W0]], %[[S1]] : i32
 // CHECK-NOT: arith.shli
 // CHECK: llvm.store %[[WORD]]
+// B's rows past N = 32 (of the 64-row tile) take zeros.
+// CHECK: %[[T0:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
+// CHECK-NEXT: %[[V0:.*]] = arith.extui %[[T0]] : i8 to i32
+// CHECK-NEXT: %[[Y0:.*]] = arith.select %{{.*}}, %[[V0]], %c0_i32 : i32
+// CHECK: %[[T1:.*]] = arith.shli %{{.*}}, %c8_i32 : i32
+// CHECK-NEXT: %[[BWORD:.*]] = arith.ori %[[Y0]], %[[T1]] : i32
+// CHECK-NOT: arith.shli
+// CHECK: llvm.store %[[BWORD]]
 // CHECK: nvvm.mma.block_scale
 // CHECK-SAME: blockScaleFormat = #nvvm.block_scale_format<ue8m0>, kind = #nvvm.block_scale_kind<mxf8f6f4>, multiplicandAPtxType = #nvvm.mma_type<e4m3>, multiplicandBPtxType = #nvvm.mma_type<e5m2>, scaleVecSize = #nvvm.scale_vec_size<x1>, shape = #nvvm.shape<m = 16, n = 8, k = 32>
 // CHECK: %[[HI:.*]] = arith.shrui %{{.*}}, %c8_i32 : i32

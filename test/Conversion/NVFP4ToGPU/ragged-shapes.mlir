@@ -74,14 +74,19 @@ func.func @aligned(%a: !nvfp4.tensor<128x128, 1x16>, %b: !nvfp4.tensor<64x128, 1
 // CHECK: arith.muli %[[BCLAMP]], %c64
 // CHECK: %[[BSIZE:.*]] = arith.select %[[BVALID]], %c16_i32, %c0_i32 : i32
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %[[BSIZE]]
-// Scale rows (8 bytes a step): A's rows first, then B's, each against its
-// own bound.
-// CHECK: %[[ISA:.*]] = arith.cmpi ult, %{{.*}}, %c64 : index
-// CHECK: %[[SA:.*]] = arith.cmpi ult, %{{.*}}, %[[C100]] : index
-// CHECK: %[[SB:.*]] = arith.cmpi ult, %{{.*}}, %[[C72]] : index
-// CHECK: %[[SVALID:.*]] = arith.select %[[ISA]], %[[SA]], %[[SB]] : i1
-// CHECK: %[[SSIZE:.*]] = arith.select %[[SVALID]], %c8_i32, %c0_i32 : i32
-// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca, %[[SSIZE]]
+// Scale rows (8 bytes a step): A's rows against M by threads 0..63, then
+// B's against N by threads 64..127 (job (tid + 64) % 128).
+// CHECK: %[[SAROW:.*]] = arith.addi %{{.*}}, %thread_id_x : index
+// CHECK: %[[SA:.*]] = arith.cmpi ult, %[[SAROW]], %[[C100]] : index
+// CHECK: %[[SASIZE:.*]] = arith.select %[[SA]], %c8_i32, %c0_i32 : i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca, %[[SASIZE]]
+// CHECK: %[[BTID:.*]] = arith.addi %thread_id_x, %c64 : index
+// CHECK: %[[BJOB:.*]] = arith.remui %[[BTID]], %c128 : index
+// CHECK: scf.if
+// CHECK: %[[SBROW:.*]] = arith.addi %{{.*}}, %[[BJOB]] : index
+// CHECK: %[[SB:.*]] = arith.cmpi ult, %[[SBROW]], %[[C72]] : index
+// CHECK: %[[SBSIZE:.*]] = arith.select %[[SB]], %c8_i32, %c0_i32 : i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca, %[[SBSIZE]]
 // The epilogue, after the K loop, stores inside the tile only.
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK: %[[ROWIN:.*]] = arith.cmpi ult, %[[ROW:[^,]*]], %[[C100]] : index

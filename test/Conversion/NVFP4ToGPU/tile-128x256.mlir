@@ -1,6 +1,6 @@
 // The 128 x 256 CTA tile of the sm_120a / sm_121a mma.sync kernel: selected
 // for a 128-row tile when N is a multiple of 256 and at least 512; 8 warps
-// of 64 x 64 outputs, 3 pipeline stages (81 KiB of dynamic shared memory;
+// of 64 x 64 outputs, 3 pipeline stages (83 KiB of dynamic shared memory;
 // 4 would exceed sm_120a's 99 KiB). sm_90a (dequantizing in registers)
 // keeps 128 x 128 (and rejects the forced tile: tile-invalid.mlir).
 
@@ -13,10 +13,11 @@
 // RUN: FileCheck %s --input-file=%t.sm_121a.ptx --check-prefix=PTX
 // RUN: %if ptxas %{ %ptxas -arch=sm_121a -v %t.sm_121a.ptx -o %t.sm_121a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// Grid (N / 256, M / 128); 256 threads; 3 x 27648 bytes.
+// Grid (N / 256, M / 128); 256 threads; 3 x 24576 bytes of A and B, 3 x 1024
+// of A scales, 2 x 4096 of B scale groups: 84992 bytes.
 // SELECT-LABEL: func.func @xwide(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n512k1024_1x16_16x16_f32_t128x256
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c82944_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c84992_i32
 // N = 640 is not a multiple of 256: 128 x 128.
 // SELECT-LABEL: func.func @not_multiple(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n640k256_1x16_1x16_f32_t128x128

@@ -17,19 +17,22 @@
 
 // Selection: a dimension gets a 128-wide tile when it is a multiple of 128
 // and at least 256. Grid (N / tileN, M / tileM, batch); 128 threads for
-// 64x64, 256 for the others.
+// 64x64, 256 for the others. Shared memory: 4 stages of A and B, 4 A scale
+// slots of 8-byte rows, 3 B scale slots of 16-byte rows (K is a multiple of
+// 256: B's scales come in 16-byte groups of two steps), e.g. 64x64:
+// 4 x 128 x 64 + 4 x 64 x 8 + 3 x 64 x 16 = 37888.
 // SELECT-LABEL: func.func @small(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n128k1024_1x16_16x16_f32
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c128{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c36864_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c128{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c37888_i32
 // SELECT-LABEL: func.func @tall(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m512n64k1024_1x16_16x16_f32_t128x64
-// SELECT-SAME:      blocks in (%c1{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c55296_i32
+// SELECT-SAME:      blocks in (%c1{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c56320_i32
 // SELECT-LABEL: func.func @wide(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m192n256k1024_1x16_16x16_f32_t64x128
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c55296_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c57344_i32
 // SELECT-LABEL: func.func @large(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c73728_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c75776_i32
 // Kernels: workgroup slots and block size per tile.
 // (in the order the kernels are generated)
 // SELECT:       gpu.func @nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128(
@@ -66,14 +69,18 @@
 // PIPELINE:     gpu.binary @nvfp4_kernels
 
 // Every tile: its block size, dynamic shared memory, cp.async staging and
-// MMAs per warp and K step (the 128x128 loop is unrolled twice).
+// MMAs per warp and K step (LLVM unrolls the four K steps of the 128x128
+// kernel on sm_120a, whose B scale groups make the steps alternate).
 // PTX:           .extern .shared .align 16 .b8 __nvfp4_mma_sync_smem[];
 // PTX-LABEL:     .visible .entry nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128(
 // PTX:           .maxntid 256, 1, 1
 // PTX:           cp.async.cg.shared.global
-// PTX:           cp.async.ca.shared.global
+// On sm_120a A's scales take 8-byte copies (one per row and step); on
+// sm_90a both operands' come in 16-byte groups of two steps.
+// PTX-FP4:       cp.async.ca.shared.global
+// PTX-BF16-NOT:  cp.async.ca.shared.global
 // PTX:           cp.async.commit_group;
-// PTX-FP4-COUNT-64: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
+// PTX-FP4-COUNT-128: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-BF16-COUNT-128: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT:       mma.sync
 // PTX:           cp.async.wait_group 0;

@@ -138,21 +138,14 @@ struct TileShape {
   constexpr int64_t accumulators() const {
     return mmasM() * mmasN() * kMmaCRegs;
   }
-  /// 16-byte vectors of the A and B tiles, and scale rows (A rows, then B
-  /// rows), of one K step.
+  /// 16-byte vectors of the A and B tiles of one K step.
   constexpr int64_t aVectors() const { return m * kVectorsPerRow; }
   constexpr int64_t bVectors() const { return n * kVectorsPerRow; }
-  constexpr int64_t scaleRows() const { return m + n; }
-  /// Shared-memory bytes of one pipeline stage: the A tile, the B tile, the
-  /// scale rows, in this order (each a multiple of 16 bytes).
+  /// Shared-memory bytes of the A and B tiles of one pipeline stage (each a
+  /// multiple of 16 bytes); the scale slots follow all of them
+  /// (ScaleStaging).
   constexpr int64_t aStageBytes() const { return m * kTileRowBytes; }
   constexpr int64_t bStageBytes() const { return n * kTileRowBytes; }
-  constexpr int64_t scaleStageBytes() const {
-    return scaleRows() * kScaleRowBytes;
-  }
-  constexpr int64_t stageBytes() const {
-    return aStageBytes() + bStageBytes() + scaleStageBytes();
-  }
   constexpr bool operator==(const TileShape &o) const {
     return m == o.m && n == o.n && warpsM == o.warpsM && warpsN == o.warpsN &&
            stages == o.stages;
@@ -224,10 +217,10 @@ template <typename Idx> Idx warpColBase(Idx warp, const TileShape &t) {
 // Staging: a multi-stage cp.async pipeline
 //===----------------------------------------------------------------------===//
 
-/// Shared memory (dynamic, stages * TileShape::stageBytes()) holds
-/// TileShape::stages copies (slots) of one K step: the A tile as
-/// [m][kWordsPerTileRow] words, the B tile as [n][kWordsPerTileRow] words and
-/// the scale rows as [m + n][kScaleWordsPerRow] (A rows, then B rows).
+/// Shared memory (dynamic, pipelineSharedBytes()) holds TileShape::stages
+/// copies (slots) of one K step: the A tile as [m][kWordsPerTileRow] words,
+/// the B tile as [n][kWordsPerTileRow] words; then the scale slots of A
+/// ([m] rows) and of B ([n] rows), see ScaleStaging.
 ///
 /// The copies of K step kt go to slot `stageSlot(kt)`. Before the K loop the
 /// kernel issues steps 0 .. stages - 2, one `cp.async` commit group per step
@@ -250,17 +243,95 @@ template <typename Idx> Idx stageSlot(Idx kt, const TileShape &t) {
 template <typename Idx> Idx prefetchStep(Idx kt, const TileShape &t) {
   return kt + (t.stages - 1);
 }
-/// The dynamic shared memory of the kernel of tile `t`.
-inline constexpr int64_t pipelineSharedBytes(const TileShape &t) {
-  return t.stages * t.stageBytes();
+
+/// How the scales of one operand are staged. A row's scales of one K step
+/// are `stepBytes` bytes: 8 E4M3 (NVFP4), 4 or 2 E8M0 (MXFP4, MXFP8). By
+/// default (`groupSteps` = 1) every K step copies them into its own slot, a
+/// row of kScaleRowBytes. When a row's scales are 16-byte aligned in global
+/// memory, one 16-byte `cp.async` copies the scales of `groupSteps` = 16 /
+/// stepBytes consecutive K steps instead (a group), issued with the group's
+/// first step, so half (NVFP4) or a quarter (MXFP4) of the scale copies
+/// remain, each twice or four times as wide. A group lives in one scale slot
+/// (a row of 16 bytes, step kt's scales at byte scaleByteInRow(kt)) from the
+/// issue of its first step until its last step is computed: at the issue of
+/// step u (iteration u - stages + 1, after the barrier that retires step
+/// u - stages) the live steps are u - stages + 1 .. u + groupSteps - 1,
+/// which span at most slots() groups, so the slot a group overwrites
+/// (scaleSlot) belongs to a group whose steps are all done. Without
+/// grouping slots() = stages and every slot is a stage's.
+struct ScaleStaging {
+  int64_t groupSteps = 1;
+  int64_t stepBytes = kScaleRowBytes;
+
+  constexpr bool grouped() const { return groupSteps > 1; }
+  /// Bytes of a scale slot's row and of one copy.
+  constexpr int64_t rowBytes() const {
+    return grouped() ? groupSteps * stepBytes : kScaleRowBytes;
+  }
+  constexpr int64_t copyBytes() const { return groupSteps * stepBytes; }
+  /// Scale slots: 1 + ceil((stages - 1) / groupSteps).
+  constexpr int64_t slots(const TileShape &t) const {
+    return 1 + (t.stages - 1 + groupSteps - 1) / groupSteps;
+  }
+  /// Shared-memory bytes of the slots of an operand of `rows` tile rows.
+  constexpr int64_t sharedBytes(const TileShape &t, int64_t rows) const {
+    return slots(t) * rows * rowBytes();
+  }
+  constexpr bool operator==(const ScaleStaging &o) const {
+    return groupSteps == o.groupSteps && stepBytes == o.stepBytes;
+  }
+};
+/// 16 bytes: the widest `cp.async`.
+inline constexpr int64_t kScaleGroupBytes = 16;
+/// The staging of an operand whose rows hold `scaleRowBytes` scale bytes,
+/// `stepBytes` per K step: groups of 16 bytes when every row's scales are
+/// 16-byte aligned and a step's are 4 or 8 bytes (MXFP8's 2 bytes are
+/// loaded byte by byte), else one copy per step.
+inline constexpr ScaleStaging groupedScaleStaging(int64_t stepBytes,
+                                                  int64_t scaleRowBytes) {
+  if ((stepBytes == 8 || stepBytes == 4) &&
+      scaleRowBytes % kScaleGroupBytes == 0)
+    return {kScaleGroupBytes / stepBytes, stepBytes};
+  return {1, stepBytes};
+}
+/// The scale slot of K step `kt`, and the byte of its scales in the slot's
+/// row.
+template <typename Idx>
+Idx scaleSlot(Idx kt, const TileShape &t, const ScaleStaging &s) {
+  return (kt / s.groupSteps) % s.slots(t);
+}
+template <typename Idx> Idx scaleByteInRow(Idx kt, const ScaleStaging &s) {
+  return (kt % s.groupSteps) * s.stepBytes;
+}
+/// Whether issuing K step `kt` copies scales: the first step of a group.
+inline bool issuesScales(int64_t kt, const ScaleStaging &s) {
+  return kt % s.groupSteps == 0;
+}
+
+/// The dynamic shared memory of the kernel of tile `t`: the A slots, the B
+/// slots, the A scale slots, the B scale slots.
+inline constexpr int64_t pipelineSharedBytes(const TileShape &t,
+                                             const ScaleStaging &lhs = {},
+                                             const ScaleStaging &rhs = {}) {
+  return t.stages * (t.aStageBytes() + t.bStageBytes()) +
+         lhs.sharedBytes(t, t.m) + rhs.sharedBytes(t, t.n);
 }
 
 /// Copy jobs of one K step: the 16-byte vectors (or 8-byte halves) of A,
-/// then those of B, then the scaleRows() scale rows (A rows, then B rows).
+/// then those of B, then the scale rows of A, then those of B (when the
+/// step copies scales, issuesScales).
 /// Thread `tid` takes job `tid + i * threads()` of each kind for i = 0, 1,
 /// ... while the job exists (`stageJob`).
 template <typename Idx> Idx stageJob(Idx tid, int64_t i, const TileShape &t) {
   return tid + i * t.threads();
+}
+/// The thread index B's scale copies take jobs by: the threads after A's
+/// scale rows take B's first ones (thread `tid` takes B's job
+/// stageJob(rotatedThread(tid, m)), so that on tiles of more threads than
+/// A rows the two operands' copies go to different threads.
+template <typename Idx>
+Idx rotatedThread(Idx tid, int64_t firstThread, const TileShape &t) {
+  return (tid + (t.threads() - firstThread % t.threads())) % t.threads();
 }
 /// Copies of a kind per thread (the last one is guarded when `count` is not a
 /// multiple of the thread count).
