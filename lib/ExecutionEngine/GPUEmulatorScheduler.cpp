@@ -347,6 +347,7 @@ static void accumulate(const Cta &cta, MemoryCounters &counters) {
         static_cast<int64_t>((request.units.size() + 31) / 32);
     counters.sharedBytes += request.bytes;
   }
+  counters.asyncCopies += cta.asyncCopies;
   counters.asyncCopyBytes += cta.asyncCopyBytes;
   counters.tmaBytes += cta.tmaBytes;
 }
@@ -469,19 +470,21 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
                      std::chrono::steady_clock::now() - startTime)
                      .count());
   if (countMemory)
-    std::fprintf(
-        stderr,
-        "nvfp4-gpu-emulator: memory of %s: global %" PRId64
-        " requests, %" PRId64 " sectors, %" PRId64
-        " bytes, coalescing %.1f%%; shared %" PRId64 " requests, %" PRId64
-        " wavefronts, %" PRId64 " bank conflicts, %" PRId64
-        " bytes; cp.async %" PRId64 " bytes, TMA %" PRId64 " bytes\n",
-        name, counters.globalRequests, counters.globalSectors,
-        counters.globalBytes,
-        counters.globalSectors ? 100.0 * double(counters.globalBytes) /
-                                     double(32 * counters.globalSectors)
-                               : 100.0,
-        counters.sharedRequests, counters.sharedWavefronts,
-        counters.sharedWavefronts - counters.sharedMinWavefronts,
-        counters.sharedBytes, counters.asyncCopyBytes, counters.tmaBytes);
+    std::fprintf(stderr,
+                 "nvfp4-gpu-emulator: memory of %s: global %" PRId64
+                 " requests, %" PRId64 " sectors, %" PRId64
+                 " bytes, coalescing %.1f%%; shared %" PRId64
+                 " requests, %" PRId64 " wavefronts, %" PRId64
+                 " bank conflicts, %" PRId64 " bytes; cp.async %" PRId64
+                 " bytes in %" PRId64 " copies, TMA %" PRId64 " bytes\n",
+                 name, counters.globalRequests, counters.globalSectors,
+                 counters.globalBytes,
+                 counters.globalSectors
+                     ? 100.0 * double(counters.globalBytes) /
+                           double(32 * counters.globalSectors)
+                     : 100.0,
+                 counters.sharedRequests, counters.sharedWavefronts,
+                 counters.sharedWavefronts - counters.sharedMinWavefronts,
+                 counters.sharedBytes, counters.asyncCopyBytes,
+                 counters.asyncCopies, counters.tmaBytes);
 }

@@ -206,7 +206,8 @@ struct MemoryCounters {
   /// The fewest wavefronts the shared requests could take: one per 128
   /// bytes of distinct words (a 16-byte access by 32 lanes needs 4).
   int64_t sharedMinWavefronts = 0;
-  int64_t asyncCopyBytes = 0;
+  /// `cp.async` instructions (one per thread) and the bytes they moved.
+  int64_t asyncCopies = 0, asyncCopyBytes = 0;
   /// Bytes moved by TMA loads and bulk copies.
   int64_t tmaBytes = 0;
 };
@@ -270,7 +271,7 @@ struct Cta {
   /// The memory counters' requests (only when reporting).
   bool countMemory = false;
   std::map<RequestKey, Request> requests;
-  int64_t asyncCopyBytes = 0;
+  int64_t asyncCopies = 0, asyncCopyBytes = 0;
   int64_t tmaBytes = 0;
   const char *name = "";
 };
@@ -323,6 +324,7 @@ inline void markSharedWritten(Cta &cta, const void *address, size_t bytes) {
 /// Performs the thread's `cp.async` `copy`, marking its bytes written.
 inline void completeCopy(Thread &thread, const AsyncCopy &copy) {
   performCopy(copy);
+  ++thread.cta->asyncCopies;
   thread.cta->asyncCopyBytes += copy.size;
   markSharedWritten(*thread.cta, copy.dst, static_cast<size_t>(copy.size));
 }

@@ -13,7 +13,7 @@
 // RUN: | env NVFP4_GPU_EMULATOR_REPORT=1 %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils 2>&1 \
 // RUN: | FileCheck %s
-// CHECK: nvfp4-gpu-emulator: memory of patterns: global 2 requests, 36 sectors, 256 bytes, coalescing 22.2%; shared 2 requests, 33 wavefronts, 31 bank conflicts, 256 bytes; cp.async 0 bytes, TMA 0 bytes
+// CHECK: nvfp4-gpu-emulator: memory of patterns: global 2 requests, 36 sectors, 256 bytes, coalescing 22.2%; shared 2 requests, 33 wavefronts, 31 bank conflicts, 256 bytes; cp.async 0 bytes in 0 copies, TMA 0 bytes
 //
 // The tcgen05 kernel on the 256x512 x 384x512 GEMM (128x128 tiles, 2 x 3
 // tiles of 2 K tiles): TMA moves 6 x 2 x (128 + 128) x 128 = 393,216 bytes
