@@ -41,9 +41,10 @@ ClusterModel::ClusterModel(const Config &c, int64_t cluster, uint64_t seed)
     // Every CTA initializes the same barriers.
     cta.barriers[Full].assign(c.stages, MBarrier(fullArrivals));
     cta.barriers[Empty].assign(c.stages, MBarrier(kEmptyBarrierArrivals));
-    cta.barriers[AccFull].assign(c.accStages,
+    cta.barriers[AccFull].assign(c.accBarrierStages(),
                                  MBarrier(kAccFullBarrierArrivals));
-    cta.barriers[AccEmpty].assign(c.accStages, MBarrier(accEmptyArrivals));
+    cta.barriers[AccEmpty].assign(c.accBarrierStages(),
+                                  MBarrier(accEmptyArrivals));
     cta.barriers[ScaleFull].assign(relayScales ? c.stages : 0,
                                    MBarrier(kScaleFullBarrierArrivals));
     cta.scaleFullInitialized = c.fault != Fault::NoScaleFullInit;

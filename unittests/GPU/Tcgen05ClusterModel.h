@@ -146,7 +146,10 @@ private:
   };
   struct EpilogueThread {
     Part part = Part::Setup;
-    enum { WaitAccFull, Read, Arrive } pc = WaitAccFull;
+    /// Overlapping accumulators: ReadShared (the columns the next tile's
+    /// accumulator shares), Arrive, Read (the rest); otherwise Read,
+    /// Arrive.
+    enum { WaitAccFull, ReadShared, Read, Arrive } pc = WaitAccFull;
     int64_t local = 0;
   };
   /// The elected producer lane, which issues the TMA loads (thread 0 of the
@@ -154,9 +157,10 @@ private:
   static constexpr int64_t kElectedLane = 0;
 
   /// The accumulator buffer of a CTA: the tile it holds, the K tiles
-  /// accumulated, the epilogue threads that read it.
+  /// accumulated, the epilogue threads that read it (all of it, and the
+  /// columns an overlapping buffer shares).
   struct Accumulator {
-    int64_t local = -1, kTilesDone = 0, reads = 0;
+    int64_t local = -1, kTilesDone = 0, reads = 0, sharedReads = 0;
   };
 
   /// One CTA: its shared-memory barriers and stages, its tensor-memory
@@ -191,6 +195,9 @@ private:
   int64_t stageOf(int64_t s) const { return slotOf<int64_t>(s, c.stages); }
   int64_t accOf(int64_t local) const {
     return slotOf<int64_t>(local, c.accStages);
+  }
+  int64_t accBarrierOf(int64_t local) const {
+    return slotOf<int64_t>(local, c.accBarrierStages());
   }
   int64_t tileOf(int64_t local) const {
     return tileOfCta<int64_t>(cluster, c.clusters, local);
@@ -282,6 +289,9 @@ private:
   std::optional<BarrierRef> mmaWait() const;
 
   void epilogueAction(const ThreadRef &t);
+  /// The epilogue thread `e` is done with its tile: on to the next one, or
+  /// to the teardown.
+  void finishTile(EpilogueThread &e);
 
   /// An epilogue thread of CTA `rank` waits on its CTA's accFull barrier.
   std::optional<BarrierRef> epilogueWait(int64_t rank,

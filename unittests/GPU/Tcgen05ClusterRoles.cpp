@@ -260,7 +260,7 @@ void ClusterModel::mmaAction() {
     ++issuedMmas;
     commit(Empty, s);
     if (++mma.kt == c.kTiles) {
-      commit(AccFull, a);
+      commit(AccFull, accBarrierOf(mma.local));
       mma.kt = 0;
       ++mma.local;
       if (mma.local == localTiles)
@@ -279,8 +279,9 @@ std::optional<ClusterModel::BarrierRef> ClusterModel::mmaWait() const {
   if (mma.pc == MmaThread::WaitAccEmpty) {
     if (c.fault == Fault::MmaSkipsAccEmptyWait)
       return std::nullopt;
-    return waitUnlessComplete({leader, AccEmpty, accOf(mma.local)},
-                              producerParity<int64_t>(mma.local, c.accStages));
+    return waitUnlessComplete(
+        {leader, AccEmpty, accBarrierOf(mma.local)},
+        producerParity<int64_t>(mma.local, c.accBarrierStages()));
   }
   if (mma.pc == MmaThread::WaitFull) {
     int64_t it = step(mma.local, mma.kt);
@@ -290,35 +291,61 @@ std::optional<ClusterModel::BarrierRef> ClusterModel::mmaWait() const {
   return std::nullopt;
 }
 
+void ClusterModel::finishTile(EpilogueThread &e) {
+  if (++e.local == localTiles)
+    e.part = Part::Teardown;
+  else
+    e.pc = EpilogueThread::WaitAccFull;
+}
+
 void ClusterModel::epilogueAction(const ThreadRef &t) {
   Cta &cta = ctas[t.cta];
   EpilogueThread &e = cta.epilogue[t.id];
   int64_t a = accOf(e.local);
   switch (e.pc) {
   case EpilogueThread::WaitAccFull:
-    e.pc = EpilogueThread::Read;
+    e.pc = !c.overlappingAccs ? EpilogueThread::Read
+           : c.fault == Fault::EpilogueReleasesBeforeSharedReads
+               ? EpilogueThread::Arrive
+               : EpilogueThread::ReadShared;
     return;
+  case EpilogueThread::ReadShared:
   case EpilogueThread::Read: {
     Accumulator &buffer = cta.acc[a];
     if (buffer.local != e.local || buffer.kTilesDone != c.kTiles)
       fail("the epilogue of cta " + std::to_string(t.cta) +
            " read an incomplete accumulator");
+    if (e.pc == EpilogueThread::ReadShared) {
+      ++buffer.sharedReads;
+      e.pc = c.fault == Fault::EpilogueReleasesBeforeSharedReads
+                 ? EpilogueThread::Read
+                 : EpilogueThread::Arrive;
+      return;
+    }
     ++buffer.reads;
     if (t.id == 0)
       cta.stored.push_back(tileOf(e.local));
-    e.pc = EpilogueThread::Arrive;
+    if (c.overlappingAccs)
+      finishTile(e);
+    else
+      e.pc = EpilogueThread::Arrive;
     return;
   }
   case EpilogueThread::Arrive: {
-    BarrierRef accEmpty{leader, AccEmpty, a};
+    BarrierRef accEmpty{leader, AccEmpty, accBarrierOf(e.local)};
     if (c.fault == Fault::PeerEpilogueArrivesLocally)
       accEmpty.cta = t.cta;
     barrierOp(t, accEmpty, BarrierOp::Arrive, 0,
               "an epilogue thread on accEmpty");
-    if (++e.local == localTiles)
-      e.part = Part::Teardown;
-    else
-      e.pc = EpilogueThread::WaitAccFull;
+    // Overlapping accumulators release after the shared columns and read
+    // the rest afterwards (the faulty variant reads all of it after).
+    if (c.overlappingAccs) {
+      e.pc = c.fault == Fault::EpilogueReleasesBeforeSharedReads
+                 ? EpilogueThread::ReadShared
+                 : EpilogueThread::Read;
+      return;
+    }
+    finishTile(e);
     return;
   }
   }
@@ -328,8 +355,9 @@ std::optional<ClusterModel::BarrierRef>
 ClusterModel::epilogueWait(int64_t rank, const EpilogueThread &e) const {
   if (e.pc != EpilogueThread::WaitAccFull)
     return std::nullopt;
-  return waitUnlessComplete({rank, AccFull, accOf(e.local)},
-                            consumerParity<int64_t>(e.local, c.accStages));
+  return waitUnlessComplete(
+      {rank, AccFull, accBarrierOf(e.local)},
+      consumerParity<int64_t>(e.local, c.accBarrierStages()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -370,11 +398,17 @@ void ClusterModel::executeMma() {
     Accumulator &buffer = cta.acc[op.accStage];
     if (op.kt == 0) {
       // Overwrites the accumulator: every epilogue thread of the CTA must
-      // have read the previous tile in it.
+      // have read the previous tile in it, and, with overlapping
+      // accumulators, the columns the other buffer's tile shares with it.
       if (buffer.local >= 0 && buffer.reads != kEpilogueThreads)
         fail("an MMA overwrote an accumulator of cta " + std::to_string(rank) +
              " the epilogue had not read");
-      buffer = {op.local, 0, 0};
+      const Accumulator &other = cta.acc[(op.accStage + 1) % c.accStages];
+      if (c.overlappingAccs && other.local >= 0 &&
+          other.sharedReads != kEpilogueThreads)
+        fail("an MMA overwrote the shared columns of an accumulator of cta " +
+             std::to_string(rank) + " the epilogue had not read");
+      buffer = {op.local, 0, 0, 0};
     } else if (buffer.local != op.local || buffer.kTilesDone != op.kt) {
       fail("an MMA accumulated into the wrong tile");
     }

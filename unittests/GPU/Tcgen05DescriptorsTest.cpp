@@ -277,8 +277,9 @@ TEST(Tcgen05Plan, TileChoiceAndBudgets) {
       EXPECT_EQ(p.emptyBarrierOffset, p.fullBarrierOffset + 8 * p.stages);
       EXPECT_EQ(p.accFullBarrierOffset, p.emptyBarrierOffset + 8 * p.stages);
       EXPECT_EQ(p.accEmptyBarrierOffset,
-                p.accFullBarrierOffset + 8 * p.accStages);
-      EXPECT_EQ(p.tmemSlotOffset, p.accEmptyBarrierOffset + 8 * p.accStages);
+                p.accFullBarrierOffset + 8 * p.accBarrierStages);
+      EXPECT_EQ(p.tmemSlotOffset,
+                p.accEmptyBarrierOffset + 8 * p.accBarrierStages);
       // Then the epilogue's staging buffers, 128-byte aligned; the request
       // covers them and the base alignment, and fits sm_100.
       EXPECT_GE(p.epilogueStagingOffset, p.tmemSlotOffset + 4);
@@ -305,14 +306,41 @@ TEST(Tcgen05Plan, TileChoiceAndBudgets) {
                                    atoms) > kMaxDynamicSharedBytes ||
                     n + (p.stages + 1) * p.scaleColumnsPerStage > kTmemColumns);
       }
-      if (p.accStages < kMaxAccStages) {
-        EXPECT_GT((p.accStages + 1) * n + p.stages * p.scaleColumnsPerStage,
-                  kTmemColumns);
+      // Two accumulators: whole ones when they fit, else overlapping ones
+      // (the second starting at least one epilogue chunk later), with one
+      // barrier pair.
+      EXPECT_EQ(p.accStages, kMaxAccStages);
+      const bool whole =
+          2 * n + p.stages * p.scaleColumnsPerStage <= kTmemColumns;
+      EXPECT_EQ(p.overlapsAccumulators(), !whole);
+      EXPECT_EQ(p.accBarrierStages, whole ? 2 : 1);
+      EXPECT_EQ(p.accColumnStride, whole ? n : n - p.accOverlapChunks * 16);
+      EXPECT_GE(p.accColumnStride, kEpilogueColumns);
+      EXPECT_EQ(p.accColumnStride % kEpilogueColumns, 0);
+      // Every chunk once per tile, the shared ones first: buffer 0 shares
+      // its columns from accColumnStride on with buffer 1's first ones.
+      for (int64_t acc : {0, 1}) {
+        std::vector<int> seen(p.epilogueChunks(), 0);
+        for (int64_t i = 0; i < p.epilogueChunks(); ++i) {
+          const int64_t chunk = p.epilogueChunkOf<int64_t>(i, acc);
+          ++seen[chunk];
+          const int64_t column = p.accColumnOf(acc) + chunk * kEpilogueColumns;
+          const int64_t other = p.accColumnOf(1 - acc);
+          const bool sharedChunk = column >= other && column < other + n;
+          EXPECT_EQ(sharedChunk, i < p.accOverlapChunks)
+              << n << " acc " << acc << " i " << i;
+        }
+        for (int v : seen)
+          EXPECT_EQ(v, 1);
       }
     }
   // The choices docs/tcgen05.md records.
   EXPECT_EQ(makeTilePlan(256).stages, 4);
-  EXPECT_EQ(makeTilePlan(256).accStages, 1);
+  EXPECT_EQ(makeTilePlan(256).accStages, 2);
+  EXPECT_EQ(makeTilePlan(256).accColumnStride, 64);
+  EXPECT_EQ(makeTilePlan(256).accOverlapChunks, 12);
+  EXPECT_EQ(makeTilePlan(256, /*ctaPair=*/true).accColumnStride, 16);
+  EXPECT_FALSE(makeTilePlan(128).overlapsAccumulators());
   EXPECT_EQ(makeTilePlan(128).stages, 6);
   EXPECT_EQ(makeTilePlan(128).accStages, 2);
   EXPECT_EQ(makeTilePlan(64).stages, 6);
@@ -345,7 +373,8 @@ TEST(Tcgen05Plan, EachMmaReadsTheScalesOfItsKBlocks) {
   }
   // The MX plans record in docs/tcgen05.md ("MX operands").
   EXPECT_EQ(makeTilePlan(256, false, 2).stages, 4);
-  EXPECT_EQ(makeTilePlan(256, false, 2).accStages, 1);
+  EXPECT_EQ(makeTilePlan(256, false, 2).accStages, 2);
+  EXPECT_EQ(makeTilePlan(256, false, 2).accColumnStride, 160);
   EXPECT_EQ(makeTilePlan(128, false, 1).stages, 6);
   EXPECT_EQ(makeTilePlan(128, false, 1).accStages, 2);
   EXPECT_EQ(makeTilePlan(256, true, 1).stages, 6);
@@ -359,7 +388,7 @@ TEST(Tcgen05Plan, CtaPairScaleFullBarriers) {
     // The pair's scaleFull[stages] follow accEmpty, 8-byte aligned, then the
     // slot; the request covers them and still fits sm_100.
     EXPECT_EQ(pair.scaleFullBarrierOffset,
-              pair.accEmptyBarrierOffset + 8 * pair.accStages);
+              pair.accEmptyBarrierOffset + 8 * pair.accBarrierStages);
     EXPECT_EQ(pair.scaleFullBarrierOffset % kMbarrierBytes, 0);
     EXPECT_EQ(pair.tmemSlotOffset,
               pair.scaleFullBarrierOffset + 8 * pair.stages);

@@ -27,10 +27,12 @@ namespace {
 /// Simulates the shapes of the sweep for one kernel variant, with the A / B
 /// scales in the atoms layout or not; returns the number of runs.
 int64_t checkManyShapes(bool ctaPair, bool lhsScaleAtoms = false,
-                        bool rhsScaleAtoms = false, ScaleStaging staging = {}) {
+                        bool rhsScaleAtoms = false, ScaleStaging staging = {},
+                        bool overlappingAccs = false) {
   int64_t runs = 0;
   for (int64_t stages = 2; stages <= 6; ++stages)
-    for (int64_t accStages = 1; accStages <= 2; ++accStages)
+    for (int64_t accStages = overlappingAccs ? 2 : 1; accStages <= 2;
+         ++accStages)
       for (int64_t kTiles : {1, 2, 3, 5, 8})
         for (auto [numTiles, clusters] : {std::pair<int64_t, int64_t>{1, 1},
                                           {3, 1},
@@ -43,6 +45,7 @@ int64_t checkManyShapes(bool ctaPair, bool lhsScaleAtoms = false,
             c.lhsScaleAtoms = lhsScaleAtoms;
             c.rhsScaleAtoms = rhsScaleAtoms;
             c.scaleStaging = staging;
+            c.overlappingAccs = overlappingAccs;
             EXPECT_EQ(simulate(c, seed), "")
                 << (ctaPair ? "pair" : "1-CTA") << " atoms " << lhsScaleAtoms
                 << rhsScaleAtoms << " staged " << staging.lhs << staging.rhs
@@ -60,6 +63,16 @@ TEST(Tcgen05Pipeline, ProtocolHoldsForManyShapes) {
 
 TEST(Tcgen05Pipeline, CtaPairProtocolHoldsForManyShapes) {
   EXPECT_EQ(checkManyShapes(/*ctaPair=*/true), 5 * 2 * 5 * 6 * 3);
+}
+
+TEST(Tcgen05Pipeline, OverlappingAccumulatorsProtocolHoldsForManyShapes) {
+  // Two accumulators sharing columns behind one barrier pair (N = 256): the
+  // next tile's first MMA comes only after every epilogue thread read the
+  // shared columns of the tile before, and all of the tile two before.
+  for (bool ctaPair : {false, true})
+    EXPECT_EQ(checkManyShapes(ctaPair, false, false, {},
+                              /*overlappingAccs=*/true),
+              5 * 5 * 6 * 3);
 }
 
 TEST(Tcgen05Pipeline, ScaleAtomsProtocolHoldsForManyShapes) {
@@ -103,6 +116,7 @@ TEST(Tcgen05Pipeline, KernelPlansAreCovered) {
                    ctaPair,         n};
           c.lhsScaleAtoms = lhs;
           c.rhsScaleAtoms = rhs;
+          c.overlappingAccs = p.overlapsAccumulators();
           EXPECT_EQ(simulate(c, seed), "")
               << (ctaPair ? "pair" : "1-CTA") << " N = " << n << " atoms "
               << lhs << rhs << " seed " << seed;
@@ -132,6 +146,16 @@ TEST(Tcgen05Pipeline, BrokenProtocolsAreDetected) {
     EXPECT_TRUE(someRunReports(c, "in flight when it exits")) << ctaPair;
     c.fault = Fault::MmaSkipsAccEmptyWait;
     EXPECT_TRUE(someRunReports(c, "overwrote an accumulator")) << ctaPair;
+    // Overlapping accumulators released before the shared columns are read.
+    Config overlap = c;
+    overlap.overlappingAccs = true;
+    overlap.fault = Fault::None;
+    EXPECT_FALSE(someRunReports(overlap, "overwrote")) << ctaPair;
+    overlap.fault = Fault::EpilogueReleasesBeforeSharedReads;
+    EXPECT_TRUE(someRunReports(overlap, "overwrote the shared columns"))
+        << ctaPair;
+    overlap.fault = Fault::MmaSkipsAccEmptyWait;
+    EXPECT_TRUE(someRunReports(overlap, "overwrote")) << ctaPair;
   }
 }
 

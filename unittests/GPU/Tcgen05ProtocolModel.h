@@ -123,6 +123,9 @@ enum class Fault {
   NoProducerDrain,
   /// The MMA thread does not wait for accEmpty[a].
   MmaSkipsAccEmptyWait,
+  /// Overlapping accumulators: the epilogue releases the accumulator
+  /// before it read the columns the next tile's accumulator shares.
+  EpilogueReleasesBeforeSharedReads,
   /// The producer waits on empty[s] with the consumer's parity.
   ProducerUsesConsumerParity,
   // CTA pairs.
@@ -176,6 +179,13 @@ struct Config {
   /// step on its scaleStaged barrier, expanded by the scale warp's lanes,
   /// which arrive on the full barrier.
   ScaleStaging scaleStaging;
+  /// Overlapping accumulators (TilePlan::overlapsAccumulators): two buffers
+  /// (accStages = 2) sharing columns, one accFull / accEmpty pair; the
+  /// epilogue reads the shared columns, arrives on accEmpty, then reads
+  /// the rest.
+  bool overlappingAccs = false;
+  /// The accFull / accEmpty barriers (TilePlan::accBarrierStages).
+  int64_t accBarrierStages() const { return overlappingAccs ? 1 : accStages; }
 };
 
 /// Runs every cluster of `c`; returns the first violation, or "" after

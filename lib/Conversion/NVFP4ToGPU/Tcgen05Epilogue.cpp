@@ -279,27 +279,27 @@ void Tcgen05KernelBuilder::emitEpilogue() {
     outEncodeScale =
         BlockQuantizeEmitter(b, loc, c.target).globalEncodeScale(outAmax);
   forEachTile([&](Value local, tc::TileCoord<IdxI32> coord) {
-    Value acc = tc::slotOf(idx(local), p.accStages).v;
-    emitWait(barrier(p.accFullBarrierOffset, acc),
-             tc::consumerParity(idx(local), p.accStages).v);
+    Value accBarrier = tc::slotOf(idx(local), p.accBarrierStages).v;
+    emitWait(barrier(p.accFullBarrierOffset, accBarrier),
+             tc::consumerParity(idx(local), p.accBarrierStages).v);
     NVVM::Tcgen05FenceOp::create(b, loc,
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    Value rowTmem = add(add(tmemBase, laneField), mulC(acc, p.tileN));
+    Value acc = tc::slotOf(idx(local), p.accStages).v;
+    Value rowTmem = add(add(tmemBase, laneField), mulC(acc, p.accColumnStride));
     Value row = add(ctaFirstRow(coord), rowInTile);
     Value rowInBatch = sub(row, (coord.batch * c.m).v);
     Value col0 = (coord.n * p.tileN).v;
-    // With computesAmax the loop carries the maximum magnitude of the
-    // thread's values of the tile.
-    SmallVector<Value> amaxInit;
-    if (c.computesAmax)
-      amaxInit.push_back(
-          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
-    auto chunks = scf::ForOp::create(
-        b, loc, i32(0), i32(p.tileN / tc::kEpilogueColumns), i32(1), amaxInit);
-    {
+    // Reads, scales and stores chunks [first, last) of the tile, in the
+    // order epilogueChunkOf gives; with computesAmax the loop carries the
+    // maximum magnitude of the thread's values of the tile.
+    auto emitChunks = [&](int64_t first, int64_t last,
+                          ValueRange amaxInit) -> ValueRange {
+      auto chunks =
+          scf::ForOp::create(b, loc, i32(first), i32(last), i32(1), amaxInit);
       OpBuilder::InsertionGuard chunkGuard(b);
       b.setInsertionPointToStart(chunks.getBody());
-      Value chunk = chunks.getInductionVar();
+      Value chunk =
+          p.epilogueChunkOf(idx(chunks.getInductionVar()), idx(acc)).v;
       Value colOff = mulC(chunk, tc::kEpilogueColumns);
       auto ldType = VectorType::get({tc::kEpilogueColumns}, i32T);
       Value raw = NVVM::Tcgen05LdOp::create(
@@ -338,14 +338,27 @@ void Tcgen05KernelBuilder::emitEpilogue() {
         }
         scf::YieldOp::create(b, loc, amax);
       }
-    }
-    // This thread's reads of the accumulator are done: let the MMA thread
-    // reuse it.
-    NVVM::Tcgen05FenceOp::create(b, loc,
-                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    emitArrive(p.accEmptyBarrierOffset, acc);
+      return chunks.getResults();
+    };
+    // This thread's reads of the accumulator (overlapping accumulators: of
+    // the chunks the next tile's accumulator shares) are done: let the MMA
+    // thread reuse it.
+    auto release = [&] {
+      NVVM::Tcgen05FenceOp::create(b, loc,
+                                   NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+      emitArrive(p.accEmptyBarrierOffset, accBarrier);
+    };
+    SmallVector<Value> amax;
     if (c.computesAmax)
-      emitResultAmaxReduction(chunks.getResult(0));
+      amax.push_back(arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
+    const int64_t shared =
+        p.overlapsAccumulators() ? p.accOverlapChunks : p.epilogueChunks();
+    amax = llvm::to_vector(emitChunks(0, shared, amax));
+    release();
+    if (shared < p.epilogueChunks())
+      amax = llvm::to_vector(emitChunks(shared, p.epilogueChunks(), amax));
+    if (c.computesAmax)
+      emitResultAmaxReduction(amax[0]);
   });
 }
 

@@ -433,13 +433,16 @@ void Tcgen05KernelBuilder::emitMmaIssuer() {
   Value baseDescField = smemDescField(smemBaseAddr);
   const int64_t stageDescStep = tc::smemDescBytes(p.stageBytes);
   forEachTile([&](Value local, tc::TileCoord<IdxI32>) {
-    // Wait until the epilogue drained this accumulator's previous tile.
-    Value acc = tc::slotOf(idx(local), p.accStages).v;
-    emitWait(barrier(p.accEmptyBarrierOffset, acc),
-             tc::producerParity(idx(local), p.accStages).v);
+    // Wait until the epilogue drained this accumulator's previous tile
+    // (overlapping accumulators: the columns it shares with the tile before,
+    // TilePlan::accOverlapChunks).
+    Value accBarrier = tc::slotOf(idx(local), p.accBarrierStages).v;
+    emitWait(barrier(p.accEmptyBarrierOffset, accBarrier),
+             tc::producerParity(idx(local), p.accBarrierStages).v);
     NVVM::Tcgen05FenceOp::create(b, loc,
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    Value accColumn = add(tmemBase, mulC(acc, p.tileN));
+    Value acc = tc::slotOf(idx(local), p.accStages).v;
+    Value accColumn = add(tmemBase, mulC(acc, p.accColumnStride));
     auto issueKTile = [&](const StageCursor &at, Value accumulate) {
       emitWait(barrier(p.fullBarrierOffset, at.stage), at.parity);
       NVVM::Tcgen05FenceOp::create(b, loc,
@@ -474,7 +477,7 @@ void Tcgen05KernelBuilder::emitMmaIssuer() {
           b, loc, ValueRange{after.stage, after.parity, after.descField});
     }
     // The accumulator is complete once the tile's last MMAs complete.
-    emitCommit(p.accFullBarrierOffset, acc);
+    emitCommit(p.accFullBarrierOffset, accBarrier);
   });
 }
 
@@ -701,8 +704,10 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
     };
     init(p.fullBarrierOffset, p.stages, p.fullBarrierArrivals);
     init(p.emptyBarrierOffset, p.stages, tc::kEmptyBarrierArrivals);
-    init(p.accFullBarrierOffset, p.accStages, tc::kAccFullBarrierArrivals);
-    init(p.accEmptyBarrierOffset, p.accStages, p.accEmptyBarrierArrivals);
+    init(p.accFullBarrierOffset, p.accBarrierStages,
+         tc::kAccFullBarrierArrivals);
+    init(p.accEmptyBarrierOffset, p.accBarrierStages,
+         p.accEmptyBarrierArrivals);
     // Both CTAs alike; only the peer's are used.
     if (p.ctaPair && (c.lhsScaleAtoms || c.rhsScaleAtoms))
       init(p.scaleFullBarrierOffset, p.stages, tc::kScaleFullBarrierArrivals);

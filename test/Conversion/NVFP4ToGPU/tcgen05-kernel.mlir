@@ -125,18 +125,30 @@
 // CHECK-NEXT:        scf.if %[[ELECTED]] {
 // CHECK-NEXT:          %[[BASESHIFT:.*]] = arith.shrui %[[SMEMBASE]], %c4_i32 : i32
 // CHECK-NEXT:          %[[BASEFIELD:.*]] = arith.andi %[[BASESHIFT]], %c16383_i32 : i32
-// CHECK-NEXT:          scf.for %{{.*}} = %c0_i32 to %[[NLOCAL]] step %c1_i32 : i32 {
-// CHECK:                 scf.while
-// CHECK-NEXT:              nvvm.mbarrier.try_wait
+// Two accumulators overlap (N = 256: 2 x 256 columns and the 4 x 48 scale
+// columns exceed 512): buffer local % 2 starts at column 64 (local % 2),
+// the scales at 320; one accEmpty barrier (221256), waited with parity
+// (local + 1) % 2.
+// CHECK-NEXT:          scf.for %[[MLOCAL:.*]] = %c0_i32 to %[[NLOCAL]] step %c1_i32 : i32 {
+// CHECK-NEXT:            %[[MLNEXT:.*]] = arith.addi %[[MLOCAL]], %c1_i32 : i32
+// CHECK-NEXT:            %[[MPAR:.*]] = arith.remui %[[MLNEXT]], %c2_i32 : i32
+// CHECK-NEXT:            %[[MACCEMPTY:.*]] = llvm.getelementptr inbounds %{{.*}}[221256]
+// CHECK-NEXT:            scf.while
+// CHECK-NEXT:              nvvm.mbarrier.try_wait %[[MACCEMPTY]], %[[MPAR]]
 // CHECK:                 nvvm.tcgen05.fence <after>
+// CHECK-NEXT:            %[[MACC:.*]] = arith.remui %[[MLOCAL]], %c2_i32 : i32
+// CHECK-NEXT:            %[[MACCCOL:.*]] = arith.muli %[[MACC]], %c64_i32 : i32
+// CHECK-NEXT:            %[[MACCADDR:.*]] = arith.addi %[[TMEMBASE:.*]], %[[MACCCOL]] : i32
 // CHECK:                 %[[STAGE0:.*]] = arith.remui %{{.*}}, %c4_i32 : i32
 // CHECK:                 %[[FIELDOFF:.*]] = arith.muli %[[STAGE0]], %c3456_i32 : i32
 // CHECK-NEXT:            %[[FIELD0:.*]] = arith.addi %[[BASEFIELD]], %[[FIELDOFF]] : i32
 // CHECK:                 scf.while
 // CHECK-NEXT:              nvvm.mbarrier.try_wait %{{.*}}, %[[PARITY0:.*]] : !llvm.ptr<3>, i32 -> i1
 // CHECK:                 nvvm.tcgen05.fence <after>
+// CHECK:                 arith.addi %[[TMEMBASE]], %c320_i32 : i32
 // CHECK-COUNT-12:        nvvm.tcgen05.cp
-// CHECK:                 nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]], %false,
+// CHECK:                 %[[MACCPTR:.*]] = llvm.inttoptr %[[MACCADDR]] : i32 to !llvm.ptr<6>
+// CHECK-NEXT:            nvvm.tcgen05.mma.block_scale %[[MACCPTR]], %{{.*}}, %{{.*}}, %[[IDESC]], %false,
 // CHECK-COUNT-3:         nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]], %true,
 // CHECK:                 nvvm.tcgen05.commit
 // CHECK-NEXT:            %[[NEXT:.*]] = arith.addi %[[STAGE0]], %c1_i32 : i32
@@ -196,8 +208,22 @@
 // CHECK:               scf.while
 // CHECK-NEXT:            nvvm.mbarrier.try_wait
 // CHECK:               nvvm.tcgen05.fence <after>
-// CHECK:               scf.for %{{.*}} = %c0_i32 to %c16_i32 step %c1_i32 : i32 {
-// CHECK:                 nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>
+// CHECK-NEXT:          %[[EACC:.*]] = arith.remui %[[ELOCAL:.*]], %c2_i32 : i32
+// CHECK-NEXT:          %[[EACCCOL:.*]] = arith.muli %[[EACC]], %c64_i32 : i32
+// CHECK-NEXT:          %[[EROWT:.*]] = arith.addi %[[TMEMBASE]], %{{.*}} : i32
+// CHECK-NEXT:          %[[EROW:.*]] = arith.addi %[[EROWT]], %[[EACCCOL]] : i32
+// The 12 chunks the other buffer shares first: chunk (i + 4 + 12 acc) % 16
+// (buffer 0: chunks 4..15; buffer 1: chunks 0..11); then the release,
+// then the other 4.
+// CHECK:               scf.for %[[I:.*]] = %c0_i32 to %c12_i32 step %c1_i32 : i32 {
+// CHECK-NEXT:            %[[ACCLAP:.*]] = arith.muli %[[EACC]], %c12_i32 : i32
+// CHECK-NEXT:            %[[I4:.*]] = arith.addi %[[I]], %c4_i32 : i32
+// CHECK-NEXT:            %[[ILAP:.*]] = arith.addi %[[I4]], %[[ACCLAP]] : i32
+// CHECK-NEXT:            %[[CHUNK:.*]] = arith.remui %[[ILAP]], %c16_i32 : i32
+// CHECK-NEXT:            %[[CHUNKCOL:.*]] = arith.muli %[[CHUNK]], %c16_i32 : i32
+// CHECK-NEXT:            %[[LDADDR:.*]] = arith.addi %[[EROW]], %[[CHUNKCOL]] : i32
+// CHECK-NEXT:            %[[LDPTR:.*]] = llvm.inttoptr %[[LDADDR]] : i32 to !llvm.ptr<6>
+// CHECK-NEXT:            nvvm.tcgen05.ld %[[LDPTR]] {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<16xi32>
 // CHECK-NEXT:            nvvm.tcgen05.wait <load>
 // CHECK:                 %[[WARPQ:.*]] = arith.remui %[[WARP]], %c4_i32 : i32
 // CHECK-NEXT:            %[[WARPOFF:.*]] = arith.muli %[[WARPQ]], %c2048_i32 : i32
@@ -233,9 +259,14 @@
 // CHECK:                 %[[V3:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK:                 llvm.store %[[V3]], %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 // CHECK-NEXT:            nvvm.bar.warp.sync %c-1_i32 : i32
-// CHECK:               nvvm.tcgen05.fence <before>
+// CHECK-NEXT:          }
+// CHECK-NEXT:          nvvm.tcgen05.fence <before>
 // CHECK-NEXT:          %[[ACCEMPTY:.*]] = llvm.getelementptr inbounds %{{.*}}[221256]
 // CHECK-NEXT:          nvvm.mbarrier.arrive %[[ACCEMPTY]] : !llvm.ptr<3>
+// CHECK-NEXT:          scf.for %{{.*}} = %c12_i32 to %c16_i32 step %c1_i32 : i32 {
+// CHECK:                 nvvm.tcgen05.ld
+// CHECK-NOT:             nvvm.mbarrier.arrive
+// CHECK:               }
 // CHECK:           nvvm.tcgen05.fence <before>
 // CHECK-NEXT:      gpu.barrier
 // CHECK-NEXT:      scf.if %[[ISMMA]] {

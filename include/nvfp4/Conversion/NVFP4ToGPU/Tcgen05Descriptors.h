@@ -505,6 +505,20 @@ struct TilePlan {
   int64_t scaleAtomsPerKTile = kMmasPerKTile;
   /// Shared-memory stages and tensor-memory accumulator buffers.
   int64_t stages = 0, accStages = 0;
+  /// Overlapping accumulators: when two whole accumulators do not fit next
+  /// to the scale columns (N = 256), the second starts accColumnStride
+  /// (< tileN) columns after the first, so the two share their last / first
+  /// tileN - accColumnStride columns, accOverlapChunks epilogue chunks.
+  /// The epilogue of a tile reads the shared chunks first
+  /// (epilogueChunkOf) and then releases the accumulator, so the MMAs of
+  /// the next tile run while it reads the rest. One accFull / accEmpty
+  /// barrier pair serves both buffers (accBarrierStages = 1): the next
+  /// tile's MMAs wait for the early release of the tile before it, which
+  /// follows every read of the tile before that. Without overlap
+  /// accColumnStride = tileN, accOverlapChunks = 0 and accBarrierStages =
+  /// accStages.
+  int64_t accColumnStride = 0, accOverlapChunks = 0, accBarrierStages = 0;
+  constexpr bool overlapsAccumulators() const { return accOverlapChunks > 0; }
   /// Byte offsets within one stage (the stage base is 1024-byte aligned):
   /// the A and B tiles (written by TMA), then the scale atoms (written by
   /// the producer warp's lanes, or by its bulk copies from the global atoms
@@ -522,7 +536,8 @@ struct TilePlan {
   /// accumulator-empty barrier (their epilogue threads).
   int64_t fullBarrierArrivals = 0, accEmptyBarrierArrivals = 0;
   /// Byte offsets after the stages: the mbarriers full[stages],
-  /// empty[stages], accFull[accStages], accEmpty[accStages], with a CTA pair
+  /// empty[stages], accFull[accBarrierStages], accEmpty[accBarrierStages],
+  /// with a CTA pair
   /// scaleFull[stages], with staged scales scaleStaged[stages], then the
   /// 32-bit slot tcgen05.alloc writes the tensor-memory address to.
   int64_t fullBarrierOffset = 0, emptyBarrierOffset = 0;
@@ -552,7 +567,8 @@ struct TilePlan {
   int64_t epilogueStagingOffset = 0;
   /// Dynamic shared memory to request (plus slack to align the base).
   int64_t sharedBytes = 0;
-  /// Tensor-memory columns: accumulator buffer `a` at `a * tileN`, then per
+  /// Tensor-memory columns: accumulator buffer `a` at `a * accColumnStride`,
+  /// then per
   /// stage the A scales (scaleAtomsPerKTile atoms) and the B scales
   /// (bScaleAtoms atoms per A atom). Each stage has its own scale columns: the
   /// tcgen05.cp of a stage is issued only after the MMAs that read the stage's
@@ -560,7 +576,24 @@ struct TilePlan {
   int64_t scaleColumn = 0, scaleColumnsPerStage = 0;
   int64_t tmemColumns = 0;
 
-  int64_t accColumnOf(int64_t accStage) const { return accStage * tileN; }
+  constexpr int64_t accColumnOf(int64_t accStage) const {
+    return accStage * accColumnStride;
+  }
+  /// Epilogue chunks (kEpilogueColumns wide) of a tile, and the chunk the
+  /// epilogue of accumulator buffer `acc` reads `i`-th: in order, except
+  /// with overlapping accumulators, where the chunks the other buffer
+  /// shares come first: buffer 0 shares its chunks from accColumnStride on,
+  /// buffer 1 its first accOverlapChunks.
+  int64_t epilogueChunks() const { return tileN / kEpilogueColumns; }
+  template <typename Idx> Idx epilogueChunkOf(Idx i, Idx acc) const {
+    if (!overlapsAccumulators())
+      return i;
+    const int64_t strideChunks = accColumnStride / kEpilogueColumns;
+    // Buffer 0 starts at chunk strideChunks, buffer 1 at chunk 0 (one lap
+    // later).
+    return (i + strideChunks + acc * (epilogueChunks() - strideChunks)) %
+           epilogueChunks();
+  }
   /// Columns (relative to scaleColumn + stage * scaleColumnsPerStage) of the
   /// A / B scales of atom `atom` of a K tile (scaleAtomOfMma).
   int64_t aScaleColumnOf(int64_t atom) const {
@@ -670,6 +703,20 @@ constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false,
   while (p.accStages > 1 &&
          p.accStages * tileN + p.stages * p.scaleColumnsPerStage > kTmemColumns)
     --p.accStages;
+  p.accColumnStride = tileN;
+  p.accBarrierStages = p.accStages;
+  // One whole accumulator: a second one overlapping the first in the
+  // columns the scales leave, when it starts at least one epilogue chunk
+  // later.
+  const int64_t overlapStride =
+      (kTmemColumns - p.stages * p.scaleColumnsPerStage - tileN) /
+      kEpilogueColumns * kEpilogueColumns;
+  if (p.accStages == 1 && overlapStride >= kEpilogueColumns) {
+    p.accStages = 2;
+    p.accColumnStride = overlapStride;
+    p.accOverlapChunks = (tileN - overlapStride) / kEpilogueColumns;
+    p.accBarrierStages = 1;
+  }
 
   p.aOffset = 0;
   p.bOffset = kTileM * kTileRowBytes;
@@ -686,21 +733,22 @@ constexpr TilePlan makeTilePlan(int64_t tileN, bool ctaPair = false,
   p.emptyBarrierOffset = p.fullBarrierOffset + p.stages * kMbarrierBytes;
   p.accFullBarrierOffset = p.emptyBarrierOffset + p.stages * kMbarrierBytes;
   p.accEmptyBarrierOffset =
-      p.accFullBarrierOffset + p.accStages * kMbarrierBytes;
+      p.accFullBarrierOffset + p.accBarrierStages * kMbarrierBytes;
   p.scaleFullBarrierOffset =
-      p.accEmptyBarrierOffset + p.accStages * kMbarrierBytes;
+      p.accEmptyBarrierOffset + p.accBarrierStages * kMbarrierBytes;
   p.scaleStagedBarrierOffset =
       p.scaleFullBarrierOffset + (ctaPair ? p.stages : 0) * kMbarrierBytes;
   p.tmemSlotOffset = p.scaleStagedBarrierOffset +
                      (staging.any() ? p.stages : 0) * kMbarrierBytes;
   p.stagedScaleBytes = (staging.lhs ? stagedScaleBytesOf(kTileM) : 0) +
                        (staging.rhs ? stagedScaleBytesOf(tileN) : 0);
-  p.epilogueStagingOffset = epilogueStagingOffsetFor(
-      tileN, p.stages, p.accStages, ctaPair, scaleAtomsPerKTile, staging);
-  p.sharedBytes = sharedBytesFor(tileN, p.stages, p.accStages, ctaPair,
+  p.epilogueStagingOffset =
+      epilogueStagingOffsetFor(tileN, p.stages, p.accBarrierStages, ctaPair,
+                               scaleAtomsPerKTile, staging);
+  p.sharedBytes = sharedBytesFor(tileN, p.stages, p.accBarrierStages, ctaPair,
                                  scaleAtomsPerKTile, staging);
 
-  p.scaleColumn = p.accStages * tileN;
+  p.scaleColumn = p.accColumnOf(p.accStages - 1) + tileN;
   p.tmemColumns =
       tmemAllocColumns(p.scaleColumn + p.stages * p.scaleColumnsPerStage);
   return p;
