@@ -368,38 +368,30 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   const bool kResidue = c.k % stepK != 0;
   const int64_t copyBytes = stageCopyBytes(rowBytes);
   const int64_t copiesPerRow = kTileRowBytes / copyBytes;
-  auto i1Const = [&](bool v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), v);
-  };
   auto both = [&](Value x, Value y) -> Value {
     if (!x || !y)
       return x ? x : y;
     return arith::AndIOp::create(b, loc, x, y);
   };
-  // Copies the scale rows of A (`lhs`) or B for K step `kt` into its scale
-  // slot: one copy per tile row and step (8 bytes NVFP4, 4 MXFP4) or, with
-  // grouped staging, one 16-byte copy per row for the group kt starts (none
-  // for the group's other steps). Without whole steps of scales (K not a
-  // multiple of the step, MXFP8's 2 bytes) the bytes are loaded one by one,
-  // packed into words and stored; bytes past the row's end (or of rows past
-  // M or N) are zero, loaded from the row's start.
+  // The K loop runs `unroll` steps per iteration, a multiple of every
+  // operand's scale group (numSteps is a multiple of it: grouped staging
+  // needs whole 16-byte rows of scales), so a step's place in its group,
+  // its `phase` kt % unroll, is known when the kernel is built: which steps
+  // copy scales and where a step's scales sit in the slot row are
+  // constants, with no branch in the loop.
+  const int64_t unroll = std::max(lhsStaging.groupSteps, rhsStaging.groupSteps);
+  // Copies the scale rows of A (`lhs`) or B for K step `kt` (of phase
+  // `phase`) into its scale slot: one copy per tile row and step (8 bytes
+  // NVFP4, 4 MXFP4) or, with grouped staging, one 16-byte copy per row for
+  // the group kt starts (none for the group's other steps). Without whole steps
+  // of scales (K not a multiple of the step, MXFP8's 2 bytes) the bytes are
+  // loaded one by one, packed into words and stored; bytes past the row's end
+  // (or of rows past M or N) are zero, loaded from the row's start.
   const int64_t stepScaleBytes = stepK / c.blockCols();
-  auto copyScaleRows = [&](bool lhs, IndexExpr kt) {
+  auto copyScaleRows = [&](bool lhs, IndexExpr kt, int64_t phase) {
     const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
-    std::optional<OpBuilder::InsertionGuard> groupGuard;
-    if (staging.grouped()) {
-      std::optional<int64_t> constStep = getConstantIntValue(kt.v);
-      if (constStep && !issuesScales(*constStep, staging))
-        return;
-      if (!constStep) {
-        Value first =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                  (kt % staging.groupSteps).v, idx(0).v);
-        auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
-        groupGuard.emplace(b);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      }
-    }
+    if (!issuesScales(phase, staging))
+      return;
     const int64_t rows = lhs ? tile.m : tile.n;
     const int64_t limit = lhs ? c.m : c.n;
     const int64_t blockRows = lhs ? c.lhsBlockRows : c.rhsBlockRows;
@@ -453,8 +445,9 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
         },
         lhs ? tid : rotatedThread(tid, tile.m, tile));
   };
-  // Issues the copies of K step `kt` into pipeline slot `slot`.
-  auto issueStep = [&](IndexExpr kt, IndexExpr slot) {
+  // Issues the copies of K step `kt` (of phase `phase`) into pipeline slot
+  // `slot`.
+  auto issueStep = [&](IndexExpr kt, IndexExpr slot, int64_t phase) {
     IndexExpr kByte = kt * kTileRowBytes;
     // The rows [tileRow, tileRow + rows) of an operand of `limit` rows.
     auto copyRows = [&](int64_t rows, Value srcBase, IndexExpr tileRow,
@@ -488,8 +481,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     };
     copyRows(tile.m, lhsDataPtr, tileM * tile.m, c.m, mResidue, smemAPtr);
     copyRows(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
-    copyScaleRows(/*lhs=*/true, kt);
-    copyScaleRows(/*lhs=*/false, kt);
+    copyScaleRows(/*lhs=*/true, kt, phase);
+    copyScaleRows(/*lhs=*/false, kt, phase);
   };
 
   IndexExpr warpRow = warpRowBase(warp, tile);
@@ -499,7 +492,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   const int64_t numSteps = llvm::divideCeil(c.k, stepK);
   for (int64_t s = 0; s < tile.stages - 1; ++s) {
     if (s < numSteps)
-      issueStep(idx(s), idx(stageSlot(s, tile)));
+      issueStep(idx(s), idx(stageSlot(s, tile)), s % unroll);
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
@@ -507,12 +500,11 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   const int64_t numAcc = tile.accumulators();
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<Value> init(numAcc, zero);
-  auto loop =
-      scf::ForOp::create(b, loc, idx(0).v, idx(numSteps).v, idx(1).v, init);
-  {
-    OpBuilder::InsertionGuard loopGuard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    IndexExpr kt = idx(loop.getInductionVar());
+  assert(numSteps % unroll == 0 && "scale groups need whole 16-byte rows");
+  // One K step of phase `phase`: wait, prefetch, MMAs; returns the new
+  // accumulators.
+  auto emitStep = [&](IndexExpr kt, int64_t phase,
+                      ValueRange stepAcc) -> SmallVector<Value> {
     // Step kt has landed (this thread's copies, then everyone's), and every
     // warp is done with the slot of step kt - 1.
     NVVM::CpAsyncWaitGroupOp::create(b, loc, waitPendingGroups(tile));
@@ -525,7 +517,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
       auto ifOp = scf::IfOp::create(b, loc, hasNext, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard ifGuard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      issueStep(next, stageSlot(next, tile));
+      issueStep(next, stageSlot(next, tile),
+                prefetchStep(phase, tile) % unroll);
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
@@ -534,7 +527,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                           int64_t rows) {
       return sharedAddress(base, scaleSlot(kt, tile, staging) *
                                          (rows * staging.rowBytes()) +
-                                     scaleByteInRow(kt, staging));
+                                     scaleByteInRow(phase, staging));
     };
     StepOperands step{smemAPtr,
                       smemBPtr,
@@ -546,11 +539,20 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                       g,
                       q,
                       stageSlot(kt, tile),
-                      loop.getRegionIterArgs()};
-    SmallVector<Value> nextAcc = hasBlockScaledMma(target)
-                                     ? emitBlockScaledStep(step)
+                      stepAcc};
+    return hasBlockScaledMma(target) ? emitBlockScaledStep(step)
                                      : emitDequantizedStep(step);
-    scf::YieldOp::create(b, loc, nextAcc);
+  };
+  auto loop = scf::ForOp::create(b, loc, idx(0).v, idx(numSteps).v,
+                                 idx(unroll).v, init);
+  {
+    OpBuilder::InsertionGuard loopGuard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    IndexExpr first = idx(loop.getInductionVar());
+    SmallVector<Value> accs(loop.getRegionIterArgs());
+    for (int64_t phase = 0; phase < unroll; ++phase)
+      accs = emitStep(first + phase, phase, accs);
+    scf::YieldOp::create(b, loc, accs);
   }
   // Only empty groups can be pending here; drain them anyway.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);

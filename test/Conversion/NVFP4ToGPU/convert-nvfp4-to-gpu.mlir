@@ -54,38 +54,27 @@
 // CHECK-NEXT:      }
 // CHECK-NEXT:      nvvm.cp.async.commit.group
 // CHECK-NEXT:      nvvm.cp.async.commit.group
-// CHECK:           scf.for %[[KT:.*]] = %{{.*}} to %[[C2]]
+// The loop runs two steps (one B scale group) per iteration, KT and
+// KT + 1: step KT prefetches step KT + 3, which starts no group (data and
+// A's scales only); step KT + 1 prefetches KT + 4, which starts one.
+// CHECK:           scf.for %[[KT:.*]] = %{{.*}} to %[[C2]] step %[[C2]]
 // CHECK-NEXT:        nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
-// CHECK-NEXT:        %[[NEXT:.*]] = arith.addi %[[KT]], %c3
+// CHECK-NEXT:        %[[NEXT0:.*]] = arith.addi %[[KT]], %c3
 // CHECK:             scf.if
 // CHECK-COUNT-4:       nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK:               nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca
-// B's group when step NEXT starts one, into row `job` of group slot
-// (NEXT / 2) % 3 (64 rows of 16 bytes).
-// CHECK:               %[[PAR:.*]] = arith.remui %[[NEXT]], %[[C2]] : index
-// CHECK-NEXT:          %[[FIRST:.*]] = arith.cmpi eq, %[[PAR]], %c0 : index
-// CHECK-NEXT:          scf.if %[[FIRST]] {
-// CHECK-NEXT:            arith.muli %block_id_x, %c64
-// CHECK-NEXT:            %[[GROUP:.*]] = arith.divui %[[NEXT]], %[[C2]] : index
-// CHECK-NEXT:            %[[GSLOT:.*]] = arith.remui %[[GROUP]], %c3 : index
-// CHECK:                 %[[JOBT:.*]] = arith.addi %thread_id_x, %c64 : index
-// CHECK-NEXT:            %[[JOB:.*]] = arith.remui %[[JOBT]], %c128 : index
-// CHECK:                 %[[SLOTROW:.*]] = arith.muli %[[GSLOT]], %c64 : index
-// CHECK-NEXT:            %[[ROW:.*]] = arith.addi %[[SLOTROW]], %[[JOB]] : index
-// CHECK-NEXT:            arith.muli %[[ROW]], %c16 : index
-// CHECK:                 nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
-// CHECK:             nvvm.cp.async.commit.group
+// CHECK-NEXT:        }
+// CHECK-NEXT:        }
+// CHECK-NEXT:        nvvm.cp.async.commit.group
 // Step KT reads A's scales from slot KT % 4 (64 rows of 8 bytes) and B's
-// at byte (KT % 2) * 8 of group slot (KT / 2) % 3.
+// from byte 0 of group slot (KT / 2) % 3 (64 rows of 16 bytes).
 // CHECK-NEXT:        %[[ASLOT:.*]] = arith.remui %[[KT]], %c4 : index
 // CHECK-NEXT:        arith.muli %[[ASLOT]], %c512 : index
-// CHECK:             %[[BPAR:.*]] = arith.remui %[[KT]], %[[C2]] : index
-// CHECK-NEXT:        %[[BBYTE:.*]] = arith.muli %[[BPAR]], %c8 : index
-// CHECK-NEXT:        %[[BGROUP:.*]] = arith.divui %[[KT]], %[[C2]] : index
+// CHECK:             %[[BGROUP:.*]] = arith.divui %[[KT]], %[[C2]] : index
 // CHECK-NEXT:        %[[BSLOT:.*]] = arith.remui %[[BGROUP]], %c3 : index
 // CHECK-NEXT:        %[[BSLOTBYTE:.*]] = arith.muli %[[BSLOT]], %c1024 : index
-// CHECK-NEXT:        arith.addi %[[BSLOTBYTE]], %[[BBYTE]] : index
+// CHECK-NEXT:        arith.index_castui %[[BSLOTBYTE]]
 // CHECK-NOT:         gpu.barrier
 // CHECK:             %[[SA:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
 // CHECK-NEXT:        %[[SA0:.*]] = llvm.extractelement %[[SA]][%[[I0]] : i32] : vector<2xi32>
@@ -119,6 +108,28 @@
 // CHECK-COUNT-3:     nvvm.ldmatrix
 // CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[SA1]],
 // CHECK-COUNT-7:     nvvm.mma.block_scale
+// Step KT + 1: its prefetch copies B's group of steps KT + 4 and KT + 5
+// into row `job` of group slot ((KT + 4) / 2) % 3; it reads B's scales at
+// byte 8 of group slot ((KT + 1) / 2) % 3.
+// CHECK:             %[[KT1:.*]] = arith.addi %[[KT]], %c1 : index
+// CHECK-NEXT:        nvvm.cp.async.wait.group 2
+// CHECK-NEXT:        gpu.barrier
+// CHECK-NEXT:        %[[NEXT1:.*]] = arith.addi %[[KT1]], %c3 : index
+// CHECK:             nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca
+// CHECK:               %[[GROUP:.*]] = arith.divui %[[NEXT1]], %[[C2]] : index
+// CHECK-NEXT:          %[[GSLOT:.*]] = arith.remui %[[GROUP]], %c3 : index
+// CHECK:               %[[JOBT:.*]] = arith.addi %thread_id_x, %c64 : index
+// CHECK-NEXT:          %[[JOB:.*]] = arith.remui %[[JOBT]], %c128 : index
+// CHECK:                 %[[SLOTROW:.*]] = arith.muli %[[GSLOT]], %c64 : index
+// CHECK-NEXT:            %[[ROW:.*]] = arith.addi %[[SLOTROW]], %[[JOB]] : index
+// CHECK-NEXT:            arith.muli %[[ROW]], %c16 : index
+// CHECK:                 nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// CHECK:             nvvm.cp.async.commit.group
+// CHECK:             %[[BGROUP1:.*]] = arith.divui %[[KT1]], %[[C2]] : index
+// CHECK-NEXT:        %[[BSLOT1:.*]] = arith.remui %[[BGROUP1]], %c3 : index
+// CHECK-NEXT:        %[[BSLOTBYTE1:.*]] = arith.muli %[[BSLOT1]], %c1024 : index
+// CHECK-NEXT:        arith.addi %[[BSLOTBYTE1]], %c8 : index
+// CHECK-COUNT-16:    nvvm.mma.block_scale
 // CHECK-NOT:         nvvm.mma.block_scale
 // CHECK-NOT:         gpu.barrier
 // CHECK:             scf.yield

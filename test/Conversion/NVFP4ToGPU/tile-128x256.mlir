@@ -21,11 +21,12 @@
 // N = 640 is not a multiple of 256: 128 x 128.
 // SELECT-LABEL: func.func @not_multiple(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n640k256_1x16_1x16_f32_t128x128
-// Per K step and warp: 2 K slices of 4 x 8 MMAs.
+// Per K step and warp: 2 K slices of 4 x 8 MMAs; two K steps per loop
+// iteration (one group of B's scales).
 // SELECT:       gpu.func @nvfp4_matmul_m256n512k1024_1x16_16x16_f32_t128x256(
 // SELECT-SAME:    known_block_size = array<i32: 256, 1, 1>
 // SELECT:         scf.for
-// SELECT-COUNT-64: nvvm.mma.block_scale
+// SELECT-COUNT-128: nvvm.mma.block_scale
 // SELECT-NOT:     nvvm.mma.block_scale
 
 // SM90-LABEL: func.func @xwide(

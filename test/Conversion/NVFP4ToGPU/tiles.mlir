@@ -33,23 +33,24 @@
 // SELECT-LABEL: func.func @large(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128
 // SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c75776_i32
-// Kernels: workgroup slots and block size per tile.
+// Kernels: workgroup slots and block size per tile, and the MMAs of one
+// loop iteration: two K steps (one group of B's scales).
 // (in the order the kernels are generated)
 // SELECT:       gpu.func @nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128(
 // SELECT-SAME:    known_block_size = array<i32: 256, 1, 1>
-// SELECT-COUNT-32: nvvm.mma.block_scale
+// SELECT-COUNT-64: nvvm.mma.block_scale
 // SELECT-NOT:     nvvm.mma.block_scale
 // SELECT:       gpu.func @nvfp4_matmul_m192n256k1024_1x16_16x16_f32_t64x128(
 // SELECT-SAME:    known_block_size = array<i32: 256, 1, 1>
-// SELECT-COUNT-16: nvvm.mma.block_scale
+// SELECT-COUNT-32: nvvm.mma.block_scale
 // SELECT-NOT:     nvvm.mma.block_scale
 // SELECT:       gpu.func @nvfp4_matmul_m512n64k1024_1x16_16x16_f32_t128x64(
 // SELECT-SAME:    known_block_size = array<i32: 256, 1, 1>
-// SELECT-COUNT-16: nvvm.mma.block_scale
+// SELECT-COUNT-32: nvvm.mma.block_scale
 // SELECT-NOT:     nvvm.mma.block_scale
 // SELECT:       gpu.func @nvfp4_matmul_m128n128k1024_1x16_16x16_f32(
 // SELECT-SAME:    known_block_size = array<i32: 128, 1, 1>
-// SELECT-COUNT-16: nvvm.mma.block_scale
+// SELECT-COUNT-32: nvvm.mma.block_scale
 // SELECT-NOT:     nvvm.mma.block_scale
 
 // A forced tile applies to every matmul of the module.
@@ -69,8 +70,7 @@
 // PIPELINE:     gpu.binary @nvfp4_kernels
 
 // Every tile: its block size, dynamic shared memory, cp.async staging and
-// MMAs per warp and K step (LLVM unrolls the four K steps of the 128x128
-// kernel on sm_120a, whose B scale groups make the steps alternate).
+// MMAs per warp and loop iteration (two K steps: a group of scales).
 // PTX:           .extern .shared .align 16 .b8 __nvfp4_mma_sync_smem[];
 // PTX-LABEL:     .visible .entry nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128(
 // PTX:           .maxntid 256, 1, 1
@@ -80,30 +80,30 @@
 // PTX-FP4:       cp.async.ca.shared.global
 // PTX-BF16-NOT:  cp.async.ca.shared.global
 // PTX:           cp.async.commit_group;
-// PTX-FP4-COUNT-128: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
-// PTX-BF16-COUNT-128: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-FP4-COUNT-64: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
+// PTX-BF16-COUNT-256: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT:       mma.sync
 // PTX:           cp.async.wait_group 0;
 // PTX:           ret;
 // PTX-LABEL:     .visible .entry nvfp4_matmul_m192n256k1024_1x16_16x16_f32_t64x128(
 // PTX:           .maxntid 256, 1, 1
 // PTX:           cp.async.cg.shared.global
-// PTX-FP4-COUNT-16: mma.sync.aligned.m16n8k64
-// PTX-BF16-COUNT-64: mma.sync.aligned.m16n8k16
+// PTX-FP4-COUNT-32: mma.sync.aligned.m16n8k64
+// PTX-BF16-COUNT-128: mma.sync.aligned.m16n8k16
 // PTX-NOT:       mma.sync
 // PTX:           ret;
 // PTX-LABEL:     .visible .entry nvfp4_matmul_m512n64k1024_1x16_16x16_f32_t128x64(
 // PTX:           .maxntid 256, 1, 1
 // PTX:           cp.async.cg.shared.global
-// PTX-FP4-COUNT-16: mma.sync.aligned.m16n8k64
-// PTX-BF16-COUNT-64: mma.sync.aligned.m16n8k16
+// PTX-FP4-COUNT-32: mma.sync.aligned.m16n8k64
+// PTX-BF16-COUNT-128: mma.sync.aligned.m16n8k16
 // PTX-NOT:       mma.sync
 // PTX:           ret;
 // PTX-LABEL:     .visible .entry nvfp4_matmul_m128n128k1024_1x16_16x16_f32(
 // PTX:           .maxntid 128, 1, 1
 // PTX:           cp.async.cg.shared.global
-// PTX-FP4-COUNT-16: mma.sync.aligned.m16n8k64
-// PTX-BF16-COUNT-64: mma.sync.aligned.m16n8k16
+// PTX-FP4-COUNT-32: mma.sync.aligned.m16n8k64
+// PTX-BF16-COUNT-128: mma.sync.aligned.m16n8k16
 // PTX-NOT:       mma.sync
 // PTX:           ret;
 
