@@ -339,8 +339,9 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     return idx(arith::SelectOp::create(b, loc, valid, row.v,
                                        idx(limit - 1).v));
   };
-  // Runs `body(job)` for the copy jobs `stageJob(tid, i)` < count of this
-  // thread; the last one is guarded when count is not a multiple of the
+  // Runs `body(job)` for the copy jobs `stageJob(jobThread, i)` < count of
+  // this thread (jobThread: its index, or rotatedThread for B's scale
+  // rows); the last one is guarded when count is not a multiple of the
   // thread count.
   auto forEachJob = [&](int64_t count, llvm::function_ref<void(IndexExpr)> body,
                         IndexExpr jobThread) {
