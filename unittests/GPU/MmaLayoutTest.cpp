@@ -692,7 +692,7 @@ TEST(MmaLayoutTest, EmulatedKernelMatchesReferenceMatmul) {
       if (c.m % t.m || c.n % t.n)
         continue;
       // Per-step scale copies, and (K a multiple of 256) groups for B, as
-      // on sm_120a, or for both operands, as on sm_90a.
+      // on sm_120a, or for both operands.
       const ScaleStaging perStep{}, grouped = groupedScaleStaging(8, c.k / 16);
       for (bool lhsGrouped : {false, true}) {
         for (bool rhsGrouped : {false, true}) {

@@ -34,13 +34,14 @@ struct MatmulConfig : MatmulShape {
   /// The CTA tile: `forcedTile` or selectTileShape(M, N), without the wide
   /// tile on targets that dequantize in registers (sm_90a).
   ::nvfp4::gpu::TileShape tile;
-  /// How each operand's scales are staged (MmaLayout.h, ScaleStaging): in
-  /// 16-byte groups of K steps where the rows allow it, except A on the
-  /// block-scaled targets. There one A scale load reads 16 rows (g and
-  /// g + 8 of each quad) at the same offset; 16-byte slot rows would put
-  /// two of them on each bank (a 2-way conflict on every load), while B's
-  /// loads read 8 rows (column g) and the sm_90a kernel's read 8 rows of A
-  /// at a time, conflict-free either way.
+  /// How each operand's scales are staged (MmaLayout.h, ScaleStaging): B's
+  /// in 16-byte groups of K steps where the rows allow it, on the
+  /// block-scaled targets (sm_120a, sm_121a); A's one step at a time. One A
+  /// scale load reads 16 rows (g and g + 8 of each quad) at the same
+  /// offset: 16-byte slot rows would put two of them on each bank (a 2-way
+  /// conflict on every load), while B's loads read 8 rows (column g). The
+  /// sm_90a kernel keeps per-step copies: its dequantizing K step, unrolled
+  /// twice for the groups, spilled 4 bytes at 128 registers.
   ::nvfp4::gpu::ScaleStaging lhsScaleStaging, rhsScaleStaging;
 
   static MatmulConfig
@@ -57,8 +58,8 @@ struct MatmulConfig : MatmulShape {
     ScaleStaging perStep{1, stepScaleBytes};
     ScaleStaging grouped =
         ::nvfp4::gpu::groupedScaleStaging(stepScaleBytes, c.k / c.blockCols());
-    c.lhsScaleStaging = hasBlockScaledMma(target) ? perStep : grouped;
-    c.rhsScaleStaging = grouped;
+    c.lhsScaleStaging = perStep;
+    c.rhsScaleStaging = hasBlockScaledMma(target) ? grouped : perStep;
     if (c.sharedBytes() > ::nvfp4::gpu::kMaxSharedBytes)
       c.lhsScaleStaging = c.rhsScaleStaging = perStep;
     return c;

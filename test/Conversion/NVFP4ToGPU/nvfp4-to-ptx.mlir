@@ -40,7 +40,7 @@
 // PTX-LABEL:   .visible .entry nvfp4_matmul_m128n128k1024_1x16_16x16_f32(
 // PTX120-COUNT-32: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX121-COUNT-32: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
-// PTX90-COUNT-128: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX90-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT:     mma.sync
 // PTX:         ret;
 

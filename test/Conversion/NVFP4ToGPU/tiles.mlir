@@ -70,18 +70,18 @@
 // PIPELINE:     gpu.binary @nvfp4_kernels
 
 // Every tile: its block size, dynamic shared memory, cp.async staging and
-// MMAs per warp and loop iteration (two K steps: a group of scales).
+// MMAs per warp and loop iteration (sm_120a: two K steps, a group of B's
+// scales; sm_90a: one).
 // PTX:           .extern .shared .align 16 .b8 __nvfp4_mma_sync_smem[];
 // PTX-LABEL:     .visible .entry nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128(
 // PTX:           .maxntid 256, 1, 1
 // PTX:           cp.async.cg.shared.global
-// On sm_120a A's scales take 8-byte copies (one per row and step); on
-// sm_90a both operands' come in 16-byte groups of two steps.
-// PTX-FP4:       cp.async.ca.shared.global
-// PTX-BF16-NOT:  cp.async.ca.shared.global
+// A's scales take 8-byte copies (one per row and step); on sm_120a B's
+// come in 16-byte groups of two steps.
+// PTX:           cp.async.ca.shared.global
 // PTX:           cp.async.commit_group;
 // PTX-FP4-COUNT-64: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
-// PTX-BF16-COUNT-256: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-BF16-COUNT-128: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT:       mma.sync
 // PTX:           cp.async.wait_group 0;
 // PTX:           ret;
@@ -89,21 +89,21 @@
 // PTX:           .maxntid 256, 1, 1
 // PTX:           cp.async.cg.shared.global
 // PTX-FP4-COUNT-32: mma.sync.aligned.m16n8k64
-// PTX-BF16-COUNT-128: mma.sync.aligned.m16n8k16
+// PTX-BF16-COUNT-64: mma.sync.aligned.m16n8k16
 // PTX-NOT:       mma.sync
 // PTX:           ret;
 // PTX-LABEL:     .visible .entry nvfp4_matmul_m512n64k1024_1x16_16x16_f32_t128x64(
 // PTX:           .maxntid 256, 1, 1
 // PTX:           cp.async.cg.shared.global
 // PTX-FP4-COUNT-32: mma.sync.aligned.m16n8k64
-// PTX-BF16-COUNT-128: mma.sync.aligned.m16n8k16
+// PTX-BF16-COUNT-64: mma.sync.aligned.m16n8k16
 // PTX-NOT:       mma.sync
 // PTX:           ret;
 // PTX-LABEL:     .visible .entry nvfp4_matmul_m128n128k1024_1x16_16x16_f32(
 // PTX:           .maxntid 128, 1, 1
 // PTX:           cp.async.cg.shared.global
 // PTX-FP4-COUNT-32: mma.sync.aligned.m16n8k64
-// PTX-BF16-COUNT-128: mma.sync.aligned.m16n8k16
+// PTX-BF16-COUNT-64: mma.sync.aligned.m16n8k16
 // PTX-NOT:       mma.sync
 // PTX:           ret;
 

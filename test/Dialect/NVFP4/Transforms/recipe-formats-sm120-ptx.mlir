@@ -12,6 +12,7 @@
 // RUN: grep -c "kind::mxf4nvf4" %t.sm_120a.ptx | FileCheck %s --check-prefix=NVF4
 // RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.sm_120a.ptx -o %t.sm_120a.cubin %}
 // MMA instructions in the PTX (the large GEMMs take the 128 x 256 tile:
-// 64 MMAs per warp and K step).
+// 64 MMAs per warp and K step; the NVFP4 loops run two K steps per
+// iteration, one group of B's scales).
 // MXF8: {{^}}976{{$}}
-// NVF4: {{^}}512{{$}}
+// NVF4: {{^}}1024{{$}}
