@@ -65,6 +65,12 @@ private:
     IndexExpr warpRow, warpCol, lane, g, q;
     /// The pipeline slot the K step was staged in.
     IndexExpr slot;
+    /// The K step's place in its scale groups (kt % the K loop's unroll).
+    int64_t phase;
+    /// With grouped A scales: the lane's A scale words of the step's group,
+    /// one loadGroupScales per MMA row block, loaded by the group's first
+    /// step and held for the others (empty otherwise).
+    ArrayRef<SmallVector<Value, 4>> lhsGroupScales;
     /// The loop-carried accumulators, mmasM x mmasN x kMmaCRegs.
     ValueRange acc;
   };
@@ -86,6 +92,9 @@ private:
   /// load: both words (NVFP4, one 8-byte load) or the first (MX).
   SmallVector<Value, 2> loadStepScales(const StepOperands &op, bool lhs,
                                        IndexExpr row);
+  /// The scale words of a whole group of K steps of tile row `row` of A, in
+  /// one 16-byte load from the group's scale slot at `groupBase`.
+  SmallVector<Value, 4> loadGroupScales(Value groupBase, IndexExpr row);
   /// The scale register of K slice `slice`: its word of `stepScales`,
   /// shifted to the slice's first byte.
   Value sliceScale(ArrayRef<Value> stepScales, int64_t slice);

@@ -103,6 +103,22 @@ MmaSyncKernelBuilder::loadStepScales(const StepOperands &op, bool lhs,
   return words;
 }
 
+SmallVector<Value, 4> MmaSyncKernelBuilder::loadGroupScales(Value groupBase,
+                                                            IndexExpr row) {
+  using namespace layout;
+  Type i32 = b.getI32Type();
+  constexpr int64_t words = kScaleGroupBytes / 4;
+  Value group =
+      LLVM::LoadOp::create(b, loc, VectorType::get({words}, i32),
+                           sharedAddress(groupBase, row * kScaleGroupBytes),
+                           /*alignment=*/kScaleGroupBytes);
+  SmallVector<Value, 4> result;
+  for (int64_t w = 0; w < words; ++w)
+    result.push_back(LLVM::ExtractElementOp::create(
+        b, loc, group, LLVM::ConstantOp::create(b, loc, i32, w)));
+  return result;
+}
+
 Value MmaSyncKernelBuilder::sliceScale(ArrayRef<Value> stepScales,
                                        int64_t slice) {
   using namespace layout;
@@ -151,12 +167,9 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   // m16n8k64 on E2M1 (the byte layouts of the fragments agree, PTX ISA), so
   // the staging and the fragment loads are the same.
   // The step's scales, one load per row: rows g + 8 (q % 2) of each A
-  // block, column g of each B block. Warp tiles of 16 MMAs or more load a
-  // word per row and slice instead, where it is used: the pairs would keep
-  // 2 (mmasM + mmasN) registers live across the step (ptxas spills the
-  // 64x32 warp tile), while these tiles have MMAs enough to stay above one
-  // MMA per shared-memory load.
-  const bool loadPerSlice = mmasM * mmasN >= 16;
+  // block, column g of each B block; or one word per row and slice, where
+  // it is used (TileShape::loadsScalesPerSlice).
+  const bool loadPerSlice = c.tile.loadsScalesPerSlice();
   // The scale rows of the lane: rows g + 8 (q % 2) of each A block, column
   // g of each B block.
   SmallVector<IndexExpr> aScaleRows, bScaleRows;
@@ -166,8 +179,9 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
     bScaleRows.push_back(op.warpCol + j * kMmaN + scaleBCol(op.g, op.q));
   SmallVector<SmallVector<Value, 2>> aStepScales, bStepScales;
   if (!loadPerSlice) {
-    for (IndexExpr row : aScaleRows)
-      aStepScales.push_back(loadStepScales(op, /*lhs=*/true, row));
+    if (op.lhsGroupScales.empty())
+      for (IndexExpr row : aScaleRows)
+        aStepScales.push_back(loadStepScales(op, /*lhs=*/true, row));
     for (IndexExpr row : bScaleRows)
       bStepScales.push_back(loadStepScales(op, /*lhs=*/false, row));
   }
@@ -177,6 +191,15 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   auto scaleOf = [&](bool lhs, ArrayRef<IndexExpr> rows,
                      ArrayRef<SmallVector<Value, 2>> stepScales, int64_t index,
                      int64_t slice) -> Value {
+    if (lhs && !op.lhsGroupScales.empty()) {
+      // The slice's byte in the group: the step's, then the slice's.
+      const int64_t byte =
+          scaleByteInRow(op.phase, c.lhsScaleStaging) + slice * sliceScaleBytes;
+      Value word = op.lhsGroupScales[index][byte / 4];
+      if (byte % 4)
+        word = arith::ShRUIOp::create(b, loc, word, i32Const(8 * (byte % 4)));
+      return word;
+    }
     if (!loadPerSlice)
       return sliceScale(stepScales[index], slice);
     Value word = loadScaleWord(op, lhs, rows[index],
@@ -502,6 +525,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<Value> init(numAcc, zero);
   assert(numSteps % unroll == 0 && "scale groups need whole 16-byte rows");
+  // The lane's A scale words of the current group (grouped A scales).
+  SmallVector<SmallVector<Value, 4>> lhsGroupScales;
   // One K step of phase `phase`: wait, prefetch, MMAs; returns the new
   // accumulators.
   auto emitStep = [&](IndexExpr kt, int64_t phase,
@@ -530,6 +555,19 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                                          (rows * staging.rowBytes()) +
                                      scaleByteInRow(phase, staging));
     };
+    // Grouped A scales: the group's first step loads the lane's rows whole
+    // (16 bytes each, held for the group's other steps). Those loads read
+    // 16 rows of 16 bytes, 256 bytes on distinct bank pairs, where one
+    // step's 8 bytes of the same rows would put two rows on each bank.
+    if (lhsStaging.grouped() && issuesScales(phase, lhsStaging)) {
+      Value groupBase =
+          sharedAddress(smemLhsScalePtr, scaleSlot(kt, tile, lhsStaging) *
+                                             (tile.m * lhsStaging.rowBytes()));
+      lhsGroupScales.clear();
+      for (int64_t i = 0; i < tile.mmasM(); ++i)
+        lhsGroupScales.push_back(
+            loadGroupScales(groupBase, warpRow + i * kMmaM + scaleARow(g, q)));
+    }
     StepOperands step{smemAPtr,
                       smemBPtr,
                       stepScales(smemLhsScalePtr, lhsStaging, tile.m),
@@ -540,6 +578,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                       g,
                       q,
                       stageSlot(kt, tile),
+                      phase,
+                      lhsGroupScales,
                       stepAcc};
     return hasBlockScaledMma(target) ? emitBlockScaledStep(step)
                                      : emitDequantizedStep(step);

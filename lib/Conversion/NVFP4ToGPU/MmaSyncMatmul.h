@@ -34,14 +34,17 @@ struct MatmulConfig : MatmulShape {
   /// The CTA tile: `forcedTile` or selectTileShape(M, N), without the wide
   /// tile on targets that dequantize in registers (sm_90a).
   ::nvfp4::gpu::TileShape tile;
-  /// How each operand's scales are staged (MmaLayout.h, ScaleStaging): B's
-  /// in 16-byte groups of K steps where the rows allow it, on the
-  /// block-scaled targets (sm_120a, sm_121a); A's one step at a time. One A
-  /// scale load reads 16 rows (g and g + 8 of each quad) at the same
-  /// offset: 16-byte slot rows would put two of them on each bank (a 2-way
-  /// conflict on every load), while B's loads read 8 rows (column g). The
-  /// sm_90a kernel keeps per-step copies: its dequantizing K step, unrolled
-  /// twice for the groups, spilled 4 bytes at 128 registers.
+  /// How each operand's scales are staged (MmaLayout.h, ScaleStaging): in
+  /// 16-byte groups of K steps where the rows allow it, on the block-scaled
+  /// targets (sm_120a, sm_121a); A's only on tiles that load scales per K
+  /// slice (TileShape::loadsScalesPerSlice). One load of A's scales reads
+  /// rows g and g + 8 of each quad: from 16-byte slot rows one step's word
+  /// would put two rows on each bank, so the kernel loads a group's 16
+  /// bytes whole and holds them for the group's steps. Smaller warp tiles
+  /// already load a row's step in one 8-byte load from 8-byte rows (no
+  /// conflict), and holding the group spilled 12 bytes in the 64x64 tile.
+  /// The sm_90a kernel keeps per-step copies: its dequantizing K step,
+  /// unrolled twice for the groups, spilled 4 bytes at 128 registers.
   ::nvfp4::gpu::ScaleStaging lhsScaleStaging, rhsScaleStaging;
 
   static MatmulConfig
@@ -58,8 +61,10 @@ struct MatmulConfig : MatmulShape {
     ScaleStaging perStep{1, stepScaleBytes};
     ScaleStaging grouped =
         ::nvfp4::gpu::groupedScaleStaging(stepScaleBytes, c.k / c.blockCols());
-    c.lhsScaleStaging = perStep;
-    c.rhsScaleStaging = hasBlockScaledMma(target) ? grouped : perStep;
+    const bool blockScaled = hasBlockScaledMma(target);
+    c.lhsScaleStaging =
+        blockScaled && c.tile.loadsScalesPerSlice() ? grouped : perStep;
+    c.rhsScaleStaging = blockScaled ? grouped : perStep;
     if (c.sharedBytes() > ::nvfp4::gpu::kMaxSharedBytes)
       c.lhsScaleStaging = c.rhsScaleStaging = perStep;
     return c;

@@ -13,11 +13,11 @@
 // RUN: FileCheck %s --input-file=%t.sm_121a.ptx --check-prefix=PTX
 // RUN: %if ptxas %{ %ptxas -arch=sm_121a -v %t.sm_121a.ptx -o %t.sm_121a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// Grid (N / 256, M / 128); 256 threads; 3 x 24576 bytes of A and B, 3 x 1024
-// of A scales, 2 x 4096 of B scale groups: 84992 bytes.
+// Grid (N / 256, M / 128); 256 threads; 3 x 24576 bytes of A and B, 2 x 2048
+// of A scale groups, 2 x 4096 of B scale groups: 86016 bytes.
 // SELECT-LABEL: func.func @xwide(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n512k1024_1x16_16x16_f32_t128x256
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c84992_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c86016_i32
 // N = 640 is not a multiple of 256: 128 x 128.
 // SELECT-LABEL: func.func @not_multiple(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n640k256_1x16_1x16_f32_t128x128
@@ -33,14 +33,24 @@
 // SM90:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n512k1024_1x16_16x16_f32_t128x128
 
 // The K loop: wait for all but stages - 2 = 1 group, barrier; per step 16
-// ldmatrix.x4 (4 A blocks and 4 B column pairs per slice) and 24 scale
-// words for 64 MMAs.
+// ldmatrix.x4 (4 A blocks and 4 B column pairs per slice) and 16 B scale
+// words for 64 MMAs. The group's first step loads the lane's 4 A scale rows
+// whole (16-byte rows; A's scale slots start at 3 x 24576 = 73728, blocks
+// of 16 rows 256 bytes apart) and the second step uses them: it loads no A
+// scales of its own.
 // PTX-LABEL:     .visible .entry nvfp4_matmul_m256n512k1024_1x16_16x16_f32_t128x256(
 // PTX:           .maxntid 256, 1, 1
 // PTX-COUNT-16:  ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-NOT:       ldmatrix
 // PTX:           cp.async.wait_group 1;
 // PTX-NEXT:      bar.sync 0;
+// PTX:           ld.shared.v4.b32 {{.*}}, [[[ASCALES:%rd[0-9]+]]+73728];
+// PTX-NEXT:      ld.shared.v4.b32 {{.*}}, [[[ASCALES]]+73984];
+// PTX-NEXT:      ld.shared.v4.b32 {{.*}}, [[[ASCALES]]+74240];
+// PTX-NEXT:      ld.shared.v4.b32 {{.*}}, [[[ASCALES]]+74496];
+// PTX:           cp.async.wait_group 1;
+// PTX-NEXT:      bar.sync 0;
+// PTX-NOT:       ld.shared.v4
 // PTX:           cp.async.wait_group 0;
 // PTX:           ret;
 

@@ -20,7 +20,9 @@
 // 64x64, 256 for the others. Shared memory: 4 stages of A and B, 4 A scale
 // slots of 8-byte rows, 3 B scale slots of 16-byte rows (K is a multiple of
 // 256: B's scales come in 16-byte groups of two steps), e.g. 64x64:
-// 4 x 128 x 64 + 4 x 64 x 8 + 3 x 64 x 16 = 37888.
+// 4 x 128 x 64 + 4 x 64 x 8 + 3 x 64 x 16 = 37888; the 128x128 tile (its
+// warp tiles load scales per K slice) groups A's scales too:
+// 4 x 256 x 64 + 3 x 128 x 16 + 3 x 128 x 16 = 77824.
 // SELECT-LABEL: func.func @small(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n128k1024_1x16_16x16_f32
 // SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c128{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c37888_i32
@@ -32,7 +34,7 @@
 // SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c57344_i32
 // SELECT-LABEL: func.func @large(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c75776_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c77824_i32
 // Kernels: workgroup slots and block size per tile, and the MMAs of one
 // loop iteration: two K steps (one group of B's scales).
 // (in the order the kernels are generated)
@@ -76,9 +78,10 @@
 // PTX-LABEL:     .visible .entry nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128(
 // PTX:           .maxntid 256, 1, 1
 // PTX:           cp.async.cg.shared.global
-// A's scales take 8-byte copies (one per row and step); on sm_120a B's
-// come in 16-byte groups of two steps.
-// PTX:           cp.async.ca.shared.global
+// sm_90a: A's scales take 8-byte copies (one per row and step); sm_120a:
+// both operands' scales come in 16-byte groups of two steps.
+// PTX-BF16:      cp.async.ca.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 8;
+// PTX-FP4-NOT:   cp.async.ca
 // PTX:           cp.async.commit_group;
 // PTX-FP4-COUNT-64: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-BF16-COUNT-128: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

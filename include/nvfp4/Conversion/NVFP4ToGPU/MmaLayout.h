@@ -138,6 +138,12 @@ struct TileShape {
   constexpr int64_t accumulators() const {
     return mmasM() * mmasN() * kMmaCRegs;
   }
+  /// Whether the block-scaled K step loads each scale word where a K slice
+  /// uses it: warp tiles of 16 MMAs or more, where a step's words held for
+  /// the step would keep 2 (mmasM + mmasN) registers live (ptxas spills the
+  /// 64x32 warp tile) and the MMAs are enough to stay above one MMA per
+  /// shared-memory load. Smaller warp tiles load a row's step words at once.
+  constexpr bool loadsScalesPerSlice() const { return mmasM() * mmasN() >= 16; }
   /// 16-byte vectors of the A and B tiles of one K step.
   constexpr int64_t aVectors() const { return m * kVectorsPerRow; }
   constexpr int64_t bVectors() const { return n * kVectorsPerRow; }
