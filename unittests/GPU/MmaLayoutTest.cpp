@@ -165,28 +165,36 @@ TEST(MmaLayoutTest, StagingCoversTheTileOnce) {
         for (int v : words)
           EXPECT_EQ(v, 1) << t.m << "x" << t.n << " K " << k;
       }
-    // Scale rows: A's by thread index, B's by the rotated one; with no
-    // more rows than threads, no thread copies a row of both.
-    std::vector<int> aScales(t.m, 0), bScales(t.n, 0), perThread(t.threads());
-    for (int64_t tid = 0; tid < t.threads(); ++tid)
-      for (int64_t i = 0; i < stageCopiesPerThread(t.m, t); ++i)
-        if (int64_t sj = stageJob(tid, i, t); sj < t.m) {
-          ++aScales[sj];
-          ++perThread[tid];
-        }
-    for (int64_t tid = 0; tid < t.threads(); ++tid)
-      for (int64_t i = 0; i < stageCopiesPerThread(t.n, t); ++i)
-        if (int64_t sj = stageJob(rotatedThread(tid, t.m, t), i, t); sj < t.n) {
-          ++bScales[sj];
-          ++perThread[tid];
-        }
-    for (int v : aScales)
-      EXPECT_EQ(v, 1) << t.m << "x" << t.n;
-    for (int v : bScales)
-      EXPECT_EQ(v, 1) << t.m << "x" << t.n;
-    const int64_t most = (t.m + t.n + t.threads() - 1) / t.threads();
-    for (int v : perThread)
-      EXPECT_LE(v, most) << t.m << "x" << t.n;
+    // Scale slot rows (tile rows, or compact rows of 16x16 blocks): A's by
+    // thread index, B's by the rotated one; with no more rows than
+    // threads, no thread copies a row of both. (Shared slots take one job
+    // list by thread index: StagingCoversSharedScaleSlotsOnce.)
+    for (int64_t aBlockRows : {1, 16})
+      for (int64_t bBlockRows : {1, 16}) {
+        const int64_t aRows = t.m / aBlockRows, bRows = t.n / bBlockRows;
+        std::vector<int> aScales(aRows, 0), bScales(bRows, 0),
+            perThread(t.threads());
+        for (int64_t tid = 0; tid < t.threads(); ++tid)
+          for (int64_t i = 0; i < stageCopiesPerThread(aRows, t); ++i)
+            if (int64_t sj = stageJob(tid, i, t); sj < aRows) {
+              ++aScales[sj];
+              ++perThread[tid];
+            }
+        for (int64_t tid = 0; tid < t.threads(); ++tid)
+          for (int64_t i = 0; i < stageCopiesPerThread(bRows, t); ++i)
+            if (int64_t sj = stageJob(rotatedThread(tid, aRows, t), i, t);
+                sj < bRows) {
+              ++bScales[sj];
+              ++perThread[tid];
+            }
+        for (int v : aScales)
+          EXPECT_EQ(v, 1) << t.m << "x" << t.n;
+        for (int v : bScales)
+          EXPECT_EQ(v, 1) << t.m << "x" << t.n;
+        const int64_t most = (aRows + bRows + t.threads() - 1) / t.threads();
+        for (int v : perThread)
+          EXPECT_LE(v, most) << t.m << "x" << t.n;
+      }
   }
 }
 
@@ -458,8 +466,7 @@ uint32_t loadWord(const std::vector<uint8_t> &bytes, int64_t offset) {
 /// makes the MMAs read stale data.
 std::vector<float> emulateKernel(
     const QuantizedTensor &a, const std::vector<uint8_t> &aScales,
-    int64_t aBlockRows, const QuantizedTensor &b,
-    const std::vector<uint8_t> &bScales, int64_t bBlockRows,
+    const QuantizedTensor &b, const std::vector<uint8_t> &bScales,
     const TileShape &t = kTile64x64, std::optional<int64_t> waitPending = {},
     const ScaleStaging &lhsStaging = {}, const ScaleStaging &rhsStaging = {}) {
   const int64_t m = a.rows, n = b.rows, k = a.cols;
@@ -467,12 +474,18 @@ std::vector<float> emulateKernel(
   const int64_t numSteps = k / kTileK, threads = t.threads();
   const int64_t mmasM = t.mmasM(), mmasN = t.mmasN();
   std::vector<float> out(m * n, 0.0f);
-  // Shared memory: [slot][row][word] for A and B, [scale slot][row][word]
-  // for the scales of A and of B.
+  // Shared memory: [slot][row][word] for A and B, then the scale region
+  // (ScaleSlotLayout: A's and B's scale slots, shared or one after the
+  // other; slot rows are the tile's, or its compact rows of 16x16 blocks).
   std::vector<uint32_t> smemA(t.stages * t.m * kWordsPerTileRow, 0xDEADBEEF);
   std::vector<uint32_t> smemB(t.stages * t.n * kWordsPerTileRow, 0xDEADBEEF);
-  std::vector<uint32_t> smemSA(lhsStaging.sharedBytes(t, t.m) / 4, 0xDEADBEEF);
-  std::vector<uint32_t> smemSB(rhsStaging.sharedBytes(t, t.n) / 4, 0xDEADBEEF);
+  std::vector<uint32_t> smemS(
+      (lhsStaging.sharedBytes(t, t.m) + rhsStaging.sharedBytes(t, t.n)) / 4,
+      0xDEADBEEF);
+  const ScaleSlotLayout scaleSlots =
+      ScaleSlotLayout::of(t, lhsStaging, rhsStaging);
+  const int64_t aSlotRows = scaleSlots.lhsRows;
+  const int64_t bSlotRows = scaleSlots.rhsRows;
   struct Copy {
     uint32_t *dst;
     uint32_t value;
@@ -502,31 +515,45 @@ std::vector<float> emulateKernel(
         };
         copyVectors(t.m, a.data, tileM * t.m, smemA);
         copyVectors(t.n, b.data, tileN * t.n, smemB);
-        // The scale rows of A or B, when step kt starts a group.
-        auto copyScales = [&](int64_t rows, const std::vector<uint8_t> &src,
-                              int64_t srcRow0, int64_t blockRows,
-                              const ScaleStaging &staging,
-                              std::vector<uint32_t> &dst) {
-          if (!issuesScales(kt, staging))
-            return;
-          const int64_t kScale = kt * staging.stepBytes;
-          const int64_t slot = scaleSlot(kt, t, staging);
-          for (int64_t tid = 0; tid < threads; ++tid)
-            for (int64_t i = 0; i < stageCopiesPerThread(rows, t); ++i) {
-              int64_t sj = stageJob(
-                  &dst == &smemSA ? tid : rotatedThread(tid, t.m, t), i, t);
-              if (sj >= rows)
-                continue;
-              for (int64_t w = 0; w < staging.copyBytes() / 4; ++w)
-                open.push_back(
-                    {&dst[((slot * rows + sj) * staging.rowBytes()) / 4 + w],
-                     loadWord(src,
-                              ((srcRow0 + sj) / blockRows) * scaleRowBytes +
-                                  kScale + 4 * w)});
-            }
+        // Slot row `sj` of A (`lhs`) or B: the compact scale rows from the
+        // tile's on, when step kt starts a group.
+        auto copyScaleRow = [&](bool lhs, int64_t sj) {
+          const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
+          const std::vector<uint8_t> &src = lhs ? aScales : bScales;
+          const int64_t srcRow0 = lhs ? tileM * aSlotRows : tileN * bSlotRows;
+          const int64_t dst =
+              scaleSlots.rowByte(lhs, scaleSlot(kt, t, staging), sj) / 4;
+          for (int64_t w = 0; w < staging.copyBytes() / 4; ++w)
+            open.push_back({&smemS[dst + w],
+                            loadWord(src, (srcRow0 + sj) * scaleRowBytes +
+                                              kt * staging.stepBytes + 4 * w)});
         };
-        copyScales(t.m, aScales, tileM * t.m, aBlockRows, lhsStaging, smemSA);
-        copyScales(t.n, bScales, tileN * t.n, bBlockRows, rhsStaging, smemSB);
+        if (scaleSlots.sharesSlots) {
+          // One job list: A's rows, then B's, by thread index.
+          if (issuesScales(kt, lhsStaging))
+            for (int64_t tid = 0; tid < threads; ++tid)
+              for (int64_t i = 0;
+                   i < stageCopiesPerThread(aSlotRows + bSlotRows, t); ++i) {
+                int64_t job = stageJob(tid, i, t);
+                if (job < aSlotRows)
+                  copyScaleRow(/*lhs=*/true, job);
+                else if (job < aSlotRows + bSlotRows)
+                  copyScaleRow(/*lhs=*/false, job - aSlotRows);
+              }
+        } else {
+          // A's rows by thread index, B's by the rotated one.
+          for (bool lhs : {true, false}) {
+            const int64_t rows = lhs ? aSlotRows : bSlotRows;
+            if (!issuesScales(kt, lhs ? lhsStaging : rhsStaging))
+              continue;
+            for (int64_t tid = 0; tid < threads; ++tid)
+              for (int64_t i = 0; i < stageCopiesPerThread(rows, t); ++i)
+                if (int64_t sj = stageJob(
+                        lhs ? tid : rotatedThread(tid, aSlotRows, t), i, t);
+                    sj < rows)
+                  copyScaleRow(lhs, sj);
+          }
+        }
       };
       auto commit = [&]() {
         groups.push_back(std::move(open));
@@ -572,14 +599,15 @@ std::vector<float> emulateKernel(
             }
           return regs;
         };
-        // Word `word` of step kt's scales of row `row` of A or B.
-        auto S = [&](const std::vector<uint32_t> &smem, int64_t rows,
-                     const ScaleStaging &staging, int64_t row, int64_t word) {
-          return smem[((scaleSlot(kt, t, staging) * rows + row) *
-                           staging.rowBytes() +
-                       scaleByteInRow(kt, staging)) /
-                          4 +
-                      word];
+        // Word `word` of step kt's scales of tile row `row` of A (`lhs`)
+        // or B.
+        auto S = [&](bool lhs, int64_t row, int64_t word) {
+          const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
+          return smemS[(scaleSlots.rowByte(lhs, scaleSlot(kt, t, staging),
+                                           stagedRow(row, staging)) +
+                        scaleByteInRow(kt, staging)) /
+                           4 +
+                       word];
         };
         for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
           const int64_t chunk0 = slice * kMmaRowBytes / kVectorBytes;
@@ -605,12 +633,12 @@ std::vector<float> emulateKernel(
                     l.a[r] = aRegs[lane][r];
                   for (int r = 0; r < kMmaBRegs; ++r)
                     l.b[r] = bRegs[lane][2 * (j % 2) + r];
-                  l.scaleA = S(smemSA, t.m, lhsStaging,
-                               rowBase + scaleARow(g, q), scaleWord);
-                  l.scaleB =
-                      S(smemSB, t.n, rhsStaging,
-                        warpColBase(warp, t) + j * kMmaN + scaleBCol(g, q),
-                        scaleWord);
+                  l.scaleA =
+                      S(/*lhs=*/true, rowBase + scaleARow(g, q), scaleWord);
+                  l.scaleB = S(
+                      /*lhs=*/false,
+                      warpColBase(warp, t) + j * kMmaN + scaleBCol(g, q),
+                      scaleWord);
                   for (int r = 0; r < kMmaCRegs; ++r)
                     l.c[r] = accAt(warp * kWarpSize + lane, i, j, r);
                 }
@@ -692,18 +720,22 @@ TEST(MmaLayoutTest, EmulatedKernelMatchesReferenceMatmul) {
       if (c.m % t.m || c.n % t.n)
         continue;
       // Per-step scale copies, and (K a multiple of 256) groups for B, as
-      // on sm_120a, or for both operands.
-      const ScaleStaging perStep{}, grouped = groupedScaleStaging(8, c.k / 16);
+      // on sm_120a, or for both operands; 16x16-block operands stage their
+      // compact rows.
+      auto staging = [&](bool grouped, int64_t blockRows) {
+        return grouped ? groupedScaleStaging(8, c.k / 16, blockRows)
+                       : ScaleStaging{1, kScaleRowBytes, blockRows};
+      };
       for (bool lhsGrouped : {false, true}) {
         for (bool rhsGrouped : {false, true}) {
-          if ((lhsGrouped || rhsGrouped) && !grouped.grouped())
+          if ((lhsGrouped || rhsGrouped) && !staging(true, 1).grouped())
             continue;
           if (lhsGrouped && !rhsGrouped)
             continue;
           std::vector<float> got = emulateKernel(
-              a, compactScales(a), c.aBlock.rows, b, compactScales(b),
-              c.bBlock.rows, t, /*waitPending=*/{},
-              lhsGrouped ? grouped : perStep, rhsGrouped ? grouped : perStep);
+              a, compactScales(a), b, compactScales(b), t, /*waitPending=*/{},
+              staging(lhsGrouped, c.aBlock.rows),
+              staging(rhsGrouped, c.bBlock.rows));
           int mismatches = 0;
           for (int64_t i = 0; i < c.m * c.n; ++i)
             if (std::memcmp(&got[i], &expected[i], 4) != 0 && mismatches++ < 5)
@@ -732,7 +764,7 @@ TEST(MmaLayoutTest, EmulationDetectsSwappedFragments) {
   for (int64_t r = 0; r < 8; ++r)
     for (int64_t byte = 0; byte < 64; ++byte)
       std::swap(swapped.data[r * 64 + byte], swapped.data[(r + 8) * 64 + byte]);
-  std::vector<float> got = emulateKernel(swapped, a.scales, 1, b, b.scales, 1);
+  std::vector<float> got = emulateKernel(swapped, a.scales, b, b.scales);
   EXPECT_NE(0, std::memcmp(got.data(), expected.data(), 64 * 4));
 }
 
@@ -744,11 +776,10 @@ TEST(MmaLayoutTest, EmulationDetectsEarlyPipelineReads) {
   QuantizedTensor b = randomTensor(64, 512, {1, 16}, rng);
   std::vector<float> expected(64 * 64);
   matmul(a, b, expected.data());
-  std::vector<float> good = emulateKernel(a, a.scales, 1, b, b.scales, 1);
+  std::vector<float> good = emulateKernel(a, a.scales, b, b.scales);
   EXPECT_EQ(0, std::memcmp(good.data(), expected.data(), 64 * 64 * 4));
-  std::vector<float> early =
-      emulateKernel(a, a.scales, 1, b, b.scales, 1, kTile64x64,
-                    waitPendingGroups(kTile64x64) + 1);
+  std::vector<float> early = emulateKernel(a, a.scales, b, b.scales, kTile64x64,
+                                           waitPendingGroups(kTile64x64) + 1);
   EXPECT_NE(0, std::memcmp(early.data(), expected.data(), 64 * 64 * 4));
 }
 

@@ -51,6 +51,71 @@ TEST(MmaScaleStaging, ScaleStagingGroupsWhereRowsAllow) {
   }
   EXPECT_EQ(pipelineSharedBytes(kTile128x256, ScaleStaging{}, nvfp4Groups),
             3 * 384 * 64 + 3 * 128 * 8 + 2 * 256 * 16);
+  // 16x16-block operands stage one compact row per 16 tile rows.
+  const ScaleStaging compactGroups = groupedScaleStaging(8, 4096 / 16, 16);
+  EXPECT_EQ(compactGroups, (ScaleStaging{2, 8, 16}));
+  EXPECT_EQ(compactGroups.stagedRows(256), 16);
+  EXPECT_EQ(stagedRow<int64_t>(47, compactGroups), 2);
+  EXPECT_EQ(stagedRow<int64_t>(47, nvfp4Groups), 47);
+  EXPECT_EQ(pipelineSharedBytes(kTile128x256, nvfp4Groups, compactGroups),
+            3 * 384 * 64 + 2 * 128 * 16 + 2 * 16 * 16);
+  // Slots stay 16-byte aligned with a single compact row of 8 bytes.
+  EXPECT_EQ(ScaleStaging({1, 8, 16}).sharedBytes(kTile16x128, 16), 32);
+  EXPECT_EQ(
+      ScaleStaging({1, 8, 16}).sharedBytes(TileShape{16, 128, 1, 4, 3}, 16),
+      32);
+}
+
+/// The scale slot layout: operands staged alike share each slot (A's rows,
+/// then B's); every row of every slot of both operands has its own bytes,
+/// inside the scale region pipelineSharedBytes allots, and the shared job
+/// list (A's rows, then B's) writes slot rows in order.
+TEST(MmaScaleStaging, ScaleSlotsCoverTheRegionOnce) {
+  const ScaleStaging perStep{}, groups{2, 8}, compactGroups{2, 8, 16},
+      compactPerStep{1, 8, 16}, mxGroups{4, 4};
+  const ScaleSlotLayout shared =
+      ScaleSlotLayout::of(kTile128x256, groups, compactGroups);
+  EXPECT_TRUE(shared.sharesSlots);
+  EXPECT_EQ(shared.lhsRows, 128);
+  EXPECT_EQ(shared.rhsRows, 16);
+  EXPECT_EQ(shared.rhsBase, 128 * 16);
+  EXPECT_EQ(shared.lhsSlotStride, (128 + 16) * 16);
+  EXPECT_EQ(shared.rowByte<int64_t>(false, 1, 3), 144 * 16 + 128 * 16 + 48);
+  const ScaleSlotLayout separate =
+      ScaleSlotLayout::of(kTile64x64, perStep, compactGroups);
+  EXPECT_FALSE(separate.sharesSlots);
+  EXPECT_EQ(separate.rhsBase, 4 * 64 * 8);
+  EXPECT_EQ(separate.rhsSlotStride, 4 * 16);
+  for (const TileShape &t : kTileShapes)
+    for (ScaleStaging lhs : {perStep, groups, compactGroups, compactPerStep})
+      for (ScaleStaging rhs :
+           {perStep, groups, compactGroups, compactPerStep, mxGroups}) {
+        if ((lhs.stepBytes == 4) != (rhs.stepBytes == 4))
+          continue;
+        const ScaleSlotLayout l = ScaleSlotLayout::of(t, lhs, rhs);
+        const int64_t region =
+            lhs.sharedBytes(t, t.m) + rhs.sharedBytes(t, t.n);
+        std::vector<int> bytes(region, 0);
+        for (bool isLhs : {true, false}) {
+          const ScaleStaging &s = isLhs ? lhs : rhs;
+          for (int64_t slot = 0; slot < s.slots(t); ++slot)
+            for (int64_t row = 0; row < (isLhs ? l.lhsRows : l.rhsRows); ++row)
+              for (int64_t i = 0; i < s.rowBytes(); ++i) {
+                const int64_t byte = l.rowByte(isLhs, slot, row) + i;
+                ASSERT_LT(byte, region) << t.m << "x" << t.n;
+                ++bytes[byte];
+              }
+        }
+        for (int v : bytes)
+          EXPECT_LE(v, 1) << t.m << "x" << t.n;
+        if (l.sharesSlots)
+          for (int64_t job = 0; job < l.lhsRows + l.rhsRows; ++job) {
+            const bool isLhs = job < l.lhsRows;
+            EXPECT_EQ(
+                l.rowByte<int64_t>(isLhs, 1, isLhs ? job : job - l.lhsRows),
+                l.lhsSlotStride + job * l.lhsRowBytes);
+          }
+      }
 }
 
 /// The schedule of grouped scale slots: a group is copied with its first

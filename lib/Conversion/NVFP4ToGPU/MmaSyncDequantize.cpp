@@ -105,10 +105,10 @@ MmaSyncKernelBuilder::emitDequantizedStep(const StepOperands &op) {
   Value aSlot = sharedAddress(op.smemAPtr, op.slot * c.tile.aStageBytes());
   Value bSlot = sharedAddress(op.smemBPtr, op.slot * c.tile.bStageBytes());
 
-  // Scale block s of the step for tile row `row` of A (`lhs`) or B: byte
+  // Scale block s of the step in slot row `row` of A (`lhs`) or B: byte
   // s % 4 of word s / 4, loaded where it is first used (rows g and g + 8 of
-  // each A tile, column g of each B tile: 8 rows per load), so that only
-  // one word of each row is live.
+  // each A tile, column g of each B tile: 8 rows per load, or one compact
+  // row of 16x16 blocks), so that only one word of each row is live.
   const int64_t mmasM = c.tile.mmasM(), mmasN = c.tile.mmasN();
   auto scaleByte = [&](bool lhs, IndexExpr row, int64_t s) -> Value {
     Value word = loadScaleWord(op, lhs, row, s / 4);
@@ -128,7 +128,10 @@ MmaSyncKernelBuilder::emitDequantizedStep(const StepOperands &op) {
     SmallVector<SmallVector<Value, 4>> bFrags;
     for (int64_t j = 0; j < mmasN; ++j) {
       IndexExpr col = op.warpCol + j * kMmaN + bFragCol(op.g, 0);
-      Value halfScale = decodeHalfScale(scaleByte(/*lhs=*/false, col, s));
+      Value halfScale = decodeHalfScale(scaleByte(
+          /*lhs=*/false,
+          scaleSlotRow(/*lhs=*/false, op.warpCol, j * kMmaN, bFragCol(op.g, 0)),
+          s));
       SmallVector<Value, 4> regs;
       for (int r = 0; r < kBf16MmaBRegs; ++r)
         regs.push_back(dequantizePair(
@@ -137,10 +140,17 @@ MmaSyncKernelBuilder::emitDequantizedStep(const StepOperands &op) {
     }
     for (int64_t i = 0; i < mmasM; ++i) {
       IndexExpr rowBase = op.warpRow + i * kMmaM;
+      // Rows g and g + 8: one compact row with 16x16 blocks.
       std::array<Value, 2> halfScales;
       for (int half = 0; half < 2; ++half)
-        halfScales[half] = decodeHalfScale(
-            scaleByte(/*lhs=*/true, rowBase + bf16AFragRow(op.g, half), s));
+        halfScales[half] =
+            half == 1 && c.lhsScaleStaging.blockRows > 1
+                ? halfScales[0]
+                : decodeHalfScale(scaleByte(
+                      /*lhs=*/true,
+                      scaleSlotRow(/*lhs=*/true, op.warpRow, i * kMmaM,
+                                   bf16AFragRow(op.g, half)),
+                      s));
       SmallVector<Value, 4> aFrag;
       for (int r = 0; r < kBf16MmaARegs; ++r)
         aFrag.push_back(

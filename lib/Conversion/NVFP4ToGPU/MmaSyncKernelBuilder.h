@@ -67,9 +67,10 @@ private:
     IndexExpr slot;
     /// The K step's place in its scale groups (kt % the K loop's unroll).
     int64_t phase;
-    /// With grouped A scales: the lane's A scale words of the step's group,
-    /// one loadGroupScales per MMA row block, loaded by the group's first
-    /// step and held for the others (empty otherwise).
+    /// With held A scale groups (MatmulConfig::holdsLhsScaleGroups): the
+    /// lane's A scale words of the step's group, one loadGroupScales per
+    /// row of laneScaleRows, loaded by the group's first step and held for
+    /// the others (empty otherwise).
     ArrayRef<SmallVector<Value, 4>> lhsGroupScales;
     /// The loop-carried accumulators, mmasM x mmasN x kMmaCRegs.
     ValueRange acc;
@@ -85,14 +86,31 @@ private:
   /// at `slotBase`: the four registers.
   SmallVector<Value, 4> loadMatrixX4(Value slotBase, IndexExpr row,
                                      IndexExpr chunk);
-  /// Word `word` of the step's scales of tile row `row` of A (`lhs`) or B.
+  /// The scale slots' row (ScaleStaging, stagedRow) of A's (`lhs`) or B's
+  /// tile row `warpBase + blockOffset + laneRow`, where the warp's MMA
+  /// block at `blockOffset` (a multiple of its 16 rows or 8 columns) holds
+  /// `laneRow`: the tile row, or the compact row of its 16-row block.
+  IndexExpr scaleSlotRow(bool lhs, IndexExpr warpBase, int64_t blockOffset,
+                         IndexExpr laneRow);
+  /// The lane's scale rows of the warp's MMA blocks of A (`lhs`) or B, for
+  /// the block-scaled MMA (rows g + 8 (q % 2) of each A block, column g of
+  /// each B block): `rows` holds each distinct slot row once and block i
+  /// reads rows[ofBlock[i]] (with compact rows, both 8-column B blocks of a
+  /// 16-row block read one).
+  struct LaneScaleRows {
+    SmallVector<IndexExpr> rows;
+    SmallVector<int64_t> ofBlock;
+  };
+  LaneScaleRows laneScaleRows(bool lhs, IndexExpr warpBase, IndexExpr g,
+                              IndexExpr q);
+  /// Word `word` of the step's scales in slot row `row` of A (`lhs`) or B.
   Value loadScaleWord(const StepOperands &op, bool lhs, IndexExpr row,
                       int64_t word);
-  /// The step's scale words of tile row `row` of A (`lhs`) or B, in one
+  /// The step's scale words in slot row `row` of A (`lhs`) or B, in one
   /// load: both words (NVFP4, one 8-byte load) or the first (MX).
   SmallVector<Value, 2> loadStepScales(const StepOperands &op, bool lhs,
                                        IndexExpr row);
-  /// The scale words of a whole group of K steps of tile row `row` of A, in
+  /// The scale words of a whole group of K steps in slot row `row` of A, in
   /// one 16-byte load from the group's scale slot at `groupBase`.
   SmallVector<Value, 4> loadGroupScales(Value groupBase, IndexExpr row);
   /// The scale register of K slice `slice`: its word of `stepScales`,

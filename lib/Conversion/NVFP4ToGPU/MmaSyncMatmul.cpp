@@ -72,6 +72,41 @@ SmallVector<Value, 4> MmaSyncKernelBuilder::loadMatrixX4(Value slotBase,
   return regs;
 }
 
+IndexExpr MmaSyncKernelBuilder::scaleSlotRow(bool lhs, IndexExpr warpBase,
+                                             int64_t blockOffset,
+                                             IndexExpr laneRow) {
+  const int64_t blockRows =
+      (lhs ? c.lhsScaleStaging : c.rhsScaleStaging).blockRows;
+  if (blockRows == 1)
+    return warpBase + blockOffset + laneRow;
+  // Warp tiles are multiples of 16 rows, so the block's 16 (or 8) rows lie
+  // in one 16-row block.
+  assert((lhs ? c.tile.warpTileM() : c.tile.warpTileN()) % blockRows == 0 &&
+         "warp tiles cover whole scale blocks");
+  return warpBase / blockRows + blockOffset / blockRows;
+}
+
+MmaSyncKernelBuilder::LaneScaleRows
+MmaSyncKernelBuilder::laneScaleRows(bool lhs, IndexExpr warpBase, IndexExpr g,
+                                    IndexExpr q) {
+  using namespace layout;
+  const ScaleStaging &staging = lhs ? c.lhsScaleStaging : c.rhsScaleStaging;
+  const int64_t blocks = lhs ? c.tile.mmasM() : c.tile.mmasN();
+  const int64_t blockSize = lhs ? kMmaM : kMmaN;
+  IndexExpr laneRow = lhs ? scaleARow(g, q) : scaleBCol(g, q);
+  LaneScaleRows result;
+  for (int64_t i = 0; i < blocks; ++i) {
+    // Blocks in order: a block starts a new slot row or shares the last.
+    const int64_t key = i * blockSize / staging.blockRows;
+    if (staging.blockRows == 1 ||
+        key == static_cast<int64_t>(result.rows.size()))
+      result.rows.push_back(
+          scaleSlotRow(lhs, warpBase, i * blockSize, laneRow));
+    result.ofBlock.push_back(result.rows.size() - 1);
+  }
+  return result;
+}
+
 Value MmaSyncKernelBuilder::loadScaleWord(const StepOperands &op, bool lhs,
                                           IndexExpr row, int64_t word) {
   const layout::ScaleStaging &staging =
@@ -166,29 +201,26 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   // On 8-bit elements an m16n8k32 MMA reads 32 bytes of a row, as an
   // m16n8k64 on E2M1 (the byte layouts of the fragments agree, PTX ISA), so
   // the staging and the fragment loads are the same.
-  // The step's scales, one load per row: rows g + 8 (q % 2) of each A
-  // block, column g of each B block; or one word per row and slice, where
-  // it is used (TileShape::loadsScalesPerSlice).
-  const bool loadPerSlice = c.tile.loadsScalesPerSlice();
-  // The scale rows of the lane: rows g + 8 (q % 2) of each A block, column
-  // g of each B block.
-  SmallVector<IndexExpr> aScaleRows, bScaleRows;
-  for (int64_t i = 0; i < mmasM; ++i)
-    aScaleRows.push_back(op.warpRow + i * kMmaM + scaleARow(op.g, op.q));
-  for (int64_t j = 0; j < mmasN; ++j)
-    bScaleRows.push_back(op.warpCol + j * kMmaN + scaleBCol(op.g, op.q));
+  // The step's scales, one load per slot row (laneScaleRows); or one word
+  // per row and slice, where it is used (MatmulConfig::loadsScalesPerSlice);
+  // or, for held A groups, the words the group's first step loaded.
+  LaneScaleRows aScaleRows =
+      laneScaleRows(/*lhs=*/true, op.warpRow, op.g, op.q);
+  LaneScaleRows bScaleRows =
+      laneScaleRows(/*lhs=*/false, op.warpCol, op.g, op.q);
+  const bool lhsPerSlice = c.loadsScalesPerSlice(/*lhs=*/true);
+  const bool rhsPerSlice = c.loadsScalesPerSlice(/*lhs=*/false);
   SmallVector<SmallVector<Value, 2>> aStepScales, bStepScales;
-  if (!loadPerSlice) {
-    if (op.lhsGroupScales.empty())
-      for (IndexExpr row : aScaleRows)
-        aStepScales.push_back(loadStepScales(op, /*lhs=*/true, row));
-    for (IndexExpr row : bScaleRows)
+  if (!lhsPerSlice && op.lhsGroupScales.empty())
+    for (IndexExpr row : aScaleRows.rows)
+      aStepScales.push_back(loadStepScales(op, /*lhs=*/true, row));
+  if (!rhsPerSlice)
+    for (IndexExpr row : bScaleRows.rows)
       bStepScales.push_back(loadStepScales(op, /*lhs=*/false, row));
-  }
-  // The scale register of row `index` of `rows` for `slice`.
+  // The scale register of slot row `index` of `rows` for `slice`.
   const int64_t sliceScaleBytes =
       kMmaRowBytes * 8 / c.elementBits() / c.blockCols();
-  auto scaleOf = [&](bool lhs, ArrayRef<IndexExpr> rows,
+  auto scaleOf = [&](bool lhs, const LaneScaleRows &rows,
                      ArrayRef<SmallVector<Value, 2>> stepScales, int64_t index,
                      int64_t slice) -> Value {
     if (lhs && !op.lhsGroupScales.empty()) {
@@ -200,9 +232,9 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
         word = arith::ShRUIOp::create(b, loc, word, i32Const(8 * (byte % 4)));
       return word;
     }
-    if (!loadPerSlice)
+    if (!(lhs ? lhsPerSlice : rhsPerSlice))
       return sliceScale(stepScales[index], slice);
-    Value word = loadScaleWord(op, lhs, rows[index],
+    Value word = loadScaleWord(op, lhs, rows.rows[index],
                                sliceScaleWord(slice, sliceScaleBytes));
     if (int64_t shift = sliceScaleShift(slice, sliceScaleBytes))
       word = arith::ShRUIOp::create(b, loc, word, i32Const(shift));
@@ -211,14 +243,24 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   SmallVector<Value> acc(op.acc.begin(), op.acc.end());
   for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
     SmallVector<SmallVector<Value, 4>> aFrags, bFrags;
-    SmallVector<Value> aScales, bScales;
+    // The slice's scale register of each slot row (made where its first
+    // block needs it), then of each block.
+    SmallVector<Value> aRowScales(aScaleRows.rows.size()),
+        bRowScales(bScaleRows.rows.size()), aScales, bScales;
+    auto blockScale = [&](bool lhs, int64_t block) {
+      const LaneScaleRows &rows = lhs ? aScaleRows : bScaleRows;
+      Value &scale = (lhs ? aRowScales : bRowScales)[rows.ofBlock[block]];
+      if (!scale)
+        scale = scaleOf(lhs, rows, lhs ? aStepScales : bStepScales,
+                        rows.ofBlock[block], slice);
+      return scale;
+    };
     for (int64_t i = 0; i < mmasM; ++i) {
       IndexExpr rowBase = op.warpRow + i * kMmaM;
       aFrags.push_back(loadMatrixX4(aSlot, rowBase + ldmatrixARow(op.lane),
                                     ldmatrixAChunk(op.lane) +
                                         slice * (kMmaRowBytes / kVectorBytes)));
-      aScales.push_back(
-          scaleOf(/*lhs=*/true, aScaleRows, aStepScales, i, slice));
+      aScales.push_back(blockScale(/*lhs=*/true, i));
     }
     for (int64_t j = 0; j < mmasN; j += 2) {
       SmallVector<Value, 4> regs = loadMatrixX4(
@@ -228,8 +270,7 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
       bFrags.push_back({regs[2], regs[3]});
     }
     for (int64_t j = 0; j < mmasN; ++j)
-      bScales.push_back(
-          scaleOf(/*lhs=*/false, bScaleRows, bStepScales, j, slice));
+      bScales.push_back(blockScale(/*lhs=*/false, j));
     for (int64_t i = 0; i < mmasM; ++i) {
       for (int64_t j = 0; j < mmasN; ++j) {
         MutableArrayRef<Value> cRegs = MutableArrayRef<Value>(acc).slice(
@@ -276,6 +317,13 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(tile.threads()), 1, 1}));
+  // On sm_120a / sm_121a shared memory bounds the CTAs an SM holds (1 or
+  // 2): `.minnctapersm` tells ptxas so. Otherwise it caps the registers of
+  // the 4-warp tiles at 96, for an occupancy they cannot have, and spills.
+  if (hasBlockScaledMma(target))
+    kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    b.getI32IntegerAttr(static_cast<int32_t>(
+                        residentCtasByShared(c.sharedBytes()))));
   Block &entry = kernel.front();
   b.setInsertionPointToStart(&entry);
 
@@ -291,10 +339,18 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
       LLVM::AddressOfOp::create(b, loc, sharedPtrType, kMmaSyncSmemSymbol);
   Value smemBPtr =
       sharedAddress(smemAPtr, idx(tile.stages * tile.aStageBytes()));
-  Value smemLhsScalePtr = sharedAddress(
+  // The scale region: A's and B's scale slots (ScaleSlotLayout), from
+  // slot 0 of each operand on.
+  const ScaleSlotLayout scaleSlots =
+      ScaleSlotLayout::of(tile, lhsStaging, rhsStaging);
+  Value smemScaleRegion = sharedAddress(
       smemAPtr, idx(tile.stages * (tile.aStageBytes() + tile.bStageBytes())));
+  Value smemLhsScalePtr =
+      sharedAddress(smemScaleRegion, idx(scaleSlots.lhsBase));
   Value smemRhsScalePtr =
-      sharedAddress(smemLhsScalePtr, idx(lhsStaging.sharedBytes(tile, tile.m)));
+      sharedAddress(smemScaleRegion, idx(scaleSlots.rhsBase));
+  const int64_t lhsSlotRows = scaleSlots.lhsRows;
+  const int64_t rhsSlotRows = scaleSlots.rhsRows;
 
   // Arguments: lhs data, lhs scales, lhs amax, rhs data, rhs scales, rhs
   // amax, [acc], result; MX operands have no amax.
@@ -405,22 +461,25 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // constants, with no branch in the loop.
   const int64_t unroll = std::max(lhsStaging.groupSteps, rhsStaging.groupSteps);
   // Copies the scale rows of A (`lhs`) or B for K step `kt` (of phase
-  // `phase`) into its scale slot: one copy per tile row and step (8 bytes
-  // NVFP4, 4 MXFP4) or, with grouped staging, one 16-byte copy per row for
-  // the group kt starts (none for the group's other steps). Without whole steps
-  // of scales (K not a multiple of the step, MXFP8's 2 bytes) the bytes are
-  // loaded one by one, packed into words and stored; bytes past the row's end
-  // (or of rows past M or N) are zero, loaded from the row's start.
+  // `phase`) into its scale slot: one copy per slot row (a tile row, or a
+  // compact row of 16x16 blocks) and step (8 bytes NVFP4, 4 MXFP4) or, with
+  // grouped staging, one 16-byte copy per row for the group kt starts (none
+  // for the group's other steps). Without whole steps of scales (K not a
+  // multiple of the step, MXFP8's 2 bytes) the bytes are loaded one by one,
+  // packed into words and stored; bytes past the row's end (or of rows past
+  // M or N) are zero, loaded from the row's start.
   const int64_t stepScaleBytes = stepK / c.blockCols();
   auto copyScaleRows = [&](bool lhs, IndexExpr kt, int64_t phase) {
     const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
     if (!issuesScales(phase, staging))
       return;
-    const int64_t rows = lhs ? tile.m : tile.n;
-    const int64_t limit = lhs ? c.m : c.n;
-    const int64_t blockRows = lhs ? c.lhsBlockRows : c.rhsBlockRows;
+    // M and N are multiples of the 16 rows of a 16x16 block, so a slot
+    // row is past the operand's scale rows exactly when its tile rows are
+    // past M or N.
+    const int64_t rows = lhs ? lhsSlotRows : rhsSlotRows;
+    const int64_t limit = staging.stagedRows(lhs ? c.m : c.n);
     const bool residue = lhs ? mResidue : nResidue;
-    IndexExpr tileRow0 = lhs ? tileM * tile.m : tileN * tile.n;
+    IndexExpr tileRow0 = (lhs ? tileM : tileN) * rows;
     IndexExpr scaleBase = lhs ? lhsScaleBase : rhsScaleBase;
     Value scalePtr = lhs ? lhsScalePtr : rhsScalePtr;
     Value smemScalePtr = lhs ? smemLhsScalePtr : smemRhsScalePtr;
@@ -435,8 +494,10 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
             rowValid = rowIn(row, limit);
             row = clampRow(row, rowValid, limit);
           }
-          IndexExpr rowByte = scaleBase + (row / blockRows) * scaleRowBytes;
-          IndexExpr dstByte = (slot * rows + r) * staging.rowBytes();
+          IndexExpr rowByte = scaleBase + row * scaleRowBytes;
+          IndexExpr dstByte = slot * (lhs ? scaleSlots.lhsSlotStride
+                                          : scaleSlots.rhsSlotStride) +
+                              r * staging.rowBytes();
           if (!kResidue && (stepScaleBytes == 8 || stepScaleBytes == 4)) {
             copyAsync(sharedAddress(smemScalePtr, dstByte),
                       byteAddress(scalePtr, rowByte + kScaleByte),
@@ -467,7 +528,52 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                                   /*alignment=*/4);
           }
         },
-        lhs ? tid : rotatedThread(tid, tile.m, tile));
+        lhs ? tid : rotatedThread(tid, lhsSlotRows, tile));
+  };
+  // With whole steps of scales in shared slots (ScaleSlotLayout), A's and
+  // B's rows of a slot are one job list: A's rows, then B's, one cp.async
+  // each to consecutive slot rows, its source selected by operand. So the
+  // step needs one guard (the last job of a thread) where two lists would
+  // each need one: with more threads than A's rows, a second guarded branch
+  // made ptxas spill in the 128x256 tile.
+  const bool copiesScalesJointly = scaleSlots.sharesSlots && !kResidue &&
+                                   (stepScaleBytes == 8 || stepScaleBytes == 4);
+  auto copyJointScaleRows = [&](IndexExpr kt) {
+    IndexExpr slot = scaleSlot(kt, tile, lhsStaging);
+    const int64_t slotRowBytes = scaleSlots.lhsRowBytes;
+    Value slotBase =
+        sharedAddress(smemLhsScalePtr, slot * scaleSlots.lhsSlotStride);
+    IndexExpr kScaleByte = kt * stepScaleBytes;
+    auto pick = [&](Value isLhs, auto lhsValue, auto rhsValue) {
+      return arith::SelectOp::create(b, loc, isLhs, lhsValue, rhsValue)
+          .getResult();
+    };
+    forEachJob(
+        lhsSlotRows + rhsSlotRows,
+        [&](IndexExpr job) {
+          Value isLhs = rowIn(job, lhsSlotRows);
+          IndexExpr r = idx(pick(isLhs, job.v, (job + (-lhsSlotRows)).v));
+          IndexExpr row = idx(pick(isLhs, (tileM * lhsSlotRows).v,
+                                   (tileN * rhsSlotRows).v)) +
+                          r;
+          Value rowValid;
+          if (mResidue || nResidue) {
+            IndexExpr limit = idx(pick(isLhs, idx(lhsStaging.stagedRows(c.m)).v,
+                                       idx(rhsStaging.stagedRows(c.n)).v));
+            rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             row.v, limit.v);
+            row = idx(arith::SelectOp::create(b, loc, rowValid, row.v,
+                                              (limit + (-1)).v));
+          }
+          IndexExpr scaleBase =
+              idx(pick(isLhs, lhsScaleBase.v, rhsScaleBase.v));
+          Value scalePtr = pick(isLhs, lhsScalePtr, rhsScalePtr);
+          copyAsync(sharedAddress(slotBase, job * slotRowBytes),
+                    byteAddress(scalePtr,
+                                scaleBase + row * scaleRowBytes + kScaleByte),
+                    lhsStaging.copyBytes(), rowValid);
+        },
+        tid);
   };
   // Issues the copies of K step `kt` (of phase `phase`) into pipeline slot
   // `slot`.
@@ -505,6 +611,11 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     };
     copyRows(tile.m, lhsDataPtr, tileM * tile.m, c.m, mResidue, smemAPtr);
     copyRows(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
+    if (copiesScalesJointly) {
+      if (issuesScales(phase, lhsStaging))
+        copyJointScaleRows(kt);
+      return;
+    }
     copyScaleRows(/*lhs=*/true, kt, phase);
     copyScaleRows(/*lhs=*/false, kt, phase);
   };
@@ -548,30 +659,32 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
-    // The step's scales in row 0 of its scale slots.
-    auto stepScales = [&](Value base, const ScaleStaging &staging,
-                          int64_t rows) {
-      return sharedAddress(base, scaleSlot(kt, tile, staging) *
-                                         (rows * staging.rowBytes()) +
-                                     scaleByteInRow(phase, staging));
+    // The step's scales in row 0 of its scale slot of A (`lhs`) or B.
+    auto stepScales = [&](bool lhs) {
+      const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
+      return sharedAddress(
+          lhs ? smemLhsScalePtr : smemRhsScalePtr,
+          scaleSlot(kt, tile, staging) *
+                  (lhs ? scaleSlots.lhsSlotStride : scaleSlots.rhsSlotStride) +
+              scaleByteInRow(phase, staging));
     };
-    // Grouped A scales: the group's first step loads the lane's rows whole
-    // (16 bytes each, held for the group's other steps). Those loads read
-    // 16 rows of 16 bytes, 256 bytes on distinct bank pairs, where one
-    // step's 8 bytes of the same rows would put two rows on each bank.
-    if (lhsStaging.grouped() && issuesScales(phase, lhsStaging)) {
+    // Held A scale groups: the group's first step loads the lane's rows
+    // whole (16 bytes each, held for the group's other steps). For 1x16
+    // blocks those loads read 16 rows of 16 bytes, 256 bytes on distinct
+    // bank pairs, where one step's 8 bytes of the same rows would put two
+    // rows on each bank.
+    if (c.holdsLhsScaleGroups() && issuesScales(phase, lhsStaging)) {
       Value groupBase =
           sharedAddress(smemLhsScalePtr, scaleSlot(kt, tile, lhsStaging) *
-                                             (tile.m * lhsStaging.rowBytes()));
+                                             scaleSlots.lhsSlotStride);
       lhsGroupScales.clear();
-      for (int64_t i = 0; i < tile.mmasM(); ++i)
-        lhsGroupScales.push_back(
-            loadGroupScales(groupBase, warpRow + i * kMmaM + scaleARow(g, q)));
+      for (IndexExpr row : laneScaleRows(/*lhs=*/true, warpRow, g, q).rows)
+        lhsGroupScales.push_back(loadGroupScales(groupBase, row));
     }
     StepOperands step{smemAPtr,
                       smemBPtr,
-                      stepScales(smemLhsScalePtr, lhsStaging, tile.m),
-                      stepScales(smemRhsScalePtr, rhsStaging, tile.n),
+                      stepScales(/*lhs=*/true),
+                      stepScales(/*lhs=*/false),
                       warpRow,
                       warpCol,
                       lane,

@@ -34,17 +34,13 @@ struct MatmulConfig : MatmulShape {
   /// The CTA tile: `forcedTile` or selectTileShape(M, N), without the wide
   /// tile on targets that dequantize in registers (sm_90a).
   ::nvfp4::gpu::TileShape tile;
-  /// How each operand's scales are staged (MmaLayout.h, ScaleStaging): in
-  /// 16-byte groups of K steps where the rows allow it, on the block-scaled
-  /// targets (sm_120a, sm_121a); A's only on tiles that load scales per K
-  /// slice (TileShape::loadsScalesPerSlice). One load of A's scales reads
-  /// rows g and g + 8 of each quad: from 16-byte slot rows one step's word
-  /// would put two rows on each bank, so the kernel loads a group's 16
-  /// bytes whole and holds them for the group's steps. Smaller warp tiles
-  /// already load a row's step in one 8-byte load from 8-byte rows (no
-  /// conflict), and holding the group spilled 12 bytes in the 64x64 tile.
-  /// The sm_90a kernel keeps per-step copies: its dequantizing K step,
-  /// unrolled twice for the groups, spilled 4 bytes at 128 registers.
+  /// How each operand's scales are staged (MmaLayout.h, ScaleStaging):
+  /// 16x16-block operands as their compact rows; on the block-scaled
+  /// targets (sm_120a, sm_121a) in 16-byte groups of K steps where the rows
+  /// allow it: B's always, A's compact rows always, A's tile rows on the
+  /// tiles that load scales per K slice (holdsLhsScaleGroups). The sm_90a
+  /// kernel keeps per-step copies: its dequantizing K step, unrolled twice
+  /// for the groups, spilled 4 bytes at 128 registers.
   ::nvfp4::gpu::ScaleStaging lhsScaleStaging, rhsScaleStaging;
 
   static MatmulConfig
@@ -58,16 +54,44 @@ struct MatmulConfig : MatmulShape {
                               /*allowWideTile=*/hasBlockScaledMma(target));
     using ::nvfp4::gpu::ScaleStaging;
     const int64_t stepScaleBytes = c.stepK() / c.blockCols();
-    ScaleStaging perStep{1, stepScaleBytes};
-    ScaleStaging grouped =
-        ::nvfp4::gpu::groupedScaleStaging(stepScaleBytes, c.k / c.blockCols());
+    auto staging = [&](int64_t blockRows, bool grouped) {
+      return grouped ? ::nvfp4::gpu::groupedScaleStaging(
+                           stepScaleBytes, c.k / c.blockCols(), blockRows)
+                     : ScaleStaging{1, stepScaleBytes, blockRows};
+    };
     const bool blockScaled = hasBlockScaledMma(target);
     c.lhsScaleStaging =
-        blockScaled && c.tile.loadsScalesPerSlice() ? grouped : perStep;
-    c.rhsScaleStaging = blockScaled ? grouped : perStep;
-    if (c.sharedBytes() > ::nvfp4::gpu::kMaxSharedBytes)
-      c.lhsScaleStaging = c.rhsScaleStaging = perStep;
+        staging(c.lhsBlockRows, blockScaled && (c.tile.loadsScalesPerSlice() ||
+                                                c.lhsBlockRows > 1));
+    c.rhsScaleStaging = staging(c.rhsBlockRows, blockScaled);
+    if (c.sharedBytes() > ::nvfp4::gpu::kMaxSharedBytes) {
+      c.lhsScaleStaging = staging(c.lhsBlockRows, false);
+      c.rhsScaleStaging = staging(c.rhsBlockRows, false);
+    }
     return c;
+  }
+
+  /// Whether the block-scaled K step loads A's (`lhs`) or B's scale words
+  /// per K slice, where each is used, or a step's words of a row at once:
+  /// per slice on the large tiles (TileShape::loadsScalesPerSlice), where
+  /// a step's words would keep 2 (mmasM + mmasN) registers live, except for
+  /// B's compact rows (16x16 blocks): each serves two 8-column MMA blocks,
+  /// so a step's two words per row take as many registers as per-slice
+  /// words of tile rows, in half the loads.
+  bool loadsScalesPerSlice(bool lhs) const {
+    return tile.loadsScalesPerSlice() &&
+           (lhs ? lhsScaleStaging : rhsScaleStaging).blockRows == 1;
+  }
+  /// Whether the block-scaled K step holds A's scale groups: the group's
+  /// first step loads the lane's rows whole (16 bytes each) and the
+  /// group's other steps reuse them. One load of A's 1x16-block scales
+  /// reads rows g and g + 8 of each quad: from 16-byte slot rows one
+  /// step's bytes would put two rows on each bank, where the whole rows
+  /// are 256 distinct bytes. (Compact rows are one row per 16-row block,
+  /// a broadcast at any offset.)
+  bool holdsLhsScaleGroups() const {
+    return lhsScaleStaging.grouped() && tile.loadsScalesPerSlice() &&
+           lhsScaleStaging.blockRows == 1;
   }
 
   /// K codes per K step: 64 bytes of a row (128 E2M1 codes, 64 8-bit ones).

@@ -34,16 +34,17 @@
 // CHECK:         llvm.mlir.global external @__nvfp4_mma_sync_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK:         gpu.func @nvfp4_matmul_m128n192k256_1x16_16x16_f32(
 // CHECK-NOT:       workgroup
-// CHECK-SAME:      kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// Two CTAs fit an SM's shared memory (35008 bytes each): .minnctapersm 2.
+// CHECK-SAME:      kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK-DAG:       %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:       %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG:       %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK:           llvm.mlir.addressof @__nvfp4_mma_sync_smem : !llvm.ptr<3>
 // CHECK-NOT:       scf.for
 // CHECK-COUNT-4:   nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
-// Step 0's scales: A's 64 rows, 8 bytes each (threads 0..63), then B's as
-// 16-byte groups of steps 0 and 1 (K = 256: 16 scale bytes a row; threads
-// 64..127).
+// Step 0's scales: A's 64 rows, 8 bytes each (threads 0..63), then B's 4
+// compact rows (16x16 blocks: one per 16 tile rows) as 16-byte groups of
+// steps 0 and 1 (K = 256: 16 scale bytes a row; threads 64..67).
 // CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
 // CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
 // CHECK-NEXT:      }
@@ -68,24 +69,32 @@
 // CHECK-NEXT:        }
 // CHECK-NEXT:        nvvm.cp.async.commit.group
 // Step KT reads A's scales from slot KT % 4 (64 rows of 8 bytes) and B's
-// from byte 0 of group slot (KT / 2) % 3 (64 rows of 16 bytes).
+// from byte 0 of group slot (KT / 2) % 3 (4 compact rows of 16 bytes).
 // CHECK-NEXT:        %[[ASLOT:.*]] = arith.remui %[[KT]], %c4 : index
 // CHECK-NEXT:        arith.muli %[[ASLOT]], %c512 : index
 // CHECK:             %[[BGROUP:.*]] = arith.divui %[[KT]], %[[C2]] : index
 // CHECK-NEXT:        %[[BSLOT:.*]] = arith.remui %[[BGROUP]], %c3 : index
-// CHECK-NEXT:        %[[BSLOTBYTE:.*]] = arith.muli %[[BSLOT]], %c1024 : index
+// CHECK-NEXT:        %[[BSLOTBYTE:.*]] = arith.muli %[[BSLOT]], %c64 : index
 // CHECK-NEXT:        arith.index_castui %[[BSLOTBYTE]]
 // CHECK-NOT:         gpu.barrier
+// B's compact rows of the warp's 32 columns: warpCol / 16 and the next.
+// CHECK:             %[[BROW0:.*]] = arith.divui %[[WARPCOL:.*]], %c16 : index
+// CHECK-NEXT:        %[[BROW1BASE:.*]] = arith.divui %[[WARPCOL]], %c16 : index
+// CHECK-NEXT:        %[[BROW1:.*]] = arith.addi %[[BROW1BASE]], %c1 : index
 // CHECK:             %[[SA:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
 // CHECK-NEXT:        %[[SA0:.*]] = llvm.extractelement %[[SA]][%[[I0]] : i32] : vector<2xi32>
 // CHECK-NEXT:        %[[SA1:.*]] = llvm.extractelement %[[SA]][%[[I1]] : i32] : vector<2xi32>
 // CHECK:             llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-// B's rows are 16 bytes apart.
-// CHECK:             %[[BROWBYTE:.*]] = arith.muli %{{.*}}, %c16 : index
+// B: one load per compact row, 16 bytes apart; each serves two 8-column
+// MMA blocks.
+// CHECK:             %[[BROWBYTE:.*]] = arith.muli %[[BROW0]], %c16 : index
 // CHECK-NEXT:        %[[BROWOFF:.*]] = arith.index_castui %[[BROWBYTE]]
 // CHECK-NEXT:        llvm.getelementptr inbounds %{{.*}}[%[[BROWOFF]]]
 // CHECK-NEXT:        llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-// CHECK-COUNT-3:     llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK:             %[[BROW1BYTE:.*]] = arith.muli %[[BROW1]], %c16 : index
+// CHECK-NEXT:        %[[BROW1OFF:.*]] = arith.index_castui %[[BROW1BYTE]]
+// CHECK-NEXT:        llvm.getelementptr inbounds %{{.*}}[%[[BROW1OFF]]]
+// CHECK-NEXT:        llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
 // CHECK-NOT:         llvm.load
 // CHECK:             %[[A:.*]] = nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NEXT:        %[[A0:.*]] = llvm.extractvalue %[[A]][0]
@@ -109,25 +118,30 @@
 // CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[SA1]],
 // CHECK-COUNT-7:     nvvm.mma.block_scale
 // Step KT + 1: its prefetch copies B's group of steps KT + 4 and KT + 5
-// into row `job` of group slot ((KT + 4) / 2) % 3; it reads B's scales at
-// byte 8 of group slot ((KT + 1) / 2) % 3.
+// of compact row 4 x tileN + job into row `job` (job < 4) of group slot
+// ((KT + 4) / 2) % 3; it reads B's scales at byte 8 of group slot
+// ((KT + 1) / 2) % 3.
 // CHECK:             %[[KT1:.*]] = arith.addi %[[KT]], %c1 : index
 // CHECK-NEXT:        nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
 // CHECK-NEXT:        %[[NEXT1:.*]] = arith.addi %[[KT1]], %c3 : index
 // CHECK:             nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca
-// CHECK:               %[[GROUP:.*]] = arith.divui %[[NEXT1]], %[[C2]] : index
+// CHECK:               %[[BTILEROW:.*]] = arith.muli %block_id_x, %c4 : index
+// CHECK-NEXT:          %[[GROUP:.*]] = arith.divui %[[NEXT1]], %[[C2]] : index
 // CHECK-NEXT:          %[[GSLOT:.*]] = arith.remui %[[GROUP]], %c3 : index
 // CHECK:               %[[JOBT:.*]] = arith.addi %thread_id_x, %c64 : index
 // CHECK-NEXT:          %[[JOB:.*]] = arith.remui %[[JOBT]], %c128 : index
-// CHECK:                 %[[SLOTROW:.*]] = arith.muli %[[GSLOT]], %c64 : index
-// CHECK-NEXT:            %[[ROW:.*]] = arith.addi %[[SLOTROW]], %[[JOB]] : index
-// CHECK-NEXT:            arith.muli %[[ROW]], %c16 : index
+// CHECK-NEXT:          arith.cmpi ult, %[[JOB]], %c4 : index
+// CHECK:                 %[[SROW:.*]] = arith.addi %[[BTILEROW]], %[[JOB]] : index
+// CHECK-NEXT:            arith.muli %[[SROW]], %c16 : index
+// CHECK-NEXT:            %[[ROWBYTE:.*]] = arith.muli %[[JOB]], %c16 : index
+// CHECK-NEXT:            %[[SLOTBYTE:.*]] = arith.muli %[[GSLOT]], %c64 : index
+// CHECK-NEXT:            arith.addi %[[SLOTBYTE]], %[[ROWBYTE]] : index
 // CHECK:                 nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK:             nvvm.cp.async.commit.group
 // CHECK:             %[[BGROUP1:.*]] = arith.divui %[[KT1]], %[[C2]] : index
 // CHECK-NEXT:        %[[BSLOT1:.*]] = arith.remui %[[BGROUP1]], %c3 : index
-// CHECK-NEXT:        %[[BSLOTBYTE1:.*]] = arith.muli %[[BSLOT1]], %c1024 : index
+// CHECK-NEXT:        %[[BSLOTBYTE1:.*]] = arith.muli %[[BSLOT1]], %c64 : index
 // CHECK-NEXT:        arith.addi %[[BSLOTBYTE1]], %c8 : index
 // CHECK-COUNT-16:    nvvm.mma.block_scale
 // CHECK-NOT:         nvvm.mma.block_scale

@@ -74,19 +74,28 @@ func.func @aligned(%a: !nvfp4.tensor<128x128, 1x16>, %b: !nvfp4.tensor<64x128, 1
 // CHECK: arith.muli %[[BCLAMP]], %c64
 // CHECK: %[[BSIZE:.*]] = arith.select %[[BVALID]], %c16_i32, %c0_i32 : i32
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %[[BSIZE]]
-// Scale rows (8 bytes a step): A's rows against M by threads 0..63, then
-// B's against N by threads 64..127 (job (tid + 64) % 128).
-// CHECK: %[[SAROW:.*]] = arith.addi %{{.*}}, %thread_id_x : index
-// CHECK: %[[SA:.*]] = arith.cmpi ult, %[[SAROW]], %[[C100]] : index
-// CHECK: %[[SASIZE:.*]] = arith.select %[[SA]], %c8_i32, %c0_i32 : i32
-// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca, %[[SASIZE]]
-// CHECK: %[[BTID:.*]] = arith.addi %thread_id_x, %c64 : index
-// CHECK: %[[BJOB:.*]] = arith.remui %[[BTID]], %c128 : index
-// CHECK: scf.if
-// CHECK: %[[SBROW:.*]] = arith.addi %{{.*}}, %[[BJOB]] : index
-// CHECK: %[[SB:.*]] = arith.cmpi ult, %[[SBROW]], %[[C72]] : index
-// CHECK: %[[SBSIZE:.*]] = arith.select %[[SB]], %c8_i32, %c0_i32 : i32
-// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca, %[[SBSIZE]]
+// Scale rows (8 bytes a step): A's and B's share their slots, one job list
+// of A's 64 rows then B's 64, one per thread and so with no guard: thread
+// tid < 64 copies A's row tid against M, the others B's row tid - 64
+// against N, into slot row tid.
+// CHECK: %[[ISA:.*]] = arith.cmpi ult, %thread_id_x, %c64 : index
+// CHECK: %[[BJOB:.*]] = arith.addi %thread_id_x, %c-64 : index
+// CHECK: %[[R:.*]] = arith.select %[[ISA]], %thread_id_x, %[[BJOB]] : index
+// CHECK: %[[B0:.*]] = arith.muli %block_id_x, %c64 : index
+// CHECK: %[[A0:.*]] = arith.muli %block_id_y, %c64 : index
+// CHECK: %[[ROW0:.*]] = arith.select %[[ISA]], %[[A0]], %[[B0]] : index
+// CHECK: %[[SROW:.*]] = arith.addi %[[ROW0]], %[[R]] : index
+// CHECK: %[[LIMIT:.*]] = arith.select %[[ISA]], %[[C100]], %[[C72]] : index
+// CHECK: %[[SVALID:.*]] = arith.cmpi ult, %[[SROW]], %[[LIMIT]] : index
+// CHECK: %[[LAST:.*]] = arith.addi %[[LIMIT]], %c-1 : index
+// CHECK: %[[SCLAMP:.*]] = arith.select %[[SVALID]], %[[SROW]], %[[LAST]] : index
+// CHECK: arith.select %[[ISA]], %{{.*}}, %{{.*}} : !llvm.ptr<1>
+// CHECK: arith.muli %[[SCLAMP]], %c8 : index
+// CHECK: arith.muli %thread_id_x, %c8 : index
+// CHECK: %[[SSIZE:.*]] = arith.select %[[SVALID]], %c8_i32, %c0_i32 : i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca, %[[SSIZE]]
+// CHECK-NOT: nvvm.cp.async.shared.global {{.*}}, 8, cache
+// CHECK: nvvm.cp.async.commit.group
 // The epilogue, after the K loop, stores inside the tile only.
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK: %[[ROWIN:.*]] = arith.cmpi ult, %[[ROW:[^,]*]], %[[C100]] : index

@@ -1,6 +1,6 @@
 // The 128 x 256 CTA tile of the sm_120a / sm_121a mma.sync kernel: selected
 // for a 128-row tile when N is a multiple of 256 and at least 512; 8 warps
-// of 64 x 64 outputs, 3 pipeline stages (83 KiB of dynamic shared memory;
+// of 64 x 64 outputs, 3 pipeline stages (77 to 83 KiB of dynamic shared memory;
 // 4 would exceed sm_120a's 99 KiB). sm_90a (dequantizing in registers)
 // keeps 128 x 128 (and rejects the forced tile: tile-invalid.mlir).
 
@@ -14,10 +14,11 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_121a -v %t.sm_121a.ptx -o %t.sm_121a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // Grid (N / 256, M / 128); 256 threads; 3 x 24576 bytes of A and B, 2 x 2048
-// of A scale groups, 2 x 4096 of B scale groups: 86016 bytes.
+// of A scale groups, 2 x 256 of B scale groups (B's 16x16 blocks: one
+// compact 16-byte row per 16 tile rows): 78336 bytes.
 // SELECT-LABEL: func.func @xwide(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n512k1024_1x16_16x16_f32_t128x256
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c86016_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c78336_i32
 // N = 640 is not a multiple of 256: 128 x 128.
 // SELECT-LABEL: func.func @not_multiple(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n640k256_1x16_1x16_f32_t128x128
@@ -33,24 +34,40 @@
 // SM90:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n512k1024_1x16_16x16_f32_t128x128
 
 // The K loop: wait for all but stages - 2 = 1 group, barrier; per step 16
-// ldmatrix.x4 (4 A blocks and 4 B column pairs per slice) and 16 B scale
-// words for 64 MMAs. The group's first step loads the lane's 4 A scale rows
-// whole (16-byte rows; A's scale slots start at 3 x 24576 = 73728, blocks
-// of 16 rows 256 bytes apart) and the second step uses them: it loads no A
-// scales of its own.
+// ldmatrix.x4 (4 A blocks and 4 B column pairs per slice) and 4 B scale
+// loads for 64 MMAs: the step's 8 bytes of each of the warp's 4 compact B
+// rows, each shared by the two 8-column MMA blocks of its 16 rows. A and B
+// share their scale slots (both in groups of two steps, 16-byte rows):
+// from 3 x 24576 = 73728 on, slot s holds A's 128 rows, then B's 16, so
+// B's rows of slot 0 start at 73728 + 128 x 16 = 75776, 16 bytes apart.
+// The group's first step loads the lane's 4 A scale rows whole (blocks of
+// 16 rows 256 bytes apart) and the second step uses them: it loads no A
+// scales of its own. (LLVM places the loop's second step first.)
 // PTX-LABEL:     .visible .entry nvfp4_matmul_m256n512k1024_1x16_16x16_f32_t128x256(
 // PTX:           .maxntid 256, 1, 1
+// PTX-NOT:       ld.shared
+// PTX:           ld.shared.v2.b32 {{.*}}, [[[BSTEP1:%rd[0-9]+]]+75776];
+// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP1]]+75792];
+// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP1]]+75808];
+// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP1]]+75824];
 // PTX-COUNT-16:  ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX-NOT:       ldmatrix
+// PTX-NOT:       ld.shared
 // PTX:           cp.async.wait_group 1;
 // PTX-NEXT:      bar.sync 0;
 // PTX:           ld.shared.v4.b32 {{.*}}, [[[ASCALES:%rd[0-9]+]]+73728];
 // PTX-NEXT:      ld.shared.v4.b32 {{.*}}, [[[ASCALES]]+73984];
 // PTX-NEXT:      ld.shared.v4.b32 {{.*}}, [[[ASCALES]]+74240];
 // PTX-NEXT:      ld.shared.v4.b32 {{.*}}, [[[ASCALES]]+74496];
+// PTX-NOT:       ld.shared
+// PTX:           ld.shared.v2.b32 {{.*}}, [[[BSTEP0:%rd[0-9]+]]+75776];
+// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP0]]+75792];
+// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP0]]+75808];
+// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP0]]+75824];
+// PTX-COUNT-16:  ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX-NOT:       ld.shared
 // PTX:           cp.async.wait_group 1;
 // PTX-NEXT:      bar.sync 0;
-// PTX-NOT:       ld.shared.v4
+// PTX-NOT:       ld.shared
 // PTX:           cp.async.wait_group 0;
 // PTX:           ret;
 

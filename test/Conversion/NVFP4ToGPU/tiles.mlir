@@ -19,26 +19,29 @@
 // and at least 256. Grid (N / tileN, M / tileM, batch); 128 threads for
 // 64x64, 256 for the others. Shared memory: 4 stages of A and B, 4 A scale
 // slots of 8-byte rows, 3 B scale slots of 16-byte rows (K is a multiple of
-// 256: B's scales come in 16-byte groups of two steps), e.g. 64x64:
-// 4 x 128 x 64 + 4 x 64 x 8 + 3 x 64 x 16 = 37888; the 128x128 tile (its
+// 256: B's scales come in 16-byte groups of two steps) holding B's compact
+// rows (16x16 blocks: one per 16 tile rows), e.g. 64x64:
+// 4 x 128 x 64 + 4 x 64 x 8 + 3 x 4 x 16 = 35008; 128x64:
+// 4 x 192 x 64 + 4 x 128 x 8 + 3 x 4 x 16 = 53440; 64x128:
+// 4 x 192 x 64 + 4 x 64 x 8 + 3 x 8 x 16 = 51584; the 128x128 tile (its
 // warp tiles load scales per K slice) groups A's scales too:
-// 4 x 256 x 64 + 3 x 128 x 16 + 3 x 128 x 16 = 77824.
+// 4 x 256 x 64 + 3 x 128 x 16 + 3 x 8 x 16 = 72064.
 // SELECT-LABEL: func.func @small(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n128k1024_1x16_16x16_f32
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c128{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c37888_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c128{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c35008_i32
 // SELECT-LABEL: func.func @tall(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m512n64k1024_1x16_16x16_f32_t128x64
-// SELECT-SAME:      blocks in (%c1{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c56320_i32
+// SELECT-SAME:      blocks in (%c1{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c53440_i32
 // SELECT-LABEL: func.func @wide(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m192n256k1024_1x16_16x16_f32_t64x128
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c57344_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c51584_i32
 // SELECT-LABEL: func.func @large(
-// SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c77824_i32
+// SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b2m256n256k2048_1x16_16x16_bf16_acc_t128x128
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c72064_i32
 // Kernels: workgroup slots and block size per tile, and the MMAs of one
 // loop iteration: two K steps (one group of B's scales).
 // (in the order the kernels are generated)
-// SELECT:       gpu.func @nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128(
+// SELECT:       gpu.func @nvfp4_matmul_b2m256n256k2048_1x16_16x16_bf16_acc_t128x128(
 // SELECT-SAME:    known_block_size = array<i32: 256, 1, 1>
 // SELECT-COUNT-64: nvvm.mma.block_scale
 // SELECT-NOT:     nvvm.mma.block_scale
@@ -63,7 +66,7 @@
 // FORCED-LABEL: func.func @wide(
 // FORCED:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m192n256k1024_1x16_16x16_f32 blocks
 // FORCED-LABEL: func.func @large(
-// FORCED:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc blocks
+// FORCED:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b2m256n256k2048_1x16_16x16_bf16_acc blocks
 // FORCED-NOT:   _t{{[0-9]+}}x
 // FORCED-NOT:   known_block_size = array<i32: 256
 
@@ -75,12 +78,13 @@
 // MMAs per warp and loop iteration (sm_120a: two K steps, a group of B's
 // scales; sm_90a: one).
 // PTX:           .extern .shared .align 16 .b8 __nvfp4_mma_sync_smem[];
-// PTX-LABEL:     .visible .entry nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128(
+// PTX-LABEL:     .visible .entry nvfp4_matmul_b2m256n256k2048_1x16_16x16_bf16_acc_t128x128(
 // PTX:           .maxntid 256, 1, 1
 // PTX:           cp.async.cg.shared.global
-// sm_90a: A's scales take 8-byte copies (one per row and step); sm_120a:
-// both operands' scales come in 16-byte groups of two steps.
-// PTX-BF16:      cp.async.ca.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 8;
+// sm_90a: the scales take 8-byte copies (one per slot row and step: A's
+// 128 rows and B's 8 compact rows, in one job list of shared slots);
+// sm_120a: both operands' scales come in 16-byte groups of two steps.
+// PTX-BF16:      cp.async.ca.shared.global [{{%rd[0-9]+(\+[0-9]+)?}}], [{{%rd[0-9]+}}], 8;
 // PTX-FP4-NOT:   cp.async.ca
 // PTX:           cp.async.commit_group;
 // PTX-FP4-COUNT-64: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
@@ -114,7 +118,7 @@
 // PTXAS-DAG:     Compiling entry function 'nvfp4_matmul_m128n128k1024_1x16_16x16_f32'
 // PTXAS-DAG:     Compiling entry function 'nvfp4_matmul_m512n64k1024_1x16_16x16_f32_t128x64'
 // PTXAS-DAG:     Compiling entry function 'nvfp4_matmul_m192n256k1024_1x16_16x16_f32_t64x128'
-// PTXAS-DAG:     Compiling entry function 'nvfp4_matmul_b2m256n256k512_1x16_16x16_bf16_acc_t128x128'
+// PTXAS-DAG:     Compiling entry function 'nvfp4_matmul_b2m256n256k2048_1x16_16x16_bf16_acc_t128x128'
 // PTXAS-NOT:     {{[1-9][0-9]* bytes spill}}
 // PTXAS-NOT:     {{[1-9][0-9]* bytes stack frame}}
 
@@ -133,9 +137,9 @@ func.func @wide(%a: !nvfp4.tensor<192x1024, 1x16>, %b: !nvfp4.tensor<256x1024, 1
   return %c : tensor<192x256xf32>
 }
 
-func.func @large(%a: !nvfp4.tensor<2x256x512, 1x16>, %b: !nvfp4.tensor<2x256x512, 16x16>,
+func.func @large(%a: !nvfp4.tensor<2x256x2048, 1x16>, %b: !nvfp4.tensor<2x256x2048, 16x16>,
                  %acc: tensor<2x256x256xbf16>) -> tensor<2x256x256xbf16> {
   %c = nvfp4.matmul %a, %b acc(%acc : tensor<2x256x256xbf16>)
-         : !nvfp4.tensor<2x256x512, 1x16>, !nvfp4.tensor<2x256x512, 16x16> -> tensor<2x256x256xbf16>
+         : !nvfp4.tensor<2x256x2048, 1x16>, !nvfp4.tensor<2x256x2048, 16x16> -> tensor<2x256x256xbf16>
   return %c : tensor<2x256x256xbf16>
 }

@@ -118,6 +118,17 @@ inline constexpr int64_t kScaleRowBytes = 4 * kScaleWordsPerRow;
 /// The most dynamic shared memory a CTA may use on sm_120a / sm_121a (99
 /// KiB; sm_90a allows more).
 inline constexpr int64_t kMaxSharedBytes = 99 * 1024;
+/// The shared memory of an sm_120a / sm_121a SM, and what each resident CTA
+/// takes of it beyond its own (reserved by the system).
+inline constexpr int64_t kSharedBytesPerSm = 100 * 1024;
+inline constexpr int64_t kReservedSharedBytesPerCta = 1024;
+/// The CTAs of `sharedBytes` dynamic shared memory that fit on an sm_120a /
+/// sm_121a SM (at least 1).
+inline constexpr int64_t residentCtasByShared(int64_t sharedBytes) {
+  const int64_t ctas =
+      kSharedBytesPerSm / (sharedBytes + kReservedSharedBytesPerCta);
+  return ctas > 1 ? ctas : 1;
+}
 
 /// A CTA tile: `m` x `n` outputs per 128-wide K step, computed by
 /// `warpsM` x `warpsN` warps, each owning a (m / warpsM) x (n / warpsN) warp
@@ -265,11 +276,22 @@ template <typename Idx> Idx prefetchStep(Idx kt, const TileShape &t) {
 /// which span at most slots() groups, so the slot a group overwrites
 /// (scaleSlot) belongs to a group whose steps are all done. Without
 /// grouping slots() = stages and every slot is a stage's.
+///
+/// A slot holds one scale row per `blockRows` tile rows: the tile's rows
+/// (1x16 blocks), or, for an operand of 16x16 blocks, its compact scale
+/// rows (one per 16 tile rows, stagedRow), so each is copied once instead
+/// of once per tile row, and every lane that reads a 16-row block reads
+/// the same row (a broadcast, with no bank conflict at any row stride).
 struct ScaleStaging {
   int64_t groupSteps = 1;
   int64_t stepBytes = kScaleRowBytes;
+  int64_t blockRows = 1;
 
   constexpr bool grouped() const { return groupSteps > 1; }
+  /// Scale rows in a slot of an operand of `tileRows` tile rows.
+  constexpr int64_t stagedRows(int64_t tileRows) const {
+    return tileRows / blockRows;
+  }
   /// Bytes of a scale slot's row and of one copy.
   constexpr int64_t rowBytes() const {
     return grouped() ? groupSteps * stepBytes : kScaleRowBytes;
@@ -279,12 +301,16 @@ struct ScaleStaging {
   constexpr int64_t slots(const TileShape &t) const {
     return 1 + (t.stages - 1 + groupSteps - 1) / groupSteps;
   }
-  /// Shared-memory bytes of the slots of an operand of `rows` tile rows.
+  /// Shared-memory bytes of the slots of an operand of `rows` tile rows,
+  /// rounded up to 16 bytes (cp.async and ldmatrix alignment of what
+  /// follows).
   constexpr int64_t sharedBytes(const TileShape &t, int64_t rows) const {
-    return slots(t) * rows * rowBytes();
+    const int64_t bytes = slots(t) * stagedRows(rows) * rowBytes();
+    return (bytes + kVectorBytes - 1) / kVectorBytes * kVectorBytes;
   }
   constexpr bool operator==(const ScaleStaging &o) const {
-    return groupSteps == o.groupSteps && stepBytes == o.stepBytes;
+    return groupSteps == o.groupSteps && stepBytes == o.stepBytes &&
+           blockRows == o.blockRows;
   }
 };
 /// 16 bytes: the widest `cp.async`.
@@ -294,11 +320,16 @@ inline constexpr int64_t kScaleGroupBytes = 16;
 /// 16-byte aligned and a step's are 4 or 8 bytes (MXFP8's 2 bytes are
 /// loaded byte by byte), else one copy per step.
 inline constexpr ScaleStaging groupedScaleStaging(int64_t stepBytes,
-                                                  int64_t scaleRowBytes) {
+                                                  int64_t scaleRowBytes,
+                                                  int64_t blockRows = 1) {
   if ((stepBytes == 8 || stepBytes == 4) &&
       scaleRowBytes % kScaleGroupBytes == 0)
-    return {kScaleGroupBytes / stepBytes, stepBytes};
-  return {1, stepBytes};
+    return {kScaleGroupBytes / stepBytes, stepBytes, blockRows};
+  return {1, stepBytes, blockRows};
+}
+/// The scale row of a slot that holds tile row `row`'s scales.
+template <typename Idx> Idx stagedRow(Idx row, const ScaleStaging &s) {
+  return row / s.blockRows;
 }
 /// The scale slot of K step `kt`, and the byte of its scales in the slot's
 /// row.
@@ -313,6 +344,47 @@ template <typename Idx> Idx scaleByteInRow(Idx kt, const ScaleStaging &s) {
 inline bool issuesScales(int64_t kt, const ScaleStaging &s) {
   return kt % s.groupSteps == 0;
 }
+
+/// Where A's and B's scale slots lie in the kernel's scale region (after
+/// the A and B stages). Operands staged alike (the same groups and rows,
+/// sharesSlots) share each slot: slot s holds A's rows, then B's, so one
+/// copy job list covers both with one destination stride; otherwise A's
+/// slots come first, then B's.
+struct ScaleSlotLayout {
+  /// Rows of A's and B's slots (ScaleStaging::stagedRows) and their bytes.
+  int64_t lhsRows = 0, rhsRows = 0, lhsRowBytes = 0, rhsRowBytes = 0;
+  bool sharesSlots = false;
+  /// Byte offsets in the scale region of slot 0 of A and of B, and the
+  /// bytes from one slot of an operand to its next.
+  int64_t lhsBase = 0, rhsBase = 0, lhsSlotStride = 0, rhsSlotStride = 0;
+
+  static constexpr ScaleSlotLayout
+  of(const TileShape &t, const ScaleStaging &lhs, const ScaleStaging &rhs) {
+    ScaleSlotLayout l;
+    l.lhsRows = lhs.stagedRows(t.m);
+    l.rhsRows = rhs.stagedRows(t.n);
+    l.lhsRowBytes = lhs.rowBytes();
+    l.rhsRowBytes = rhs.rowBytes();
+    l.sharesSlots =
+        lhs.groupSteps == rhs.groupSteps && l.lhsRowBytes == l.rhsRowBytes;
+    if (l.sharesSlots) {
+      l.rhsBase = l.lhsRows * l.lhsRowBytes;
+      l.lhsSlotStride = l.rhsSlotStride =
+          (l.lhsRows + l.rhsRows) * l.lhsRowBytes;
+    } else {
+      l.rhsBase = lhs.sharedBytes(t, t.m);
+      l.lhsSlotStride = l.lhsRows * l.lhsRowBytes;
+      l.rhsSlotStride = l.rhsRows * l.rhsRowBytes;
+    }
+    return l;
+  }
+  /// The byte in the scale region of slot `slot`'s row `row` of A (`lhs`)
+  /// or B.
+  template <typename Idx> Idx rowByte(bool lhs, Idx slot, Idx row) const {
+    return slot * (lhs ? lhsSlotStride : rhsSlotStride) +
+           row * (lhs ? lhsRowBytes : rhsRowBytes) + (lhs ? lhsBase : rhsBase);
+  }
+};
 
 /// The dynamic shared memory of the kernel of tile `t`: the A slots, the B
 /// slots, the A scale slots, the B scale slots.
