@@ -37,10 +37,9 @@ struct MatmulConfig : MatmulShape {
   /// How each operand's scales are staged (MmaLayout.h, ScaleStaging):
   /// 16x16-block operands as their compact rows; on the block-scaled
   /// targets (sm_120a, sm_121a) in 16-byte groups of K steps where the rows
-  /// allow it: B's always, A's compact rows always, A's tile rows on the
-  /// tiles that load scales per K slice (holdsLhsScaleGroups). The sm_90a
-  /// kernel keeps per-step copies: its dequantizing K step, unrolled twice
-  /// for the groups, spilled 4 bytes at 128 registers.
+  /// allow it. The sm_90a kernel keeps per-step copies: its dequantizing K
+  /// step, unrolled twice for the groups, spilled 4 bytes at 128
+  /// registers.
   ::nvfp4::gpu::ScaleStaging lhsScaleStaging, rhsScaleStaging;
 
   static MatmulConfig
@@ -60,9 +59,7 @@ struct MatmulConfig : MatmulShape {
                      : ScaleStaging{1, stepScaleBytes, blockRows};
     };
     const bool blockScaled = hasBlockScaledMma(target);
-    c.lhsScaleStaging =
-        staging(c.lhsBlockRows, blockScaled && (c.tile.loadsScalesPerSlice() ||
-                                                c.lhsBlockRows > 1));
+    c.lhsScaleStaging = staging(c.lhsBlockRows, blockScaled);
     c.rhsScaleStaging = staging(c.rhsBlockRows, blockScaled);
     if (c.sharedBytes() > ::nvfp4::gpu::kMaxSharedBytes) {
       c.lhsScaleStaging = staging(c.lhsBlockRows, false);
@@ -90,8 +87,7 @@ struct MatmulConfig : MatmulShape {
   /// are 256 distinct bytes. (Compact rows are one row per 16-row block,
   /// a broadcast at any offset.)
   bool holdsLhsScaleGroups() const {
-    return lhsScaleStaging.grouped() && tile.loadsScalesPerSlice() &&
-           lhsScaleStaging.blockRows == 1;
+    return lhsScaleStaging.grouped() && lhsScaleStaging.blockRows == 1;
   }
 
   /// K codes per K step: 64 bytes of a row (128 E2M1 codes, 64 8-bit ones).

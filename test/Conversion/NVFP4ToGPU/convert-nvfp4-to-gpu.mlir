@@ -26,65 +26,84 @@
 // tiles in dynamic shared memory), a loop over K/128 steps, and the
 // epilogue. Prologue: steps 0, 1 and 2 (absent: an empty group), one commit
 // group each. Iteration kt: wait for step kt, barrier, prefetch step kt + 3
-// (when it exists), commit; then per step one 8-byte load of each scale
-// row, and per 64-wide K slice the A and B fragments by ldmatrix.x4 (one
-// per A block, one per two B blocks) and 2x4 MMAs per warp.
+// (when it exists), commit; then the scales (A's rows whole per group of
+// two steps, one 8-byte load per compact B row and step), and per 64-wide
+// K slice the A and B fragments by ldmatrix.x4 (one per A block, one per
+// two B blocks) and 2x4 MMAs per warp.
 
 // CHECK:       gpu.module @nvfp4_kernels
 // CHECK:         llvm.mlir.global external @__nvfp4_mma_sync_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK:         gpu.func @nvfp4_matmul_m128n192k256_1x16_16x16_f32(
 // CHECK-NOT:       workgroup
-// Two CTAs fit an SM's shared memory (35008 bytes each): .minnctapersm 2.
+// Two CTAs fit an SM's shared memory (36032 bytes each): .minnctapersm 2.
 // CHECK-SAME:      kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK-DAG:       %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:       %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG:       %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG:       %[[I2:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK:           llvm.mlir.addressof @__nvfp4_mma_sync_smem : !llvm.ptr<3>
 // CHECK-NOT:       scf.for
 // CHECK-COUNT-4:   nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
-// Step 0's scales: A's 64 rows, 8 bytes each (threads 0..63), then B's 4
-// compact rows (16x16 blocks: one per 16 tile rows) as 16-byte groups of
-// steps 0 and 1 (K = 256: 16 scale bytes a row; threads 64..67).
-// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
-// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// Step 0's scales: one job list of A's 64 rows, then B's 4 compact rows
+// (16x16 blocks: one per 16 tile rows), as 16-byte groups of steps 0 and 1
+// (K = 256: 16 scale bytes a row), threads 0..67, into consecutive rows of
+// the shared scale slot.
+// CHECK:           %[[JOBS:.*]] = arith.cmpi ult, %thread_id_x, %c68 : index
+// CHECK-NEXT:      scf.if %[[JOBS]] {
+// CHECK-NEXT:        %[[ISA:.*]] = arith.cmpi ult, %thread_id_x, %c64 : index
+// CHECK-NEXT:        %[[BJOB:.*]] = arith.addi %thread_id_x, %c-64 : index
+// CHECK-NEXT:        %[[R:.*]] = arith.select %[[ISA]], %thread_id_x, %[[BJOB]] : index
+// CHECK-NEXT:        %[[B0:.*]] = arith.muli %block_id_x, %c4 : index
+// CHECK-NEXT:        %[[A0:.*]] = arith.muli %block_id_y, %c64 : index
+// CHECK-NEXT:        %[[ROW0:.*]] = arith.select %[[ISA]], %[[A0]], %[[B0]] : index
+// CHECK-NEXT:        %[[ROW:.*]] = arith.addi %[[ROW0]], %[[R]] : index
+// CHECK-NEXT:        %[[SRC:.*]] = arith.select %[[ISA]], %{{.*}}, %{{.*}} : !llvm.ptr<1>
+// CHECK-NEXT:        %[[SRCBYTE:.*]] = arith.muli %[[ROW]], %c16 : index
+// CHECK-NEXT:        %[[SRCOFF:.*]] = arith.index_castui %[[SRCBYTE]]
+// CHECK-NEXT:        %[[SRCPTR:.*]] = llvm.getelementptr inbounds %[[SRC]][%[[SRCOFF]]]
+// CHECK-NEXT:        %[[DSTBYTE:.*]] = arith.muli %thread_id_x, %c16 : index
+// CHECK-NEXT:        %[[DSTOFF:.*]] = arith.index_castui %[[DSTBYTE]]
+// CHECK-NEXT:        %[[DST:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[DSTOFF]]]
+// CHECK-NEXT:        nvvm.cp.async.shared.global %[[DST]], %[[SRCPTR]], 16, cache = cg
 // CHECK-NEXT:      }
 // CHECK-NEXT:      nvvm.cp.async.commit.group
-// Step 1: its data and A's scales; B's came with step 0.
+// Step 1: its data only; step 2 does not exist (K = 256): an empty group.
 // CHECK-COUNT-4:   nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
-// CHECK:           nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca
-// CHECK-NEXT:      }
 // CHECK-NEXT:      nvvm.cp.async.commit.group
 // CHECK-NEXT:      nvvm.cp.async.commit.group
-// The loop runs two steps (one B scale group) per iteration, KT and
-// KT + 1: step KT prefetches step KT + 3, which starts no group (data and
-// A's scales only); step KT + 1 prefetches KT + 4, which starts one.
+// The loop runs two steps (one scale group) per iteration, KT and KT + 1:
+// step KT prefetches step KT + 3, which starts no group (data only); step
+// KT + 1 prefetches KT + 4, which starts one.
 // CHECK:           scf.for %[[KT:.*]] = %{{.*}} to %[[C2]] step %[[C2]]
 // CHECK-NEXT:        nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
 // CHECK-NEXT:        %[[NEXT0:.*]] = arith.addi %[[KT]], %c3
 // CHECK:             scf.if
 // CHECK-COUNT-4:       nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
-// CHECK:               nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca
-// CHECK-NEXT:        }
 // CHECK-NEXT:        }
 // CHECK-NEXT:        nvvm.cp.async.commit.group
-// Step KT reads A's scales from slot KT % 4 (64 rows of 8 bytes) and B's
-// from byte 0 of group slot (KT / 2) % 3 (4 compact rows of 16 bytes).
-// CHECK-NEXT:        %[[ASLOT:.*]] = arith.remui %[[KT]], %c4 : index
-// CHECK-NEXT:        arith.muli %[[ASLOT]], %c512 : index
+// Step KT starts its group: it loads the lane's two A scale rows whole (16
+// bytes each, rows 16 apart) from group slot (KT / 2) % 3, whose 1088
+// bytes hold A's 64 rows, then B's 4; the group's steps use words 0, 1
+// (step KT's two K slices) and 2, 3 (step KT + 1's).
+// CHECK-NEXT:        %[[GROUP0:.*]] = arith.divui %[[KT]], %[[C2]] : index
+// CHECK-NEXT:        %[[GSLOT0:.*]] = arith.remui %[[GROUP0]], %c3 : index
+// CHECK-NEXT:        arith.muli %[[GSLOT0]], %c1088 : index
+// CHECK-NOT:         gpu.barrier
+// CHECK:             %[[AG0:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT:        %[[AW0:.*]] = llvm.extractelement %[[AG0]][%[[I0]] : i32] : vector<4xi32>
+// CHECK-NEXT:        %[[AW1:.*]] = llvm.extractelement %[[AG0]][%[[I1]] : i32] : vector<4xi32>
+// CHECK-NEXT:        %[[AW2:.*]] = llvm.extractelement %[[AG0]][%[[I2]] : i32] : vector<4xi32>
+// CHECK:             llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// B's scales of step KT at byte 0 of the same slot, from B's rows.
 // CHECK:             %[[BGROUP:.*]] = arith.divui %[[KT]], %[[C2]] : index
 // CHECK-NEXT:        %[[BSLOT:.*]] = arith.remui %[[BGROUP]], %c3 : index
-// CHECK-NEXT:        %[[BSLOTBYTE:.*]] = arith.muli %[[BSLOT]], %c64 : index
+// CHECK-NEXT:        %[[BSLOTBYTE:.*]] = arith.muli %[[BSLOT]], %c1088 : index
 // CHECK-NEXT:        arith.index_castui %[[BSLOTBYTE]]
-// CHECK-NOT:         gpu.barrier
 // B's compact rows of the warp's 32 columns: warpCol / 16 and the next.
 // CHECK:             %[[BROW0:.*]] = arith.divui %[[WARPCOL:.*]], %c16 : index
 // CHECK-NEXT:        %[[BROW1BASE:.*]] = arith.divui %[[WARPCOL]], %c16 : index
 // CHECK-NEXT:        %[[BROW1:.*]] = arith.addi %[[BROW1BASE]], %c1 : index
-// CHECK:             %[[SA:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-// CHECK-NEXT:        %[[SA0:.*]] = llvm.extractelement %[[SA]][%[[I0]] : i32] : vector<2xi32>
-// CHECK-NEXT:        %[[SA1:.*]] = llvm.extractelement %[[SA]][%[[I1]] : i32] : vector<2xi32>
-// CHECK:             llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
 // B: one load per compact row, 16 bytes apart; each serves two 8-column
 // MMA blocks.
 // CHECK:             %[[BROWBYTE:.*]] = arith.muli %[[BROW0]], %c16 : index
@@ -108,42 +127,37 @@
 // CHECK-NEXT:        %[[B2:.*]] = llvm.extractvalue %[[B]][2]
 // CHECK-NEXT:        %[[B3:.*]] = llvm.extractvalue %[[B]][3]
 // CHECK-NOT:         nvvm.ldmatrix
-// CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[{{.*}}] C[{{.*}}] scaleA[%[[SA0]], {{.*}}] {{.*}}blockScaleFormat = #nvvm.block_scale_format<ue4m3>, kind = #nvvm.block_scale_kind<mxf4nvf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x4>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
+// CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[{{.*}}] C[{{.*}}] scaleA[%[[AW0]], {{.*}}] {{.*}}blockScaleFormat = #nvvm.block_scale_format<ue4m3>, kind = #nvvm.block_scale_kind<mxf4nvf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x4>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
 // CHECK-COUNT-2:     nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]
 // CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[%[[B2]], %[[B3]]]
 // CHECK-COUNT-4:     nvvm.mma.block_scale
-// The second K slice: its own fragments, the second scale word.
+// The second K slice: its own fragments, the group's second word.
 // CHECK:             nvvm.ldmatrix
 // CHECK-COUNT-3:     nvvm.ldmatrix
-// CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[SA1]],
+// CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW1]],
 // CHECK-COUNT-7:     nvvm.mma.block_scale
-// Step KT + 1: its prefetch copies B's group of steps KT + 4 and KT + 5
-// of compact row 4 x tileN + job into row `job` (job < 4) of group slot
-// ((KT + 4) / 2) % 3; it reads B's scales at byte 8 of group slot
-// ((KT + 1) / 2) % 3.
+// Step KT + 1: its prefetch copies the group of steps KT + 4 and KT + 5
+// (one job list of A's and B's rows) into group slot ((KT + 4) / 2) % 3;
+// it loads no A scales (the group's words 2 and 3 are held) and reads B's
+// at byte 8 of group slot ((KT + 1) / 2) % 3.
 // CHECK:             %[[KT1:.*]] = arith.addi %[[KT]], %c1 : index
 // CHECK-NEXT:        nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
 // CHECK-NEXT:        %[[NEXT1:.*]] = arith.addi %[[KT1]], %c3 : index
-// CHECK:             nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca
-// CHECK:               %[[BTILEROW:.*]] = arith.muli %block_id_x, %c4 : index
-// CHECK-NEXT:          %[[GROUP:.*]] = arith.divui %[[NEXT1]], %[[C2]] : index
-// CHECK-NEXT:          %[[GSLOT:.*]] = arith.remui %[[GROUP]], %c3 : index
-// CHECK:               %[[JOBT:.*]] = arith.addi %thread_id_x, %c64 : index
-// CHECK-NEXT:          %[[JOB:.*]] = arith.remui %[[JOBT]], %c128 : index
-// CHECK-NEXT:          arith.cmpi ult, %[[JOB]], %c4 : index
-// CHECK:                 %[[SROW:.*]] = arith.addi %[[BTILEROW]], %[[JOB]] : index
-// CHECK-NEXT:            arith.muli %[[SROW]], %c16 : index
-// CHECK-NEXT:            %[[ROWBYTE:.*]] = arith.muli %[[JOB]], %c16 : index
-// CHECK-NEXT:            %[[SLOTBYTE:.*]] = arith.muli %[[GSLOT]], %c64 : index
-// CHECK-NEXT:            arith.addi %[[SLOTBYTE]], %[[ROWBYTE]] : index
-// CHECK:                 nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// CHECK:             %[[GROUP:.*]] = arith.divui %[[NEXT1]], %[[C2]] : index
+// CHECK-NEXT:        %[[GSLOT:.*]] = arith.remui %[[GROUP]], %c3 : index
+// CHECK-NEXT:        %[[SLOTBYTE:.*]] = arith.muli %[[GSLOT]], %c1088 : index
+// CHECK:             arith.cmpi ult, %thread_id_x, %c68 : index
+// CHECK:             nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK:             nvvm.cp.async.commit.group
+// CHECK-NOT:         vector<4xi32>
 // CHECK:             %[[BGROUP1:.*]] = arith.divui %[[KT1]], %[[C2]] : index
 // CHECK-NEXT:        %[[BSLOT1:.*]] = arith.remui %[[BGROUP1]], %c3 : index
-// CHECK-NEXT:        %[[BSLOTBYTE1:.*]] = arith.muli %[[BSLOT1]], %c64 : index
+// CHECK-NEXT:        %[[BSLOTBYTE1:.*]] = arith.muli %[[BSLOT1]], %c1088 : index
 // CHECK-NEXT:        arith.addi %[[BSLOTBYTE1]], %c8 : index
-// CHECK-COUNT-16:    nvvm.mma.block_scale
+// CHECK-NOT:         vector<4xi32>
+// CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW2]],
+// CHECK-COUNT-15:    nvvm.mma.block_scale
 // CHECK-NOT:         nvvm.mma.block_scale
 // CHECK-NOT:         gpu.barrier
 // CHECK:             scf.yield

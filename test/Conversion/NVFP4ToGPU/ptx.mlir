@@ -18,28 +18,31 @@
 // PTX121:      .target sm_121a
 
 // M = 256, N = 128 selects the 128x64 tile (8 warps). Staging: 4 pipeline
-// slots of the A tile (128 rows x 64 bytes) and the B tile (64 x 64), 4
-// slots of A's scale rows (128 x 8 bytes) and 3 of B's 16-byte groups of
-// two steps (64 x 16 bytes) in dynamic shared memory, filled by cp.async;
-// one barrier per K step, two K steps per loop iteration; fragments by
-// ldmatrix, the scales of a row and step by one 8-byte load.
+// slots of the A tile (128 rows x 64 bytes) and the B tile (64 x 64), then
+// 3 scale slots of 16-byte groups of two steps, each holding A's 128 rows
+// then B's 4 compact rows (16x16 blocks), in dynamic shared memory, filled
+// by cp.async; one barrier per K step, two K steps per loop iteration;
+// fragments by ldmatrix; the group's first step loads the lane's A scale
+// rows whole (16 bytes, held for both steps), B's by one 8-byte load per
+// compact row and step.
 // PTX:         .extern .shared .align 16 .b8 __nvfp4_mma_sync_smem[];
 // PTX-LABEL:   .visible .entry nvfp4_matmul_m256n128k1024_1x16_16x16_f32_t128x64(
 // PTX:         .maxntid 256, 1, 1
 // PTX-NOT:     ld.global
-// Prologue: steps 0, 1 and 2 (A vectors, B vectors, A's 8-byte scale rows
-// by threads 0..127, and with step 0 B's 16-byte groups by threads
-// 128..191).
+// Prologue: steps 0, 1 and 2 (A vectors, B vectors, and with steps 0 and
+// 2 the scale groups: one job list of A's 128 rows and B's 4, threads
+// 0..131), all by 16-byte copies.
 // PTX:         cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // PTX:         cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
-// PTX:         cp.async.ca.shared.global [{{.*}}], [{{.*}}], 8;
-// PTX:         cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// PTX:         cp.async.cg.shared.global [{{.*}}+49152], [{{.*}}], 16;
+// PTX-NOT:     cp.async.ca
 // PTX:         cp.async.commit_group;
 // PTX:         cp.async.commit_group;
+// PTX:         cp.async.cg.shared.global [{{.*}}+51264], [{{.*}}+16], 16;
 // PTX:         cp.async.commit_group;
 // PTX-NOT:     bar.sync
 // PTX-DAG:     ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX-DAG:     ld.shared.v2.b32
+// PTX-DAG:     ld.shared.v2.b32 {{.*}}+51208];
 // PTX:         mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-COUNT-15: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-NOT:     mma.sync

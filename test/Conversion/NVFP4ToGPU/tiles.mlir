@@ -17,24 +17,23 @@
 
 // Selection: a dimension gets a 128-wide tile when it is a multiple of 128
 // and at least 256. Grid (N / tileN, M / tileM, batch); 128 threads for
-// 64x64, 256 for the others. Shared memory: 4 stages of A and B, 4 A scale
-// slots of 8-byte rows, 3 B scale slots of 16-byte rows (K is a multiple of
-// 256: B's scales come in 16-byte groups of two steps) holding B's compact
-// rows (16x16 blocks: one per 16 tile rows), e.g. 64x64:
-// 4 x 128 x 64 + 4 x 64 x 8 + 3 x 4 x 16 = 35008; 128x64:
-// 4 x 192 x 64 + 4 x 128 x 8 + 3 x 4 x 16 = 53440; 64x128:
-// 4 x 192 x 64 + 4 x 64 x 8 + 3 x 8 x 16 = 51584; the 128x128 tile (its
-// warp tiles load scales per K slice) groups A's scales too:
+// 64x64, 256 for the others. Shared memory: 4 stages of A and B, then 3
+// scale slots of 16-byte rows (K is a multiple of 256: the scales come in
+// 16-byte groups of two steps) holding A's tile rows and B's compact rows
+// (16x16 blocks: one per 16 tile rows), e.g. 64x64:
+// 4 x 128 x 64 + 3 x 64 x 16 + 3 x 4 x 16 = 36032; 128x64:
+// 4 x 192 x 64 + 3 x 128 x 16 + 3 x 4 x 16 = 55488; 64x128:
+// 4 x 192 x 64 + 3 x 64 x 16 + 3 x 8 x 16 = 52608; 128x128:
 // 4 x 256 x 64 + 3 x 128 x 16 + 3 x 8 x 16 = 72064.
 // SELECT-LABEL: func.func @small(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n128k1024_1x16_16x16_f32
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c128{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c35008_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %{{.*}}) threads in (%c128{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c36032_i32
 // SELECT-LABEL: func.func @tall(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m512n64k1024_1x16_16x16_f32_t128x64
-// SELECT-SAME:      blocks in (%c1{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c53440_i32
+// SELECT-SAME:      blocks in (%c1{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c55488_i32
 // SELECT-LABEL: func.func @wide(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m192n256k1024_1x16_16x16_f32_t64x128
-// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c51584_i32
+// SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %{{.*}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c52608_i32
 // SELECT-LABEL: func.func @large(
 // SELECT:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_b2m256n256k2048_1x16_16x16_bf16_acc_t128x128
 // SELECT-SAME:      blocks in (%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, {{.*}} dynamic_shared_memory_size %c72064_i32
