@@ -34,5 +34,6 @@
 // EXACT: gpu mx matmul [1x32] e5m2 x [1x32] e5m2: outside bound 0 (of 1), bit-exact 1
 // EXACT: gpu mx matmul [64x544] e4m3 x [200x544] e4m3: outside bound 0 (of 12800), bit-exact 12800
 // EXACT: gpu mx matmul [64x1536] e2m1 x [72x1536] e2m1: outside bound 0 (of 4608), bit-exact 4608
+// EXACT: gpu mx matmul [96x1024] e4m3 x [80x1024] e5m2 acc: outside bound 0 (of 7680), bit-exact 7680
 // PAIR: gpu mx matmul [256x544] e2m1 x [256x544] e2m1 acc: outside bound 0 (of 65536), bit-exact 65536
 // PAIR: gpu mx matmul [256x384] e4m3 x [128x384] e5m2: outside bound 0 (of 32768), bit-exact 32768

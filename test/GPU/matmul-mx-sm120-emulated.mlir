@@ -28,3 +28,4 @@
 // EXACT: gpu mx matmul [1x32] e5m2 x [1x32] e5m2: outside bound 0 (of 1), bit-exact 1
 // EXACT: gpu mx matmul [64x544] e4m3 x [200x544] e4m3: outside bound 0 (of 12800), bit-exact 12800
 // EXACT: gpu mx matmul [64x1536] e2m1 x [72x1536] e2m1: outside bound 0 (of 4608), bit-exact 4608
+// EXACT: gpu mx matmul [96x1024] e4m3 x [80x1024] e5m2 acc: outside bound 0 (of 7680), bit-exact 7680

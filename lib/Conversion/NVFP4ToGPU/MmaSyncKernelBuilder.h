@@ -5,10 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Internal to lib/Conversion/NVFP4ToGPU: MmaSyncKernelBuilder, which emits
-// the mma.sync matmul kernels. The staging pipeline, the block-scaled K step
-// (sm_120a / sm_121a) and the epilogue are in MmaSyncMatmul.cpp; the K step
-// on operands dequantized to bf16 in registers (sm_90a) is in
-// MmaSyncDequantize.cpp. docs/gpu.md describes the design.
+// the mma.sync matmul kernels. The staging pipeline and the epilogue are in
+// MmaSyncMatmul.cpp, the block-scaled K step (sm_120a / sm_121a) in
+// MmaSyncBlockScaled.cpp, the K step on operands dequantized to bf16 in
+// registers (sm_90a) in MmaSyncDequantize.cpp. docs/gpu.md describes the
+// design.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +25,7 @@ namespace mlir::nvfp4::detail {
 
 /// The body of an mma.sync matmul kernel under construction: the staging
 /// pipeline and epilogue (MmaSyncMatmul.cpp) and the MMAs of a K step,
-/// block-scaled (MmaSyncMatmul.cpp) or on dequantized operands
+/// block-scaled (MmaSyncBlockScaled.cpp) or on dequantized operands
 /// (MmaSyncDequantize.cpp).
 class MmaSyncKernelBuilder {
 public:

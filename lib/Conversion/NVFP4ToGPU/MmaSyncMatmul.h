@@ -85,9 +85,12 @@ struct MatmulConfig : MatmulShape {
   /// reads rows g and g + 8 of each quad: from 16-byte slot rows one
   /// step's bytes would put two rows on each bank, where the whole rows
   /// are 256 distinct bytes. (Compact rows are one row per 16-row block,
-  /// a broadcast at any offset.)
+  /// a broadcast at any offset.) MX formats hold none: with MXFP4's groups
+  /// of four steps held, ptxas spilled 28 bytes in the 128x256 tile; their
+  /// A scale loads take the 2-way conflict.
   bool holdsLhsScaleGroups() const {
-    return lhsScaleStaging.grouped() && lhsScaleStaging.blockRows == 1;
+    return lhsScaleStaging.grouped() && lhsScaleStaging.blockRows == 1 &&
+           !isMX();
   }
 
   /// K codes per K step: 64 bytes of a row (128 E2M1 codes, 64 8-bit ones).

@@ -317,8 +317,9 @@ struct ScaleStaging {
 inline constexpr int64_t kScaleGroupBytes = 16;
 /// The staging of an operand whose rows hold `scaleRowBytes` scale bytes,
 /// `stepBytes` per K step: groups of 16 bytes when every row's scales are
-/// 16-byte aligned and a step's are 4 or 8 bytes (MXFP8's 2 bytes are
-/// loaded byte by byte), else one copy per step.
+/// 16-byte aligned and a step's are 4 or 8 bytes, else one copy per step.
+/// MXFP8's 2 bytes a step are loaded byte by byte: its groups of eight
+/// steps made ptxas spill 4 to 16 bytes in the 128 x 256 tile.
 inline constexpr ScaleStaging groupedScaleStaging(int64_t stepBytes,
                                                   int64_t scaleRowBytes,
                                                   int64_t blockRows = 1) {
