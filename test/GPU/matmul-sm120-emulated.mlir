@@ -57,3 +57,4 @@
 // RAGGED: gpu matmul [2x17x80] x [2x33x80] bf16: outside bound 0 (of 1122), bit-exact 1122,
 // RAGGED: gpu matmul [64x96] x [64x96]: outside bound 0 (of 4096), bit-exact 4096,
 // TILES: gpu matmul [256x512] x [384x512]: outside bound 0 (of 98304), bit-exact 98304,
+// TILES: gpu matmul [256x512] x [384x512]: outside bound 0 (of 98304), bit-exact 98304,

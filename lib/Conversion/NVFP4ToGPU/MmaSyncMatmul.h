@@ -72,9 +72,11 @@ struct MatmulConfig : MatmulShape {
   /// per K slice, where each is used, or a step's words of a row at once:
   /// per slice on the large tiles (TileShape::loadsScalesPerSlice), where
   /// a step's words would keep 2 (mmasM + mmasN) registers live, except for
-  /// B's compact rows (16x16 blocks): each serves two 8-column MMA blocks,
+  /// compact rows (16x16 blocks). B's serve two 8-column MMA blocks each,
   /// so a step's two words per row take as many registers as per-slice
-  /// words of tile rows, in half the loads.
+  /// words of tile rows, in half the loads; A's (one per 16-row block, as
+  /// many as tile rows) take mmasM registers more, which no tile spills
+  /// (ptxas, 16x16 x 16x16 with a bf16 accumulator on 128x256).
   bool loadsScalesPerSlice(bool lhs) const {
     return tile.loadsScalesPerSlice() &&
            (lhs ? lhsScaleStaging : rhsScaleStaging).blockRows == 1;
