@@ -106,13 +106,14 @@ static float bf16At(int32_t packed, int h) {
   return value;
 }
 
-/// Deposits the lane's fragments of a warp-wide `mma.sync`; the last lane
-/// to arrive runs `compute(warp, slot)`, which fills every lane's D; then
+/// Deposits the lane's fragments of a warp-wide `mma.sync` (and, for a
+/// block-scaled one, its scale registers and selectors); the last lane to
+/// arrive runs `compute(warp, slot)`, which fills every lane's D; then
 /// copies the lane's D to `d`.
 template <typename Compute>
 static void warpMma(Thread *t, const int32_t *a, int aRegs, const int32_t *b,
                     int bRegs, const float *c, int32_t scaleA, int32_t scaleB,
-                    float *d, Compute compute) {
+                    const int32_t *selectors, float *d, Compute compute) {
   Cta &cta = *t->cta;
   const int lane = static_cast<int>(t->linear % kWarpSize);
   WarpMma &warp = cta.mmas[t->linear / kWarpSize];
@@ -123,6 +124,9 @@ static void warpMma(Thread *t, const int32_t *a, int aRegs, const int32_t *b,
   std::memcpy(warp.c[slot][lane], c, sizeof(warp.c[slot][lane]));
   warp.scaleA[slot][lane] = scaleA;
   warp.scaleB[slot][lane] = scaleB;
+  if (selectors)
+    std::memcpy(warp.selectors[slot][lane], selectors,
+                sizeof(warp.selectors[slot][lane]));
   warp.arrived[slot] |= 1u << lane;
   t->waitGeneration = g;
   if (warp.arrived[slot] == 0xFFFFFFFFu) {
@@ -139,7 +143,7 @@ static void warpMma(Thread *t, const int32_t *a, int aRegs, const int32_t *b,
 extern "C" void nvfp4EmuMmaM16N8K16Bf16(void *thread, const int32_t *a,
                                         const int32_t *b, const float *c,
                                         float *d) {
-  warpMma(asThread(thread), a, 4, b, 2, c, 0, 0, d,
+  warpMma(asThread(thread), a, 4, b, 2, c, 0, 0, /*selectors=*/nullptr, d,
           [](WarpMma &warp, int slot) {
             // The matrices from the fragments (PTX ISA, mma.m16n8k16 .bf16):
             // group = lane / 4, t4 = lane % 4.
@@ -175,23 +179,79 @@ extern "C" void nvfp4EmuMmaM16N8K16Bf16(void *thread, const int32_t *a,
 }
 
 namespace {
+/// The scale selectors {byte-id-a, thread-id-a, byte-id-b, thread-id-b} of
+/// a block-scaled `mma.sync` (PTX ISA, "Block Scaling for mma.sync").
+enum Selector { ByteIdA, ThreadIdA, ByteIdB, ThreadIdB };
+
+/// Refuses selectors the ISA leaves undefined (its table of valid values):
+/// byte-id 0 with `scaleBytes` = 4 (scale_vec::4X), 0 or 2 with 2 (2X), 0
+/// to 3 with 1 (1X); thread-id-a 0 or 1; thread-id-b 0 to 3.
+void checkScaleSelectors(Thread *t, const char *kind, int scaleBytes,
+                         const int32_t sel[4]) {
+  auto validByte = [scaleBytes](int32_t id) {
+    return id >= 0 && id < 4 && id % scaleBytes == 0;
+  };
+  if (validByte(sel[ByteIdA]) && validByte(sel[ByteIdB]) &&
+      (sel[ThreadIdA] == 0 || sel[ThreadIdA] == 1) && sel[ThreadIdB] >= 0 &&
+      sel[ThreadIdB] < 4)
+    return;
+  fail("kernel %s: thread %" PRId64 ": block-scaled mma.sync (%s) with "
+       "scale selectors {%d, %d} / {%d, %d}: the PTX ISA defines byte-id %s, "
+       "thread-id-a 0 or 1 and thread-id-b 0 to 3",
+       t->cta->name, t->linear, kind, sel[ByteIdA], sel[ThreadIdA],
+       sel[ByteIdB], sel[ThreadIdB],
+       scaleBytes == 4   ? "0"
+       : scaleBytes == 2 ? "0 or 2"
+                         : "0 to 3");
+}
+
+/// The scale bytes a block-scaled MMA reads (PTX ISA, "Block Scaling for
+/// mma.sync"; the lanes of CUTLASS's SM120 SFA / SFB layouts): row r of A
+/// from lane 4 (r % 8) + 2 thread-id-a + r / 8, column n of B from lane
+/// 4 n + thread-id-b; bytes [byte-id, byte-id + scaleBytes) of the lane's
+/// scale register, the i-th of them the scale of K block i. The selectors
+/// are warp-uniform (as the ISA's single instruction has them; lanes that
+/// disagree are refused).
+void selectScales(Thread *t, const WarpMma &warp, int slot, int scaleBytes,
+                  uint8_t scaleA[16][4], uint8_t scaleB[8][4]) {
+  const int32_t *sel = warp.selectors[slot][0];
+  for (int l = 1; l < kWarpSize; ++l)
+    if (std::memcmp(warp.selectors[slot][l], sel, sizeof(int32_t) * 4) != 0)
+      fail("kernel %s: warp %" PRId64 ": block-scaled mma.sync with scale "
+           "selectors that differ across lanes (lane 0 {%d, %d} / {%d, %d}, "
+           "lane %d {%d, %d} / {%d, %d})",
+           t->cta->name, t->linear / kWarpSize, sel[ByteIdA], sel[ThreadIdA],
+           sel[ByteIdB], sel[ThreadIdB], l, warp.selectors[slot][l][ByteIdA],
+           warp.selectors[slot][l][ThreadIdA], warp.selectors[slot][l][ByteIdB],
+           warp.selectors[slot][l][ThreadIdB]);
+  auto byteOf = [](int32_t reg, int byte) {
+    return static_cast<uint8_t>(static_cast<uint32_t>(reg) >> (8 * byte));
+  };
+  for (int r = 0; r < 16; ++r) {
+    const int lane = 4 * (r % 8) + 2 * sel[ThreadIdA] + r / 8;
+    for (int i = 0; i < scaleBytes; ++i)
+      scaleA[r][i] = byteOf(warp.scaleA[slot][lane], sel[ByteIdA] + i);
+  }
+  for (int n = 0; n < 8; ++n) {
+    const int lane = 4 * n + sel[ThreadIdB];
+    for (int i = 0; i < scaleBytes; ++i)
+      scaleB[n][i] = byteOf(warp.scaleB[slot][lane], sel[ByteIdB] + i);
+  }
+}
+
 /// The operands of one block-scaled m16n8k64 MMA gathered from the warp's
 /// lanes (PTX ISA fragment layouts, E2M1 codes decoded): A [16][64], B
-/// [64][8], C [16][8], and each A row's and B column's scale bytes. With
-/// selectors 0, A's scales come from lanes 4g and 4g + 1 (rows g and g + 8),
-/// B's from lane 4g; the other lanes' copies are not read.
+/// [64][8], C [16][8], and each A row's and B column's scale bytes
+/// (selectScales).
 struct BlockScaledOperands {
   float a[16][64], b[64][8], c[16][8];
   uint8_t scaleA[16][4], scaleB[8][4];
 };
 
-BlockScaledOperands gatherBlockScaled(const WarpMma &warp, int slot) {
+BlockScaledOperands gatherBlockScaled(Thread *t, const WarpMma &warp,
+                                      int slot) {
   auto nibble = [](int32_t reg, int j) {
     return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (4 * j)) & 0xFu);
-  };
-  auto scaleByte = [](int32_t reg, int s) {
-    return static_cast<uint8_t>((static_cast<uint32_t>(reg) >> (8 * s)) &
-                                0xFFu);
   };
   BlockScaledOperands op;
   for (int l = 0; l < kWarpSize; ++l) {
@@ -206,13 +266,8 @@ BlockScaledOperands gatherBlockScaled(const WarpMma &warp, int slot) {
             ::nvfp4::decodeE2M1(nibble(warp.b[slot][l][r], j));
     for (int r = 0; r < 4; ++r)
       op.c[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
-    for (int s = 0; s < 4; ++s) {
-      if (t4 < 2)
-        op.scaleA[group + 8 * (l % 2)][s] = scaleByte(warp.scaleA[slot][l], s);
-      if (t4 == 0)
-        op.scaleB[group][s] = scaleByte(warp.scaleB[slot][l], s);
-    }
   }
+  selectScales(t, warp, slot, /*scaleBytes=*/4, op.scaleA, op.scaleB);
   return op;
 }
 
@@ -225,15 +280,6 @@ void scatterResult(WarpMma &warp, int slot, ValueFn value) {
       warp.d[slot][l][r] = value(group + 8 * (r / 2), 2 * t4 + r % 2);
   }
 }
-
-void checkScaleSelectors(Thread *t, const char *kind, int32_t byteIdA,
-                         int32_t threadIdA, int32_t byteIdB,
-                         int32_t threadIdB) {
-  if (byteIdA != 0 || threadIdA != 0 || byteIdB != 0 || threadIdB != 0)
-    fail("kernel %s: thread %" PRId64 ": block-scaled mma.sync (%s) with "
-         "scale selectors {%d, %d} / {%d, %d}: only {0, 0} is modelled",
-         t->cta->name, t->linear, kind, byteIdA, threadIdA, byteIdB, threadIdB);
-}
 } // namespace
 
 extern "C" void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a,
@@ -243,26 +289,27 @@ extern "C" void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a,
                                         int32_t byteIdB, int32_t threadIdB,
                                         float *d) {
   Thread *t = asThread(thread);
-  checkScaleSelectors(t, "kind::mxf4nvf4", byteIdA, threadIdA, byteIdB,
-                      threadIdB);
-  warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [](WarpMma &warp, int slot) {
-    BlockScaledOperands op = gatherBlockScaled(warp, slot);
-    // ue4m3: the E4M3 magnitude bits; the sign bit is not part of it.
-    auto scale = [](uint8_t byte) {
-      return ::nvfp4::decodeE4M3(static_cast<uint8_t>(byte & 0x7Fu));
-    };
-    scatterResult(warp, slot, [&](int row, int col) {
-      float acc = op.c[row][col];
-      for (int kb = 0; kb < 4; ++kb) {
-        float partial = 0.0f; // exact: multiples of 1/4 below 576
-        for (int e = 0; e < 16; ++e)
-          partial += op.a[row][16 * kb + e] * op.b[16 * kb + e][col];
-        acc +=
-            partial * (scale(op.scaleA[row][kb]) * scale(op.scaleB[col][kb]));
-      }
-      return acc;
-    });
-  });
+  const int32_t selectors[4] = {byteIdA, threadIdA, byteIdB, threadIdB};
+  checkScaleSelectors(t, "kind::mxf4nvf4", /*scaleBytes=*/4, selectors);
+  warpMma(t, a, 4, b, 2, c, scaleA, scaleB, selectors, d,
+          [t](WarpMma &warp, int slot) {
+            BlockScaledOperands op = gatherBlockScaled(t, warp, slot);
+            // ue4m3: the E4M3 magnitude bits; the sign bit is not part of it.
+            auto scale = [](uint8_t byte) {
+              return ::nvfp4::decodeE4M3(static_cast<uint8_t>(byte & 0x7Fu));
+            };
+            scatterResult(warp, slot, [&](int row, int col) {
+              float acc = op.c[row][col];
+              for (int kb = 0; kb < 4; ++kb) {
+                float partial = 0.0f; // exact: multiples of 1/4 below 576
+                for (int e = 0; e < 16; ++e)
+                  partial += op.a[row][16 * kb + e] * op.b[16 * kb + e][col];
+                acc += partial *
+                       (scale(op.scaleA[row][kb]) * scale(op.scaleB[col][kb]));
+              }
+              return acc;
+            });
+          });
 }
 
 void nvfp4::emulator::detail::mxBlockProducts(
@@ -305,11 +352,11 @@ namespace {
 /// gathers A [16, K] and B [8, K] codes from the fragments (register r of
 /// lane l, group g = l / 4, t = l % 4, holding 32 / bits elements j: A row
 /// g + 8 (r % 2), k e t + j + 4 e (r / 2); B column g, k e t + j + 4 e r;
-/// with e = 32 / bits), E8M0 scale byte s (block s of 32) of the selector-0
-/// lanes, and writes D = C plus, per 32-wide block in increasing k, the
-/// block's contribution as nvfp4::mx::matmul computes a block (the exact
-/// sum rounded to f32, scaled by 2^(eA + eB)).
-void mxWarpMma(WarpMma &warp, int slot, ::nvfp4::mx::ElementType ta,
+/// with e = 32 / bits), the E8M0 scales of its K blocks of 32 (the
+/// selected bytes, selectScales), and writes D = C plus, per 32-wide block in
+/// increasing k, the block's contribution as nvfp4::mx::matmul computes a block
+/// (the exact sum rounded to f32, scaled by 2^(eA + eB)).
+void mxWarpMma(Thread *t, WarpMma &warp, int slot, ::nvfp4::mx::ElementType ta,
                ::nvfp4::mx::ElementType tb, int bits) {
   const int perReg = 32 / bits, k = 4 * perReg * 2, blocks = k / 32;
   auto field = [bits](int32_t reg, int j) {
@@ -317,8 +364,6 @@ void mxWarpMma(WarpMma &warp, int slot, ::nvfp4::mx::ElementType ta,
                                 ((1u << bits) - 1));
   };
   std::vector<uint8_t> a(16 * k), b(8 * k);
-  // Per block, the scale of each row.
-  uint8_t scaleA[2][16] = {}, scaleB[2][8] = {};
   float acc[16][8];
   for (int l = 0; l < kWarpSize; ++l) {
     const int group = l / 4, t4 = l % 4;
@@ -332,21 +377,20 @@ void mxWarpMma(WarpMma &warp, int slot, ::nvfp4::mx::ElementType ta,
             field(warp.b[slot][l][r], j);
     for (int r = 0; r < 4; ++r)
       acc[group + 8 * (r / 2)][2 * t4 + r % 2] = warp.c[slot][l][r];
-    for (int s = 0; s < blocks; ++s) {
-      const auto byte = [s](int32_t reg) {
-        return static_cast<uint8_t>(static_cast<uint32_t>(reg) >> (8 * s));
-      };
-      if (t4 < 2)
-        scaleA[s][group + 8 * (l % 2)] = byte(warp.scaleA[slot][l]);
-      if (t4 == 0)
-        scaleB[s][group] = byte(warp.scaleB[slot][l]);
-    }
   }
+  uint8_t rowScales[16][4] = {}, colScales[8][4] = {};
+  selectScales(t, warp, slot, /*scaleBytes=*/blocks, rowScales, colScales);
   for (int blk = 0; blk < blocks; ++blk) {
+    // The block's scale of each row of A and column of B.
+    uint8_t scaleA[16], scaleB[8];
+    for (int row = 0; row < 16; ++row)
+      scaleA[row] = rowScales[row][blk];
+    for (int col = 0; col < 8; ++col)
+      scaleB[col] = colScales[col][blk];
     float block[16 * 8];
     mxBlockProducts("block-scaled mma.sync (MX)", a.data() + 32 * blk, k,
-                    scaleA[blk], 16, static_cast<int>(ta), b.data() + 32 * blk,
-                    k, scaleB[blk], 8, static_cast<int>(tb), block);
+                    scaleA, 16, static_cast<int>(ta), b.data() + 32 * blk, k,
+                    scaleB, 8, static_cast<int>(tb), block);
     for (int row = 0; row < 16; ++row)
       for (int col = 0; col < 8; ++col)
         acc[row][col] = acc[row][col] + block[row * 8 + col];
@@ -362,11 +406,13 @@ extern "C" void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a,
                                         int32_t byteIdB, int32_t threadIdB,
                                         float *d) {
   Thread *t = asThread(thread);
-  checkScaleSelectors(t, "kind::mxf4", byteIdA, threadIdA, byteIdB, threadIdB);
-  warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [](WarpMma &warp, int slot) {
-    mxWarpMma(warp, slot, ::nvfp4::mx::ElementType::E2M1,
-              ::nvfp4::mx::ElementType::E2M1, /*bits=*/4);
-  });
+  const int32_t selectors[4] = {byteIdA, threadIdA, byteIdB, threadIdB};
+  checkScaleSelectors(t, "kind::mxf4", /*scaleBytes=*/2, selectors);
+  warpMma(t, a, 4, b, 2, c, scaleA, scaleB, selectors, d,
+          [t](WarpMma &warp, int slot) {
+            mxWarpMma(t, warp, slot, ::nvfp4::mx::ElementType::E2M1,
+                      ::nvfp4::mx::ElementType::E2M1, /*bits=*/4);
+          });
 }
 
 extern "C" void nvfp4EmuMmaM16N8K32Mxf8f6f4(void *thread, const int32_t *a,
@@ -377,15 +423,16 @@ extern "C" void nvfp4EmuMmaM16N8K32Mxf8f6f4(void *thread, const int32_t *a,
                                             int32_t typeA, int32_t typeB,
                                             float *d) {
   Thread *t = asThread(thread);
-  checkScaleSelectors(t, "kind::mxf8f6f4", byteIdA, threadIdA, byteIdB,
-                      threadIdB);
+  const int32_t selectors[4] = {byteIdA, threadIdA, byteIdB, threadIdB};
+  checkScaleSelectors(t, "kind::mxf8f6f4", /*scaleBytes=*/1, selectors);
   auto elementType = [](int32_t code) {
     return code ? ::nvfp4::mx::ElementType::E5M2
                 : ::nvfp4::mx::ElementType::E4M3;
   };
   const ::nvfp4::mx::ElementType ta = elementType(typeA);
   const ::nvfp4::mx::ElementType tb = elementType(typeB);
-  warpMma(t, a, 4, b, 2, c, scaleA, scaleB, d, [=](WarpMma &warp, int slot) {
-    mxWarpMma(warp, slot, ta, tb, /*bits=*/8);
-  });
+  warpMma(t, a, 4, b, 2, c, scaleA, scaleB, selectors, d,
+          [=](WarpMma &warp, int slot) {
+            mxWarpMma(t, warp, slot, ta, tb, /*bits=*/8);
+          });
 }

@@ -175,6 +175,9 @@ struct WarpMma {
   float c[2][kWarpSize][4] = {};
   int32_t scaleA[2][kWarpSize] = {};
   int32_t scaleB[2][kWarpSize] = {};
+  /// The lanes' scale selectors {byte-id-a, thread-id-a, byte-id-b,
+  /// thread-id-b} of a block-scaled MMA.
+  int32_t selectors[2][kWarpSize][4] = {};
   float d[2][kWarpSize][4] = {};
   uint64_t generation = 0;
 };

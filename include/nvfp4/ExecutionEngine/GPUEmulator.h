@@ -180,10 +180,12 @@ void nvfp4EmuMmaM16N8K16Bf16(void *thread, const int32_t *a, const int32_t *b,
 /// threadIdA}, scaleB, {byteIdB, threadIdB}`: as the bf16 form, with A's
 /// and B's E2M1 fragments (register r, nibble j: A row group + 8 (r % 2),
 /// k 8 (lane % 4) + j + 32 (r / 2); B column group, k 8 (lane % 4) + j +
-/// 32 r) and their E4M3 scales: lane l's `scaleA` holds, byte s, the scale
-/// of A row l / 4 + 8 (l % 2) for k block s, and its `scaleB` that of B
-/// column l / 4 (the layout of CUTLASS's SM120 block-scaled MMA traits for
-/// selectors 0; other selectors are refused). Each element is C plus the
+/// 32 r) and their E4M3 scales, picked by the selectors (PTX ISA, "Block
+/// Scaling for mma.sync"): A row r's from the `scaleA` of lane
+/// 4 (r % 8) + 2 threadIdA + r / 8, B column n's from the `scaleB` of lane
+/// 4 n + threadIdB, byte s the scale of k block s (byte ids must be 0;
+/// selectors outside the ISA's table, or differing across lanes, are
+/// refused). Each element is C plus the
 /// four 16-wide blocks' exact partial sums times their two scales, added
 /// in increasing k with one f32 rounding per block (the reference GEMM's
 /// order; the ISA leaves it open).
@@ -192,8 +194,9 @@ void nvfp4EmuMmaM16N8K64Nvf4(void *thread, const int32_t *a, const int32_t *b,
                              int32_t threadIdA, int32_t scaleB, int32_t byteIdB,
                              int32_t threadIdB, float *d);
 /// The same for `mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.
-/// scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0`: two E8M0 scales a row (bytes 0
-/// and 1 of the scale registers); each 32-wide block's contribution, as
+/// scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0`: two E8M0 scales a row (bytes
+/// byteId and byteId + 1, byteId 0 or 2, of the selected lanes' registers);
+/// each 32-wide block's contribution, as
 /// nvfp4::mx::matmul computes a block (the exact sum rounded to f32, times
 /// 2^(eA + eB)), added to the f32 accumulator in increasing k.
 void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a, const int32_t *b,
@@ -204,7 +207,8 @@ void nvfp4EmuMmaM16N8K64Mxf4(void *thread, const int32_t *a, const int32_t *b,
 /// block_scale.scale_vec::1X.f32.<a>.<b>.f32.ue8m0` with 8-bit elements:
 /// A's and B's bytes in the m16n8k32 fragments (a0 row g, k 4q..4q+3; a1
 /// row g + 8; a2, a3 k + 16; b0 k 4q..4q+3 of column g, b1 k + 16), of
-/// type `typeA` / `typeB` (0 E4M3, 1 E5M2), one E8M0 scale a row (byte 0),
+/// type `typeA` / `typeB` (0 E4M3, 1 E5M2), one E8M0 scale a row (byte
+/// byteId, 0 to 3, of the selected lanes' registers),
 /// the block's products summed exactly, rounded to f32 and scaled by
 /// 2^(eA + eB) into the f32 accumulator (nvfp4::mx::matmul's block).
 void nvfp4EmuMmaM16N8K32Mxf8f6f4(void *thread, const int32_t *a,
