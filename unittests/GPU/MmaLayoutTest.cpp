@@ -132,15 +132,50 @@ TEST(MmaLayoutTest, Bf16FragmentsMatchIsaTables) {
   }
 }
 
+// A packed scale register serves `count` blocks; the MMA of each block
+// passes its thread-id, and the lanes that selects (the ISA's lanes) hold
+// that block's rows.
 TEST(MmaLayoutTest, ScaleLanesHoldTheRowsTheInstructionReads) {
-  for (int64_t row = 0; row < kMmaM; ++row) {
-    int lane = isaScaleALane(row, kScaleThreadIdA);
-    EXPECT_EQ(scaleARow<int64_t>(lane / 4, lane % 4), row);
+  for (int64_t count = 1; count <= kScaleBlocksPerRegA; ++count)
+    for (int64_t block = 0; block < count; ++block)
+      for (int64_t row = 0; row < kMmaM; ++row) {
+        int lane = isaScaleALane(row, scaleThreadIdA(block));
+        EXPECT_EQ(scaleABlock<int64_t>(lane % 4, count), block) << row;
+        EXPECT_EQ(scaleARow<int64_t>(lane / 4, lane % 4), row);
+      }
+  for (int64_t count = 1; count <= kScaleBlocksPerRegB; ++count)
+    for (int64_t block = 0; block < count; ++block)
+      for (int64_t col = 0; col < kMmaN; ++col) {
+        int lane = isaScaleBLane(col, scaleThreadIdB(block));
+        EXPECT_EQ(scaleBBlock<int64_t>(lane % 4, count), block) << col;
+        EXPECT_EQ(scaleBCol<int64_t>(lane / 4, lane % 4), col);
+      }
+  // Register and thread-id of a warp's block: blocks in order, packed.
+  for (int64_t block = 0; block < 8; ++block) {
+    EXPECT_EQ(scaleRegisterA(block) * kScaleBlocksPerRegA +
+                  scaleThreadIdA(block),
+              block);
+    EXPECT_EQ(scaleRegisterB(block) * kScaleBlocksPerRegB +
+                  scaleThreadIdB(block),
+              block);
   }
-  for (int64_t col = 0; col < kMmaN; ++col) {
-    int lane = isaScaleBLane(col, kScaleThreadIdB);
-    EXPECT_EQ(scaleBCol<int64_t>(lane / 4, lane % 4), col);
-  }
+}
+
+// A K slice's scales: the word and byte-id of its first scale byte, for
+// the step's scales at any byte of a held group (4X: byte-id 0; 2X: 0 or 2).
+TEST(MmaLayoutTest, SliceScaleWordAndByteId) {
+  for (int64_t sliceBytes : {4, 2, 1})
+    for (int64_t stepByte = 0; stepByte < 16; stepByte += 2 * sliceBytes)
+      for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
+        const int64_t byte = stepByte + slice * sliceBytes;
+        EXPECT_EQ(sliceScaleWord(stepByte, slice, sliceBytes) * 4 +
+                      sliceScaleByteId(stepByte, slice, sliceBytes),
+                  byte);
+        EXPECT_EQ(sliceScaleByteId(stepByte, slice, sliceBytes) % sliceBytes,
+                  0);
+        EXPECT_LE(sliceScaleByteId(stepByte, slice, sliceBytes) + sliceBytes,
+                  4);
+      }
 }
 
 TEST(MmaLayoutTest, StagingCoversTheTileOnce) {
@@ -411,8 +446,9 @@ uint8_t byteOf(uint32_t word, int i) { return (word >> (8 * i)) & 0xFF; }
 
 /// The instruction's semantics on the 32 lanes' registers, per the ISA
 /// tables above: D = C + sum over the four K blocks of
-/// (scaleA * scaleB) * (A_block . B_block), blocks in increasing k.
-void emulateMma(std::array<LaneRegs, 32> &lanes) {
+/// (scaleA * scaleB) * (A_block . B_block), blocks in increasing k, with the
+/// scales of the lanes the thread-ids `tidA`, `tidB` select.
+void emulateMma(std::array<LaneRegs, 32> &lanes, int tidA, int tidB) {
   float aT[kMmaM][kMmaK], bT[kMmaK][kMmaN];
   for (int lane = 0; lane < 32; ++lane) {
     for (int reg = 0; reg < 4; ++reg)
@@ -434,8 +470,8 @@ void emulateMma(std::array<LaneRegs, 32> &lanes) {
     }
   for (int64_t m = 0; m < kMmaM; ++m)
     for (int64_t n = 0; n < kMmaN; ++n) {
-      uint32_t sa = lanes[isaScaleALane(m, kScaleThreadIdA)].scaleA;
-      uint32_t sb = lanes[isaScaleBLane(n, kScaleThreadIdB)].scaleB;
+      uint32_t sa = lanes[isaScaleALane(m, tidA)].scaleA;
+      uint32_t sb = lanes[isaScaleBLane(n, tidB)].scaleB;
       float acc = d[m][n];
       for (int kb = 0; kb < 4; ++kb) {
         float partial = 0.0f;
@@ -611,7 +647,7 @@ std::vector<float> emulateKernel(
         };
         for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
           const int64_t chunk0 = slice * kMmaRowBytes / kVectorBytes;
-          const int64_t scaleWord = sliceScaleWord(slice, 4);
+          const int64_t scaleWord = sliceScaleWord(0, slice, 4);
           for (int64_t warp = 0; warp < t.warps(); ++warp)
             for (int64_t i = 0; i < mmasM; ++i)
               for (int64_t j = 0; j < mmasN; ++j) {
@@ -633,16 +669,32 @@ std::vector<float> emulateKernel(
                     l.a[r] = aRegs[lane][r];
                   for (int r = 0; r < kMmaBRegs; ++r)
                     l.b[r] = bRegs[lane][2 * (j % 2) + r];
+                  // The lane's packed scale registers of blocks i and j:
+                  // the rows of the block among the register's that the
+                  // lane holds.
+                  const int64_t firstA =
+                      scaleRegisterA(i) * kScaleBlocksPerRegA;
+                  const int64_t firstB =
+                      scaleRegisterB(j) * kScaleBlocksPerRegB;
+                  const int64_t blockA =
+                      firstA + scaleABlock(q, std::min(kScaleBlocksPerRegA,
+                                                       mmasM - firstA));
+                  const int64_t blockB =
+                      firstB + scaleBBlock(q, std::min(kScaleBlocksPerRegB,
+                                                       mmasN - firstB));
                   l.scaleA =
-                      S(/*lhs=*/true, rowBase + scaleARow(g, q), scaleWord);
-                  l.scaleB = S(
-                      /*lhs=*/false,
-                      warpColBase(warp, t) + j * kMmaN + scaleBCol(g, q),
-                      scaleWord);
+                      S(/*lhs=*/true,
+                        warpRowBase(warp, t) + blockA * kMmaM + scaleARow(g, q),
+                        scaleWord);
+                  l.scaleB =
+                      S(/*lhs=*/false,
+                        warpColBase(warp, t) + blockB * kMmaN + scaleBCol(g, q),
+                        scaleWord);
                   for (int r = 0; r < kMmaCRegs; ++r)
                     l.c[r] = accAt(warp * kWarpSize + lane, i, j, r);
                 }
-                emulateMma(lanes);
+                emulateMma(lanes, static_cast<int>(scaleThreadIdA(i)),
+                           static_cast<int>(scaleThreadIdB(j)));
                 for (int64_t lane = 0; lane < 32; ++lane)
                   for (int r = 0; r < kMmaCRegs; ++r)
                     accAt(warp * kWarpSize + lane, i, j, r) = lanes[lane].c[r];

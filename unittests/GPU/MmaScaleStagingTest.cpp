@@ -23,14 +23,22 @@ using namespace nvfp4::gpu;
 
 namespace {
 
-/// Grouped scale staging: 16-byte groups where the rows allow it (NVFP4: K
-/// a multiple of 256; MXFP4: 512), one copy per step otherwise.
+/// Grouped scale staging: the widest copy of whole steps (16, 8 or 4 bytes)
+/// that divides the rows (NVFP4: 16 bytes when K is a multiple of 256;
+/// MXFP4: 16 for 512, 8 for 256; MXFP8: 16 for 512, 8 for 256, 4 for 128),
+/// one copy per step otherwise.
 TEST(MmaScaleStaging, ScaleStagingGroupsWhereRowsAllow) {
   EXPECT_EQ(groupedScaleStaging(8, 4096 / 16), (ScaleStaging{2, 8}));
   EXPECT_EQ(groupedScaleStaging(8, 384 / 16), (ScaleStaging{1, 8}));
   EXPECT_EQ(groupedScaleStaging(4, 512 / 32), (ScaleStaging{4, 4}));
-  EXPECT_EQ(groupedScaleStaging(4, 256 / 32), (ScaleStaging{1, 4}));
-  EXPECT_EQ(groupedScaleStaging(2, 4096 / 32), (ScaleStaging{1, 2}));
+  // MXFP8: eight steps of 2 bytes; rows aligned to 8 or 4 bytes take
+  // groups of 8 or 4 bytes (also MXFP4's 8-byte rows); a 2-byte row none.
+  EXPECT_EQ(groupedScaleStaging(2, 4096 / 32), (ScaleStaging{8, 2}));
+  EXPECT_EQ(groupedScaleStaging(2, 256 / 32), (ScaleStaging{4, 2}));
+  EXPECT_EQ(groupedScaleStaging(2, 384 / 32), (ScaleStaging{2, 2}));
+  EXPECT_EQ(groupedScaleStaging(4, 256 / 32), (ScaleStaging{2, 4}));
+  EXPECT_EQ(groupedScaleStaging(2, 64 / 32), (ScaleStaging{1, 2}));
+  EXPECT_EQ(groupedScaleStaging(8, 128 / 16), (ScaleStaging{1, 8}));
   const ScaleStaging nvfp4Groups{2, 8}, mxfp4Groups{4, 4};
   EXPECT_EQ(nvfp4Groups.rowBytes(), 16);
   EXPECT_EQ(nvfp4Groups.slots(kTile128x128), 3);

@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The K step of the mma.sync matmul kernel on sm_120a / sm_121a: the A and
-// B fragments by ldmatrix, the lanes' scale words from the staged scale
-// slots (ScaleStaging, ScaleSlotLayout: tile rows or compact 16x16 rows,
-// per step, per K slice or held for a group), and the block-scaled MMAs
+// B fragments by ldmatrix, the lanes' packed scale registers (tile rows or
+// compact 16x16 rows of the staged scale slots, held for a scale group;
+// byte-id and thread-id select each MMA's scales), and the block-scaled MMAs
 // (`nvvm.mma.block_scale`: m16n8k64 kind::mxf4nvf4 scale_vec::4X with UE4M3
 // scales; MXFP4 kind::mxf4 scale_vec::2X, MXFP8 m16n8k32 kind::mxf8f6f4
 // scale_vec::1X with UE8M0 scales). The staging pipeline and the epilogue
@@ -64,16 +64,30 @@ MmaSyncKernelBuilder::laneScaleRows(bool lhs, IndexExpr warpBase, IndexExpr g,
   const ScaleStaging &staging = lhs ? c.lhsScaleStaging : c.rhsScaleStaging;
   const int64_t blocks = lhs ? c.tile.mmasM() : c.tile.mmasN();
   const int64_t blockSize = lhs ? kMmaM : kMmaN;
-  IndexExpr laneRow = lhs ? scaleARow(g, q) : scaleBCol(g, q);
+  const int64_t perRegister = lhs ? kScaleBlocksPerRegA : kScaleBlocksPerRegB;
+  // Warp tiles are multiples of 16 rows and of 32 columns, so a register's
+  // first block starts a compact row.
+  assert((lhs ? c.tile.warpTileM() : c.tile.warpTileN()) % staging.blockRows ==
+             0 &&
+         "warp tiles cover whole scale blocks");
   LaneScaleRows result;
-  for (int64_t i = 0; i < blocks; ++i) {
-    // Blocks in order: a block starts a new slot row or shares the last.
-    const int64_t key = i * blockSize / staging.blockRows;
-    if (staging.blockRows == 1 ||
-        key == static_cast<int64_t>(result.rows.size()))
-      result.rows.push_back(
-          scaleSlotRow(lhs, warpBase, i * blockSize, laneRow));
-    result.ofBlock.push_back(result.rows.size() - 1);
+  for (int64_t first = 0; first < blocks; first += perRegister) {
+    const int64_t count = std::min(perRegister, blocks - first);
+    // The block of the register's whose scales the lane holds.
+    IndexExpr laneBlock = lhs ? scaleABlock(q, count) : scaleBBlock(q, count);
+    IndexExpr laneOffset = laneBlock * blockSize;
+    if (staging.blockRows == 1)
+      result.rows.push_back(warpBase + first * blockSize + laneOffset +
+                            (lhs ? scaleARow(g, q) : scaleBCol(g, q)));
+    else
+      result.rows.push_back(warpBase / staging.blockRows +
+                            first * blockSize / staging.blockRows +
+                            laneOffset / staging.blockRows);
+    for (int64_t i = first; i < first + count; ++i) {
+      result.ofBlock.push_back(result.rows.size() - 1);
+      result.threadIdOfBlock.push_back(lhs ? scaleThreadIdA(i)
+                                           : scaleThreadIdB(i));
+    }
   }
   return result;
 }
@@ -89,52 +103,22 @@ Value MmaSyncKernelBuilder::loadScaleWord(const StepOperands &op, bool lhs,
       /*alignment=*/4);
 }
 
-SmallVector<Value, 2>
-MmaSyncKernelBuilder::loadStepScales(const StepOperands &op, bool lhs,
-                                     IndexExpr row) {
-  using namespace layout;
-  if (c.isMX())
-    return {loadScaleWord(op, lhs, row, 0)};
-  const ScaleStaging &staging = lhs ? c.lhsScaleStaging : c.rhsScaleStaging;
+SmallVector<Value, 4>
+MmaSyncKernelBuilder::loadScaleGroup(bool lhs, Value slotBase, IndexExpr row) {
+  const layout::ScaleStaging &staging =
+      lhs ? c.lhsScaleStaging : c.rhsScaleStaging;
   Type i32 = b.getI32Type();
-  Value address = sharedAddress(lhs ? op.lhsStepScales : op.rhsStepScales,
-                                row * staging.rowBytes());
-  auto pairType = VectorType::get({kScaleWordsPerRow}, i32);
-  Value pair = LLVM::LoadOp::create(b, loc, pairType, address,
-                                    /*alignment=*/kScaleRowBytes);
-  SmallVector<Value, 2> words;
-  for (int64_t w = 0; w < kScaleWordsPerRow; ++w)
-    words.push_back(LLVM::ExtractElementOp::create(
-        b, loc, pair, LLVM::ConstantOp::create(b, loc, i32, w)));
-  return words;
-}
-
-SmallVector<Value, 4> MmaSyncKernelBuilder::loadGroupScales(Value groupBase,
-                                                            IndexExpr row) {
-  using namespace layout;
-  Type i32 = b.getI32Type();
-  constexpr int64_t words = kScaleGroupBytes / 4;
-  Value group =
-      LLVM::LoadOp::create(b, loc, VectorType::get({words}, i32),
-                           sharedAddress(groupBase, row * kScaleGroupBytes),
-                           /*alignment=*/kScaleGroupBytes);
+  const int64_t words = llvm::divideCeil(staging.copyBytes(), 4);
+  Value address = sharedAddress(slotBase, row * staging.rowBytes());
+  if (words == 1)
+    return {LLVM::LoadOp::create(b, loc, i32, address, /*alignment=*/4)};
+  Value group = LLVM::LoadOp::create(b, loc, VectorType::get({words}, i32),
+                                     address, /*alignment=*/4 * words);
   SmallVector<Value, 4> result;
   for (int64_t w = 0; w < words; ++w)
     result.push_back(LLVM::ExtractElementOp::create(
         b, loc, group, LLVM::ConstantOp::create(b, loc, i32, w)));
   return result;
-}
-
-Value MmaSyncKernelBuilder::sliceScale(ArrayRef<Value> stepScales,
-                                       int64_t slice) {
-  using namespace layout;
-  // A slice is 32 bytes of a row: 64 E2M1 codes or 32 8-bit ones.
-  const int64_t sliceScaleBytes =
-      kMmaRowBytes * 8 / c.elementBits() / c.blockCols();
-  Value word = stepScales[sliceScaleWord(slice, sliceScaleBytes)];
-  if (int64_t shift = sliceScaleShift(slice, sliceScaleBytes))
-    word = arith::ShRUIOp::create(b, loc, word, i32Const(shift));
-  return word;
 }
 
 SmallVector<Value>
@@ -147,12 +131,11 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   const int64_t bSlotBytes = c.tile.bStageBytes();
   Value aSlot = sharedAddress(op.smemAPtr, op.slot * aSlotBytes);
   Value bSlot = sharedAddress(op.smemBPtr, op.slot * bSlotBytes);
-  auto i16Const = [&](int64_t v) {
-    return LLVM::ConstantOp::create(b, loc, b.getI16Type(), v).getResult();
-  };
-  Value byteId = i16Const(0);
-  Value threadIdA = i16Const(kScaleThreadIdA);
-  Value threadIdB = i16Const(kScaleThreadIdB);
+  // The selector values (byte-id and thread-id are 0 to 3).
+  SmallVector<Value, 4> selectors;
+  for (int64_t v = 0; v < 4; ++v)
+    selectors.push_back(
+        LLVM::ConstantOp::create(b, loc, b.getI16Type(), v).getResult());
   auto resType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(kMmaCRegs, f32));
   // The instruction of the operands' formats.
@@ -172,66 +155,39 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
   // On 8-bit elements an m16n8k32 MMA reads 32 bytes of a row, as an
   // m16n8k64 on E2M1 (the byte layouts of the fragments agree, PTX ISA), so
   // the staging and the fragment loads are the same.
-  // The step's scales, one load per slot row (laneScaleRows); or one word
-  // per row and slice, where it is used (MatmulConfig::loadsScalesPerSlice);
-  // or, for held A groups, the words the group's first step loaded.
+  // The scales: the held words of each packed register (op.lhsScaleGroup,
+  // op.rhsScaleGroup); a slice's scales start at byte
+  // scaleByteInRow(phase) + slice * sliceScaleBytes of the group, which
+  // selects the word, and its byte in the word is the MMA's byte-id.
   LaneScaleRows aScaleRows =
       laneScaleRows(/*lhs=*/true, op.warpRow, op.g, op.q);
   LaneScaleRows bScaleRows =
       laneScaleRows(/*lhs=*/false, op.warpCol, op.g, op.q);
-  const bool lhsPerSlice = c.loadsScalesPerSlice(/*lhs=*/true);
-  const bool rhsPerSlice = c.loadsScalesPerSlice(/*lhs=*/false);
-  SmallVector<SmallVector<Value, 2>> aStepScales, bStepScales;
-  if (!lhsPerSlice && op.lhsGroupScales.empty())
-    for (IndexExpr row : aScaleRows.rows)
-      aStepScales.push_back(loadStepScales(op, /*lhs=*/true, row));
-  if (!rhsPerSlice)
-    for (IndexExpr row : bScaleRows.rows)
-      bStepScales.push_back(loadStepScales(op, /*lhs=*/false, row));
-  // The scale register of slot row `index` of `rows` for `slice`.
   const int64_t sliceScaleBytes =
       kMmaRowBytes * 8 / c.elementBits() / c.blockCols();
-  auto scaleOf = [&](bool lhs, const LaneScaleRows &rows,
-                     ArrayRef<SmallVector<Value, 2>> stepScales, int64_t index,
-                     int64_t slice) -> Value {
-    if (lhs && !op.lhsGroupScales.empty()) {
-      // The slice's byte in the group: the step's, then the slice's.
-      const int64_t byte =
-          scaleByteInRow(op.phase, c.lhsScaleStaging) + slice * sliceScaleBytes;
-      Value word = op.lhsGroupScales[index][byte / 4];
-      if (byte % 4)
-        word = arith::ShRUIOp::create(b, loc, word, i32Const(8 * (byte % 4)));
-      return word;
-    }
-    if (!(lhs ? lhsPerSlice : rhsPerSlice))
-      return sliceScale(stepScales[index], slice);
-    Value word = loadScaleWord(op, lhs, rows.rows[index],
-                               sliceScaleWord(slice, sliceScaleBytes));
-    if (int64_t shift = sliceScaleShift(slice, sliceScaleBytes))
-      word = arith::ShRUIOp::create(b, loc, word, i32Const(shift));
-    return word;
-  };
+  const int64_t aStepByte = scaleByteInRow(op.phase, c.lhsScaleStaging);
+  const int64_t bStepByte = scaleByteInRow(op.phase, c.rhsScaleStaging);
   SmallVector<Value> acc(op.acc.begin(), op.acc.end());
   for (int64_t slice = 0; slice < kMmaKSlices; ++slice) {
     SmallVector<SmallVector<Value, 4>> aFrags, bFrags;
-    // The slice's scale register of each slot row (made where its first
-    // block needs it), then of each block.
-    SmallVector<Value> aRowScales(aScaleRows.rows.size()),
-        bRowScales(bScaleRows.rows.size()), aScales, bScales;
+    // The scale register of MMA block `block` of A (`lhs`) or B for the
+    // slice, and its selectors.
     auto blockScale = [&](bool lhs, int64_t block) {
       const LaneScaleRows &rows = lhs ? aScaleRows : bScaleRows;
-      Value &scale = (lhs ? aRowScales : bRowScales)[rows.ofBlock[block]];
-      if (!scale)
-        scale = scaleOf(lhs, rows, lhs ? aStepScales : bStepScales,
-                        rows.ofBlock[block], slice);
-      return scale;
+      ArrayRef<SmallVector<Value, 4>> group =
+          lhs ? op.lhsScaleGroup : op.rhsScaleGroup;
+      const int64_t stepByte = lhs ? aStepByte : bStepByte;
+      return std::make_tuple(
+          group[rows.ofBlock[block]]
+               [sliceScaleWord(stepByte, slice, sliceScaleBytes)],
+          selectors[sliceScaleByteId(stepByte, slice, sliceScaleBytes)],
+          selectors[rows.threadIdOfBlock[block]]);
     };
     for (int64_t i = 0; i < mmasM; ++i) {
       IndexExpr rowBase = op.warpRow + i * kMmaM;
       aFrags.push_back(loadMatrixX4(aSlot, rowBase + ldmatrixARow(op.lane),
                                     ldmatrixAChunk(op.lane) +
                                         slice * (kMmaRowBytes / kVectorBytes)));
-      aScales.push_back(blockScale(/*lhs=*/true, i));
     }
     for (int64_t j = 0; j < mmasN; j += 2) {
       SmallVector<Value, 4> regs = loadMatrixX4(
@@ -240,15 +196,15 @@ MmaSyncKernelBuilder::emitBlockScaledStep(const StepOperands &op) {
       bFrags.push_back({regs[0], regs[1]});
       bFrags.push_back({regs[2], regs[3]});
     }
-    for (int64_t j = 0; j < mmasN; ++j)
-      bScales.push_back(blockScale(/*lhs=*/false, j));
     for (int64_t i = 0; i < mmasM; ++i) {
       for (int64_t j = 0; j < mmasN; ++j) {
         MutableArrayRef<Value> cRegs = MutableArrayRef<Value>(acc).slice(
             (i * mmasN + j) * kMmaCRegs, kMmaCRegs);
+        auto [scaleA, byteIdA, threadIdA] = blockScale(/*lhs=*/true, i);
+        auto [scaleB, byteIdB, threadIdB] = blockScale(/*lhs=*/false, j);
         auto mma = NVVM::MmaBlockScaleOp::create(
-            b, loc, resType, aFrags[i], bFrags[j], ValueRange(cRegs),
-            aScales[i], byteId, threadIdA, bScales[j], byteId, threadIdB,
+            b, loc, resType, aFrags[i], bFrags[j], ValueRange(cRegs), scaleA,
+            byteIdA, threadIdA, scaleB, byteIdB, threadIdB,
             ArrayRef<int64_t>{kMmaM, kMmaN, mmaK},
             std::array<NVVM::MMATypes, 2>{ptxType(c.lhsFormat),
                                           ptxType(c.rhsFormat)},

@@ -68,11 +68,11 @@ private:
     IndexExpr slot;
     /// The K step's place in its scale groups (kt % the K loop's unroll).
     int64_t phase;
-    /// With held A scale groups (MatmulConfig::holdsLhsScaleGroups): the
-    /// lane's A scale words of the step's group, one loadGroupScales per
-    /// row of laneScaleRows, loaded by the group's first step and held for
-    /// the others (empty otherwise).
-    ArrayRef<SmallVector<Value, 4>> lhsGroupScales;
+    /// The block-scaled step's scale registers (laneScaleRows) of A and B:
+    /// per register, the words of its slot row that hold the scales of the
+    /// step's group (loadScaleGroup), loaded by the group's first step and
+    /// held for the others.
+    ArrayRef<SmallVector<Value, 4>> lhsScaleGroup, rhsScaleGroup;
     /// The loop-carried accumulators, mmasM x mmasN x kMmaCRegs.
     ValueRange acc;
   };
@@ -93,30 +93,24 @@ private:
   /// `laneRow`: the tile row, or the compact row of its 16-row block.
   IndexExpr scaleSlotRow(bool lhs, IndexExpr warpBase, int64_t blockOffset,
                          IndexExpr laneRow);
-  /// The lane's scale rows of the warp's MMA blocks of A (`lhs`) or B, for
-  /// the block-scaled MMA (rows g + 8 (q % 2) of each A block, column g of
-  /// each B block): `rows` holds each distinct slot row once and block i
-  /// reads rows[ofBlock[i]] (with compact rows, both 8-column B blocks of a
-  /// 16-row block read one).
+  /// The lane's scale registers of the warp's MMA blocks of A (`lhs`) or
+  /// B, packed by the selectors (MmaLayout.h, kScaleBlocksPerRegA/B): the
+  /// slot row each register loads, and for MMA block i its register
+  /// `ofBlock[i]` and thread-id `threadIdOfBlock[i]`.
   struct LaneScaleRows {
     SmallVector<IndexExpr> rows;
-    SmallVector<int64_t> ofBlock;
+    SmallVector<int64_t> ofBlock, threadIdOfBlock;
   };
   LaneScaleRows laneScaleRows(bool lhs, IndexExpr warpBase, IndexExpr g,
                               IndexExpr q);
-  /// Word `word` of the step's scales in slot row `row` of A (`lhs`) or B.
+  /// Word `word` of the step's scales in slot row `row` of A (`lhs`) or B
+  /// (the sm_90a K step).
   Value loadScaleWord(const StepOperands &op, bool lhs, IndexExpr row,
                       int64_t word);
-  /// The step's scale words in slot row `row` of A (`lhs`) or B, in one
-  /// load: both words (NVFP4, one 8-byte load) or the first (MX).
-  SmallVector<Value, 2> loadStepScales(const StepOperands &op, bool lhs,
-                                       IndexExpr row);
-  /// The scale words of a whole group of K steps in slot row `row` of A, in
-  /// one 16-byte load from the group's scale slot at `groupBase`.
-  SmallVector<Value, 4> loadGroupScales(Value groupBase, IndexExpr row);
-  /// The scale register of K slice `slice`: its word of `stepScales`,
-  /// shifted to the slice's first byte.
-  Value sliceScale(ArrayRef<Value> stepScales, int64_t slice);
+  /// The words of slot row `row` of A's (`lhs`) or B's scale slot at
+  /// `slotBase` that hold a group's scales (ScaleStaging: 4, 2 or 1 words),
+  /// in one load.
+  SmallVector<Value, 4> loadScaleGroup(bool lhs, Value slotBase, IndexExpr row);
 
   /// Decodes the E4M3 byte `byte` (in the low 8 bits of an i32) to f32 times
   /// 1/2, exactly (see docs/gpu.md): sign * significand * 2^(exponent - 11),

@@ -200,8 +200,9 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // exact zeros. Rows of K / 2 bytes are 16-byte aligned when K % 32 == 0;
   // otherwise they are copied in 8-byte halves. The scales of a row and K
   // step are one copy (8 bytes NVFP4, 4 MXFP4) when K is a multiple of the
-  // step; otherwise, and for MXFP8's 2 bytes, they are loaded byte by byte,
-  // packed into words and stored to shared memory.
+  // step (or a group of steps, ScaleStaging); otherwise, and for MXFP8's 2
+  // bytes a step in rows of K / 32 bytes not a multiple of 4, they are
+  // loaded byte by byte, packed into words and stored to shared memory.
   const bool kResidue = c.k % stepK != 0;
   const int64_t copyBytes = stageCopyBytes(rowBytes);
   const int64_t copiesPerRow = kTileRowBytes / copyBytes;
@@ -220,12 +221,12 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // Copies the scale rows of A (`lhs`) or B for K step `kt` (of phase
   // `phase`) into its scale slot: one copy per slot row (a tile row, or a
   // compact row of 16x16 blocks) and step (8 bytes NVFP4, 4 MXFP4) or, with
-  // grouped staging, one 16-byte copy per row for the group kt starts (none
-  // for the group's other steps). Without whole copies of 4 bytes or more
-  // (K not a multiple of the step, MXFP8's 2 bytes a step) the
-  // bytes are loaded one by one,
-  // packed into words and stored; bytes past the row's end (or of rows past
-  // M or N) are zero, loaded from the row's start.
+  // grouped staging, one 16-, 8- or 4-byte copy per row for the group kt
+  // starts (none for the group's other steps). Without whole copies of 4
+  // bytes or more (K not a multiple of the step, MXFP8's 2 bytes a step
+  // ungrouped) the bytes are loaded one by one, packed into words and
+  // stored; bytes past the row's end (or of rows past M or N) are zero,
+  // loaded from the row's start.
   const int64_t stepScaleBytes = stepK / c.blockCols();
   auto copyScaleRows = [&](bool lhs, IndexExpr kt, int64_t phase) {
     const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
@@ -394,8 +395,9 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<Value> init(numAcc, zero);
   assert(numSteps % unroll == 0 && "scale groups need whole 16-byte rows");
-  // The lane's A scale words of the current group (grouped A scales).
-  SmallVector<SmallVector<Value, 4>> lhsGroupScales;
+  // The lane's scale words of A's and B's current groups (the block-scaled
+  // step's packed registers, laneScaleRows).
+  SmallVector<SmallVector<Value, 4>> lhsScaleGroup, rhsScaleGroup;
   // One K step of phase `phase`: wait, prefetch, MMAs; returns the new
   // accumulators.
   auto emitStep = [&](IndexExpr kt, int64_t phase,
@@ -426,18 +428,29 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                   (lhs ? scaleSlots.lhsSlotStride : scaleSlots.rhsSlotStride) +
               scaleByteInRow(phase, staging));
     };
-    // Held A scale groups: the group's first step loads the lane's rows
-    // whole (16 bytes each, held for the group's other steps). For 1x16
-    // blocks those loads read 16 rows of 16 bytes, 256 bytes on distinct
-    // bank pairs, where one step's 8 bytes of the same rows would put two
-    // rows on each bank.
-    if (c.holdsLhsScaleGroups() && issuesScales(phase, lhsStaging)) {
-      Value groupBase =
-          sharedAddress(smemLhsScalePtr, scaleSlot(kt, tile, lhsStaging) *
-                                             scaleSlots.lhsSlotStride);
-      lhsGroupScales.clear();
-      for (IndexExpr row : laneScaleRows(/*lhs=*/true, warpRow, g, q).rows)
-        lhsGroupScales.push_back(loadGroupScales(groupBase, row));
+    // The block-scaled step's scales: the group's first step loads the
+    // words of the group of each of the lane's packed scale registers (one
+    // slot row each, 16 bytes for a group of 16), held for the group's
+    // other steps. A register's rows are 32 consecutive tile rows, one per
+    // lane, or the compact rows of its blocks (broadcasts).
+    if (hasBlockScaledMma(target)) {
+      auto loadGroups = [&](bool lhs) {
+        const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
+        SmallVector<SmallVector<Value, 4>> &group =
+            lhs ? lhsScaleGroup : rhsScaleGroup;
+        if (!issuesScales(phase, staging))
+          return;
+        Value slotBase = sharedAddress(
+            lhs ? smemLhsScalePtr : smemRhsScalePtr,
+            scaleSlot(kt, tile, staging) *
+                (lhs ? scaleSlots.lhsSlotStride : scaleSlots.rhsSlotStride));
+        group.clear();
+        for (IndexExpr row :
+             laneScaleRows(lhs, lhs ? warpRow : warpCol, g, q).rows)
+          group.push_back(loadScaleGroup(lhs, slotBase, row));
+      };
+      loadGroups(/*lhs=*/true);
+      loadGroups(/*lhs=*/false);
     }
     StepOperands step{smemAPtr,
                       smemBPtr,
@@ -450,7 +463,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                       q,
                       stageSlot(kt, tile),
                       phase,
-                      lhsGroupScales,
+                      lhsScaleGroup,
+                      rhsScaleGroup,
                       stepAcc};
     return hasBlockScaledMma(target) ? emitBlockScaledStep(step)
                                      : emitDequantizedStep(step);

@@ -68,33 +68,6 @@ struct MatmulConfig : MatmulShape {
     return c;
   }
 
-  /// Whether the block-scaled K step loads A's (`lhs`) or B's scale words
-  /// per K slice, where each is used, or a step's words of a row at once:
-  /// per slice on the large tiles (TileShape::loadsScalesPerSlice), where
-  /// a step's words would keep 2 (mmasM + mmasN) registers live, except for
-  /// compact rows (16x16 blocks). B's serve two 8-column MMA blocks each,
-  /// so a step's two words per row take as many registers as per-slice
-  /// words of tile rows, in half the loads; A's (one per 16-row block, as
-  /// many as tile rows) take mmasM registers more, which no tile spills
-  /// (ptxas, 16x16 x 16x16 with a bf16 accumulator on 128x256).
-  bool loadsScalesPerSlice(bool lhs) const {
-    return tile.loadsScalesPerSlice() &&
-           (lhs ? lhsScaleStaging : rhsScaleStaging).blockRows == 1;
-  }
-  /// Whether the block-scaled K step holds A's scale groups: the group's
-  /// first step loads the lane's rows whole (16 bytes each) and the
-  /// group's other steps reuse them. One load of A's 1x16-block scales
-  /// reads rows g and g + 8 of each quad: from 16-byte slot rows one
-  /// step's bytes would put two rows on each bank, where the whole rows
-  /// are 256 distinct bytes. (Compact rows are one row per 16-row block,
-  /// a broadcast at any offset.) MX formats hold none: with MXFP4's groups
-  /// of four steps held, ptxas spilled 28 bytes in the 128x256 tile; their
-  /// A scale loads take the 2-way conflict.
-  bool holdsLhsScaleGroups() const {
-    return lhsScaleStaging.grouped() && lhsScaleStaging.blockRows == 1 &&
-           !isMX();
-  }
-
   /// K codes per K step: 64 bytes of a row (128 E2M1 codes, 64 8-bit ones).
   int64_t stepK() const {
     return ::nvfp4::gpu::kTileRowBytes * 8 / elementBits();

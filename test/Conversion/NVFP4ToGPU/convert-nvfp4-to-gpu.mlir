@@ -26,10 +26,11 @@
 // tiles in dynamic shared memory), a loop over K/128 steps, and the
 // epilogue. Prologue: steps 0, 1 and 2 (absent: an empty group), one commit
 // group each. Iteration kt: wait for step kt, barrier, prefetch step kt + 3
-// (when it exists), commit; then the scales (A's rows whole per group of
-// two steps, one 8-byte load per compact B row and step), and per 64-wide
-// K slice the A and B fragments by ldmatrix.x4 (one per A block, one per
-// two B blocks) and 2x4 MMAs per warp.
+// (when it exists), commit; then the scales (each lane's packed scale
+// registers, one 16-byte load per register and group of two steps), and
+// per 64-wide K slice the A and B fragments by ldmatrix.x4 (one per A
+// block, one per two B blocks) and 2x4 MMAs per warp, whose selectors pick
+// each block's lanes and slice's word.
 
 // CHECK:       gpu.module @nvfp4_kernels
 // CHECK:         llvm.mlir.global external @__nvfp4_mma_sync_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
@@ -41,6 +42,10 @@
 // CHECK-DAG:       %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG:       %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-DAG:       %[[I2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG:       %[[S0:.*]] = llvm.mlir.constant(0 : i16) : i16
+// CHECK-DAG:       %[[S1:.*]] = llvm.mlir.constant(1 : i16) : i16
+// CHECK-DAG:       %[[S2:.*]] = llvm.mlir.constant(2 : i16) : i16
+// CHECK-DAG:       %[[S3:.*]] = llvm.mlir.constant(3 : i16) : i16
 // CHECK:           llvm.mlir.addressof @__nvfp4_mma_sync_smem : !llvm.ptr<3>
 // CHECK-NOT:       scf.for
 // CHECK-COUNT-4:   nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
@@ -82,38 +87,49 @@
 // CHECK-COUNT-4:       nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK-NEXT:        }
 // CHECK-NEXT:        nvvm.cp.async.commit.group
-// Step KT starts its group: it loads the lane's two A scale rows whole (16
-// bytes each, rows 16 apart) from group slot (KT / 2) % 3, whose 1088
-// bytes hold A's 64 rows, then B's 4; the group's steps use words 0, 1
-// (step KT's two K slices) and 2, 3 (step KT + 1's).
+// Step KT starts its group: each lane loads its packed scale registers
+// whole (16 bytes: the group's two steps) from group slot (KT / 2) % 3,
+// whose 1088 bytes hold A's 64 rows, then B's 4. A's register serves the
+// warp's two 16-row blocks: lane (g, q) holds row g + 8 (q % 2) of block
+// q / 2. B's serves its four 8-column blocks: lane q holds the compact row
+// of block q, warpCol / 16 + 8 q / 16. Words 0, 1 are step KT's two K
+// slices, 2, 3 step KT + 1's.
 // CHECK-NEXT:        %[[GROUP0:.*]] = arith.divui %[[KT]], %[[C2]] : index
 // CHECK-NEXT:        %[[GSLOT0:.*]] = arith.remui %[[GROUP0]], %c3 : index
-// CHECK-NEXT:        arith.muli %[[GSLOT0]], %c1088 : index
-// CHECK-NOT:         gpu.barrier
-// CHECK:             %[[AG0:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT:        %[[GBYTE0:.*]] = arith.muli %[[GSLOT0]], %c1088 : index
+// CHECK-NEXT:        %[[GOFF0:.*]] = arith.index_castui %[[GBYTE0]]
+// CHECK-NEXT:        %[[ASLOT:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[GOFF0]]]
+// CHECK-NEXT:        %[[QHALF:.*]] = arith.divui %[[Q:.*]], %[[C2]] : index
+// CHECK-NEXT:        %[[QBLOCK:.*]] = arith.muli %[[QHALF]], %c16 : index
+// CHECK-NEXT:        %[[QODD:.*]] = arith.remui %[[Q]], %[[C2]] : index
+// CHECK-NEXT:        %[[QROW:.*]] = arith.muli %[[QODD]], %c8 : index
+// CHECK-NEXT:        %[[LANEROW:.*]] = arith.addi %[[G:.*]], %[[QROW]] : index
+// CHECK-NEXT:        %[[BLOCKROW:.*]] = arith.addi %[[WARPROW:.*]], %[[QBLOCK]] : index
+// CHECK-NEXT:        %[[AROW:.*]] = arith.addi %[[BLOCKROW]], %[[LANEROW]] : index
+// CHECK-NEXT:        %[[AROWBYTE:.*]] = arith.muli %[[AROW]], %c16 : index
+// CHECK-NEXT:        %[[AROWOFF:.*]] = arith.index_castui %[[AROWBYTE]]
+// CHECK-NEXT:        %[[AADDR:.*]] = llvm.getelementptr inbounds %[[ASLOT]][%[[AROWOFF]]]
+// CHECK-NEXT:        %[[AG0:.*]] = llvm.load %[[AADDR]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK-NEXT:        %[[AW0:.*]] = llvm.extractelement %[[AG0]][%[[I0]] : i32] : vector<4xi32>
 // CHECK-NEXT:        %[[AW1:.*]] = llvm.extractelement %[[AG0]][%[[I1]] : i32] : vector<4xi32>
 // CHECK-NEXT:        %[[AW2:.*]] = llvm.extractelement %[[AG0]][%[[I2]] : i32] : vector<4xi32>
-// CHECK:             llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
-// B's scales of step KT at byte 0 of the same slot, from B's rows.
-// CHECK:             %[[BGROUP:.*]] = arith.divui %[[KT]], %[[C2]] : index
+// CHECK-NEXT:        llvm.extractelement %[[AG0]]
+// CHECK-NEXT:        %[[BGROUP:.*]] = arith.divui %[[KT]], %[[C2]] : index
 // CHECK-NEXT:        %[[BSLOT:.*]] = arith.remui %[[BGROUP]], %c3 : index
 // CHECK-NEXT:        %[[BSLOTBYTE:.*]] = arith.muli %[[BSLOT]], %c1088 : index
-// CHECK-NEXT:        arith.index_castui %[[BSLOTBYTE]]
-// B's compact rows of the warp's 32 columns: warpCol / 16 and the next.
-// CHECK:             %[[BROW0:.*]] = arith.divui %[[WARPCOL:.*]], %c16 : index
-// CHECK-NEXT:        %[[BROW1BASE:.*]] = arith.divui %[[WARPCOL]], %c16 : index
-// CHECK-NEXT:        %[[BROW1:.*]] = arith.addi %[[BROW1BASE]], %c1 : index
-// B: one load per compact row, 16 bytes apart; each serves two 8-column
-// MMA blocks.
-// CHECK:             %[[BROWBYTE:.*]] = arith.muli %[[BROW0]], %c16 : index
+// CHECK-NEXT:        %[[BSLOTOFF:.*]] = arith.index_castui %[[BSLOTBYTE]]
+// CHECK-NEXT:        %[[BSLOTPTR:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[BSLOTOFF]]]
+// CHECK-NEXT:        %[[QCOL:.*]] = arith.muli %[[Q]], %c8 : index
+// CHECK-NEXT:        %[[QCOMPACT:.*]] = arith.divui %[[QCOL]], %c16 : index
+// CHECK-NEXT:        %[[WARPCOMPACT:.*]] = arith.divui %[[WARPCOL:.*]], %c16 : index
+// CHECK-NEXT:        %[[BROW:.*]] = arith.addi %[[WARPCOMPACT]], %[[QCOMPACT]] : index
+// CHECK-NEXT:        %[[BROWBYTE:.*]] = arith.muli %[[BROW]], %c16 : index
 // CHECK-NEXT:        %[[BROWOFF:.*]] = arith.index_castui %[[BROWBYTE]]
-// CHECK-NEXT:        llvm.getelementptr inbounds %{{.*}}[%[[BROWOFF]]]
-// CHECK-NEXT:        llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-// CHECK:             %[[BROW1BYTE:.*]] = arith.muli %[[BROW1]], %c16 : index
-// CHECK-NEXT:        %[[BROW1OFF:.*]] = arith.index_castui %[[BROW1BYTE]]
-// CHECK-NEXT:        llvm.getelementptr inbounds %{{.*}}[%[[BROW1OFF]]]
-// CHECK-NEXT:        llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK-NEXT:        %[[BADDR:.*]] = llvm.getelementptr inbounds %[[BSLOTPTR]][%[[BROWOFF]]]
+// CHECK-NEXT:        %[[BG0:.*]] = llvm.load %[[BADDR]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT:        %[[BW0:.*]] = llvm.extractelement %[[BG0]][%[[I0]] : i32] : vector<4xi32>
+// CHECK-NEXT:        %[[BW1:.*]] = llvm.extractelement %[[BG0]][%[[I1]] : i32] : vector<4xi32>
+// CHECK-NEXT:        %[[BW2:.*]] = llvm.extractelement %[[BG0]][%[[I2]] : i32] : vector<4xi32>
 // CHECK-NOT:         llvm.load
 // CHECK:             %[[A:.*]] = nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NEXT:        %[[A0:.*]] = llvm.extractvalue %[[A]][0]
@@ -127,19 +143,22 @@
 // CHECK-NEXT:        %[[B2:.*]] = llvm.extractvalue %[[B]][2]
 // CHECK-NEXT:        %[[B3:.*]] = llvm.extractvalue %[[B]][3]
 // CHECK-NOT:         nvvm.ldmatrix
-// CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[{{.*}}] C[{{.*}}] scaleA[%[[AW0]], {{.*}}] {{.*}}blockScaleFormat = #nvvm.block_scale_format<ue4m3>, kind = #nvvm.block_scale_kind<mxf4nvf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x4>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
-// CHECK-COUNT-2:     nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]
-// CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[%[[B2]], %[[B3]]]
-// CHECK-COUNT-4:     nvvm.mma.block_scale
-// The second K slice: its own fragments, the group's second word.
+// MMA (i, j) passes A's register with thread-id-a i, B's with thread-id-b
+// j, and byte-id 0 (4X: the slice's four scales are the word).
+// CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[{{.*}}] C[{{.*}}] scaleA[%[[AW0]], %[[S0]], %[[S0]]] scaleB[%[[BW0]], %[[S0]], %[[S0]]] {blockScaleFormat = #nvvm.block_scale_format<ue4m3>, kind = #nvvm.block_scale_kind<mxf4nvf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x4>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
+// CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[{{.*}}] C[{{.*}}] scaleA[%[[AW0]], %[[S0]], %[[S0]]] scaleB[%[[BW0]], %[[S0]], %[[S1]]]
+// CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[{{.*}}] C[{{.*}}] scaleA[%[[AW0]], %[[S0]], %[[S0]]] scaleB[%[[BW0]], %[[S0]], %[[S2]]]
+// CHECK:             nvvm.mma.block_scale A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]] B[%[[B2]], %[[B3]]] C[{{.*}}] scaleA[%[[AW0]], %[[S0]], %[[S0]]] scaleB[%[[BW0]], %[[S0]], %[[S3]]]
+// CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW0]], %[[S0]], %[[S1]]] scaleB[%[[BW0]], %[[S0]], %[[S0]]]
+// CHECK-COUNT-3:     nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW0]], %[[S0]], %[[S1]]]
+// The second K slice: its own fragments, the group's second words.
 // CHECK:             nvvm.ldmatrix
 // CHECK-COUNT-3:     nvvm.ldmatrix
-// CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW1]],
-// CHECK-COUNT-7:     nvvm.mma.block_scale
+// CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW1]], %[[S0]], %[[S0]]] scaleB[%[[BW1]], %[[S0]], %[[S0]]]
+// CHECK-COUNT-7:     nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW1]],
 // Step KT + 1: its prefetch copies the group of steps KT + 4 and KT + 5
 // (one job list of A's and B's rows) into group slot ((KT + 4) / 2) % 3;
-// it loads no A scales (the group's words 2 and 3 are held) and reads B's
-// at byte 8 of group slot ((KT + 1) / 2) % 3.
+// it loads no scales: the group's words 2 and 3 are held.
 // CHECK:             %[[KT1:.*]] = arith.addi %[[KT]], %c1 : index
 // CHECK-NEXT:        nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
@@ -150,13 +169,8 @@
 // CHECK:             arith.cmpi ult, %thread_id_x, %c68 : index
 // CHECK:             nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK:             nvvm.cp.async.commit.group
-// CHECK-NOT:         vector<4xi32>
-// CHECK:             %[[BGROUP1:.*]] = arith.divui %[[KT1]], %[[C2]] : index
-// CHECK-NEXT:        %[[BSLOT1:.*]] = arith.remui %[[BGROUP1]], %c3 : index
-// CHECK-NEXT:        %[[BSLOTBYTE1:.*]] = arith.muli %[[BSLOT1]], %c1088 : index
-// CHECK-NEXT:        arith.addi %[[BSLOTBYTE1]], %c8 : index
-// CHECK-NOT:         vector<4xi32>
-// CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW2]],
+// CHECK-NOT:         llvm.load {{.*}} !llvm.ptr<3> -> vector
+// CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW2]], %[[S0]], %[[S0]]] scaleB[%[[BW2]], %[[S0]], %[[S0]]]
 // CHECK-COUNT-15:    nvvm.mma.block_scale
 // CHECK-NOT:         nvvm.mma.block_scale
 // CHECK-NOT:         gpu.barrier

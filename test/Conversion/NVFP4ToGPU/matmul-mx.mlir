@@ -3,9 +3,10 @@
 
 // The MXFP4 x MXFP4 GEMM on sm_120a / sm_121a: the mma.sync kernel with
 // kind::mxf4, scale_vec::2X and UE8M0 scales. The operands pass their codes
-// and E8M0 scales (no tensor scale); a K step's two scale bytes of a row
-// are loaded one by one into the low half of its scale word (byte 0: the
-// block of k 0-31, byte 1: k 32-63); the epilogue has no alpha.
+// and E8M0 scales (no tensor scale); a K step's four scale bytes of a row
+// are loaded one by one into its scale word (byte i: the block of k
+// 32i..32i+31), and the MMA of K slice s selects bytes 2s and 2s + 1
+// (byte-id 2s); the epilogue has no alpha.
 
 // RUN: nvfp4-opt %s --pass-pipeline='builtin.module(convert-nvfp4-to-gpu{target=sm_120a},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,reconcile-unrealized-casts),nvvm-attach-target{chip=sm_120a features=+ptx87},gpu-module-to-binary{format=isa})' \
 // RUN:   | sed -n 's/.*assembly = "\(.*\)".*/\1/p' | sed -e 's/\\0A/\n/g' -e 's/\\09/\t/g' -e 's/\\22/"/g' > %t.sm_120a.ptx
@@ -25,6 +26,8 @@
 // CHECK-SAME: args(%[[ADB]] : memref<128x96xf4E2M1FN>, %[[ASB]] : memref<128x3xf8E8M0FNU>, %{{.*}} : memref<64x96xf4E2M1FN>, %{{.*}} : memref<64x3xf8E8M0FNU>, %{{.*}} : memref<128x64xbf16>)
 
 // CHECK: gpu.func @nvfp4_matmul_m128n64k96_mxfp4_mxfp4_bf16(%[[LD:.*]]: memref<128x96xf4E2M1FN>, %[[LS:.*]]: memref<128x3xf8E8M0FNU>, %[[RD:.*]]: memref<64x96xf4E2M1FN>, %[[RS:.*]]: memref<64x3xf8E8M0FNU>, %[[OUT:.*]]: memref<128x64xbf16>)
+// CHECK-DAG: %[[SEL0:.*]] = llvm.mlir.constant(0 : i16) : i16
+// CHECK-DAG: %[[SEL2:.*]] = llvm.mlir.constant(2 : i16) : i16
 // The scale rows are K / 32 = 3 bytes long; a K step reads bytes 4 kt to
 // 4 kt + 3 (past the row's end: zero), byte i shifted into bits 8i..8i+7;
 // in step 0 byte 3 is past the end and folds away.
@@ -41,11 +44,11 @@
 // CHECK: %[[WORD:.*]] = arith.ori %[[WORD1]], %[[S2]] : i32
 // CHECK: llvm.store %[[WORD]]
 // CHECK-NOT: nvvm.cp.async.shared.global {{.*}}, 4,
-// CHECK: nvvm.mma.block_scale
+// CHECK: nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[SA:.*]], %[[SEL0]], %[[SEL0]]] scaleB[%[[SB:.*]], %[[SEL0]], %[[SEL0]]]
 // CHECK-SAME: blockScaleFormat = #nvvm.block_scale_format<ue8m0>, kind = #nvvm.block_scale_kind<mxf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x2>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
-// The second slice: the scale word shifted by 16.
-// CHECK: %[[HI:.*]] = arith.shrui %{{.*}}, %c16_i32 : i32
-// CHECK: nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[HI]],
+// The second slice: the same scale words, bytes 2 and 3 (byte-id 2).
+// CHECK-NOT: arith.shrui
+// CHECK: nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[SA]], %[[SEL2]], %[[SEL0]]] scaleB[%[[SB]], %[[SEL2]], %[[SEL0]]]
 // CHECK-SAME: blockScaleFormat = #nvvm.block_scale_format<ue8m0>, kind = #nvvm.block_scale_kind<mxf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x2>, shape = #nvvm.shape<m = 16, n = 8, k = 64>
 // No alpha: the accumulator is rounded to bf16 and stored.
 // CHECK: nvvm.cp.async.wait.group 0

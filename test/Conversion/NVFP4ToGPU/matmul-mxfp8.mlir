@@ -17,8 +17,11 @@
 // CHECK-SAME: args(%{{.*}} : memref<64x96xf8E4M3FN>, %{{.*}} : memref<64x3xf8E8M0FNU>, %{{.*}} : memref<32x96xf8E5M2>, %{{.*}} : memref<32x3xf8E8M0FNU>, %{{.*}} : memref<64x32xf32>)
 // CHECK: gpu.func @nvfp4_matmul_m64n32k96_mxfp8_e4m3_mxfp8_e5m2_f32(
 // Data rows of K = 96 bytes, copied in 16-byte vectors; two scale bytes a
-// step (64 codes), the second shifted into bits 8-15 and, for the MMA of
-// the step's second 32-wide K slice, shifted back down.
+// step (64 codes), the second shifted into bits 8-15, which the MMA of the
+// step's second 32-wide K slice selects (byte-id 1). (K is not a multiple
+// of the step, so the bytes are loaded one by one.)
+// CHECK-DAG: %[[SEL0:.*]] = llvm.mlir.constant(0 : i16) : i16
+// CHECK-DAG: %[[SEL1:.*]] = llvm.mlir.constant(1 : i16) : i16
 // CHECK: %[[DROW:.*]] = arith.muli %{{.*}}, %c96 : index
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
 // A's rows are all inside M: the word is the two bytes as loaded.
@@ -36,10 +39,10 @@
 // CHECK-NEXT: %[[BWORD:.*]] = arith.ori %[[Y0]], %[[T1]] : i32
 // CHECK-NOT: arith.shli
 // CHECK: llvm.store %[[BWORD]]
-// CHECK: nvvm.mma.block_scale
+// CHECK: nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[SA:.*]], %[[SEL0]], %[[SEL0]]] scaleB[%[[SB:.*]], %[[SEL0]], %[[SEL0]]]
 // CHECK-SAME: blockScaleFormat = #nvvm.block_scale_format<ue8m0>, kind = #nvvm.block_scale_kind<mxf8f6f4>, multiplicandAPtxType = #nvvm.mma_type<e4m3>, multiplicandBPtxType = #nvvm.mma_type<e5m2>, scaleVecSize = #nvvm.scale_vec_size<x1>, shape = #nvvm.shape<m = 16, n = 8, k = 32>
-// CHECK: %[[HI:.*]] = arith.shrui %{{.*}}, %c8_i32 : i32
-// CHECK: nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[HI]],
+// CHECK-NOT: arith.shrui
+// CHECK: nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[SA]], %[[SEL1]], %[[SEL0]]] scaleB[%[[SB]], %[[SEL1]], %[[SEL0]]]
 // CHECK-SAME: blockScaleFormat = #nvvm.block_scale_format<ue8m0>, kind = #nvvm.block_scale_kind<mxf8f6f4>, multiplicandAPtxType = #nvvm.mma_type<e4m3>, multiplicandBPtxType = #nvvm.mma_type<e5m2>, scaleVecSize = #nvvm.scale_vec_size<x1>, shape = #nvvm.shape<m = 16, n = 8, k = 32>
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NOT: arith.mulf

@@ -22,9 +22,8 @@
 // 3 scale slots of 16-byte groups of two steps, each holding A's 128 rows
 // then B's 4 compact rows (16x16 blocks), in dynamic shared memory, filled
 // by cp.async; one barrier per K step, two K steps per loop iteration;
-// fragments by ldmatrix; the group's first step loads the lane's A scale
-// rows whole (16 bytes, held for both steps), B's by one 8-byte load per
-// compact row and step.
+// fragments by ldmatrix; the group's first step loads the lane's packed A
+// and B scale registers whole (16 bytes each, held for both steps).
 // PTX:         .extern .shared .align 16 .b8 __nvfp4_mma_sync_smem[];
 // PTX-LABEL:   .visible .entry nvfp4_matmul_m256n128k1024_1x16_16x16_f32_t128x64(
 // PTX:         .maxntid 256, 1, 1
@@ -41,8 +40,11 @@
 // PTX:         cp.async.cg.shared.global [{{.*}}+51264], [{{.*}}+16], 16;
 // PTX:         cp.async.commit_group;
 // PTX-NOT:     bar.sync
-// PTX-DAG:     ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX-DAG:     ld.shared.v2.b32 {{.*}}+51208];
+// The loop's second step (LLVM places it first) loads no scales: the
+// group's are held. 8 ldmatrix.x4 and 16 MMAs.
+// PTX-NOT:     ld.shared.v
+// PTX:         ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX-NOT:     ld.shared.v
 // PTX:         mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-COUNT-15: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-NOT:     mma.sync
@@ -50,13 +52,25 @@
 // PTX-NEXT:    bar.sync 0;
 // PTX-NOT:     bar.sync
 // PTX:         cp.async.cg.shared.global
+// The group's first step: one 16-byte load of the lane's packed A scale
+// register (A's rows from 49152) and one of B's (its compact rows from
+// 49152 + 128 x 16 = 51200).
+// PTX:         ld.shared.v4.b32 {{.*}}+49152];
+// PTX-NOT:     ld.shared
+// PTX:         ld.shared.v4.b32 {{.*}}+51200];
+// PTX-NOT:     ld.shared.v
 // PTX:         cp.async.wait_group 0;
 // PTX-NOT:     bar.sync
 // PTX-NOT:     ld.shared
 // PTX:         st.global.v2.b32
 // PTX:         ret;
 
+// K = 512: two groups of two steps, the loop's two iterations unrolled by
+// LLVM; each group's first step loads two packed scale registers.
 // PTX-LABEL:   .visible .entry nvfp4_matmul_b2m128n128k512_1x16_16x16_bf16_acc(
+// PTX-COUNT-2: ld.shared.v4.b32
+// PTX-COUNT-32: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
+// PTX-COUNT-2: ld.shared.v4.b32
 // PTX-COUNT-32: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
 // PTX-NOT:     mma.sync
 // PTX:         ld.global.v2.b16

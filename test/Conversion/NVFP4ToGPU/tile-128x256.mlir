@@ -34,35 +34,28 @@
 // SM90:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n512k1024_1x16_16x16_f32_t128x128
 
 // The K loop: wait for all but stages - 2 = 1 group, barrier; per step 16
-// ldmatrix.x4 (4 A blocks and 4 B column pairs per slice) and 4 B scale
-// loads for 64 MMAs: the step's 8 bytes of each of the warp's 4 compact B
-// rows, each shared by the two 8-column MMA blocks of its 16 rows. A and B
-// share their scale slots (both in groups of two steps, 16-byte rows):
-// from 3 x 24576 = 73728 on, slot s holds A's 128 rows, then B's 16, so
-// B's rows of slot 0 start at 73728 + 128 x 16 = 75776, 16 bytes apart.
-// The group's first step loads the lane's 4 A scale rows whole (blocks of
-// 16 rows 256 bytes apart) and the second step uses them: it loads no A
-// scales of its own. (LLVM places the loop's second step first.)
+// ldmatrix.x4 (4 A blocks and 4 B column pairs per slice) for 64 MMAs. A
+// and B share their scale slots (both in groups of two steps, 16-byte
+// rows): from 3 x 24576 = 73728 on, slot s holds A's 128 rows, then B's 16,
+// so B's rows of slot 0 start at 73728 + 128 x 16 = 75776. The group's
+// first step loads each lane's 4 packed scale registers whole: A's two
+// (each serving two 16-row blocks: 32 rows, 512 bytes apart) and B's two
+// (each serving four 8-column blocks: 2 compact rows, 32 bytes apart), 4
+// shared loads for the group's 128 MMAs; the second step loads no scales.
+// (LLVM places the loop's second step first.)
 // PTX-LABEL:     .visible .entry nvfp4_matmul_m256n512k1024_1x16_16x16_f32_t128x256(
 // PTX:           .maxntid 256, 1, 1
 // PTX-NOT:       ld.shared
-// PTX:           ld.shared.v2.b32 {{.*}}, [[[BSTEP1:%rd[0-9]+]]+75776];
-// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP1]]+75792];
-// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP1]]+75808];
-// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP1]]+75824];
 // PTX-COUNT-16:  ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-NOT:       ld.shared
 // PTX:           cp.async.wait_group 1;
 // PTX-NEXT:      bar.sync 0;
 // PTX:           ld.shared.v4.b32 {{.*}}, [[[ASCALES:%rd[0-9]+]]+73728];
-// PTX-NEXT:      ld.shared.v4.b32 {{.*}}, [[[ASCALES]]+73984];
 // PTX-NEXT:      ld.shared.v4.b32 {{.*}}, [[[ASCALES]]+74240];
-// PTX-NEXT:      ld.shared.v4.b32 {{.*}}, [[[ASCALES]]+74496];
 // PTX-NOT:       ld.shared
-// PTX:           ld.shared.v2.b32 {{.*}}, [[[BSTEP0:%rd[0-9]+]]+75776];
-// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP0]]+75792];
-// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP0]]+75808];
-// PTX-NEXT:      ld.shared.v2.b32 {{.*}}, [[[BSTEP0]]+75824];
+// PTX:           ld.shared.v4.b32 {{.*}}, [[[BSCALES:%rd[0-9]+]]+75776];
+// PTX-NEXT:      ld.shared.v4.b32 {{.*}}, [[[BSCALES]]+75808];
+// PTX-NOT:       ld.shared
 // PTX-COUNT-16:  ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-NOT:       ld.shared
 // PTX:           cp.async.wait_group 1;

@@ -48,10 +48,6 @@ inline constexpr int kMmaCRegs = 4;
 inline constexpr int64_t kCodesPerWord = 8;
 /// 32-bit words of one row of a 64-wide K slice.
 inline constexpr int64_t kWordsPerMmaRow = kMmaK / kCodesPerWord;
-/// thread-id-a / thread-id-b the kernel passes (byte-id is always 0 for 4X).
-inline constexpr int64_t kScaleThreadIdA = 0;
-inline constexpr int64_t kScaleThreadIdB = 0;
-
 /// Group id g = lane / 4 and thread-in-group q = lane % 4 of the PTX ISA
 /// fragment tables.
 template <typename Idx> Idx laneGroup(Idx lane) { return lane / 4; }
@@ -81,14 +77,54 @@ template <typename Idx> Idx cFragRow(Idx g, int reg) {
 template <typename Idx> Idx cFragCol(Idx q, int reg) {
   return q * 2 + int64_t(reg & 1);
 }
-/// Row of the A tile whose scale word a lane passes. With thread-id-a = 0 the
-/// lanes q = 0 and q = 1 of each quad supply rows g and g + 8; every lane
-/// loads row g + 8 * (q % 2), so lanes q = 2, 3 hold a copy that thread-id-a
-/// = 1 would also accept.
+/// Packed scale registers. The selectors of a block-scaled MMA pick which
+/// lanes of each quad supply its scales (thread-id) and which bytes of their
+/// registers (byte-id), so one scale register of a lane serves several MMA
+/// blocks and K slices. Register p of A serves the warp's 16-row blocks
+/// 2p, 2p + 1 (thread-id-a = block % 2): lanes q = 0, 1 of quad g hold rows
+/// g, g + 8 of block 2p, lanes q = 2, 3 those of block 2p + 1. Register p of
+/// B serves its 8-column blocks 4p .. 4p + 3 (thread-id-b = block % 4): lane
+/// q holds column g of block 4p + q. A register's bytes are consecutive
+/// scales of a row (ScaleStaging); byte-id picks an MMA's first.
+inline constexpr int64_t kScaleBlocksPerRegA = 2;
+inline constexpr int64_t kScaleBlocksPerRegB = 4;
+/// The block, among the `count` (<= kScaleBlocksPerReg*) a register
+/// serves, and the row (column) within it, whose scales lane (g, q) holds.
+/// With fewer blocks than the register could serve, lanes repeat them.
+template <typename Idx> Idx scaleABlock(Idx q, int64_t count) {
+  return count == kScaleBlocksPerRegA ? q / 2 : (q / 2) % count;
+}
 template <typename Idx> Idx scaleARow(Idx g, Idx q) { return g + (q % 2) * 8; }
-/// Column of the B tile whose scale word a lane passes: column g (thread-id-b
-/// = 0 reads lane q = 0 of each quad; every lane holds the same word).
+template <typename Idx> Idx scaleBBlock(Idx q, int64_t count) {
+  return count == kScaleBlocksPerRegB ? q : q % count;
+}
 template <typename Idx> Idx scaleBCol(Idx g, Idx /*q*/) { return g; }
+/// The selectors of the MMA of warp block `block` of A or B, and the scale
+/// register that serves it.
+inline int64_t scaleThreadIdA(int64_t block) {
+  return block % kScaleBlocksPerRegA;
+}
+inline int64_t scaleThreadIdB(int64_t block) {
+  return block % kScaleBlocksPerRegB;
+}
+inline int64_t scaleRegisterA(int64_t block) {
+  return block / kScaleBlocksPerRegA;
+}
+inline int64_t scaleRegisterB(int64_t block) {
+  return block / kScaleBlocksPerRegB;
+}
+/// K slice `slice` of a step whose scales start at byte `stepByte` of a
+/// held scale row (ScaleStaging: the group's words), with `sliceScaleBytes`
+/// scale bytes a slice (4 NVFP4, 2 MXFP4, 1 MXFP8): the word of its first
+/// scale and the byte-id that selects it (0 for 4X, 0 or 2 for 2X).
+inline int64_t sliceScaleWord(int64_t stepByte, int64_t slice,
+                              int64_t sliceScaleBytes) {
+  return (stepByte + slice * sliceScaleBytes) / 4;
+}
+inline int64_t sliceScaleByteId(int64_t stepByte, int64_t slice,
+                                int64_t sliceScaleBytes) {
+  return (stepByte + slice * sliceScaleBytes) % 4;
+}
 
 //===----------------------------------------------------------------------===//
 // The CTA tile
@@ -149,12 +185,6 @@ struct TileShape {
   constexpr int64_t accumulators() const {
     return mmasM() * mmasN() * kMmaCRegs;
   }
-  /// Whether the block-scaled K step loads each scale word where a K slice
-  /// uses it: warp tiles of 16 MMAs or more, where a step's words held for
-  /// the step would keep 2 (mmasM + mmasN) registers live (ptxas spills the
-  /// 64x32 warp tile) and the MMAs are enough to stay above one MMA per
-  /// shared-memory load. Smaller warp tiles load a row's step words at once.
-  constexpr bool loadsScalesPerSlice() const { return mmasM() * mmasN() >= 16; }
   /// 16-byte vectors of the A and B tiles of one K step.
   constexpr int64_t aVectors() const { return m * kVectorsPerRow; }
   constexpr int64_t bVectors() const { return n * kVectorsPerRow; }
@@ -267,9 +297,11 @@ template <typename Idx> Idx prefetchStep(Idx kt, const TileShape &t) {
 /// row of kScaleRowBytes. When a row's scales are 16-byte aligned in global
 /// memory, one 16-byte `cp.async` copies the scales of `groupSteps` = 16 /
 /// stepBytes consecutive K steps instead (a group), issued with the group's
-/// first step, so half (NVFP4) or a quarter (MXFP4) of the scale copies
-/// remain, each twice or four times as wide. A group lives in one scale slot
-/// (a row of 16 bytes, step kt's scales at byte scaleByteInRow(kt)) from the
+/// first step, so half (NVFP4), a quarter (MXFP4) or an eighth (MXFP8) of
+/// the scale copies remain; rows aligned to 8 or 4 bytes only take groups
+/// of 8 or 4 bytes (groupedScaleStaging). A group lives in one scale slot
+/// (a row of the group's bytes, step kt's scales at byte
+/// scaleByteInRow(kt)) from the
 /// issue of its first step until its last step is computed: at the issue of
 /// step u (iteration u - stages + 1, after the barrier that retires step
 /// u - stages) the live steps are u - stages + 1 .. u + groupSteps - 1,
@@ -316,16 +348,18 @@ struct ScaleStaging {
 /// 16 bytes: the widest `cp.async`.
 inline constexpr int64_t kScaleGroupBytes = 16;
 /// The staging of an operand whose rows hold `scaleRowBytes` scale bytes,
-/// `stepBytes` per K step: groups of 16 bytes when every row's scales are
-/// 16-byte aligned and a step's are 4 or 8 bytes, else one copy per step.
-/// MXFP8's 2 bytes a step are loaded byte by byte: its groups of eight
-/// steps made ptxas spill 4 to 16 bytes in the 128 x 256 tile.
+/// `stepBytes` per K step: groups of the widest `cp.async` (16, 8 or 4
+/// bytes) that holds whole steps and divides every row (so each row's
+/// copies stay aligned), else one copy per step (a step's 8 bytes NVFP4, 4
+/// MXFP4; MXFP8's 2 bytes, or rows of K not a multiple of the step, are
+/// loaded byte by byte).
 inline constexpr ScaleStaging groupedScaleStaging(int64_t stepBytes,
                                                   int64_t scaleRowBytes,
                                                   int64_t blockRows = 1) {
-  if ((stepBytes == 8 || stepBytes == 4) &&
-      scaleRowBytes % kScaleGroupBytes == 0)
-    return {kScaleGroupBytes / stepBytes, stepBytes, blockRows};
+  for (int64_t groupBytes = kScaleGroupBytes; groupBytes >= 4; groupBytes /= 2)
+    if (groupBytes > stepBytes && groupBytes % stepBytes == 0 &&
+        scaleRowBytes % groupBytes == 0)
+      return {groupBytes / stepBytes, stepBytes, blockRows};
   return {1, stepBytes, blockRows};
 }
 /// The scale row of a slot that holds tile row `row`'s scales.
@@ -459,17 +493,6 @@ template <typename Idx> Idx ldmatrixBCol(Idx lane) {
   return lane % 8 + (lane / 16) * 8;
 }
 template <typename Idx> Idx ldmatrixBChunk(Idx lane) { return (lane / 8) % 2; }
-/// The word a lane's scale register takes for K slice `slice` of a step,
-/// and its right shift: the slice's scale bytes start at byte
-/// slice * `sliceScaleBytes` of the row's step scales (4 for NVFP4, 2 for
-/// MXFP4, 1 for MXFP8).
-inline int64_t sliceScaleWord(int64_t slice, int64_t sliceScaleBytes) {
-  return slice * sliceScaleBytes / 4;
-}
-inline int64_t sliceScaleShift(int64_t slice, int64_t sliceScaleBytes) {
-  return (slice * sliceScaleBytes % 4) * 8;
-}
-
 /// Bytes per data copy of a K step: 16-byte vectors when operand rows of
 /// `rowBytes` bytes (K / 2 for E2M1, K for 8-bit elements) are 16-byte
 /// aligned, else 8-byte halves (cp.async needs a source aligned to its

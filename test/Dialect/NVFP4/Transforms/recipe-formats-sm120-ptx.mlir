@@ -12,7 +12,9 @@
 // RUN: grep -c "kind::mxf4nvf4" %t.sm_120a.ptx | FileCheck %s --check-prefix=NVF4
 // RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.sm_120a.ptx -o %t.sm_120a.cubin %}
 // MMA instructions in the PTX (the large GEMMs take the 128 x 256 tile:
-// 64 MMAs per warp and K step; the NVFP4 loops run two K steps per
-// iteration, one group of B's scales).
-// MXF8: {{^}}976{{$}}
+// 64 MMAs per warp and K step; the loops run one scale group per
+// iteration: two K steps for NVFP4; eight for MXFP8 (16-byte groups of 2
+// bytes a step), four where K = 32000 (rows of 1000 scale bytes: 8-byte
+// groups) and two where K = 128 (4-byte groups)).
+// MXF8: {{^}}5760{{$}}
 // NVF4: {{^}}1024{{$}}
