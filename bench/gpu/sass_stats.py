@@ -23,8 +23,9 @@
 # The MMA loop of a kernel is the innermost SASS loop (a backward branch
 # and its target) that contains MMA instructions (OMMA, HMMA, QMMA: mma.sync;
 # UTCOMMA, UTCQMMA, UTCHMMA: tcgen05.mma). Its columns: instructions per MMA
-# (NOPs excluded), shared-memory load instructions (LDS, LDSM) per MMA, and
-# barriers per iteration (BAR, and the mbarrier waits SYNCS ... TRYWAIT).
+# (NOPs and the never-executed `@!PT` padding excluded), shared-memory load
+# instructions (LDS, LDSM) per MMA, and barriers per iteration (BAR, and
+# the mbarrier waits SYNCS ... TRYWAIT).
 # The producer loop is the innermost loop with TMA loads (UTMALDG), bulk
 # copies (UBLKCP, cp.async.bulk) or cp.async (LDGSTS) and no MMA; its
 # column counts those, and `LDG` its other global loads.
@@ -38,7 +39,10 @@ import sys
 MMA_OPCODES = ("OMMA", "HMMA", "QMMA", "UTCOMMA", "UTCQMMA", "UTCHMMA")
 PRODUCER_OPCODES = ("UTMALDG", "UBLKCP", "LDGSTS")
 
-INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*)(\S*)\s*(.*?)\s*;")
+INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s+(@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*)(\S*)\s*(.*?)\s*;")
+# The predicate of an instruction that never executes: ptxas pads the
+# schedule with such as well as with NOPs (`@!PT LDS RZ, [RZ]`).
+NEVER = "@!PT"
 LABEL = re.compile(r"^(\.L_x_\d+):")
 FUNCTION = re.compile(r"^\s*\.text\.(\S+):")
 
@@ -70,8 +74,10 @@ def parse_sass(path):
                 for label in pending_labels:
                     labels[label] = address
                 pending_labels = []
+                if (m.group(2) or "").strip() == NEVER:
+                    continue
                 instructions.append(
-                    (address, m.group(2), m.group(2) + m.group(3), m.group(4)))
+                    (address, m.group(3), m.group(3) + m.group(4), m.group(5)))
     return kernels
 
 

@@ -228,7 +228,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // stored; bytes past the row's end (or of rows past M or N) are zero,
   // loaded from the row's start.
   const int64_t stepScaleBytes = stepK / c.blockCols();
-  auto copyScaleRows = [&](bool lhs, IndexExpr kt, int64_t phase) {
+  auto copyScaleRows = [&](bool lhs, IndexExpr kt, IndexExpr slot,
+                           int64_t phase) {
     const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
     if (!issuesScales(phase, staging))
       return;
@@ -242,7 +243,6 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     IndexExpr scaleBase = lhs ? lhsScaleBase : rhsScaleBase;
     Value scalePtr = lhs ? lhsScalePtr : rhsScalePtr;
     Value smemScalePtr = lhs ? smemLhsScalePtr : smemRhsScalePtr;
-    IndexExpr slot = scaleSlot(kt, tile, staging);
     IndexExpr kScaleByte = kt * stepScaleBytes;
     forEachJob(
         rows,
@@ -297,8 +297,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // made ptxas spill in the 128x256 tile.
   const bool copiesScalesJointly =
       scaleSlots.sharesSlots && !kResidue && lhsStaging.copyBytes() >= 4;
-  auto copyJointScaleRows = [&](IndexExpr kt) {
-    IndexExpr slot = scaleSlot(kt, tile, lhsStaging);
+  auto copyJointScaleRows = [&](IndexExpr kt, IndexExpr slot) {
     const int64_t slotRowBytes = scaleSlots.lhsRowBytes;
     Value slotBase =
         sharedAddress(smemLhsScalePtr, slot * scaleSlots.lhsSlotStride);
@@ -334,9 +333,15 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
         },
         tid);
   };
-  // Issues the copies of K step `kt` (of phase `phase`) into pipeline slot
-  // `slot`.
-  auto issueStep = [&](IndexExpr kt, IndexExpr slot, int64_t phase) {
+  // A K step's pipeline slot (stageSlot) and A's and B's scale slots
+  // (scaleSlot).
+  struct StepSlots {
+    IndexExpr stage, lhsScale, rhsScale;
+  };
+  // Issues the copies of K step `kt` (of phase `phase`) into its pipeline
+  // and scale slots.
+  auto issueStep = [&](IndexExpr kt, const StepSlots &slots, int64_t phase) {
+    IndexExpr slot = slots.stage;
     IndexExpr kByte = kt * kTileRowBytes;
     // The rows [tileRow, tileRow + rows) of an operand of `limit` rows.
     auto copyRows = [&](int64_t rows, Value srcBase, IndexExpr tileRow,
@@ -372,11 +377,11 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     copyRows(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
     if (copiesScalesJointly) {
       if (issuesScales(phase, lhsStaging))
-        copyJointScaleRows(kt);
+        copyJointScaleRows(kt, slots.lhsScale);
       return;
     }
-    copyScaleRows(/*lhs=*/true, kt, phase);
-    copyScaleRows(/*lhs=*/false, kt, phase);
+    copyScaleRows(/*lhs=*/true, kt, slots.lhsScale, phase);
+    copyScaleRows(/*lhs=*/false, kt, slots.rhsScale, phase);
   };
 
   IndexExpr warpRow = warpRowBase(warp, tile);
@@ -386,7 +391,10 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   const int64_t numSteps = llvm::divideCeil(c.k, stepK);
   for (int64_t s = 0; s < tile.stages - 1; ++s) {
     if (s < numSteps)
-      issueStep(idx(s), idx(stageSlot(s, tile)), s % unroll);
+      issueStep(idx(s),
+                {idx(stageSlot(s, tile)), idx(scaleSlot(s, tile, lhsStaging)),
+                 idx(scaleSlot(s, tile, rhsStaging))},
+                s % unroll);
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
@@ -400,7 +408,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   SmallVector<SmallVector<Value, 4>> lhsScaleGroup, rhsScaleGroup;
   // One K step of phase `phase`: wait, prefetch, MMAs; returns the new
   // accumulators.
-  auto emitStep = [&](IndexExpr kt, int64_t phase,
+  auto emitStep = [&](IndexExpr kt, const StepSlots &slots,
+                      const StepSlots &nextSlots, int64_t phase,
                       ValueRange stepAcc) -> SmallVector<Value> {
     // Step kt has landed (this thread's copies, then everyone's), and every
     // warp is done with the slot of step kt - 1.
@@ -414,8 +423,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
       auto ifOp = scf::IfOp::create(b, loc, hasNext, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard ifGuard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      issueStep(next, stageSlot(next, tile),
-                prefetchStep(phase, tile) % unroll);
+      issueStep(next, nextSlots, prefetchStep(phase, tile) % unroll);
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
@@ -424,7 +432,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
       const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
       return sharedAddress(
           lhs ? smemLhsScalePtr : smemRhsScalePtr,
-          scaleSlot(kt, tile, staging) *
+          (lhs ? slots.lhsScale : slots.rhsScale) *
                   (lhs ? scaleSlots.lhsSlotStride : scaleSlots.rhsSlotStride) +
               scaleByteInRow(phase, staging));
     };
@@ -442,7 +450,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
           return;
         Value slotBase = sharedAddress(
             lhs ? smemLhsScalePtr : smemRhsScalePtr,
-            scaleSlot(kt, tile, staging) *
+            (lhs ? slots.lhsScale : slots.rhsScale) *
                 (lhs ? scaleSlots.lhsSlotStride : scaleSlots.rhsSlotStride));
         group.clear();
         for (IndexExpr row :
@@ -461,7 +469,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                       lane,
                       g,
                       q,
-                      stageSlot(kt, tile),
+                      slots.stage,
                       phase,
                       lhsScaleGroup,
                       rhsScaleGroup,
@@ -469,15 +477,81 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     return hasBlockScaledMma(target) ? emitBlockScaledStep(step)
                                      : emitDequantizedStep(step);
   };
+  // A K step's slots repeat with the step: stage slot kt mod stages, scale
+  // slot (kt / groupSteps) mod slots. A remainder by a power of two is a
+  // mask; one by 3 (3 stages; 4 stages' 3 scale slots) cost ~10 SASS
+  // instructions an iteration, so those sequences are loop-carried: the
+  // slot of the iteration's first step, which step first + d advances by
+  // d / groupSteps slots (first is a multiple of every groupSteps) with one
+  // wrap. Each distinct sequence (groupSteps, count) is carried once.
+  SmallVector<std::pair<int64_t, int64_t>> carriedSequences;
+  auto carriedIndex = [&](int64_t groupSteps, int64_t count) {
+    return llvm::find(carriedSequences, std::make_pair(groupSteps, count)) -
+           carriedSequences.begin();
+  };
+  using SlotSequence = std::pair<int64_t, int64_t>;
+  for (auto [groupSteps, count] :
+       {SlotSequence(1, tile.stages),
+        SlotSequence(lhsStaging.groupSteps, lhsStaging.slots(tile)),
+        SlotSequence(rhsStaging.groupSteps, rhsStaging.slots(tile))})
+    if (!llvm::isPowerOf2_64(count) &&
+        carriedIndex(groupSteps, count) ==
+            static_cast<int64_t>(carriedSequences.size()))
+      carriedSequences.push_back({groupSteps, count});
+  SmallVector<Value> loopInit(init);
+  for (size_t i = 0; i < carriedSequences.size(); ++i)
+    loopInit.push_back(idx(0).v); // The slots of step 0.
   auto loop = scf::ForOp::create(b, loc, idx(0).v, idx(numSteps).v,
-                                 idx(unroll).v, init);
+                                 idx(unroll).v, loopInit);
   {
     OpBuilder::InsertionGuard loopGuard(b);
     b.setInsertionPointToStart(loop.getBody());
     IndexExpr first = idx(loop.getInductionVar());
-    SmallVector<Value> accs(loop.getRegionIterArgs());
-    for (int64_t phase = 0; phase < unroll; ++phase)
-      accs = emitStep(first + phase, phase, accs);
+    ValueRange carried = loop.getRegionIterArgs();
+    // Carried slot `slot` advanced by `by` slots modulo `count`.
+    auto advance = [&](Value slot, int64_t by, int64_t count) {
+      by %= count;
+      if (by == 0)
+        return idx(slot);
+      IndexExpr next = idx(slot) + by;
+      Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                          next.v, idx(count).v);
+      return idx(
+          arith::SelectOp::create(b, loc, wraps, (next + (-count)).v, next.v));
+    };
+    // The slot of step first + d in sequence (groupSteps, count): `direct`
+    // of the step, or the carried slot advanced.
+    auto slotAt = [&](int64_t d, int64_t groupSteps, int64_t count,
+                      auto direct) -> IndexExpr {
+      const int64_t i = carriedIndex(groupSteps, count);
+      if (i == static_cast<int64_t>(carriedSequences.size()))
+        return direct(first + d);
+      return advance(carried[numAcc + i], d / groupSteps, count);
+    };
+    auto slotsAt = [&](int64_t d) -> StepSlots {
+      return {
+          slotAt(d, 1, tile.stages,
+                 [&](IndexExpr kt) { return stageSlot(kt, tile); }),
+          slotAt(d, lhsStaging.groupSteps, lhsStaging.slots(tile),
+                 [&](IndexExpr kt) { return scaleSlot(kt, tile, lhsStaging); }),
+          slotAt(
+              d, rhsStaging.groupSteps, rhsStaging.slots(tile),
+              [&](IndexExpr kt) { return scaleSlot(kt, tile, rhsStaging); })};
+    };
+    SmallVector<Value> accs(carried.take_front(numAcc));
+    for (int64_t phase = 0; phase < unroll; ++phase) {
+      // In this order: the IR's order does not depend on the compiler's
+      // order of evaluating arguments.
+      IndexExpr kt = first + phase;
+      StepSlots slots = slotsAt(phase);
+      StepSlots nextSlots = slotsAt(prefetchStep(phase, tile));
+      accs = emitStep(kt, slots, nextSlots, phase, accs);
+    }
+    // The next iteration's first slots.
+    for (auto [i, sequence] : llvm::enumerate(carriedSequences))
+      accs.push_back(
+          advance(carried[numAcc + i], unroll / sequence.first, sequence.second)
+              .v);
     scf::YieldOp::create(b, loc, accs);
   }
   // Only empty groups can be pending here; drain them anyway.

@@ -17,7 +17,8 @@
 // CHECK-DAG:       %[[TWICE:.*]] = arith.constant -932957680 : i32
 // CHECK-COUNT-3:   nvvm.cp.async.commit.group
 // CHECK:           scf.for
-// CHECK-NEXT:        nvvm.cp.async.wait.group 2
+// CHECK-NOT:         nvvm
+// CHECK:             nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
 // CHECK:             nvvm.cp.async.commit.group
 // Scale decoding: E4M3 exponent, significand, a power of two from its bits.

@@ -76,27 +76,32 @@
 // CHECK-COUNT-4:   nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK-NEXT:      nvvm.cp.async.commit.group
 // CHECK-NEXT:      nvvm.cp.async.commit.group
-// The loop runs two steps (one scale group) per iteration, KT and KT + 1:
-// step KT prefetches step KT + 3, which starts no group (data only); step
-// KT + 1 prefetches KT + 4, which starts one.
-// CHECK:           scf.for %[[KT:.*]] = %{{.*}} to %[[C2]] step %[[C2]]
+// The loop runs two steps (one scale group) per iteration, KT and KT + 1.
+// Step kt's stage slot is kt mod 4 (a mask); its scale slot, (kt / 2)
+// mod 3, is carried through the loop (SLOT, of step KT: A's and B's
+// share it) and advanced by a constant with one wrap. Step KT prefetches
+// step KT + 3, which starts no group (data only); step KT + 1 prefetches
+// KT + 4, which starts one, into scale slot SLOT + 2 mod 3.
+// CHECK:           scf.for %[[KT:.*]] = %{{.*}} to %[[C2]] step %[[C2]] iter_args({{.*}}, %[[SLOT:[^ ]*]] = %c0) -> ({{.*}}, f32, index)
+// CHECK-NEXT:        %[[STAGE:.*]] = arith.remui %[[KT]], %c4 : index
+// CHECK-NEXT:        %[[KT3:.*]] = arith.addi %[[KT]], %c3 : index
+// CHECK-NEXT:        %[[NEXTSTAGE0:.*]] = arith.remui %[[KT3]], %c4 : index
 // CHECK-NEXT:        nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
 // CHECK-NEXT:        %[[NEXT0:.*]] = arith.addi %[[KT]], %c3
 // CHECK:             scf.if
+// CHECK:               arith.muli %[[NEXTSTAGE0]], %c4096 : index
 // CHECK-COUNT-4:       nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK-NEXT:        }
 // CHECK-NEXT:        nvvm.cp.async.commit.group
 // Step KT starts its group: each lane loads its packed scale registers
-// whole (16 bytes: the group's two steps) from group slot (KT / 2) % 3,
+// whole (16 bytes: the group's two steps) from scale slot SLOT,
 // whose 1088 bytes hold A's 64 rows, then B's 4. A's register serves the
 // warp's two 16-row blocks: lane (g, q) holds row g + 8 (q % 2) of block
 // q / 2. B's serves its four 8-column blocks: lane q holds the compact row
 // of block q, warpCol / 16 + 8 q / 16. Words 0, 1 are step KT's two K
 // slices, 2, 3 step KT + 1's.
-// CHECK-NEXT:        %[[GROUP0:.*]] = arith.divui %[[KT]], %[[C2]] : index
-// CHECK-NEXT:        %[[GSLOT0:.*]] = arith.remui %[[GROUP0]], %c3 : index
-// CHECK-NEXT:        %[[GBYTE0:.*]] = arith.muli %[[GSLOT0]], %c1088 : index
+// CHECK-NEXT:        %[[GBYTE0:.*]] = arith.muli %[[SLOT]], %c1088 : index
 // CHECK-NEXT:        %[[GOFF0:.*]] = arith.index_castui %[[GBYTE0]]
 // CHECK-NEXT:        %[[ASLOT:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[GOFF0]]]
 // CHECK-NEXT:        %[[QHALF:.*]] = arith.divui %[[Q:.*]], %[[C2]] : index
@@ -114,9 +119,7 @@
 // CHECK-NEXT:        %[[AW1:.*]] = llvm.extractelement %[[AG0]][%[[I1]] : i32] : vector<4xi32>
 // CHECK-NEXT:        %[[AW2:.*]] = llvm.extractelement %[[AG0]][%[[I2]] : i32] : vector<4xi32>
 // CHECK-NEXT:        llvm.extractelement %[[AG0]]
-// CHECK-NEXT:        %[[BGROUP:.*]] = arith.divui %[[KT]], %[[C2]] : index
-// CHECK-NEXT:        %[[BSLOT:.*]] = arith.remui %[[BGROUP]], %c3 : index
-// CHECK-NEXT:        %[[BSLOTBYTE:.*]] = arith.muli %[[BSLOT]], %c1088 : index
+// CHECK-NEXT:        %[[BSLOTBYTE:.*]] = arith.muli %[[SLOT]], %c1088 : index
 // CHECK-NEXT:        %[[BSLOTOFF:.*]] = arith.index_castui %[[BSLOTBYTE]]
 // CHECK-NEXT:        %[[BSLOTPTR:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[BSLOTOFF]]]
 // CHECK-NEXT:        %[[QCOL:.*]] = arith.muli %[[Q]], %c8 : index
@@ -130,6 +133,9 @@
 // CHECK-NEXT:        %[[BW0:.*]] = llvm.extractelement %[[BG0]][%[[I0]] : i32] : vector<4xi32>
 // CHECK-NEXT:        %[[BW1:.*]] = llvm.extractelement %[[BG0]][%[[I1]] : i32] : vector<4xi32>
 // CHECK-NEXT:        %[[BW2:.*]] = llvm.extractelement %[[BG0]][%[[I2]] : i32] : vector<4xi32>
+// CHECK-NOT:         llvm.load
+// Step KT's fragments come from stage slot STAGE.
+// CHECK:             arith.muli %[[STAGE]], %c4096 : index
 // CHECK-NOT:         llvm.load
 // CHECK:             %[[A:.*]] = nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NEXT:        %[[A0:.*]] = llvm.extractvalue %[[A]][0]
@@ -157,24 +163,39 @@
 // CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW1]], %[[S0]], %[[S0]]] scaleB[%[[BW1]], %[[S0]], %[[S0]]]
 // CHECK-COUNT-7:     nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW1]],
 // Step KT + 1: its prefetch copies the group of steps KT + 4 and KT + 5
-// (one job list of A's and B's rows) into group slot ((KT + 4) / 2) % 3;
-// it loads no scales: the group's words 2 and 3 are held.
+// (one job list of A's and B's rows) into scale slot SLOT + 2 mod 3,
+// stage slot (KT + 4) mod 4; it reads stage slot (KT + 1) mod 4 and loads
+// no scales: the group's words 2 and 3 are held.
 // CHECK:             %[[KT1:.*]] = arith.addi %[[KT]], %c1 : index
+// CHECK-NEXT:        %[[KT1B:.*]] = arith.addi %[[KT]], %c1 : index
+// CHECK-NEXT:        %[[READSTAGE1:.*]] = arith.remui %[[KT1B]], %c4 : index
+// CHECK-NEXT:        %[[KT4:.*]] = arith.addi %[[KT]], %c4 : index
+// CHECK-NEXT:        %[[NEXTSTAGE1:.*]] = arith.remui %[[KT4]], %c4 : index
+// CHECK-NEXT:        %[[SLOT2:.*]] = arith.addi %[[SLOT]], %c2 : index
+// CHECK-NEXT:        %[[WRAP2:.*]] = arith.cmpi uge, %[[SLOT2]], %c3 : index
+// CHECK-NEXT:        %[[SLOT2W:.*]] = arith.addi %[[SLOT2]], %c-3 : index
+// CHECK-NEXT:        %[[NEXTSLOT:.*]] = arith.select %[[WRAP2]], %[[SLOT2W]], %[[SLOT2]] : index
 // CHECK-NEXT:        nvvm.cp.async.wait.group 2
 // CHECK-NEXT:        gpu.barrier
 // CHECK-NEXT:        %[[NEXT1:.*]] = arith.addi %[[KT1]], %c3 : index
-// CHECK:             %[[GROUP:.*]] = arith.divui %[[NEXT1]], %[[C2]] : index
-// CHECK-NEXT:        %[[GSLOT:.*]] = arith.remui %[[GROUP]], %c3 : index
-// CHECK-NEXT:        %[[SLOTBYTE:.*]] = arith.muli %[[GSLOT]], %c1088 : index
+// CHECK:               arith.muli %[[NEXTSTAGE1]], %c4096 : index
+// CHECK:             %[[SLOTBYTE:.*]] = arith.muli %[[NEXTSLOT]], %c1088 : index
 // CHECK:             arith.cmpi ult, %thread_id_x, %c68 : index
 // CHECK:             nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK:             nvvm.cp.async.commit.group
+// CHECK-NOT:         llvm.load {{.*}} !llvm.ptr<3> -> vector
+// CHECK:             arith.muli %[[READSTAGE1]], %c4096 : index
 // CHECK-NOT:         llvm.load {{.*}} !llvm.ptr<3> -> vector
 // CHECK:             nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[AW2]], %[[S0]], %[[S0]]] scaleB[%[[BW2]], %[[S0]], %[[S0]]]
 // CHECK-COUNT-15:    nvvm.mma.block_scale
 // CHECK-NOT:         nvvm.mma.block_scale
 // CHECK-NOT:         gpu.barrier
-// CHECK:             scf.yield
+// The next iteration's scale slot: SLOT + 1 mod 3.
+// CHECK:             %[[YS:.*]] = arith.addi %[[SLOT]], %c1 : index
+// CHECK-NEXT:        %[[YWRAP:.*]] = arith.cmpi uge, %[[YS]], %c3 : index
+// CHECK-NEXT:        %[[YSW:.*]] = arith.addi %[[YS]], %c-3 : index
+// CHECK-NEXT:        %[[YSLOT:.*]] = arith.select %[[YWRAP]], %[[YSW]], %[[YS]] : index
+// CHECK-NEXT:        scf.yield {{.*}}, %[[YSLOT]] : {{.*}}, f32, index
 // CHECK:           nvvm.cp.async.wait.group 0
 // CHECK:           %[[ALPHA:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
 // Each lane stores its 32 results as 16 pairs of columns 2q, 2q + 1

@@ -66,7 +66,8 @@
 // PTX:         ret;
 
 // K = 512: two groups of two steps, the loop's two iterations unrolled by
-// LLVM; each group's first step loads two packed scale registers.
+// LLVM; each group's first step loads the lane's two packed scale
+// registers (A's, B's).
 // PTX-LABEL:   .visible .entry nvfp4_matmul_b2m128n128k512_1x16_16x16_bf16_acc(
 // PTX-COUNT-2: ld.shared.v4.b32
 // PTX-COUNT-32: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3

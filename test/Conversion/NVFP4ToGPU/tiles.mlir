@@ -91,12 +91,10 @@
 // PTX-NOT:       mma.sync
 // PTX:           cp.async.wait_group 0;
 // PTX:           ret;
-// (On sm_120a LLVM unrolls this kernel's four loop iterations: all eight K
-// steps' MMAs.)
 // PTX-LABEL:     .visible .entry nvfp4_matmul_m192n256k1024_1x16_16x16_f32_t64x128(
 // PTX:           .maxntid 256, 1, 1
 // PTX:           cp.async.cg.shared.global
-// PTX-FP4-COUNT-128: mma.sync.aligned.m16n8k64
+// PTX-FP4-COUNT-32: mma.sync.aligned.m16n8k64
 // PTX-BF16-COUNT-64: mma.sync.aligned.m16n8k16
 // PTX-NOT:       mma.sync
 // PTX:           ret;
