@@ -33,6 +33,23 @@
 // RUN: done | FileCheck %s --check-prefix=TMA
 // TMA: memory of nvfp4_tcgen05_matmul_m256n384k512_t128_1x16_16x16_f32_sfstaged_b: global 816 requests, 13824 sectors, 417792 bytes, coalescing 94.4%; {{.*}} 0 bank conflicts, {{.*}} TMA 394752 bytes
 // TMA: memory of nvfp4_tcgen05_matmul_m256n384k512_t128_pair_1x16_16x16_f32_sfstaged_b: global 816 requests, 13824 sectors, 417792 bytes, coalescing 94.4%; {{.*}} 0 bank conflicts, {{.*}} TMA 296448 bytes
+//
+// The mma.sync kernels (sm_120a) on the 128x128 and 128x256 tiles, on every
+// MX case (ragged shapes, K residues, 16-, 8- and 4-byte scale groups,
+// ungrouped MXFP8 rows) and on both NVFP4 tile cases: each lane's packed
+// scale register reads 32 consecutive rows of a scale slot (rows of 4
+// bytes or more, no wider than a copy), and ldmatrix reads swizzled rows,
+// so no shared-memory access conflicts. (MX rows of 4 bytes in 8-byte slot
+// rows had a 2-way conflict on every scale load.)
+// RUN: for tile in 128x128 128x256; do \
+// RUN:   for cases in matmul-mx-cases matmul-tile-cases; do \
+// RUN:     nvfp4-opt %S/Inputs/$cases.mlir --nvfp4-to-gpu-emulation="target=sm_120a tile=$tile" \
+// RUN:     | env NVFP4_GPU_EMULATOR_REPORT=1 %mlir_runner -e main -entry-point-result=void \
+// RUN:       -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib,%nvfp4_cpu_runtime_lib 2>&1; \
+// RUN:   done; \
+// RUN: done | FileCheck %s --check-prefix=MMA
+// MMA-COUNT-30: memory of nvfp4_matmul_{{[a-z0-9_]*}}_t128x{{128|256}}: global {{.*}}; shared {{[0-9]+}} requests, {{[0-9]+}} wavefronts, 0 bank conflicts,
+// MMA-NOT:      bank conflicts
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

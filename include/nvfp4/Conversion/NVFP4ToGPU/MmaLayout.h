@@ -324,9 +324,13 @@ struct ScaleStaging {
   constexpr int64_t stagedRows(int64_t tileRows) const {
     return tileRows / blockRows;
   }
-  /// Bytes of a scale slot's row and of one copy.
+  /// Bytes of a scale slot's row and of one copy. A row holds whole 32-bit
+  /// words (an MXFP8 step's 2 bytes are stored as one word) and no more
+  /// than a copy: the 32 lanes of a packed scale register read 32
+  /// consecutive rows, so wider rows would put two lanes on a bank (MX
+  /// rows of 4 bytes in 8 had a 2-way conflict on every scale load).
   constexpr int64_t rowBytes() const {
-    return grouped() ? groupSteps * stepBytes : kScaleRowBytes;
+    return copyBytes() < 4 ? 4 : copyBytes();
   }
   constexpr int64_t copyBytes() const { return groupSteps * stepBytes; }
   /// Scale slots: 1 + ceil((stages - 1) / groupSteps).
