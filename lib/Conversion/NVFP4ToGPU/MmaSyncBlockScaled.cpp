@@ -84,7 +84,10 @@ MmaSyncKernelBuilder::laneScaleRows(bool lhs, IndexExpr warpBase, IndexExpr g,
                             first * blockSize / staging.blockRows +
                             laneOffset / staging.blockRows);
     for (int64_t i = first; i < first + count; ++i) {
-      result.ofBlock.push_back(result.rows.size() - 1);
+      result.ofBlock.push_back(lhs ? scaleRegisterA(i) : scaleRegisterB(i));
+      assert(result.ofBlock.back() ==
+                 static_cast<int64_t>(result.rows.size()) - 1 &&
+             "one register per kScaleBlocksPerReg* blocks, in order");
       result.threadIdOfBlock.push_back(lhs ? scaleThreadIdA(i)
                                            : scaleThreadIdB(i));
     }
