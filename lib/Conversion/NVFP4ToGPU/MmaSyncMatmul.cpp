@@ -484,12 +484,12 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // slot of the iteration's first step, which step first + d advances by
   // d / groupSteps slots (first is a multiple of every groupSteps) with one
   // wrap. Each distinct sequence (groupSteps, count) is carried once.
-  SmallVector<std::pair<int64_t, int64_t>> carriedSequences;
+  using SlotSequence = std::pair<int64_t, int64_t>; // (groupSteps, count)
+  SmallVector<SlotSequence> carriedSequences;
   auto carriedIndex = [&](int64_t groupSteps, int64_t count) {
-    return llvm::find(carriedSequences, std::make_pair(groupSteps, count)) -
+    return llvm::find(carriedSequences, SlotSequence(groupSteps, count)) -
            carriedSequences.begin();
   };
-  using SlotSequence = std::pair<int64_t, int64_t>;
   for (auto [groupSteps, count] :
        {SlotSequence(1, tile.stages),
         SlotSequence(lhsStaging.groupSteps, lhsStaging.slots(tile)),
