@@ -136,20 +136,23 @@ TEST(MmaLayoutTest, Bf16FragmentsMatchIsaTables) {
 // passes its thread-id, and the lanes that selects (the ISA's lanes) hold
 // that block's rows.
 TEST(MmaLayoutTest, ScaleLanesHoldTheRowsTheInstructionReads) {
-  for (int64_t count = 1; count <= kScaleBlocksPerRegA; ++count)
-    for (int64_t block = 0; block < count; ++block)
-      for (int64_t row = 0; row < kMmaM; ++row) {
-        int lane = isaScaleALane(row, scaleThreadIdA(block));
-        EXPECT_EQ(scaleABlock<int64_t>(lane % 4, count), block) << row;
-        EXPECT_EQ(scaleARow<int64_t>(lane / 4, lane % 4), row);
-      }
-  for (int64_t count = 1; count <= kScaleBlocksPerRegB; ++count)
-    for (int64_t block = 0; block < count; ++block)
-      for (int64_t col = 0; col < kMmaN; ++col) {
-        int lane = isaScaleBLane(col, scaleThreadIdB(block));
-        EXPECT_EQ(scaleBBlock<int64_t>(lane % 4, count), block) << col;
-        EXPECT_EQ(scaleBCol<int64_t>(lane / 4, lane % 4), col);
-      }
+  // One operand: registers of up to `perRegister` blocks of `blockSize`
+  // rows (A) or columns (B); the ISA's lane of a row for a thread-id, and
+  // the layout's thread-id of a block and block and row of a lane.
+  auto check = [](int64_t perRegister, int64_t blockSize, auto isaLane,
+                  auto threadId, auto laneBlock, auto laneRow) {
+    for (int64_t count = 1; count <= perRegister; ++count)
+      for (int64_t block = 0; block < count; ++block)
+        for (int64_t row = 0; row < blockSize; ++row) {
+          int lane = isaLane(row, threadId(block));
+          EXPECT_EQ(laneBlock(lane % 4, count), block) << row;
+          EXPECT_EQ(laneRow(lane / 4, lane % 4), row);
+        }
+  };
+  check(kScaleBlocksPerRegA, kMmaM, isaScaleALane, scaleThreadIdA,
+        scaleABlock<int64_t>, scaleARow<int64_t>);
+  check(kScaleBlocksPerRegB, kMmaN, isaScaleBLane, scaleThreadIdB,
+        scaleBBlock<int64_t>, scaleBCol<int64_t>);
   // Register and thread-id of a warp's block: blocks in order, packed.
   for (int64_t block = 0; block < 8; ++block) {
     EXPECT_EQ(scaleRegisterA(block) * kScaleBlocksPerRegA +

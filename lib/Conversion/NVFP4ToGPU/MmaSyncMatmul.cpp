@@ -427,14 +427,17 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
-    // The step's scales in row 0 of A's (`lhs`) or B's scale slot.
+    // The byte of the step's scale slot of A (`lhs`) or B in its scale
+    // region, and the address of the step's scales in the slot's row 0.
+    auto scaleSlotByte = [&](bool lhs) {
+      return (lhs ? slots.lhsScale : slots.rhsScale) *
+             (lhs ? scaleSlots.lhsSlotStride : scaleSlots.rhsSlotStride);
+    };
     auto stepScales = [&](bool lhs) {
-      const ScaleStaging &staging = lhs ? lhsStaging : rhsStaging;
       return sharedAddress(
           lhs ? smemLhsScalePtr : smemRhsScalePtr,
-          (lhs ? slots.lhsScale : slots.rhsScale) *
-                  (lhs ? scaleSlots.lhsSlotStride : scaleSlots.rhsSlotStride) +
-              scaleByteInRow(phase, staging));
+          scaleSlotByte(lhs) +
+              scaleByteInRow(phase, lhs ? lhsStaging : rhsStaging));
     };
     // The block-scaled step's scales: the group's first step loads the
     // words of the group of each of the lane's packed scale registers (one
@@ -448,10 +451,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
             lhs ? lhsScaleGroup : rhsScaleGroup;
         if (!issuesScales(phase, staging))
           return;
-        Value slotBase = sharedAddress(
-            lhs ? smemLhsScalePtr : smemRhsScalePtr,
-            (lhs ? slots.lhsScale : slots.rhsScale) *
-                (lhs ? scaleSlots.lhsSlotStride : scaleSlots.rhsSlotStride));
+        Value slotBase = sharedAddress(lhs ? smemLhsScalePtr : smemRhsScalePtr,
+                                       scaleSlotByte(lhs));
         group.clear();
         for (IndexExpr row :
              laneScaleRows(lhs, lhs ? warpRow : warpCol, g, q).rows)
