@@ -143,6 +143,12 @@ if ptxas:
         config.available_features.add("cuda-stub")
         config.substitutions.append(("%cuda_stub_lib", cuda_stub_lib))
 
+# The GPU benchmarks (bench/gpu, built when the toolkit's libcuda and cuBLAS
+# are found): their --dry-run checks launch plans against the PTX anywhere,
+# with the stub libcuda to load them.
+if os.path.exists(os.path.join(config.nvfp4_tools_dir, "nvfp4-bench-gpu")):
+    config.available_features.add("nvfp4-bench-gpu")
+
 # The targets of one kernel family: sm_103a and sm_110a build the kernels
 # of sm_100a, sm_121a those of sm_120a, for another target. Execution tests
 # loop over `%sm100_family` and `%sm120_family`; the sanitizer run (below)

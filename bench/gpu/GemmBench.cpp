@@ -4,72 +4,52 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// nvfp4-bench-gpu: loads the kernel module produced by
-// `nvfp4-opt --nvfp4-to-ptx` (PTX or cubin, see bench/gpu/run.sh), launches
-// the 2-D f32-result matmul kernel of an M x N x K problem on random packed
-// E2M1 operands and E4M3 scales, and reports in the same run:
+// nvfp4-bench-gpu: runs the kernels of a one-GEMM program
 //
-//   - its TFLOP/s (2 M N K per launch),
+//   func.func @gemm(%a: !nvfp4.tensor<MxK, Rx16>, %b: !nvfp4.tensor<NxK, Rx16>)
+//       -> tensor<MxNxf32>
+//
+// lowered by `nvfp4-opt --nvfp4-to-ptx` (see bench/gpu/run.sh), through its
+// launch plan (LaunchPlanReader.h: the kernels, their launch dimensions and
+// arguments, all from the compiler), on random packed E2M1 codes and finite
+// E4M3 scales, and reports in the same run:
+//
+//   - its TFLOP/s (2 M N K per call of the function),
 //   - cuBLAS bf16 x bf16 -> f32 GEMM (cublasGemmEx, f32 compute) TFLOP/s on
-//     the same shape,
-//   - device-to-device cuMemcpy GB/s on the byte count of the f32 operands
-//     (the bandwidth roof of a quantize kernel, which reads f32 and writes
-//     about a quarter of it).
+//     the same shape, on random bf16 operands, and the ratio of the two,
+//   - device-to-device cuMemcpy GB/s of an M x K f32 tensor;
 //
-// Times are CUDA events around `--iters` back-to-back launches after
-// `--warmup` ones; the median of `--repeats` such measurements is printed.
-// Needs a GPU; see bench/gpu/README.md.
+// then checks the GPU's result, bit for bit, against the reference library
+// (nvfp4::matmul) on --check-rows rows of C (16-row groups spread over M).
+// Exits 1 when a result differs. Times are CUDA events around `--iters`
+// back-to-back calls after `--warmup` ones; the median of `--repeats` is
+// printed. With --dry-run it only checks the plan against the PTX (no GPU
+// needed). See bench/gpu/README.md.
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
+#include "LaunchPlanReader.h"
+#include "PlanLauncher.h"
+
+#include "nvfp4/Numerics/Numerics.h"
 
 #include <cublas_v2.h>
-#include <cuda.h>
 
 #include <algorithm>
-#include <cstdint>
+#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <functional>
 #include <random>
-#include <sstream>
-#include <string>
-#include <vector>
+
+using namespace nvfp4::bench;
 
 namespace {
 
-[[noreturn]] void die(const char *what, const char *detail) {
-  std::fprintf(stderr, "nvfp4-bench-gpu: %s: %s\n", what, detail);
-  std::exit(1);
-}
-
-void check(CUresult r, const char *call) {
-  if (r == CUDA_SUCCESS)
-    return;
-  const char *name = nullptr, *desc = nullptr;
-  cuGetErrorName(r, &name);
-  cuGetErrorString(r, &desc);
-  std::string detail = std::string(name ? name : "unknown CUresult") + " (" +
-                       (desc ? desc : "no description") + ")";
-  die(call, detail.c_str());
-}
-
-void checkBlas(cublasStatus_t s, const char *call) {
-  if (s != CUBLAS_STATUS_SUCCESS)
-    die(call, cublasGetStatusString(s));
-}
-
-#define CU(call) check((call), #call)
-#define BLAS(call) checkBlas((call), #call)
-
 struct Options {
-  std::string kernels;
-  int64_t m = 4096, n = 4096, k = 4096;
-  int blockRowsB = 16;
-  int warmup = 5, iters = 20, repeats = 5;
+  std::string kernels, plan;
+  int64_t checkRows = 256;
+  bool dryRun = false;
+  Timing timing;
 };
 
 Options parse(int argc, char **argv) {
@@ -78,219 +58,267 @@ Options parse(int argc, char **argv) {
     std::string a = argv[i];
     auto next = [&]() -> const char * {
       if (i + 1 >= argc)
-        die("option needs a value", a.c_str());
+        die("option needs a value", a);
       return argv[++i];
     };
     if (a == "--kernels")
       o.kernels = next();
-    else if (a == "--m")
-      o.m = std::atoll(next());
-    else if (a == "--n")
-      o.n = std::atoll(next());
-    else if (a == "--k")
-      o.k = std::atoll(next());
-    else if (a == "--b-block-rows")
-      o.blockRowsB = std::atoi(next());
+    else if (a == "--plan")
+      o.plan = next();
+    else if (a == "--check-rows")
+      o.checkRows = std::atoll(next());
+    else if (a == "--dry-run")
+      o.dryRun = true;
     else if (a == "--warmup")
-      o.warmup = std::atoi(next());
+      o.timing.warmup = std::atoi(next());
     else if (a == "--iters")
-      o.iters = std::atoi(next());
+      o.timing.iters = std::atoi(next());
     else if (a == "--repeats")
-      o.repeats = std::atoi(next());
+      o.timing.repeats = std::atoi(next());
     else
-      die("unknown option (see bench/gpu/README.md)", a.c_str());
+      die("unknown option (see bench/gpu/README.md)", a);
   }
-  if (o.kernels.empty())
-    die("missing option", "--kernels <file.ptx|file.cubin>");
-  if (o.m <= 0 || o.n <= 0 || o.k <= 0 || o.m % 64 || o.n % 64 || o.k % 64)
-    die("bad shape", "M, N and K must be positive multiples of 64");
-  if (o.blockRowsB != 1 && o.blockRowsB != 16)
-    die("bad --b-block-rows", "1 or 16");
-  if (o.iters <= 0 || o.repeats <= 0 || o.warmup < 0)
-    die("bad counts", "--iters and --repeats must be positive");
+  if (o.kernels.empty() || o.plan.empty())
+    die("missing option", "--kernels <file.ptx|file.cubin> --plan <file>");
+  if (o.timing.iters <= 0 || o.timing.repeats <= 0 || o.timing.warmup < 0 ||
+      o.checkRows < 0)
+    die("bad counts", "--iters and --repeats must be positive, --warmup "
+                      "and --check-rows non-negative");
   return o;
 }
 
-/// Median milliseconds per call of `body` (timed with events on `stream`).
-double timeMs(const Options &o, CUstream stream,
-              const std::function<void()> &body) {
-  CUevent start, stop;
-  CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
-  CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
-  for (int i = 0; i < o.warmup; ++i)
-    body();
-  CU(cuStreamSynchronize(stream));
-  std::vector<double> samples;
-  for (int r = 0; r < o.repeats; ++r) {
-    CU(cuEventRecord(start, stream));
-    for (int i = 0; i < o.iters; ++i)
-      body();
-    CU(cuEventRecord(stop, stream));
-    CU(cuEventSynchronize(stop));
-    float ms = 0;
-    CU(cuEventElapsedTime(&ms, start, stop));
-    samples.push_back(ms / o.iters);
-  }
-  CU(cuEventDestroy(start));
-  CU(cuEventDestroy(stop));
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
+/// The plan value `source` of a GEMM program, which must exist.
+int need(const LaunchPlan &plan, const std::string &source) {
+  int id = plan.find(source);
+  if (id < 0)
+    die("not a GEMM program's plan",
+        "no launch argument is " + source + " (see bench/gpu/run.sh)");
+  return id;
 }
 
-CUdeviceptr allocFilled(size_t bytes, std::mt19937 &rng,
-                        const std::function<uint8_t(std::mt19937 &)> &gen) {
-  std::vector<uint8_t> host(bytes);
-  for (auto &b : host)
-    b = gen(rng);
-  CUdeviceptr d;
-  CU(cuMemAlloc(&d, bytes));
-  CU(cuMemcpyHtoD(d, host.data(), bytes));
-  return d;
-}
-
-/// The parameters of a lowered 2-D memref argument: allocated and aligned
-/// pointers, offset, sizes, strides.
-struct MemRef2D {
-  CUdeviceptr allocated, aligned;
-  int64_t offset, size0, size1, stride0, stride1;
-  MemRef2D(CUdeviceptr p, int64_t rows, int64_t cols)
-      : allocated(p), aligned(p), offset(0), size0(rows), size1(cols),
-        stride0(cols), stride1(1) {}
-  void push(std::vector<void *> &params) {
-    for (void *p : {(void *)&allocated, (void *)&aligned, (void *)&offset,
-                    (void *)&size0, (void *)&size1, (void *)&stride0,
-                    (void *)&stride1})
-      params.push_back(p);
-  }
+/// One NVFP4 operand of the GEMM as its plan values describe it.
+struct Operand {
+  int data, scales, amax;
+  int64_t rows, k, blockRows;
 };
+
+Operand operand(const LaunchPlan &plan, const std::string &arg) {
+  Operand op{need(plan, arg + ".data"),
+             need(plan, arg + ".scales"),
+             need(plan, arg + ".amax"),
+             0,
+             0,
+             0};
+  const PlanValue &data = plan.values[op.data];
+  const PlanValue &scales = plan.values[op.scales];
+  if (data.shape.size() != 2 || scales.shape.size() != 2 ||
+      data.type != "f4E2M1FN" || scales.type != "f8E4M3FN")
+    die("unsupported operand", arg + ": expected 2-D NVFP4 (batched or "
+                                     "MX GEMMs are not benchmarked)");
+  op.rows = data.shape[0];
+  op.k = data.shape[1];
+  if (scales.shape[1] * 16 != op.k || scales.shape[0] == 0 ||
+      op.rows % scales.shape[0])
+    die("unsupported operand",
+        arg + ": scales are not the compact row-major [rows / R, K / 16]");
+  op.blockRows = op.rows / scales.shape[0];
+  return op;
+}
+
+/// Random packed codes, finite E4M3 scales in [2^-3, 2^3], amax 6 * 448.
+void fillOperand(PlanLauncher &launcher, const LaunchPlan &plan,
+                 const Operand &op, std::mt19937 &rng,
+                 nvfp4::QuantizedTensor &host) {
+  host.rows = op.rows;
+  host.cols = op.k;
+  host.block = {int(op.blockRows), 16};
+  host.amax = 6.0f * 448.0f;
+  host.data.resize(size_t(plan.values[op.data].byteSize()));
+  for (auto &b : host.data)
+    b = uint8_t(rng() & 0xFF);
+  std::vector<uint8_t> compact(size_t(plan.values[op.scales].byteSize()));
+  for (auto &b : compact)
+    b = uint8_t((4 + rng() % 7) << 3 | (rng() & 7)); // exponent 4..10
+  launcher.upload(op.data, host.data);
+  launcher.upload(op.scales, compact);
+  uint32_t amaxBits;
+  std::memcpy(&amaxBits, &host.amax, 4);
+  launcher.setScalar(op.amax, amaxBits);
+  // The reference keeps a 16x16 tile's scale on each of its 16 rows.
+  const int64_t kBlocks = op.k / 16;
+  host.scales.resize(size_t(op.rows * kBlocks));
+  for (int64_t r = 0; r < op.rows; ++r)
+    std::memcpy(&host.scales[r * kBlocks], &compact[r / op.blockRows * kBlocks],
+                size_t(kBlocks));
+}
+
+/// Rows [row, row + count) of `t`.
+nvfp4::QuantizedTensor rowsOf(const nvfp4::QuantizedTensor &t, int64_t row,
+                              int64_t count) {
+  nvfp4::QuantizedTensor s = t;
+  s.rows = count;
+  const int64_t dataRow = t.cols / 2, scaleRow = t.cols / 16;
+  s.data.assign(t.data.begin() + row * dataRow,
+                t.data.begin() + (row + count) * dataRow);
+  s.scales.assign(t.scales.begin() + row * scaleRow,
+                  t.scales.begin() + (row + count) * scaleRow);
+  return s;
+}
 
 } // namespace
 
 int main(int argc, char **argv) {
+  setToolName(argv[0]);
   Options o = parse(argc, argv);
-  CU(cuInit(0));
-  CUdevice device;
-  CU(cuDeviceGet(&device, 0));
-  char deviceName[256] = {0};
-  CU(cuDeviceGetName(deviceName, sizeof(deviceName), device));
-  int major = 0, minor = 0;
-  CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                          device));
-  CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                          device));
-  CUcontext ctx;
-  CU(cuDevicePrimaryCtxRetain(&ctx, device));
-  CU(cuCtxSetCurrent(ctx));
+  std::string image, planText;
+  if (!readFile(o.kernels, image))
+    die("cannot read", o.kernels);
+  if (!readFile(o.plan, planText))
+    die("cannot read", o.plan);
+  LaunchPlan plan;
+  if (std::string error = parseLaunchPlan(planText, plan); !error.empty())
+    die("bad plan", error);
+  Operand a = operand(plan, "arg0"), b = operand(plan, "arg1");
+  const int c = need(plan, "result0");
+  const int64_t m = a.rows, n = b.rows, k = a.k;
+  if (b.k != k || plan.values[c].type != "f32" ||
+      plan.values[c].shape != std::vector<int64_t>{m, n})
+    die("not a GEMM program's plan", "expected A [M, K], B [N, K] and an "
+                                     "f32 result [M, N]");
+  // The PTX check needs no GPU; a cubin is checked by the driver.
+  const bool isPtx = image.find(".entry") != std::string::npos;
+  if (isPtx)
+    if (std::string error = checkPlanAgainstPtx(plan, image); !error.empty())
+      die("plan and kernels disagree", error);
+  if (o.dryRun) {
+    std::printf("plan of @%s: %zu launch(es), GEMM M=%lld N=%lld K=%lld, A "
+                "%lldx16, B %lldx16 blocks; %s\n",
+                plan.function.c_str(), plan.launches.size(), (long long)m,
+                (long long)n, (long long)k, (long long)a.blockRows,
+                (long long)b.blockRows,
+                isPtx ? "parameters match the PTX" : "cubin (not checked)");
+    for (const PlanLaunch &l : plan.launches)
+      std::printf("  %s: grid %u %u %u, block %u, %u bytes of shared memory\n",
+                  l.kernel.c_str(), l.grid[0], l.grid[1], l.grid[2], l.block[0],
+                  l.sharedBytes);
+    return 0;
+  }
+
+  Device device;
   CUstream stream;
-  CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-
-  // The kernel module (PTX text is NUL-terminated for the JIT).
-  std::ifstream in(o.kernels, std::ios::binary);
-  if (!in)
-    die("cannot read", o.kernels.c_str());
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string image = buffer.str();
-  image.push_back('\0');
-  CUmodule module;
-  CU(cuModuleLoadData(&module, image.data()));
-  // The CTA tile convert-nvfp4-to-gpu selects for this shape (no `tile`
-  // option in bench/gpu/run.sh).
-  const nvfp4::gpu::TileShape tile = nvfp4::gpu::selectTileShape(o.m, o.n);
-  std::string kernelName = "nvfp4_matmul_m" + std::to_string(o.m) + "n" +
-                           std::to_string(o.n) + "k" + std::to_string(o.k) +
-                           "_1x16_" + std::to_string(o.blockRowsB) +
-                           "x16_f32";
-  if (!(tile == nvfp4::gpu::kTile64x64))
-    kernelName +=
-        "_t" + std::to_string(tile.m) + "x" + std::to_string(tile.n);
-  CUfunction kernel;
-  CUresult found = cuModuleGetFunction(&kernel, module, kernelName.c_str());
-  if (found != CUDA_SUCCESS)
-    die("kernel not in the module (generate it with bench/gpu/run.sh)",
-        kernelName.c_str());
-
-  // Operands: packed E2M1 codes (any byte), E4M3 scales in [2^-3, 2^3]
-  // (finite, no NaN), decode scales 1.
-  const int64_t m = o.m, n = o.n, k = o.k;
+  NVFP4_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  PlanLauncher launcher(plan, image);
   std::mt19937 rng(1234);
-  auto anyByte = [](std::mt19937 &r) { return uint8_t(r() & 0xFF); };
-  auto scaleByte = [](std::mt19937 &r) {
-    return uint8_t((4 + r() % 7) << 3 | (r() & 7)); // exponent 4..10
-  };
-  CUdeviceptr aData = allocFilled(m * k / 2, rng, anyByte);
-  CUdeviceptr bData = allocFilled(n * k / 2, rng, anyByte);
-  CUdeviceptr aScales = allocFilled(m * k / 16, rng, scaleByte);
-  const int64_t bScaleRows = n / o.blockRowsB;
-  CUdeviceptr bScales = allocFilled(bScaleRows * k / 16, rng, scaleByte);
-  CUdeviceptr c;
-  CU(cuMemAlloc(&c, m * n * sizeof(float)));
-  float one = 1.0f;
-  std::vector<void *> params;
-  MemRef2D ad(aData, m, k), as(aScales, m, k / 16), bd(bData, n, k),
-      bs(bScales, bScaleRows, k / 16), cd(c, m, n);
-  ad.push(params);
-  as.push(params);
-  params.push_back(&one);
-  bd.push(params);
-  bs.push(params);
-  params.push_back(&one);
-  cd.push(params);
-  double flops = 2.0 * double(m) * double(n) * double(k);
-  double nvfp4Ms = timeMs(o, stream, [&] {
-    CU(cuLaunchKernel(kernel, unsigned(n / tile.n), unsigned(m / tile.m), 1,
-                      unsigned(tile.threads()), 1, 1, 0, stream,
-                      params.data(), nullptr));
-  });
+  nvfp4::QuantizedTensor ha, hb;
+  fillOperand(launcher, plan, a, rng, ha);
+  fillOperand(launcher, plan, b, rng, hb);
+  launcher.fill(c, 0xFF); // NaN: a result the kernels never write shows
+  const double flops = 2.0 * double(m) * double(n) * double(k);
+  double nvfp4Ms =
+      medianMs(o.timing, stream, [&] { launcher.launchAll(stream); });
+  NVFP4_CU(cuStreamSynchronize(stream));
+  std::vector<uint8_t> result = launcher.download(c);
 
   // cuBLAS: C[M, N] = A[M, K] * B[N, K]^T in bf16 with f32 accumulation
-  // (column-major: C^T = B * A^T).
+  // (column-major: C^T = B * A^T), on random bf16 in [-1, 1).
   CUdeviceptr a16, b16, c32;
-  CU(cuMemAlloc(&a16, m * k * 2));
-  CU(cuMemAlloc(&b16, n * k * 2));
-  CU(cuMemAlloc(&c32, m * n * 4));
-  CU(cuMemsetD16(a16, 0x3F80, m * k)); // 1.0 in bf16
-  CU(cuMemsetD16(b16, 0x3F80, n * k));
+  auto randomBf16 = [&](CUdeviceptr &p, int64_t count) {
+    std::vector<uint16_t> host(static_cast<size_t>(count));
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    for (auto &h : host) {
+      float v = unit(rng);
+      uint32_t bits;
+      std::memcpy(&bits, &v, 4);
+      h = uint16_t(bits >> 16);
+    }
+    NVFP4_CU(cuMemAlloc(&p, size_t(count) * 2));
+    NVFP4_CU(cuMemcpyHtoD(p, host.data(), size_t(count) * 2));
+  };
+  randomBf16(a16, m * k);
+  randomBf16(b16, n * k);
+  NVFP4_CU(cuMemAlloc(&c32, size_t(m * n) * 4));
   cublasHandle_t handle;
-  BLAS(cublasCreate(&handle));
-  BLAS(cublasSetStream(handle, reinterpret_cast<cudaStream_t>(stream)));
+  auto blas = [](cublasStatus_t s, const char *call) {
+    if (s != CUBLAS_STATUS_SUCCESS)
+      die(call, cublasGetStatusString(s));
+  };
+  blas(cublasCreate(&handle), "cublasCreate");
+  blas(cublasSetStream(handle, reinterpret_cast<cudaStream_t>(stream)),
+       "cublasSetStream");
   float alpha = 1.0f, beta = 0.0f;
-  double blasMs = timeMs(o, stream, [&] {
-    BLAS(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(m),
-                      int(k), &alpha, reinterpret_cast<void *>(b16),
-                      CUDA_R_16BF, int(k), reinterpret_cast<void *>(a16),
-                      CUDA_R_16BF, int(k), &beta,
-                      reinterpret_cast<void *>(c32), CUDA_R_32F, int(n),
-                      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  double blasMs = medianMs(o.timing, stream, [&] {
+    blas(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(m), int(k),
+                      &alpha, reinterpret_cast<void *>(b16), CUDA_R_16BF,
+                      int(k), reinterpret_cast<void *>(a16), CUDA_R_16BF,
+                      int(k), &beta, reinterpret_cast<void *>(c32), CUDA_R_32F,
+                      int(n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+         "cublasGemmEx");
   });
 
-  // Device-to-device copy of the f32 operand bytes of an M x K tensor.
-  size_t copyBytes = size_t(m) * size_t(k) * sizeof(float);
+  // Device-to-device copy of the f32 bytes of an M x K tensor.
+  const size_t copyBytes = size_t(m) * size_t(k) * sizeof(float);
   CUdeviceptr src, dst;
-  CU(cuMemAlloc(&src, copyBytes));
-  CU(cuMemAlloc(&dst, copyBytes));
-  CU(cuMemsetD32(src, 0, copyBytes / 4));
-  double copyMs = timeMs(o, stream, [&] {
-    CU(cuMemcpyDtoDAsync(dst, src, copyBytes, stream));
+  NVFP4_CU(cuMemAlloc(&src, copyBytes));
+  NVFP4_CU(cuMemAlloc(&dst, copyBytes));
+  NVFP4_CU(cuMemsetD32(src, 0, copyBytes / 4));
+  double copyMs = medianMs(o.timing, stream, [&] {
+    NVFP4_CU(cuMemcpyDtoDAsync(dst, src, copyBytes, stream));
   });
 
-  std::printf("device: %s (sm_%d%d)\n", deviceName, major, minor);
-  std::printf("shape: M=%lld N=%lld K=%lld, B blocks %dx16\n", (long long)m,
-              (long long)n, (long long)k, o.blockRowsB);
-  std::printf("nvfp4 kernel %s: %.3f ms, %.1f TFLOP/s\n", kernelName.c_str(),
-              nvfp4Ms, flops / (nvfp4Ms * 1e9));
+  const double nvfp4Tflops = flops / (nvfp4Ms * 1e9);
+  const double blasTflops = flops / (blasMs * 1e9);
+  std::printf("device: %s (sm_%d%d)\n", device.name.c_str(), device.major,
+              device.minor);
+  std::printf("shape: M=%lld N=%lld K=%lld, A blocks %lldx16, B blocks "
+              "%lldx16\n",
+              (long long)m, (long long)n, (long long)k, (long long)a.blockRows,
+              (long long)b.blockRows);
+  for (const PlanLaunch &l : plan.launches)
+    std::printf("kernel %s: grid %u %u %u, block %u, %u bytes of shared "
+                "memory\n",
+                l.kernel.c_str(), l.grid[0], l.grid[1], l.grid[2], l.block[0],
+                l.sharedBytes);
+  std::printf("nvfp4 GEMM: %.3f ms, %.1f TFLOP/s\n", nvfp4Ms, nvfp4Tflops);
   std::printf("cuBLAS bf16 GEMM (f32 accumulate): %.3f ms, %.1f TFLOP/s\n",
-              blasMs, flops / (blasMs * 1e9));
+              blasMs, blasTflops);
+  std::printf("ratio nvfp4 / cuBLAS bf16: %.2f\n", nvfp4Tflops / blasTflops);
   std::printf("memcpy device-to-device %zu bytes: %.3f ms, %.1f GB/s "
               "(read + write)\n",
               copyBytes, copyMs, 2.0 * double(copyBytes) / (copyMs * 1e6));
 
-  BLAS(cublasDestroy(handle));
-  for (CUdeviceptr p : {aData, bData, aScales, bScales, c, a16, b16, c32, src,
-                        dst})
-    CU(cuMemFree(p));
-  CU(cuModuleUnload(module));
-  CU(cuStreamDestroy(stream));
-  CU(cuDevicePrimaryCtxRelease(device));
-  return 0;
+  // The check: 16-row groups of C spread over M (the last one may be
+  // shorter) against nvfp4::matmul.
+  const int64_t groups = (m + 15) / 16;
+  int64_t wanted = o.checkRows == 0 ? groups : (o.checkRows + 15) / 16;
+  wanted = std::min(wanted, groups);
+  int64_t checked = 0, checkedRows = 0, mismatches = 0, shown = 0;
+  std::vector<float> ref;
+  for (int64_t g = 0; g < wanted; ++g) {
+    int64_t group = wanted == 1 ? 0 : g * (groups - 1) / (wanted - 1);
+    int64_t row = group * 16, rows = std::min<int64_t>(16, m - row);
+    ref.assign(size_t(rows * n), 0.0f);
+    nvfp4::matmul(rowsOf(ha, row, rows), hb, ref.data());
+    checkedRows += rows;
+    for (int64_t i = 0; i < rows * n; ++i) {
+      float got;
+      std::memcpy(&got, &result[size_t((row * n + i) * 4)], 4);
+      ++checked;
+      if (std::memcmp(&got, &ref[i], 4) == 0)
+        continue;
+      if (shown++ < 4)
+        std::printf("  C[%lld, %lld]: got %a, expected %a\n",
+                    (long long)(row + i / n), (long long)(i % n), got, ref[i]);
+      ++mismatches;
+    }
+  }
+  std::printf("check against the reference library: %lld of %lld results "
+              "(%lld rows) differ\n",
+              (long long)mismatches, (long long)checked,
+              (long long)checkedRows);
+
+  blas(cublasDestroy(handle), "cublasDestroy");
+  for (CUdeviceptr p : {a16, b16, c32, src, dst})
+    NVFP4_CU(cuMemFree(p));
+  NVFP4_CU(cuStreamDestroy(stream));
+  return mismatches == 0 ? 0 : 1;
 }

@@ -9,13 +9,18 @@
 //
 //   --nvfp4-extract-ptx    writes the PTX of the program's gpu.binary (as
 //                          produced by `nvfp4-opt --nvfp4-to-ptx`) as text;
-//   --nvfp4-extract-cubin  writes its cubin (`nvfp4-to-ptx{format=bin}`).
+//   --nvfp4-extract-cubin  writes its cubin (`nvfp4-to-ptx{format=bin}`);
+//   --nvfp4-extract-launch-plan
+//                          writes its host launches as a launch plan
+//                          (nvfp4/Target/LaunchPlan.h), for drivers that run
+//                          the kernels without MLIR (bench/gpu).
 //
 // The program must hold exactly one GPU object of the requested format.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/InitAll.h"
+#include "nvfp4/Target/LaunchPlan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -86,6 +91,13 @@ int main(int argc, char **argv) {
       "Write the cubin of the program's gpu.binary (format=bin)",
       [](Operation *op, raw_ostream &os) {
         return extractGPUObject(op, os, gpu::CompilationTarget::Binary);
+      },
+      registerDialects);
+  TranslateFromMLIRRegistration extractLaunchPlan(
+      "nvfp4-extract-launch-plan",
+      "Write the program's kernel launches as a launch plan (bench/gpu)",
+      [](Operation *op, raw_ostream &os) {
+        return nvfp4::writeLaunchPlan(op, os);
       },
       registerDialects);
   return failed(mlirTranslateMain(argc, argv, "NVFP4 translation driver"));

@@ -1,0 +1,193 @@
+//===- PlanLauncher.cpp - Run a launch plan's kernels on a GPU ------------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlanLauncher.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace nvfp4::bench {
+
+namespace {
+std::string toolName = "nvfp4-bench";
+} // namespace
+
+void setToolName(const char *argv0) {
+  std::string name = argv0;
+  size_t slash = name.rfind('/');
+  toolName = slash == std::string::npos ? name : name.substr(slash + 1);
+}
+
+void die(const char *what, const std::string &detail) {
+  std::fprintf(stderr, "%s: %s: %s\n", toolName.c_str(), what, detail.c_str());
+  std::exit(1);
+}
+
+void checkCu(CUresult r, const char *call) {
+  if (r == CUDA_SUCCESS)
+    return;
+  const char *name = nullptr, *desc = nullptr;
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &desc);
+  die(call, std::string(name ? name : "unknown CUresult") + " (" +
+                (desc ? desc : "no description") + ") [CUresult " +
+                std::to_string(int(r)) + "]");
+}
+
+double medianMs(const Timing &timing, CUstream stream,
+                const std::function<void()> &body) {
+  CUevent start, stop;
+  NVFP4_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
+  NVFP4_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  for (int i = 0; i < timing.warmup; ++i)
+    body();
+  NVFP4_CU(cuStreamSynchronize(stream));
+  std::vector<double> samples;
+  for (int r = 0; r < timing.repeats; ++r) {
+    NVFP4_CU(cuEventRecord(start, stream));
+    for (int i = 0; i < timing.iters; ++i)
+      body();
+    NVFP4_CU(cuEventRecord(stop, stream));
+    NVFP4_CU(cuEventSynchronize(stop));
+    float ms = 0;
+    NVFP4_CU(cuEventElapsedTime(&ms, start, stop));
+    samples.push_back(ms / timing.iters);
+  }
+  NVFP4_CU(cuEventDestroy(start));
+  NVFP4_CU(cuEventDestroy(stop));
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+Device::Device() {
+  NVFP4_CU(cuInit(0));
+  NVFP4_CU(cuDeviceGet(&device, 0));
+  char buffer[256] = {0};
+  NVFP4_CU(cuDeviceGetName(buffer, sizeof(buffer), device));
+  name = buffer;
+  NVFP4_CU(cuDeviceGetAttribute(
+      &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+  NVFP4_CU(cuDeviceGetAttribute(
+      &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+  NVFP4_CU(cuDevicePrimaryCtxRetain(&context, device));
+  NVFP4_CU(cuCtxSetCurrent(context));
+}
+
+Device::~Device() { cuDevicePrimaryCtxRelease(device); }
+
+PlanLauncher::PlanLauncher(const LaunchPlan &plan, const std::string &image)
+    : plan(plan) {
+  std::string text = image;
+  text.push_back('\0'); // PTX text is NUL-terminated for the JIT
+  NVFP4_CU(cuModuleLoadData(&module, text.data()));
+  for (const PlanLaunch &launch : plan.launches) {
+    CUfunction f;
+    if (cuModuleGetFunction(&f, module, launch.kernel.c_str()) != CUDA_SUCCESS)
+      die("kernel not in the module", launch.kernel);
+    if (launch.sharedBytes > 48 * 1024)
+      NVFP4_CU(
+          cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             int(launch.sharedBytes)));
+    functions.push_back(f);
+  }
+  allocations.assign(plan.values.size(), 0);
+  storage.resize(plan.values.size());
+  for (size_t i = 0; i < plan.values.size(); ++i) {
+    const PlanValue &value = plan.values[i];
+    if (!value.isBuffer) {
+      uint64_t bits = 0;
+      if (value.source.rfind("const=0x", 0) == 0)
+        bits = std::strtoull(value.source.c_str() + 8, nullptr, 16);
+      storage[i] = {int64_t(bits)};
+      continue;
+    }
+    NVFP4_CU(cuMemAlloc(&allocations[i],
+                        size_t(std::max<int64_t>(value.byteSize(), 1))));
+    // allocated, aligned, offset, sizes, row-major strides.
+    std::vector<int64_t> &d = storage[i];
+    d = {int64_t(allocations[i]), int64_t(allocations[i]), 0};
+    d.insert(d.end(), value.shape.begin(), value.shape.end());
+    std::vector<int64_t> strides(value.shape.size());
+    int64_t stride = 1;
+    for (size_t k = value.shape.size(); k-- > 0;) {
+      strides[k] = stride;
+      stride *= value.shape[k];
+    }
+    d.insert(d.end(), strides.begin(), strides.end());
+  }
+  for (const PlanLaunch &launch : plan.launches) {
+    std::vector<void *> p;
+    for (unsigned id : launch.args)
+      for (int64_t &word : storage[id])
+        p.push_back(&word);
+    params.push_back(std::move(p));
+  }
+}
+
+PlanLauncher::~PlanLauncher() {
+  for (CUdeviceptr p : allocations)
+    if (p)
+      cuMemFree(p);
+  if (module)
+    cuModuleUnload(module);
+}
+
+void PlanLauncher::upload(int id, const std::vector<uint8_t> &bytes) {
+  if (int64_t(bytes.size()) != plan.values[id].byteSize())
+    die("upload", "size mismatch for " + plan.values[id].source);
+  NVFP4_CU(cuMemcpyHtoD(allocations[id], bytes.data(), bytes.size()));
+}
+
+void PlanLauncher::fill(int id, uint8_t byte) {
+  NVFP4_CU(
+      cuMemsetD8(allocations[id], byte, size_t(plan.values[id].byteSize())));
+}
+
+std::vector<uint8_t> PlanLauncher::download(int id) const {
+  std::vector<uint8_t> bytes(size_t(plan.values[id].byteSize()));
+  NVFP4_CU(cuMemcpyDtoH(bytes.data(), allocations[id], bytes.size()));
+  return bytes;
+}
+
+void PlanLauncher::setScalar(int id, uint64_t bits) {
+  storage[id][0] = int64_t(bits);
+}
+
+void PlanLauncher::launchAll(CUstream stream) {
+  for (size_t i = 0; i < plan.launches.size(); ++i) {
+    const PlanLaunch &l = plan.launches[i];
+    if (l.cluster[0] * l.cluster[1] * l.cluster[2] == 1) {
+      NVFP4_CU(cuLaunchKernel(functions[i], l.grid[0], l.grid[1], l.grid[2],
+                              l.block[0], l.block[1], l.block[2], l.sharedBytes,
+                              stream, params[i].data(), nullptr));
+      continue;
+    }
+    CUlaunchConfig config;
+    std::memset(&config, 0, sizeof(config));
+    config.gridDimX = l.grid[0];
+    config.gridDimY = l.grid[1];
+    config.gridDimZ = l.grid[2];
+    config.blockDimX = l.block[0];
+    config.blockDimY = l.block[1];
+    config.blockDimZ = l.block[2];
+    config.sharedMemBytes = l.sharedBytes;
+    config.hStream = stream;
+    CUlaunchAttribute attribute;
+    std::memset(&attribute, 0, sizeof(attribute));
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = l.cluster[0];
+    attribute.value.clusterDim.y = l.cluster[1];
+    attribute.value.clusterDim.z = l.cluster[2];
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    NVFP4_CU(
+        cuLaunchKernelEx(&config, functions[i], params[i].data(), nullptr));
+  }
+}
+
+} // namespace nvfp4::bench

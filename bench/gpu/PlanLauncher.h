@@ -1,0 +1,92 @@
+//===- PlanLauncher.h - Run a launch plan's kernels on a GPU ----*- C++ -*-===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The CUDA driver side of the GPU benchmarks: loads the PTX (or cubin) of a
+// lowered program, allocates a device buffer for each buffer of its launch
+// plan (LaunchPlanReader.h), and launches its kernels in the plan's order
+// with the plan's dimensions, dynamic shared memory (raising the kernel's
+// limit above 48 KiB) and cluster, passing each buffer as the memref
+// descriptor the kernel's parameters expect. Nothing about a kernel's
+// interface is written here by hand: it all comes from the compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_BENCH_GPU_PLANLAUNCHER_H
+#define NVFP4_BENCH_GPU_PLANLAUNCHER_H
+
+#include "LaunchPlanReader.h"
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nvfp4::bench {
+
+/// Prints "<tool>: <what>: <detail>" on stderr and exits with status 1.
+[[noreturn]] void die(const char *what, const std::string &detail);
+/// The tool name `die` prints (argv[0]'s base name by default).
+void setToolName(const char *argv0);
+/// Dies with the CUresult's name and description unless `r` is success.
+void checkCu(CUresult r, const char *call);
+#define NVFP4_CU(call) ::nvfp4::bench::checkCu((call), #call)
+
+/// Event timing: `warmup` calls, then the median over `repeats` batches of
+/// `iters` back-to-back calls, in milliseconds per call.
+struct Timing {
+  int warmup = 5, iters = 20, repeats = 5;
+};
+double medianMs(const Timing &timing, CUstream stream,
+                const std::function<void()> &body);
+
+/// Device 0's primary context, made current; its name and compute
+/// capability.
+struct Device {
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  std::string name;
+  int major = 0, minor = 0;
+  Device();
+  ~Device();
+};
+
+class PlanLauncher {
+public:
+  /// Loads `image` (PTX text or a cubin) and allocates the plan's buffers;
+  /// scalars start at their constant or 0.
+  PlanLauncher(const LaunchPlan &plan, const std::string &image);
+  ~PlanLauncher();
+  PlanLauncher(const PlanLauncher &) = delete;
+  PlanLauncher &operator=(const PlanLauncher &) = delete;
+
+  /// Copies `bytes` (exactly the buffer's byte size) into buffer `id`.
+  void upload(int id, const std::vector<uint8_t> &bytes);
+  /// Sets every byte of buffer `id` to `byte`.
+  void fill(int id, uint8_t byte);
+  /// The bytes of buffer `id`.
+  std::vector<uint8_t> download(int id) const;
+  /// Sets scalar `id` to the value whose bits are `bits` (low bytes used).
+  void setScalar(int id, uint64_t bits);
+  /// Launches every kernel of the plan, in order, on `stream`.
+  void launchAll(CUstream stream);
+
+private:
+  const LaunchPlan &plan;
+  CUmodule module = nullptr;
+  std::vector<CUfunction> functions;
+  /// Per value: its device allocation (buffers), and the storage of its
+  /// kernel parameters: the flattened memref descriptor, or the scalar.
+  std::vector<CUdeviceptr> allocations;
+  std::vector<std::vector<int64_t>> storage;
+  /// Per launch: the parameter pointers cuLaunchKernel reads.
+  std::vector<std::vector<void *>> params;
+};
+
+} // namespace nvfp4::bench
+
+#endif // NVFP4_BENCH_GPU_PLANLAUNCHER_H
