@@ -64,6 +64,9 @@ FailureOr<std::string> sourceOf(Value value, Operation *launch) {
       return "";
     return arg + "." + componentName(result.getResultNumber()).str();
   };
+  // A function argument passed as it is (a scalar, or a memref argument).
+  if (std::string name = argumentName(value); !name.empty())
+    return name;
   Operation *def = value.getDefiningOp();
   if (auto toBuffer = dyn_cast_or_null<bufferization::ToBufferOp>(def)) {
     Value tensor = toBuffer.getTensor();
@@ -115,6 +118,15 @@ FailureOr<std::string> sourceOf(Value value, Operation *launch) {
       return "const=0x" + std::string(hex);
     }
   }
+  if (isa_and_nonnull<memref::LoadOp>(def)) {
+    InFlightDiagnostic diag =
+        emitError(value.getLoc())
+        << "launch operand of type " << value.getType()
+        << " is read on the host from a buffer (memref.load), which a "
+           "launch plan cannot express: it has no host synchronization";
+    diag.attachNote(launch->getLoc()) << "passed to this launch";
+    return diag;
+  }
   InFlightDiagnostic diag = emitError(value.getLoc())
                             << "launch operand of type " << value.getType()
                             << " cannot be written to a launch plan";
@@ -123,6 +135,20 @@ FailureOr<std::string> sourceOf(Value value, Operation *launch) {
          "temporary allocations, the tensor scales of NVFP4 arguments and "
          "constants (the tcgen05 kernels' tensor maps are built on the host)";
   return diag;
+}
+
+/// The buffer a launch operand reads: `bufferization.to_buffer` of a
+/// `bufferization.to_tensor` of a buffer (one kernel's result that the next
+/// consumes) is that buffer.
+Value bufferOf(Value operand) {
+  auto toBuffer = operand.getDefiningOp<bufferization::ToBufferOp>();
+  if (!toBuffer)
+    return operand;
+  auto toTensor =
+      toBuffer.getTensor().getDefiningOp<bufferization::ToTensorOp>();
+  if (!toTensor || toTensor.getBuffer().getType() != operand.getType())
+    return operand;
+  return toTensor.getBuffer();
 }
 
 /// The constant value of launch dimension `value` (`what`), or a diagnostic.
@@ -159,6 +185,7 @@ LogicalResult writeFunctionPlan(func::FuncOp func, raw_ostream &os) {
   for (gpu::LaunchFuncOp launch : launches) {
     SmallVector<unsigned> args;
     for (Value operand : launch.getKernelOperands()) {
+      operand = bufferOf(operand);
       auto [it, inserted] = ids.try_emplace(operand, ids.size());
       args.push_back(it->second);
       if (!inserted)
