@@ -170,14 +170,9 @@ nvfp4::QuantizedTensor rowsOf(const nvfp4::QuantizedTensor &t, int64_t row,
 int main(int argc, char **argv) {
   setToolName(argv[0]);
   Options o = parse(argc, argv);
-  std::string image, planText;
-  if (!readFile(o.kernels, image))
-    die("cannot read", o.kernels);
-  if (!readFile(o.plan, planText))
-    die("cannot read", o.plan);
+  std::string image;
   LaunchPlan plan;
-  if (std::string error = parseLaunchPlan(planText, plan); !error.empty())
-    die("bad plan", error);
+  const bool isPtx = loadPlan(o.kernels, o.plan, plan, image);
   Operand a = operand(plan, "arg0"), b = operand(plan, "arg1");
   const int c = need(plan, "result0");
   const int64_t m = a.rows, n = b.rows, k = a.k;
@@ -185,11 +180,6 @@ int main(int argc, char **argv) {
       plan.values[c].shape != std::vector<int64_t>{m, n})
     die("not a GEMM program's plan", "expected A [M, K], B [N, K] and an "
                                      "f32 result [M, N]");
-  // The PTX check needs no GPU; a cubin is checked by the driver.
-  const bool isPtx = image.find(".entry") != std::string::npos;
-  if (isPtx)
-    if (std::string error = checkPlanAgainstPtx(plan, image); !error.empty())
-      die("plan and kernels disagree", error);
   if (o.dryRun) {
     std::printf("plan of @%s: %zu launch(es), GEMM M=%lld N=%lld K=%lld, A "
                 "%lldx16, B %lldx16 blocks; %s\n",
@@ -198,9 +188,7 @@ int main(int argc, char **argv) {
                 (long long)b.blockRows,
                 isPtx ? "parameters match the PTX" : "cubin (not checked)");
     for (const PlanLaunch &l : plan.launches)
-      std::printf("  %s: grid %u %u %u, block %u, %u bytes of shared memory\n",
-                  l.kernel.c_str(), l.grid[0], l.grid[1], l.grid[2], l.block[0],
-                  l.sharedBytes);
+      std::printf("  %s\n", describeLaunch(l).c_str());
     return 0;
   }
 
@@ -274,10 +262,7 @@ int main(int argc, char **argv) {
               (long long)m, (long long)n, (long long)k, (long long)a.blockRows,
               (long long)b.blockRows);
   for (const PlanLaunch &l : plan.launches)
-    std::printf("kernel %s: grid %u %u %u, block %u, %u bytes of shared "
-                "memory\n",
-                l.kernel.c_str(), l.grid[0], l.grid[1], l.grid[2], l.block[0],
-                l.sharedBytes);
+    std::printf("kernel %s\n", describeLaunch(l).c_str());
   std::printf("nvfp4 GEMM: %.3f ms, %.1f TFLOP/s\n", nvfp4Ms, nvfp4Tflops);
   std::printf("cuBLAS bf16 GEMM (f32 accumulate): %.3f ms, %.1f TFLOP/s\n",
               blasMs, blasTflops);

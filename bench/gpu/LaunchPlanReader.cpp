@@ -238,6 +238,13 @@ std::string checkPlanAgainstPtx(const LaunchPlan &plan,
   return "";
 }
 
+std::string describeLaunch(const PlanLaunch &launch) {
+  return launch.kernel + ": grid " + std::to_string(launch.grid[0]) + " " +
+         std::to_string(launch.grid[1]) + " " + std::to_string(launch.grid[2]) +
+         ", block " + std::to_string(launch.block[0]) + ", " +
+         std::to_string(launch.sharedBytes) + " bytes of shared memory";
+}
+
 bool readFile(const std::string &path, std::string &text) {
   std::ifstream in(path, std::ios::binary);
   if (!in)

@@ -76,6 +76,9 @@ std::vector<int64_t> launchParamSizes(const LaunchPlan &plan,
 /// Returns an error message, empty on success.
 std::string checkPlanAgainstPtx(const LaunchPlan &plan, const std::string &ptx);
 
+/// "<kernel>: grid X Y Z, block B, S bytes of shared memory".
+std::string describeLaunch(const PlanLaunch &launch);
+
 /// Reads a whole file into `text`; false when it cannot be read.
 bool readFile(const std::string &path, std::string &text);
 

@@ -39,6 +39,22 @@ void checkCu(CUresult r, const char *call) {
                 std::to_string(int(r)) + "]");
 }
 
+bool loadPlan(const std::string &kernelsPath, const std::string &planPath,
+              LaunchPlan &plan, std::string &image) {
+  std::string planText;
+  if (!readFile(kernelsPath, image))
+    die("cannot read", kernelsPath);
+  if (!readFile(planPath, planText))
+    die("cannot read", planPath);
+  if (std::string error = parseLaunchPlan(planText, plan); !error.empty())
+    die("bad plan", error);
+  const bool isPtx = image.find(".entry") != std::string::npos;
+  if (isPtx)
+    if (std::string error = checkPlanAgainstPtx(plan, image); !error.empty())
+      die("plan and kernels disagree", error);
+  return isPtx;
+}
+
 double medianMs(const Timing &timing, CUstream stream,
                 const std::function<void()> &body) {
   CUevent start, stop;

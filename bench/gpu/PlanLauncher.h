@@ -36,6 +36,13 @@ void setToolName(const char *argv0);
 void checkCu(CUresult r, const char *call);
 #define NVFP4_CU(call) ::nvfp4::bench::checkCu((call), #call)
 
+/// Reads the kernels (PTX or cubin) at `kernelsPath` into `image` and the
+/// plan at `planPath` into `plan`, and checks the plan against the PTX (a
+/// cubin is left to the driver); dies on any error. Returns whether the
+/// image is PTX.
+bool loadPlan(const std::string &kernelsPath, const std::string &planPath,
+              LaunchPlan &plan, std::string &image);
+
 /// Event timing: `warmup` calls, then the median over `repeats` batches of
 /// `iters` back-to-back calls, in milliseconds per call.
 struct Timing {

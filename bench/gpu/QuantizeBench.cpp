@@ -106,14 +106,9 @@ int64_t compareBytes(const char *what, const std::vector<uint8_t> &got,
 int main(int argc, char **argv) {
   setToolName(argv[0]);
   Options o = parse(argc, argv);
-  std::string image, planText;
-  if (!readFile(o.kernels, image))
-    die("cannot read", o.kernels);
-  if (!readFile(o.plan, planText))
-    die("cannot read", o.plan);
+  std::string image;
   LaunchPlan plan;
-  if (std::string error = parseLaunchPlan(planText, plan); !error.empty())
-    die("bad plan", error);
+  const bool isPtx = loadPlan(o.kernels, o.plan, plan, image);
   const int x = need(plan, "arg0"), data = need(plan, "result0.data"),
             scales = need(plan, "result0.scales"),
             amax = need(plan, "result0.amax");
@@ -131,10 +126,6 @@ int main(int argc, char **argv) {
         "scales [M / R, K / 16] and an f32 amax");
   const int64_t m = input.shape[0], k = input.shape[1];
   const int64_t blockRows = m / plan.values[scales].shape[0];
-  const bool isPtx = image.find(".entry") != std::string::npos;
-  if (isPtx)
-    if (std::string error = checkPlanAgainstPtx(plan, image); !error.empty())
-      die("plan and kernels disagree", error);
   if (o.dryRun) {
     std::printf("plan of @%s: %zu launch(es), quantize %lldx%lld %s, "
                 "%lldx16 blocks; %s\n",
@@ -142,9 +133,7 @@ int main(int argc, char **argv) {
                 (long long)k, input.type.c_str(), (long long)blockRows,
                 isPtx ? "parameters match the PTX" : "cubin (not checked)");
     for (const PlanLaunch &l : plan.launches)
-      std::printf("  %s: grid %u %u %u, block %u, %u bytes of shared memory\n",
-                  l.kernel.c_str(), l.grid[0], l.grid[1], l.grid[2], l.block[0],
-                  l.sharedBytes);
+      std::printf("  %s\n", describeLaunch(l).c_str());
     return 0;
   }
 
@@ -207,8 +196,7 @@ int main(int argc, char **argv) {
               (long long)m, (long long)k, input.type.c_str(),
               (long long)blockRows);
   for (const PlanLaunch &l : plan.launches)
-    std::printf("kernel %s: grid %u %u %u, block %u\n", l.kernel.c_str(),
-                l.grid[0], l.grid[1], l.grid[2], l.block[0]);
+    std::printf("kernel %s\n", describeLaunch(l).c_str());
   std::printf("nvfp4 quantize (all kernels): %.3f ms, %.1f GB/s moved (input "
               "read twice + codes + scales), %.1f GB/s of input\n",
               quantizeMs, quantizeGBs, double(inputBytes) / (quantizeMs * 1e6));
