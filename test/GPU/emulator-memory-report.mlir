@@ -34,6 +34,23 @@
 // TMA: memory of nvfp4_tcgen05_matmul_m256n384k512_t128_1x16_16x16_f32_sfstaged_b: global 816 requests, 13824 sectors, 417792 bytes, coalescing 94.4%; {{.*}} 0 bank conflicts, {{.*}} TMA 394752 bytes
 // TMA: memory of nvfp4_tcgen05_matmul_m256n384k512_t128_pair_1x16_16x16_f32_sfstaged_b: global 816 requests, 13824 sectors, 417792 bytes, coalescing 94.4%; {{.*}} 0 bank conflicts, {{.*}} TMA 296448 bytes
 //
+// Few-row GEMMs (Inputs/matmul-few-rows-cases.mlir) run as their transposed
+// product, whose kernel stores the result and reads the accumulator
+// transposed, element by element: lane l's element of a column is next to
+// lane l + 1's, so every store and load moves whole sectors, f32 and bf16
+// alike (the shape's rows are 16-byte aligned). Bit-exact, with no
+// transpose on the host. (The batched 32-row case is ragged in the 64-wide
+// tile: its loads past N all read element 0, which counts above 100%.)
+// RUN: nvfp4-opt %S/Inputs/matmul-few-rows-cases.mlir --nvfp4-to-gpu-emulation="target=sm_100a" \
+// RUN: | env NVFP4_GPU_EMULATOR_REPORT=1 %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib 2>&1 \
+// RUN: | tee %t.few-rows.txt | FileCheck %s --check-prefix=FEW
+// RUN: FileCheck %S/Inputs/matmul-few-rows-cases.mlir --input-file=%t.few-rows.txt
+// FEW: memory of nvfp4_tcgen05_matmul_m512n64k256_t64_1x16_1x16_f32_transposed: global 1048 requests, 4480 sectors, 143360 bytes, coalescing 100.0%;
+// FEW: memory of nvfp4_tcgen05_matmul_m512n64k256_t64_16x16_1x16_f32_acc_sfstaged_a_transposed: global 2056 requests, 8320 sectors, 266240 bytes, coalescing 100.0%;
+// FEW: memory of nvfp4_tcgen05_matmul_m512n64k256_t64_1x16_16x16_bf16_sfstaged_b_transposed: global 1040 requests, 2304 sectors, 73728 bytes, coalescing 100.0%;
+// FEW: memory of nvfp4_tcgen05_matmul_b2m256n32k256_t64_1x16_1x16_f32_acc_transposed:
+//
 // The mma.sync kernels (sm_120a) on the 128x128 and 128x256 tiles, on every
 // MX case (ragged shapes, K residues, 16-, 8- and 4-byte scale groups,
 // ungrouped MXFP8 rows) and on both NVFP4 tile cases: each lane's packed

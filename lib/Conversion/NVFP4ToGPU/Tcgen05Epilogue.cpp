@@ -46,9 +46,64 @@ void Tcgen05KernelBuilder::emitWarpSync() {
   NVVM::SyncWarpOp::create(b, loc, i32(-1));
 }
 
+Value Tcgen05KernelBuilder::transposedElement(Value row, Value rowInBatch,
+                                              Value col) {
+  // Batch b starts at row b * M of the kernel's output, element b * M * N
+  // of the buffer; within it, (rowInBatch, col) is element col * M +
+  // rowInBatch.
+  Value batchBase = mulC(ext64(sub(row, rowInBatch)), c.n);
+  return add(add(batchBase, mulC(ext64(col), c.m)), ext64(rowInBatch));
+}
+
+SmallVector<Value>
+Tcgen05KernelBuilder::emitLoadTransposedAccChunk(Value row, Value rowInBatch,
+                                                 Value col) {
+  Type f32 = b.getF32Type(), resultType = c.resultElementType;
+  const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
+  SmallVector<Value> values;
+  for (int64_t e = 0; e < tc::kEpilogueColumns; ++e) {
+    Value colE = addC(col, e);
+    Value elem = transposedElement(row, rowInBatch, colE);
+    // Positions past M x N read element 0 (their results are not stored).
+    if (c.ragged())
+      elem = arith::SelectOp::create(b, loc, insideOutput(rowInBatch, colE),
+                                     elem, ext64(i32(0)));
+    Value v = LLVM::LoadOp::create(b, loc, resultType,
+                                   gep(accPtr, mulC(elem, eltBytes)), eltBytes);
+    if (resultType != f32)
+      v = arith::ExtFOp::create(b, loc, f32, v);
+    values.push_back(v);
+  }
+  return values;
+}
+
+void Tcgen05KernelBuilder::emitStoreTransposedChunk(ArrayRef<Value> values,
+                                                    Value row, Value rowInBatch,
+                                                    Value col) {
+  Type resultType = c.resultElementType;
+  const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
+  for (auto [e, value] : llvm::enumerate(values)) {
+    Value colE = addC(col, static_cast<int64_t>(e));
+    Value v = value;
+    if (resultType != b.getF32Type())
+      v = arith::TruncFOp::create(b, loc, resultType, v);
+    auto store = [&] {
+      Value elem = transposedElement(row, rowInBatch, colE);
+      LLVM::StoreOp::create(b, loc, v, gep(outPtr, mulC(elem, eltBytes)),
+                            eltBytes);
+    };
+    if (c.ragged())
+      ifThen(insideOutput(rowInBatch, colE), store);
+    else
+      store();
+  }
+}
+
 SmallVector<Value> Tcgen05KernelBuilder::emitLoadAccChunk(Value row,
                                                           Value rowInBatch,
                                                           Value col) {
+  if (c.transposedResult)
+    return emitLoadTransposedAccChunk(row, rowInBatch, col);
   Type f32 = b.getF32Type(), resultType = c.resultElementType;
   const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
   auto f32Vec = VectorType::get({tc::kEpilogueGroup}, f32);
@@ -211,6 +266,8 @@ void Tcgen05KernelBuilder::emitStoreChunk(ArrayRef<Value> values, Value row,
                                           Value rowInBatch, Value col) {
   if (c.nvfp4Output)
     return emitStoreNVFP4Block(values, row, rowInBatch, col);
+  if (c.transposedResult)
+    return emitStoreTransposedChunk(values, row, rowInBatch, col);
   Type f32 = b.getF32Type(), resultType = c.resultElementType;
   const int64_t eltBytes = resultType.isBF16() ? 2 : 4;
   auto f32Vec = VectorType::get({tc::kEpilogueGroup}, f32);

@@ -117,6 +117,13 @@ struct Tcgen05Config : MatmulShape {
   /// The epilogue also reduces the result's amax (`nvfp4.amax` of the
   /// matmul result) into a one-element buffer.
   bool computesAmax = false;
+  /// The result (and the accumulator) are stored (and read) transposed:
+  /// the kernel's [M, N] tile element (r, c) is element (c, r) of an
+  /// [N, M] buffer. A few-row GEMM computed as its transposed product
+  /// (Tcgen05SmallM.cpp) stores the product the caller asked for, without a
+  /// transpose on the host: the lanes of a warp hold consecutive rows, so
+  /// each store of one column is a contiguous run of the [N, M] row.
+  bool transposedResult = false;
   /// The target (the NVFP4 epilogue uses its E2M1 conversion).
   GPUTarget target = GPUTarget::SM100a;
   /// Which variant `tcgen05-cta-pair` asks for; `plan.ctaPair` is the
@@ -240,6 +247,8 @@ struct Tcgen05Config : MatmulShape {
       os << nvfp4Output->kernelNameSuffix();
     if (computesAmax)
       os << "_resultamax";
+    if (transposedResult)
+      os << "_transposed";
     return name;
   }
 };
@@ -554,6 +563,18 @@ private:
   /// (for the NVFP4 epilogue, whole blocks).
   void emitStoreChunk(ArrayRef<Value> values, Value row, Value rowInBatch,
                       Value col);
+  /// With `transposedResult`: the i64 element index of the kernel's output
+  /// position (row `row`, flattened over the batch, `rowInBatch` within
+  /// it; column `col`) in the [batch, N, M] buffer.
+  Value transposedElement(Value row, Value rowInBatch, Value col);
+  /// With `transposedResult`: emitLoadAccChunk and emitStoreChunk of the
+  /// transposed accumulator and result, element by element (lane l's
+  /// element of one column is next to lane l + 1's: whole rows per warp,
+  /// no staging).
+  SmallVector<Value> emitLoadTransposedAccChunk(Value row, Value rowInBatch,
+                                                Value col);
+  void emitStoreTransposedChunk(ArrayRef<Value> values, Value row,
+                                Value rowInBatch, Value col);
   /// Whether output row `rowInBatch` (within its batch) and column `col`
   /// (i32) are inside M x N.
   Value insideOutput(Value rowInBatch, Value col) {

@@ -40,8 +40,10 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -263,6 +265,38 @@ Value encodeTensorMap(OpBuilder &b, Location loc, Value data,
                               tc::kTensorMapObjectAlignment);
 }
 
+/// The `linalg.transpose` of the two innermost dimensions that defines
+/// `value`, if any.
+linalg::TransposeOp innerTransposeDefining(Value value) {
+  auto transpose = value.getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || !transpose.hasPureTensorSemantics())
+    return nullptr;
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  const int64_t rank = static_cast<int64_t>(perm.size());
+  for (int64_t i = 0; i < rank; ++i)
+    if (perm[i] != (i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2)))
+      return nullptr;
+  return transpose;
+}
+
+/// The transpose of the two innermost dimensions that is the only use of
+/// `op`'s result, when the accumulator (if any) is such a transpose too: a
+/// few-row GEMM computed as its transposed product (Tcgen05SmallM.cpp),
+/// whose kernel then reads and stores them transposed.
+linalg::TransposeOp getTransposedResultUse(MatmulOp op) {
+  if (!op.getResult().hasOneUse())
+    return nullptr;
+  auto transpose =
+      dyn_cast<linalg::TransposeOp>(*op.getResult().getUsers().begin());
+  if (!transpose ||
+      innerTransposeDefining(transpose.getResult()[0]) != transpose ||
+      transpose.getInput() != op.getResult())
+    return nullptr;
+  if (op.getAcc() && !innerTransposeDefining(op.getAcc()))
+    return nullptr;
+  return transpose;
+}
+
 /// Emits the host code of a tcgen05 matmul: tensor maps, buffers, the
 /// launch of the (shared) kernel of `config`. Returns the buffers the kernel
 /// writes: the result, or with the NVFP4 epilogue (`epilogue`, the
@@ -319,11 +353,20 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
     if (amax)
       args.push_back(amax);
   }
+  // A transposed result and accumulator are the buffers of the transposes
+  // around the matmul (getTransposedResultUse).
   RankedTensorType resultType = op.getResult().getType();
+  Value acc = op.getAcc();
+  if (config.transposedResult) {
+    resultType = cast<RankedTensorType>(
+        getTransposedResultUse(op).getResult()[0].getType());
+    if (acc)
+      acc = innerTransposeDefining(acc).getInput();
+  }
   auto memrefOf = [](RankedTensorType type) {
     return MemRefType::get(type.getShape(), type.getElementType());
   };
-  if (Value acc = op.getAcc())
+  if (acc)
     args.push_back(bufferization::ToBufferOp::create(
         rewriter, loc, memrefOf(resultType), acc, /*read_only=*/true));
   SmallVector<Value> outputs;
@@ -487,13 +530,36 @@ struct Tcgen05MatmulLowering : public OpRewritePattern<MatmulOp> {
       return failure();
     SmallVector<AmaxOp> amaxes = getResultAmaxes(op);
     config.computesAmax = !amaxes.empty();
+    linalg::TransposeOp transposedUse = getTransposedResultUse(op);
+    config.transposedResult = static_cast<bool>(transposedUse);
     SmallVector<Value> outputs =
         emitTcgen05Launch(rewriter, op, config, /*epilogue=*/QuantizeOp());
     if (config.computesAmax)
       replaceResultAmaxes(rewriter, op.getLoc(), amaxes, outputs.back());
+    if (!transposedUse) {
+      rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
+          op, op.getResult().getType(), outputs.front(), /*restrict=*/true,
+          /*writable=*/true);
+      return success();
+    }
+    // The kernel wrote the transposed result: it replaces the transpose,
+    // and the accumulator's transpose goes when nothing else reads it.
+    linalg::TransposeOp accTranspose =
+        op.getAcc() ? innerTransposeDefining(op.getAcc()) : nullptr;
+    SmallVector<Value> inits = {transposedUse.getInit()};
     rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
-        op, op.getResult().getType(), outputs.front(), /*restrict=*/true,
-        /*writable=*/true);
+        transposedUse, transposedUse.getResult()[0].getType(), outputs.front(),
+        /*restrict=*/true, /*writable=*/true);
+    rewriter.eraseOp(op);
+    if (accTranspose && accTranspose->use_empty()) {
+      inits.push_back(accTranspose.getInit());
+      rewriter.eraseOp(accTranspose);
+    }
+    // The transposes' destinations (tensor.empty) are dead now too.
+    for (Value init : inits)
+      if (auto empty = init.getDefiningOp<tensor::EmptyOp>();
+          empty && empty->use_empty())
+        rewriter.eraseOp(empty);
     return success();
   }
 

@@ -10,10 +10,14 @@
 // wastes most of every MMA and spreads over few CTAs. Computed as the
 // transposed product C^T = B A^T, the weight's rows fill the MMA's 128 rows
 // and the few tokens its N: twice the CTAs and at least twice the useful
-// share of each MMA for M <= 64. The result (and the accumulator, if any) is
-// transposed on the host. Each output element is the same sum of the same
-// products with the same scales (sA * sB and the tensor scales' product are
-// commutative in f32), so the result is bit for bit the original's.
+// share of each MMA for M <= 64. The result (and the accumulator, if any)
+// are transposed around the swapped matmul (linalg.transpose); the tcgen05
+// lowering folds both into the kernel, which then reads the accumulator and
+// stores the result transposed (Tcgen05Config::transposedResult), so no
+// transpose runs on the host. Each output element is the same sum of the
+// same products with the same scales (sA * sB and the tensor scales'
+// product are commutative in f32), so the result is bit for bit the
+// original's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,10 +60,11 @@ void mlir::nvfp4::swapTcgen05FewRowMatmuls(ModuleOp module, GPUTarget target,
   OpBuilder b(module.getContext());
   for (MatmulOp op : matmuls) {
     if (report)
-      op.emitRemark() << "nvfp4: fallback: computed as the transposed product "
-                         "B A^T (the result transposed on the host) for the "
-                         "tcgen05 kernel, whose MMA takes 128 rows of A: M = "
-                      << rows(op.getLhs()) << " rows fill the MMA's N instead";
+      op.emitRemark()
+          << "nvfp4: fallback: computed as the transposed product "
+             "B A^T (its kernel stores the result transposed) for the "
+             "tcgen05 kernel, whose MMA takes 128 rows of A: M = "
+          << rows(op.getLhs()) << " rows fill the MMA's N instead";
     Location loc = op.getLoc();
     b.setInsertionPoint(op);
     Value acc = op.getAcc() ? transposeInner(b, loc, op.getAcc()) : Value();

@@ -4,25 +4,30 @@
 
 // A GEMM of at most 64 rows and at least 128 columns (a decode step) runs
 // on the tcgen05 kernel as its transposed product C^T = B A^T: the
-// operands swap places, the accumulator is transposed first and the result
-// after (linalg.transpose on the host), so that the weight's rows fill the
-// MMA's 128 rows. The same sums of the same products: bit for bit the
+// operands swap places so that the weight's rows fill the MMA's 128 rows,
+// and the kernel (`_transposed`) reads the accumulator and writes the
+// result transposed, in the caller's [M, N] buffers: no transpose is left
+// for the host. The same sums of the same products: bit for bit the
 // original (test/GPU/matmul-sm100-emulated.mlir runs 8 x 1000, a batched
-// 40 x 208 with an accumulator and 64 x 128). The mma.sync kernels have
+// 40 x 208 with an accumulator and 64 x 128; emulator-memory-report.mlir
+// checks the transposed stores' coalescing). The mma.sync kernels have
 // few-row tiles and keep the product as it is.
 
-// CHECK: remark: nvfp4: fallback: computed as the transposed product B A^T (the result transposed on the host) for the tcgen05 kernel, whose MMA takes 128 rows of A: M = 8 rows fill the MMA's N instead
+// CHECK: remark: nvfp4: fallback: computed as the transposed product B A^T (its kernel stores the result transposed) for the tcgen05 kernel, whose MMA takes 128 rows of A: M = 8 rows fill the MMA's N instead
 // CHECK-LABEL: func.func @decode(
 // CHECK-SAME:    %[[X:[^:]*]]: !nvfp4.tensor<2x8x256, 1x16>, %[[W:[^:]*]]: !nvfp4.tensor<2x512x256, 16x16, decode>, %[[ACC:[^:]*]]: tensor<2x8x512xbf16>
-// CHECK:         %[[ACCT:.*]] = linalg.transpose ins(%[[ACC]] : tensor<2x8x512xbf16>) outs(%{{.*}} : tensor<2x512x8xbf16>) permutation = [0, 2, 1]
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     tensor.empty
 // CHECK:         %[[WD:.*]], %[[WS:.*]], %[[WG:.*]] = nvfp4.disassemble %[[W]]
 // CHECK:         %[[XD:.*]], %[[XS:.*]], %[[XG:.*]] = nvfp4.disassemble %[[X]]
-// CHECK:         %[[OUT:.*]] = memref.alloc() : memref<2x512x8xbf16>
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_b2m512n8k256_t64_16x16_1x16_bf16_acc_ds_a
+// CHECK:         %[[ACCB:.*]] = bufferization.to_buffer %[[ACC]] read_only : tensor<2x8x512xbf16> to memref<2x8x512xbf16>
+// CHECK:         %[[OUT:.*]] = memref.alloc() : memref<2x8x512xbf16>
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_b2m512n8k256_t64_16x16_1x16_bf16_acc_ds_a_sfstaged_a_transposed
 // CHECK-SAME:      %[[WG]] : f32
-// CHECK-SAME:      %[[XG]] : f32
-// CHECK:         %[[CT:.*]] = bufferization.to_tensor %[[OUT]]
-// CHECK:         %[[C:.*]] = linalg.transpose ins(%[[CT]] : tensor<2x512x8xbf16>) outs(%{{.*}} : tensor<2x8x512xbf16>) permutation = [0, 2, 1]
+// CHECK-SAME:      %[[XG]] : f32, %[[ACCB]] : memref<2x8x512xbf16>, %[[OUT]] : memref<2x8x512xbf16>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         %[[C:.*]] = bufferization.to_tensor %[[OUT]] restrict writable : memref<2x8x512xbf16> to tensor<2x8x512xbf16>
+// CHECK-NOT:     linalg.transpose
 // CHECK:         return %[[C]]
 // MMA-LABEL: func.func @decode(
 // MMA-NOT:     linalg.transpose
