@@ -126,6 +126,9 @@ Operand operand(const LaunchPlan &plan, const std::string &arg) {
 }
 
 /// Random packed codes, finite E4M3 scales in [2^-3, 2^3], amax 6 * 448.
+/// A plan does not say what kind of tensor scale an argument has: the
+/// program run.sh writes takes amaxes (the type's default), as the reference
+/// here does.
 void fillOperand(PlanLauncher &launcher, const LaunchPlan &plan,
                  const Operand &op, std::mt19937 &rng,
                  nvfp4::QuantizedTensor &host) {

@@ -6,6 +6,7 @@
 
 #include "LaunchPlanReader.h"
 
+#include <climits>
 #include <fstream>
 #include <sstream>
 
@@ -108,6 +109,18 @@ std::string parseLaunchPlan(const std::string &text, LaunchPlan &plan) {
       }
       if (!(in >> value.source))
         return fail("expected a source");
+      // The bytes must be representable (numElements, byteSize).
+      int64_t bits = typeBits(value.type);
+      for (int64_t d : value.shape)
+        if (__builtin_mul_overflow(bits, d, &bits))
+          return fail("a buffer too large");
+      if (bits > INT64_MAX - 7)
+        return fail("a buffer too large");
+      // One value per argument or result component: drivers fill and read
+      // them by source.
+      if (value.source != "temp" && value.source.rfind("const=", 0) != 0 &&
+          plan.find(value.source) >= 0)
+        return fail("source " + value.source + " appears twice");
       plan.values.push_back(value);
     } else if (word == "launch") {
       PlanLaunch launch;

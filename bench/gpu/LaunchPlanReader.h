@@ -6,7 +6,7 @@
 //
 // Reads the launch plan that `nvfp4-translate --nvfp4-extract-launch-plan`
 // writes for a program lowered by `nvfp4-opt --nvfp4-to-ptx` (format:
-// docs/gpu-runtime.md, "Launch plans"), and checks it against the kernels'
+// docs/gpu.md, "Launch plans"), and checks it against the kernels'
 // PTX: every launched kernel is an entry of the PTX whose parameters are,
 // in number and size, what the plan's arguments expand to (a memref: its
 // allocated and aligned pointers, offset, sizes and strides; a scalar: its

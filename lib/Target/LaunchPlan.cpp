@@ -16,6 +16,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 
@@ -43,6 +44,48 @@ std::string returnedAs(Value value) {
     }
   }
   return "";
+}
+
+/// The first host operation that computes with `buffer` (an allocation a
+/// kernel writes) or with what the function reads of it, or null: its uses
+/// may only be launches, deallocation, the function's results (directly,
+/// through bufferization.to_tensor, nvfp4.assemble or, for a tensor scale,
+/// memref.load) and launches that read it back through a
+/// bufferization.to_buffer.
+Operation *hostUserOf(Value buffer) {
+  auto onlyLaunches = [](Value v) -> Operation * {
+    for (Operation *user : v.getUsers())
+      if (!isa<gpu::LaunchFuncOp, memref::DeallocOp>(user))
+        return user;
+    return nullptr;
+  };
+  for (Operation *user : buffer.getUsers()) {
+    if (isa<gpu::LaunchFuncOp, memref::DeallocOp>(user))
+      continue;
+    Value read;
+    if (auto toTensor = dyn_cast<bufferization::ToTensorOp>(user))
+      read = toTensor.getResult();
+    else if (auto load = dyn_cast<memref::LoadOp>(user))
+      read = load.getResult();
+    else
+      return user;
+    for (Operation *reader : read.getUsers()) {
+      if (isa<func::ReturnOp, gpu::LaunchFuncOp>(reader))
+        continue;
+      if (auto assemble = dyn_cast<nvfp4::AssembleOp>(reader)) {
+        if (!returnedAs(assemble.getResult()).empty())
+          continue;
+        return reader;
+      }
+      if (auto toBuffer = dyn_cast<bufferization::ToBufferOp>(reader)) {
+        if (Operation *other = onlyLaunches(toBuffer.getResult()))
+          return other;
+        continue;
+      }
+      return reader;
+    }
+  }
+  return nullptr;
 }
 
 /// Where a launch operand comes from, or a diagnostic at it.
@@ -81,17 +124,13 @@ FailureOr<std::string> sourceOf(Value value, Operation *launch) {
     // result; a tensor scale through a memref.load), or a temporary. One
     // that host code fills (a relayout, a copy) would reach a plan's kernels
     // unwritten.
-    for (Operation *user : def->getUsers()) {
-      if (!isa<gpu::LaunchFuncOp, memref::DeallocOp, bufferization::ToTensorOp,
-               memref::LoadOp>(user)) {
-        InFlightDiagnostic diag =
-            emitError(user->getLoc())
-            << "launch operand of type " << value.getType()
-            << " is written on the host ('" << user->getName()
-            << "'), which a launch plan cannot express";
-        diag.attachNote(launch->getLoc()) << "passed to this launch";
-        return diag;
-      }
+    if (Operation *user = hostUserOf(def->getResult(0))) {
+      InFlightDiagnostic diag = emitError(user->getLoc())
+                                << "launch operand of type " << value.getType()
+                                << " is used on the host ('" << user->getName()
+                                << "'), which a launch plan cannot express";
+      diag.attachNote(launch->getLoc()) << "passed to this launch";
+      return diag;
     }
     for (Operation *user : def->getUsers()) {
       std::string name;
@@ -107,14 +146,14 @@ FailureOr<std::string> sourceOf(Value value, Operation *launch) {
     return name;
   } else if (Attribute constant;
              def && matchPattern(value, m_Constant(&constant))) {
-    APInt bits;
+    std::optional<APInt> bits;
     if (auto f = dyn_cast<FloatAttr>(constant))
       bits = f.getValue().bitcastToAPInt();
     else if (auto i = dyn_cast<IntegerAttr>(constant))
       bits = i.getValue();
-    if (bits.getBitWidth() != 0) {
+    if (bits) {
       SmallString<32> hex;
-      bits.toStringUnsigned(hex, 16);
+      bits->toStringUnsigned(hex, 16);
       return "const=0x" + std::string(hex);
     }
   }
@@ -181,15 +220,32 @@ LogicalResult writeFunctionPlan(func::FuncOp func, raw_ostream &os) {
     return success();
   std::string body;
   llvm::raw_string_ostream out(body);
+  // Values are numbered by SSA value, and those of one source (an
+  // argument's component that several launches read through their own
+  // disassemble and to_buffer) share the number of its first.
   llvm::DenseMap<Value, unsigned> ids;
+  llvm::StringMap<std::pair<unsigned, std::string>> idsBySource;
+  unsigned nextId = 0;
   for (gpu::LaunchFuncOp launch : launches) {
+    // A plan is straight-line code: it runs each launch once, in order.
+    if (launch->getBlock() != &func.getBody().front()) {
+      Operation *parent = launch->getParentOp();
+      InFlightDiagnostic diag = launch.emitError()
+                                << "launch plans describe straight-line host "
+                                   "code; this launch is inside ";
+      if (parent != func.getOperation())
+        diag << "'" << parent->getName() << "'";
+      else
+        diag << "a block other than the function's entry block";
+      return diag;
+    }
     SmallVector<unsigned> args;
     for (Value operand : launch.getKernelOperands()) {
       operand = bufferOf(operand);
-      auto [it, inserted] = ids.try_emplace(operand, ids.size());
-      args.push_back(it->second);
-      if (!inserted)
+      if (auto it = ids.find(operand); it != ids.end()) {
+        args.push_back(it->second);
         continue;
+      }
       Type type = operand.getType();
       auto memref = dyn_cast<MemRefType>(type);
       if (memref &&
@@ -201,15 +257,35 @@ LogicalResult writeFunctionPlan(func::FuncOp func, raw_ostream &os) {
       FailureOr<std::string> source = sourceOf(operand, launch);
       if (failed(source))
         return failure();
+      std::string line;
+      llvm::raw_string_ostream lineOut(line);
       if (memref)
-        out << "buffer " << it->second << " " << memref.getElementType() << " "
-            << shapeString(memref) << " " << *source << "\n";
+        lineOut << "buffer " << memref.getElementType() << " "
+                << shapeString(memref) << " " << *source;
       else if (type.isIntOrIndexOrFloat())
-        out << "scalar " << it->second << " " << type << " " << *source << "\n";
+        lineOut << "scalar " << type << " " << *source;
       else
         return emitError(operand.getLoc())
                << "launch operand of type " << type
                << " cannot be written to a launch plan";
+      if (*source != "temp") {
+        auto [it, inserted] = idsBySource.try_emplace(*source, nextId, line);
+        if (!inserted) {
+          if (it->second.second != line)
+            return emitError(operand.getLoc())
+                   << "launch operand '" << *source
+                   << "' is passed with two types: " << type;
+          ids[operand] = it->second.first;
+          args.push_back(it->second.first);
+          continue;
+        }
+      }
+      ids[operand] = nextId;
+      args.push_back(nextId);
+      // "buffer <id> <type> <shape> <source>", "scalar <id> <type> <source>".
+      StringRef kind = StringRef(line).split(' ').first;
+      out << kind << " " << nextId << line.substr(kind.size()) << "\n";
+      ++nextId;
     }
     int64_t dims[12];
     Value values[12] = {launch.getGridSizeX(),  launch.getGridSizeY(),

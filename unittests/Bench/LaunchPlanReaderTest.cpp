@@ -101,6 +101,19 @@ TEST(LaunchPlanReader, RefusesMalformedPlans) {
             std::string::npos);
   EXPECT_NE(errorWith("launch k2", "lunch k2").find("unknown line"),
             std::string::npos);
+  // One value per argument or result component (temporaries and constants
+  // may repeat).
+  EXPECT_NE(errorWith("arg0.scales", "arg0.data")
+                .find("source arg0.data appears twice"),
+            std::string::npos);
+  EXPECT_EQ(errorWith("scalar 4 index const=0x10", "scalar 4 index temp"), "");
+  // Shapes whose bytes do not fit in int64_t.
+  EXPECT_NE(errorWith("3x5 arg0.data", "999999999999x999999999999 arg0.data")
+                .find("a buffer too large"),
+            std::string::npos);
+  EXPECT_NE(errorWith("3x1 arg0.scales", "576460752303423488x2 arg0.scales")
+                .find("a buffer too large"),
+            std::string::npos);
   LaunchPlan plan;
   EXPECT_EQ(parseLaunchPlan("function f\nend\n", plan),
             "launch plan: function f launches nothing");

@@ -11,7 +11,7 @@
 // (a function argument, a component of an NVFP4 argument, a function
 // result, a temporary), then each launch with its constant dimensions,
 // dynamic shared memory and arguments. The format is documented in
-// docs/gpu-runtime.md ("Launch plans").
+// docs/gpu.md ("Launch plans").
 //
 //===----------------------------------------------------------------------===//
 

@@ -46,6 +46,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -546,20 +547,23 @@ struct Tcgen05MatmulLowering : public OpRewritePattern<MatmulOp> {
     // and the accumulator's transpose goes when nothing else reads it.
     linalg::TransposeOp accTranspose =
         op.getAcc() ? innerTransposeDefining(op.getAcc()) : nullptr;
-    SmallVector<Value> inits = {transposedUse.getInit()};
+    // The transposes' destinations (tensor.empty, possibly one shared by
+    // both) go with them when nothing else uses them.
+    llvm::SetVector<Operation *> inits;
+    if (Operation *init = transposedUse.getInit().getDefiningOp())
+      inits.insert(init);
     rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
         transposedUse, transposedUse.getResult()[0].getType(), outputs.front(),
         /*restrict=*/true, /*writable=*/true);
     rewriter.eraseOp(op);
     if (accTranspose && accTranspose->use_empty()) {
-      inits.push_back(accTranspose.getInit());
+      if (Operation *init = accTranspose.getInit().getDefiningOp())
+        inits.insert(init);
       rewriter.eraseOp(accTranspose);
     }
-    // The transposes' destinations (tensor.empty) are dead now too.
-    for (Value init : inits)
-      if (auto empty = init.getDefiningOp<tensor::EmptyOp>();
-          empty && empty->use_empty())
-        rewriter.eraseOp(empty);
+    for (Operation *init : inits)
+      if (isa<tensor::EmptyOp>(init) && init->use_empty())
+        rewriter.eraseOp(init);
     return success();
   }
 
