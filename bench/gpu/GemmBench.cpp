@@ -45,55 +45,9 @@ using namespace nvfp4::bench;
 
 namespace {
 
-struct Options {
-  std::string kernels, plan;
-  int64_t checkRows = 256;
-  bool dryRun = false;
-  Timing timing;
-};
-
-Options parse(int argc, char **argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> const char * {
-      if (i + 1 >= argc)
-        die("option needs a value", a);
-      return argv[++i];
-    };
-    if (a == "--kernels")
-      o.kernels = next();
-    else if (a == "--plan")
-      o.plan = next();
-    else if (a == "--check-rows")
-      o.checkRows = std::atoll(next());
-    else if (a == "--dry-run")
-      o.dryRun = true;
-    else if (a == "--warmup")
-      o.timing.warmup = std::atoi(next());
-    else if (a == "--iters")
-      o.timing.iters = std::atoi(next());
-    else if (a == "--repeats")
-      o.timing.repeats = std::atoi(next());
-    else
-      die("unknown option (see bench/gpu/README.md)", a);
-  }
-  if (o.kernels.empty() || o.plan.empty())
-    die("missing option", "--kernels <file.ptx|file.cubin> --plan <file>");
-  if (o.timing.iters <= 0 || o.timing.repeats <= 0 || o.timing.warmup < 0 ||
-      o.checkRows < 0)
-    die("bad counts", "--iters and --repeats must be positive, --warmup "
-                      "and --check-rows non-negative");
-  return o;
-}
-
 /// The plan value `source` of a GEMM program, which must exist.
 int need(const LaunchPlan &plan, const std::string &source) {
-  int id = plan.find(source);
-  if (id < 0)
-    die("not a GEMM program's plan",
-        "no launch argument is " + source + " (see bench/gpu/run.sh)");
-  return id;
+  return requireSource(plan, source, "GEMM", "bench/gpu/run.sh");
 }
 
 /// One NVFP4 operand of the GEMM as its plan values describe it.
@@ -172,7 +126,16 @@ nvfp4::QuantizedTensor rowsOf(const nvfp4::QuantizedTensor &t, int64_t row,
 
 int main(int argc, char **argv) {
   setToolName(argv[0]);
-  Options o = parse(argc, argv);
+  int64_t checkRows = 256;
+  BenchOptions o = parseBenchOptions(
+      argc, argv, [&](const std::string &option, const auto &value) {
+        if (option != "--check-rows")
+          return false;
+        checkRows = std::atoll(value());
+        if (checkRows < 0)
+          die("bad --check-rows", "must be non-negative");
+        return true;
+      });
   std::string image;
   LaunchPlan plan;
   const bool isPtx = loadPlan(o.kernels, o.plan, plan, image);
@@ -184,14 +147,11 @@ int main(int argc, char **argv) {
     die("not a GEMM program's plan", "expected A [M, K], B [N, K] and an "
                                      "f32 result [M, N]");
   if (o.dryRun) {
-    std::printf("plan of @%s: %zu launch(es), GEMM M=%lld N=%lld K=%lld, A "
-                "%lldx16, B %lldx16 blocks; %s\n",
-                plan.function.c_str(), plan.launches.size(), (long long)m,
-                (long long)n, (long long)k, (long long)a.blockRows,
-                (long long)b.blockRows,
-                isPtx ? "parameters match the PTX" : "cubin (not checked)");
-    for (const PlanLaunch &l : plan.launches)
-      std::printf("  %s\n", describeLaunch(l).c_str());
+    printDryRun(plan, isPtx,
+                "GEMM M=" + std::to_string(m) + " N=" + std::to_string(n) +
+                    " K=" + std::to_string(k) + ", A " +
+                    std::to_string(a.blockRows) + "x16, B " +
+                    std::to_string(b.blockRows) + "x16 blocks");
     return 0;
   }
 
@@ -277,7 +237,7 @@ int main(int argc, char **argv) {
   // The check: 16-row groups of C spread over M (the last one may be
   // shorter) against nvfp4::matmul.
   const int64_t groups = (m + 15) / 16;
-  int64_t wanted = o.checkRows == 0 ? groups : (o.checkRows + 15) / 16;
+  int64_t wanted = checkRows == 0 ? groups : (checkRows + 15) / 16;
   wanted = std::min(wanted, groups);
   int64_t checked = 0, checkedRows = 0, mismatches = 0, shown = 0;
   std::vector<float> ref;

@@ -55,6 +55,56 @@ bool loadPlan(const std::string &kernelsPath, const std::string &planPath,
   return isPtx;
 }
 
+BenchOptions parseBenchOptions(int argc, char **argv,
+                               const ExtraOption &extra) {
+  BenchOptions o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    std::function<const char *()> next = [&]() -> const char * {
+      if (i + 1 >= argc)
+        die("option needs a value", a);
+      return argv[++i];
+    };
+    if (a == "--kernels")
+      o.kernels = next();
+    else if (a == "--plan")
+      o.plan = next();
+    else if (a == "--dry-run")
+      o.dryRun = true;
+    else if (a == "--warmup")
+      o.timing.warmup = std::atoi(next());
+    else if (a == "--iters")
+      o.timing.iters = std::atoi(next());
+    else if (a == "--repeats")
+      o.timing.repeats = std::atoi(next());
+    else if (!extra || !extra(a, next))
+      die("unknown option (see bench/gpu/README.md)", a);
+  }
+  if (o.kernels.empty() || o.plan.empty())
+    die("missing option", "--kernels <file.ptx|file.cubin> --plan <file>");
+  if (o.timing.iters <= 0 || o.timing.repeats <= 0 || o.timing.warmup < 0)
+    die("bad counts", "--iters and --repeats must be positive, --warmup "
+                      "non-negative");
+  return o;
+}
+
+int requireSource(const LaunchPlan &plan, const std::string &source,
+                  const char *program, const char *script) {
+  int id = plan.find(source);
+  if (id < 0)
+    die((std::string("not a ") + program + " program's plan").c_str(),
+        "no launch argument is " + source + " (see " + script + ")");
+  return id;
+}
+
+void printDryRun(const LaunchPlan &plan, bool isPtx, const std::string &what) {
+  std::printf("plan of @%s: %zu launch(es), %s; %s\n", plan.function.c_str(),
+              plan.launches.size(), what.c_str(),
+              isPtx ? "parameters match the PTX" : "cubin (not checked)");
+  for (const PlanLaunch &l : plan.launches)
+    std::printf("  %s\n", describeLaunch(l).c_str());
+}
+
 double medianMs(const Timing &timing, CUstream stream,
                 const std::function<void()> &body) {
   CUevent start, stop;

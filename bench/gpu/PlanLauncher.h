@@ -43,6 +43,16 @@ void checkCu(CUresult r, const char *call);
 bool loadPlan(const std::string &kernelsPath, const std::string &planPath,
               LaunchPlan &plan, std::string &image);
 
+/// The value of `plan` whose source is `source`; dies otherwise, naming the
+/// kind of program expected (`program`, e.g. "GEMM") and the script that
+/// writes one.
+int requireSource(const LaunchPlan &plan, const std::string &source,
+                  const char *program, const char *script);
+
+/// The --dry-run report: "plan of @<function>: <n> launch(es), <what>;
+/// parameters match the PTX" (or "cubin (not checked)"), then each launch.
+void printDryRun(const LaunchPlan &plan, bool isPtx, const std::string &what);
+
 /// Event timing: `warmup` calls, then the median over `repeats` batches of
 /// `iters` back-to-back calls, in milliseconds per call.
 struct Timing {
@@ -50,6 +60,19 @@ struct Timing {
 };
 double medianMs(const Timing &timing, CUstream stream,
                 const std::function<void()> &body);
+
+struct BenchOptions {
+  std::string kernels, plan;
+  bool dryRun = false;
+  Timing timing;
+};
+/// The options both benchmarks take: --kernels, --plan, --dry-run,
+/// --warmup, --iters, --repeats. `extra(option, value)` handles a tool's
+/// own options (`value()` takes the next argument) and returns false for an
+/// unknown one. Dies on a missing --kernels / --plan or bad counts.
+using ExtraOption = std::function<bool(const std::string &,
+                                       const std::function<const char *()> &)>;
+BenchOptions parseBenchOptions(int argc, char **argv, const ExtraOption &extra);
 
 /// Device 0's primary context, made current; its name and compute
 /// capability.

@@ -42,49 +42,8 @@ using namespace nvfp4::bench;
 
 namespace {
 
-struct Options {
-  std::string kernels, plan;
-  bool dryRun = false;
-  Timing timing;
-};
-
-Options parse(int argc, char **argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> const char * {
-      if (i + 1 >= argc)
-        die("option needs a value", a);
-      return argv[++i];
-    };
-    if (a == "--kernels")
-      o.kernels = next();
-    else if (a == "--plan")
-      o.plan = next();
-    else if (a == "--dry-run")
-      o.dryRun = true;
-    else if (a == "--warmup")
-      o.timing.warmup = std::atoi(next());
-    else if (a == "--iters")
-      o.timing.iters = std::atoi(next());
-    else if (a == "--repeats")
-      o.timing.repeats = std::atoi(next());
-    else
-      die("unknown option (see bench/gpu/README.md)", a);
-  }
-  if (o.kernels.empty() || o.plan.empty())
-    die("missing option", "--kernels <file.ptx|file.cubin> --plan <file>");
-  if (o.timing.iters <= 0 || o.timing.repeats <= 0 || o.timing.warmup < 0)
-    die("bad counts", "--iters and --repeats must be positive");
-  return o;
-}
-
 int need(const LaunchPlan &plan, const std::string &source) {
-  int id = plan.find(source);
-  if (id < 0)
-    die("not a quantize program's plan",
-        "no launch argument is " + source + " (see bench/gpu/run-quantize.sh)");
-  return id;
+  return requireSource(plan, source, "quantize", "bench/gpu/run-quantize.sh");
 }
 
 /// Counts the positions where `got` and `want` differ; prints the first few.
@@ -105,7 +64,7 @@ int64_t compareBytes(const char *what, const std::vector<uint8_t> &got,
 
 int main(int argc, char **argv) {
   setToolName(argv[0]);
-  Options o = parse(argc, argv);
+  BenchOptions o = parseBenchOptions(argc, argv, nullptr);
   std::string image;
   LaunchPlan plan;
   const bool isPtx = loadPlan(o.kernels, o.plan, plan, image);
@@ -127,13 +86,10 @@ int main(int argc, char **argv) {
   const int64_t m = input.shape[0], k = input.shape[1];
   const int64_t blockRows = m / plan.values[scales].shape[0];
   if (o.dryRun) {
-    std::printf("plan of @%s: %zu launch(es), quantize %lldx%lld %s, "
-                "%lldx16 blocks; %s\n",
-                plan.function.c_str(), plan.launches.size(), (long long)m,
-                (long long)k, input.type.c_str(), (long long)blockRows,
-                isPtx ? "parameters match the PTX" : "cubin (not checked)");
-    for (const PlanLaunch &l : plan.launches)
-      std::printf("  %s\n", describeLaunch(l).c_str());
+    printDryRun(plan, isPtx,
+                "quantize " + std::to_string(m) + "x" + std::to_string(k) +
+                    " " + input.type + ", " + std::to_string(blockRows) +
+                    "x16 blocks");
     return 0;
   }
 

@@ -314,6 +314,10 @@ constexpr llvm::StringLiteral kTensorMapEncodeFn = "nvfp4CudaTensorMapEncode2D";
 constexpr llvm::StringLiteral kMultiprocessorCountFn =
     "nvfp4CudaMultiprocessorCount";
 
+/// The aligned base address of `memref` as a generic LLVM pointer: the
+/// address operand of kTensorMapEncodeFn (Tcgen05Matmul.cpp).
+Value hostAddressOf(OpBuilder &b, Location loc, Value memref);
+
 /// Kernel arguments per operand (the amax of NVFP4 operands only: MX has no
 /// tensor scale; operandArg), then `acc` if any, then the result: one
 /// buffer, or with the NVFP4 epilogue the amax, the seed if stochastic, the

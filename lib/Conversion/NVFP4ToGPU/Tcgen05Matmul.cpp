@@ -27,8 +27,9 @@
 //
 // This file holds the support checks, the patterns and the host side of the
 // launch; Tcgen05KernelBuilder.h, Tcgen05Kernel.cpp and Tcgen05Epilogue.cpp
-// build the kernel. docs/tcgen05.md describes the design and its ptxas
-// figures.
+// build the kernel, Tcgen05HostPasses.cpp holds the passes around the host
+// code (tensor-map retargeting, target attachment). docs/tcgen05.md describes
+// the design and its ptxas figures.
 //
 //===----------------------------------------------------------------------===//
 
@@ -206,6 +207,14 @@ bool mlir::nvfp4::producesTcgen05ScaleAtoms(QuantizeOp op, GPUTarget target,
 // Host code
 //===----------------------------------------------------------------------===//
 
+Value mlir::nvfp4::detail::hostAddressOf(OpBuilder &b, Location loc,
+                                         Value memref) {
+  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), index);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), i64);
+}
+
 namespace {
 /// Declares the runtime function `name` in `module` unless it is declared.
 void declareRuntimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
@@ -215,14 +224,6 @@ void declareRuntimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
-}
-
-/// The aligned base address of `memref` as a generic LLVM pointer.
-Value hostAddressOf(OpBuilder &b, Location loc, Value memref) {
-  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), index);
-  return LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), i64);
 }
 
 /// The tensor map of `data` (`map`), encoded into a 64-byte aligned stack
@@ -624,88 +625,6 @@ struct Tcgen05QuantizedMatmulLowering : public OpRewritePattern<QuantizeOp> {
   tc::CtaPairMode ctaPair;
 };
 
-//===----------------------------------------------------------------------===//
-// Tensor maps of staged launches
-//===----------------------------------------------------------------------===//
-
-/// Builds each tensor map of a host launch from the buffer the launch passes
-/// right before it: moves the `nvfp4CudaTensorMapEncode2D` call and the
-/// load of the map it encodes to just before the launch, replaces the call's
-/// address operand by the address of that launch operand, and erases the
-/// previous address computation (down to the `bufferization.to_buffer` the
-/// lowering created for it) once unused. nvfp4-to-gpu-executable runs it after
-/// each pass that replaces launch operands: after the packing of the E2M1
-/// operands (so that nothing keeps the unpacked buffer, which the reference
-/// lowering rejects) and after the device staging (so that the maps describe
-/// the device copies).
-struct Tcgen05RetargetTensorMapsPass
-    : public PassWrapper<Tcgen05RetargetTensorMapsPass,
-                         OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Tcgen05RetargetTensorMapsPass)
-
-  StringRef getArgument() const final {
-    return "nvfp4-tcgen05-retarget-tensor-maps";
-  }
-  StringRef getDescription() const final {
-    return "Build the TMA tensor maps of the tcgen05 kernel launches from the "
-           "launch operands they describe (after device staging)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, bufferization::BufferizationDialect,
-                    LLVM::LLVMDialect, memref::MemRefDialect>();
-  }
-
-  LogicalResult retarget(gpu::LaunchFuncOp launch) {
-    SmallVector<Value> operands(launch.getKernelOperands());
-    for (auto [index, operand] : llvm::enumerate(operands)) {
-      // A map is the load of the slot an encode call wrote.
-      auto load = operand.getDefiningOp<LLVM::LoadOp>();
-      if (!load)
-        continue;
-      LLVM::CallOp call;
-      for (Operation *user : load.getAddr().getUsers())
-        if (auto encode = dyn_cast<LLVM::CallOp>(user);
-            encode && encode.getCallee() == kTensorMapEncodeFn &&
-            encode.getOperand(0) == load.getAddr())
-          call = encode;
-      if (!call)
-        continue;
-      if (index == 0 || !isa<MemRefType>(operands[index - 1].getType()))
-        return launch.emitOpError()
-               << "kernel operand #" << index
-               << " is a tensor map that does not follow a memref";
-      OpBuilder b(launch);
-      call->moveBefore(launch);
-      load->moveBefore(launch);
-      b.setInsertionPoint(call);
-      Value oldAddress = call.getOperand(1);
-      call->setOperand(1,
-                       hostAddressOf(b, launch.getLoc(), operands[index - 1]));
-      // The previous address computation, if nothing else uses it.
-      Operation *dead = oldAddress.getDefiningOp();
-      while (dead && dead->use_empty() &&
-             isa<LLVM::IntToPtrOp, arith::IndexCastUIOp,
-                 memref::ExtractAlignedPointerAsIndexOp,
-                 bufferization::ToBufferOp>(dead)) {
-        Operation *next = dead->getOperand(0).getDefiningOp();
-        dead->erase();
-        dead = next;
-      }
-    }
-    return success();
-  }
-
-  void runOnOperation() override {
-    SmallVector<gpu::LaunchFuncOp> launches;
-    getOperation().walk([&](gpu::LaunchFuncOp op) {
-      if (!op->getParentOfType<gpu::GPUModuleOp>())
-        launches.push_back(op);
-    });
-    for (gpu::LaunchFuncOp launch : launches)
-      if (failed(retarget(launch)))
-        return signalPassFailure();
-  }
-};
 } // namespace
 
 void mlir::nvfp4::populateNVFP4ToTcgen05Patterns(RewritePatternSet &patterns,
@@ -752,76 +671,4 @@ void mlir::nvfp4::populateNVFP4ToTcgen05NVFP4EpiloguePatterns(
     tc::CtaPairMode ctaPair) {
   patterns.add<Tcgen05QuantizedMatmulLowering>(patterns.getContext(), target,
                                                hardwareSR, ctaPair);
-}
-
-std::unique_ptr<Pass> mlir::nvfp4::createTcgen05RetargetTensorMapsPass() {
-  return std::make_unique<Tcgen05RetargetTensorMapsPass>();
-}
-
-void mlir::nvfp4::registerTcgen05RetargetTensorMapsPass() {
-  PassRegistration<Tcgen05RetargetTensorMapsPass>();
-}
-
-//===----------------------------------------------------------------------===//
-// Target attachment
-//===----------------------------------------------------------------------===//
-
-namespace {
-struct AttachTcgen05NVVMTargetPass
-    : public PassWrapper<AttachTcgen05NVVMTargetPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AttachTcgen05NVVMTargetPass)
-
-  AttachTcgen05NVVMTargetPass() = default;
-  AttachTcgen05NVVMTargetPass(const AttachTcgen05NVVMTargetPass &other)
-      : PassWrapper(other) {}
-  AttachTcgen05NVVMTargetPass(StringRef chip, StringRef features,
-                              unsigned optLevel) {
-    this->chip = chip.str();
-    this->features = features.str();
-    this->optLevel = optLevel;
-  }
-
-  StringRef getArgument() const final {
-    return "nvfp4-attach-tcgen05-nvvm-target";
-  }
-  StringRef getDescription() const final {
-    return "Attach an NVVM target without the op-level SM check";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<NVVM::NVVMDialect>();
-  }
-
-  void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    auto target = NVVM::NVVMTargetAttr::get(
-        ctx, optLevel, "nvptx64-nvidia-cuda", chip, features,
-        /*targetFlags=*/nullptr, /*linkFiles=*/nullptr,
-        /*verifyTarget=*/false);
-    getOperation().walk([&](gpu::GPUModuleOp module) {
-      if (!module.getTargetsAttr() || module.getTargetsAttr().empty())
-        module.setTargetsAttr(ArrayAttr::get(ctx, {target}));
-    });
-  }
-
-  // Options, so that the pass prints and parses as part of a textual
-  // pipeline (nvfp4-to-ptx's, for example).
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("Target chip, e.g. sm_103a"),
-                           llvm::cl::init("sm_100a")};
-  Option<std::string> features{*this, "features",
-                               llvm::cl::desc("PTX features, e.g. +ptx88"),
-                               llvm::cl::init("+ptx88")};
-  Option<unsigned> optLevel{*this, "O", llvm::cl::desc("Optimization level"),
-                            llvm::cl::init(2)};
-};
-} // namespace
-
-void mlir::nvfp4::registerAttachTcgen05NVVMTargetPass() {
-  PassRegistration<AttachTcgen05NVVMTargetPass>();
-}
-
-std::unique_ptr<Pass> mlir::nvfp4::createAttachTcgen05NVVMTargetPass(
-    StringRef chip, StringRef features, unsigned optLevel) {
-  return std::make_unique<AttachTcgen05NVVMTargetPass>(chip, features,
-                                                       optLevel);
 }
