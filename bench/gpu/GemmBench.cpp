@@ -9,7 +9,8 @@
 //   func.func @gemm(%a: !nvfp4.tensor<MxK, Rx16>, %b: !nvfp4.tensor<NxK, Rx16>)
 //       -> tensor<MxNxf32>
 //
-// lowered by `nvfp4-opt --nvfp4-to-ptx` (see bench/gpu/run.sh), through its
+// lowered by `nvfp4-opt --nvfp4-to-ptx` (see bench/gpu/run.sh) for sm_90a,
+// sm_100a/103a/110a or sm_120a/121a, through its
 // launch plan (LaunchPlanReader.h: the kernels, their launch dimensions and
 // arguments, all from the compiler), on random packed E2M1 codes and finite
 // E4M3 scales, and reports in the same run:
@@ -74,7 +75,8 @@ Operand operand(const LaunchPlan &plan, const std::string &arg) {
   if (scales.shape[1] * 16 != op.k || scales.shape[0] == 0 ||
       op.rows % scales.shape[0])
     die("unsupported operand",
-        arg + ": scales are not the compact row-major [rows / R, K / 16]");
+        arg + ": scales are not [rows / R, K / 16] (row-major, or in atoms "
+              "for R = 1)");
   op.blockRows = op.rows / scales.shape[0];
   return op;
 }
@@ -97,7 +99,14 @@ void fillOperand(PlanLauncher &launcher, const LaunchPlan &plan,
   for (auto &b : compact)
     b = uint8_t((4 + rng() % 7) << 3 | (rng() & 7)); // exponent 4..10
   launcher.upload(op.data, host.data);
-  launcher.upload(op.scales, compact);
+  // Scales the program takes in 128x4 atoms (sm_100a's default for
+  // eligible arguments) go up swizzled.
+  launcher.upload(op.scales,
+                  plan.values[op.scales].scaleAtoms
+                      ? nvfp4::swizzleScales(compact.data(),
+                                             plan.values[op.scales].shape[0],
+                                             plan.values[op.scales].shape[1])
+                      : compact);
   uint32_t amaxBits;
   std::memcpy(&amaxBits, &host.amax, 4);
   launcher.setScalar(op.amax, amaxBits);
@@ -147,18 +156,20 @@ int main(int argc, char **argv) {
     die("not a GEMM program's plan", "expected A [M, K], B [N, K] and an "
                                      "f32 result [M, N]");
   if (o.dryRun) {
-    printDryRun(plan, isPtx,
-                "GEMM M=" + std::to_string(m) + " N=" + std::to_string(n) +
-                    " K=" + std::to_string(k) + ", A " +
-                    std::to_string(a.blockRows) + "x16, B " +
-                    std::to_string(b.blockRows) + "x16 blocks");
+    printDryRun(
+        plan, isPtx,
+        "GEMM M=" + std::to_string(m) + " N=" + std::to_string(n) +
+            " K=" + std::to_string(k) + ", A " + std::to_string(a.blockRows) +
+            "x16" + (plan.values[a.scales].scaleAtoms ? " (atoms)" : "") +
+            ", B " + std::to_string(b.blockRows) + "x16" +
+            (plan.values[b.scales].scaleAtoms ? " (atoms)" : "") + " blocks");
     return 0;
   }
 
   Device device;
   CUstream stream;
   NVFP4_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  PlanLauncher launcher(plan, image);
+  PlanLauncher launcher(plan, image, device.multiprocessors);
   std::mt19937 rng(1234);
   nvfp4::QuantizedTensor ha, hb;
   fillOperand(launcher, plan, a, rng, ha);

@@ -6,6 +6,10 @@
 
 #include "LaunchPlanReader.h"
 
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+
+#include <algorithm>
+#include <cctype>
 #include <climits>
 #include <fstream>
 #include <sstream>
@@ -38,7 +42,123 @@ bool parseUnsigned(const std::string &token, int64_t &value) {
   return true;
 }
 
+/// Reads the expression at `pos` of `text` (evaluateGridSize) into `value`;
+/// with `syntaxOnly`, only checks that it is well formed (the values it
+/// takes depend on the device).
+std::string evaluateAt(const std::string &text, size_t &pos, int64_t smCount,
+                       int64_t &value, int depth, bool syntaxOnly) {
+  constexpr int64_t kLimit = int64_t(1) << 31;
+  if (depth > 64)
+    return "nested too deeply";
+  size_t end = pos;
+  while (end < text.size() &&
+         (std::isalnum(uint8_t(text[end])) || text[end] == '_'))
+    ++end;
+  const std::string word = text.substr(pos, end - pos);
+  pos = end;
+  if (word == "sm_count") {
+    value = smCount;
+  } else if (!word.empty() && std::isdigit(uint8_t(word[0]))) {
+    if (!parseUnsigned(word, value))
+      return "bad number '" + word + "'";
+  } else {
+    static const char *const ops[] = {"add",     "sub", "mul", "div",
+                                      "ceildiv", "min", "max"};
+    bool known = false;
+    for (const char *op : ops)
+      known |= word == op;
+    if (!known)
+      return word.empty() ? "expected a number, sm_count or an operation"
+                          : "unknown operation '" + word + "'";
+    int64_t lhs, rhs;
+    auto expect = [&](char c) {
+      if (pos < text.size() && text[pos] == c) {
+        ++pos;
+        return true;
+      }
+      return false;
+    };
+    if (!expect('('))
+      return "expected '(' after " + word;
+    if (std::string e =
+            evaluateAt(text, pos, smCount, lhs, depth + 1, syntaxOnly);
+        !e.empty())
+      return e;
+    if (!expect(','))
+      return "expected ',' in " + word;
+    if (std::string e =
+            evaluateAt(text, pos, smCount, rhs, depth + 1, syntaxOnly);
+        !e.empty())
+      return e;
+    if (!expect(')'))
+      return "expected ')' after the operands of " + word;
+    if (syntaxOnly)
+      return "";
+    if ((word == "div" || word == "ceildiv") && rhs == 0)
+      return "division by zero";
+    if (word == "add")
+      value = lhs + rhs;
+    else if (word == "sub")
+      value = lhs - rhs;
+    else if (word == "mul")
+      value = lhs * rhs; // both below 2^31: no overflow
+    else if (word == "div")
+      value = lhs / rhs;
+    else if (word == "ceildiv")
+      value = (lhs + rhs - 1) / rhs;
+    else if (word == "min")
+      value = std::min(lhs, rhs);
+    else
+      value = std::max(lhs, rhs);
+  }
+  if (!syntaxOnly && (value < 0 || value >= kLimit))
+    return "value " + std::to_string(value) + " outside [0, 2^31)";
+  return "";
+}
+
+/// Whether `expression` is a well-formed grid size.
+bool isGridExpression(const std::string &expression) {
+  size_t pos = 0;
+  int64_t value;
+  return evaluateAt(expression, pos, 0, value, 0, /*syntaxOnly=*/true)
+             .empty() &&
+         pos == expression.size();
+}
+
 } // namespace
+
+std::string evaluateGridSize(const std::string &expression, int64_t smCount,
+                             unsigned &size) {
+  size_t pos = 0;
+  int64_t value = 0;
+  std::string error =
+      evaluateAt(expression, pos, smCount, value, 0, /*syntaxOnly=*/false);
+  if (error.empty() && pos != expression.size())
+    error = "unexpected '" + expression.substr(pos) + "'";
+  if (error.empty() && value == 0)
+    error = "a grid size of 0";
+  if (!error.empty())
+    return "grid size '" + expression + "' with " + std::to_string(smCount) +
+           " multiprocessors: " + error;
+  size = unsigned(value);
+  return "";
+}
+
+std::string resolveGrid(const PlanLaunch &launch, int64_t smCount,
+                        unsigned grid[3]) {
+  for (int i = 0; i < 3; ++i) {
+    if (std::string error = evaluateGridSize(launch.grid[i], smCount, grid[i]);
+        !error.empty())
+      return "kernel " + launch.kernel + ": " + error;
+    // A cluster launch needs whole clusters.
+    if (launch.cluster[i] == 0 || grid[i] % launch.cluster[i] != 0)
+      return "kernel " + launch.kernel + ": grid size '" + launch.grid[i] +
+             "' with " + std::to_string(smCount) + " multiprocessors is " +
+             std::to_string(grid[i]) + ", not a multiple of the cluster's " +
+             std::to_string(launch.cluster[i]);
+  }
+  return "";
+}
 
 int64_t PlanValue::numElements() const {
   int64_t n = 1;
@@ -82,18 +202,56 @@ std::string parseLaunchPlan(const std::string &text, LaunchPlan &plan) {
       ended = true;
     } else if (plan.function.empty()) {
       return fail("expected 'function <name>' first");
-    } else if (word == "buffer" || word == "scalar") {
+    } else if (word == "buffer" || word == "scalar" || word == "tensormap") {
       PlanValue value;
-      value.isBuffer = word == "buffer";
+      value.kind = word == "buffer"   ? PlanValue::Kind::Buffer
+                   : word == "scalar" ? PlanValue::Kind::Scalar
+                                      : PlanValue::Kind::TensorMap;
       std::string id, shape;
       int64_t index;
       if (!(in >> id) || !parseUnsigned(id, index) ||
           index != int64_t(plan.values.size()))
         return fail("expected the next value number, " +
                     std::to_string(plan.values.size()));
+      if (value.isTensorMap()) {
+        // "of <buffer> bytes <inner>x<rows> stride <s> box <inner>x<rows>
+        // swizzle <mode>".
+        PlanTensorMap &map = value.tensorMap;
+        std::string key, token, rest;
+        int64_t of, v[6];
+        auto readPair = [&](const char *name, int64_t &x, int64_t &y) {
+          std::string pair;
+          if (!(in >> key) || key != name || !(in >> pair))
+            return false;
+          size_t cross = pair.find('x');
+          return cross != std::string::npos &&
+                 parseUnsigned(pair.substr(0, cross), x) &&
+                 parseUnsigned(pair.substr(cross + 1), y);
+        };
+        auto readOne = [&](const char *name, int64_t &x) {
+          return (in >> key) && key == name && (in >> token) &&
+                 parseUnsigned(token, x);
+        };
+        if (!readOne("of", of) || !readPair("bytes", v[0], v[1]) ||
+            !readOne("stride", v[2]) || !readPair("box", v[3], v[4]) ||
+            !readOne("swizzle", v[5]) || (in >> rest))
+          return fail("expected 'tensormap <n> of <buffer> bytes <inner>x"
+                      "<rows> stride <bytes> box <inner>x<rows> swizzle "
+                      "<mode>'");
+        if (of >= int64_t(plan.values.size()) ||
+            !plan.values[size_t(of)].isBuffer())
+          return fail("a tensor map of " + std::to_string(of) +
+                      ", which is not a buffer defined above");
+        if (v[3] > UINT32_MAX || v[4] > UINT32_MAX || v[5] > 3)
+          return fail("a box or swizzle out of range");
+        map = {unsigned(of),   uint64_t(v[0]), uint64_t(v[1]), uint64_t(v[2]),
+               uint32_t(v[3]), uint32_t(v[4]), int32_t(v[5])};
+        plan.values.push_back(value);
+        continue;
+      }
       if (!(in >> value.type) || typeBits(value.type) == 0)
         return fail("unknown type");
-      if (value.isBuffer) {
+      if (value.isBuffer()) {
         if (!(in >> shape))
           return fail("expected a shape");
         if (shape != "0d") {
@@ -109,6 +267,16 @@ std::string parseLaunchPlan(const std::string &text, LaunchPlan &plan) {
       }
       if (!(in >> value.source))
         return fail("expected a source");
+      if (std::string layout; in >> layout) {
+        if (layout != "atoms" || !value.isBuffer() || value.source.size() < 7 ||
+            value.source.compare(value.source.size() - 7, 7, ".scales") != 0)
+          return fail("unexpected '" + layout +
+                      "' (only the scales of an argument or result are "
+                      "marked atoms)");
+        value.scaleAtoms = true;
+      }
+      if (std::string rest; in >> rest)
+        return fail("unexpected '" + rest + "'");
       // The bytes must be representable (numElements, byteSize).
       int64_t bits = typeBits(value.type);
       for (int64_t d : value.shape)
@@ -116,6 +284,19 @@ std::string parseLaunchPlan(const std::string &text, LaunchPlan &plan) {
           return fail("a buffer too large");
       if (bits > INT64_MAX - 7)
         return fail("a buffer too large");
+      // Atoms are whole 128x4 blocks: rows (over the leading dimensions) a
+      // multiple of 128, columns of 4.
+      auto wholeAtoms = [](const std::vector<int64_t> &shape) {
+        if (shape.size() < 2 || shape.back() % 4 != 0)
+          return false;
+        int64_t rows = 1;
+        for (size_t d = 0; d + 1 < shape.size(); ++d)
+          rows *= shape[d];
+        return rows % 128 == 0;
+      };
+      if (value.scaleAtoms && !wholeAtoms(value.shape))
+        return fail("scales in atoms need rank 2 or more, rows a multiple "
+                    "of 128 and columns of 4");
       // One value per argument or result component: drivers fill and read
       // them by source.
       if (value.source != "temp" && value.source.rfind("const=", 0) != 0 &&
@@ -127,6 +308,16 @@ std::string parseLaunchPlan(const std::string &text, LaunchPlan &plan) {
       std::string key;
       if (!(in >> launch.kernel))
         return fail("expected a kernel name");
+      // A grid size: an expression (evaluateGridSize), well formed here,
+      // evaluated for the device when launched.
+      auto readGrid = [&]() {
+        if (!(in >> key) || key != "grid")
+          return false;
+        for (std::string &dim : launch.grid)
+          if (!(in >> dim) || !isGridExpression(dim))
+            return false;
+        return true;
+      };
       auto readDims = [&](const char *name, unsigned *dims, int count) {
         int64_t v;
         std::string token;
@@ -139,11 +330,11 @@ std::string parseLaunchPlan(const std::string &text, LaunchPlan &plan) {
         }
         return true;
       };
-      if (!readDims("grid", launch.grid, 3) ||
-          !readDims("block", launch.block, 3) ||
+      if (!readGrid() || !readDims("block", launch.block, 3) ||
           !readDims("cluster", launch.cluster, 3) ||
           !readDims("shared", &launch.sharedBytes, 1))
-        return fail("expected grid X Y Z block X Y Z cluster X Y Z shared S");
+        return fail("expected grid X Y Z block X Y Z cluster X Y Z shared S "
+                    "(grid sizes: numbers or expressions of sm_count)");
       if (!(in >> key) || key != "args")
         return fail("expected args");
       std::string arg;
@@ -216,7 +407,11 @@ std::vector<int64_t> launchParamSizes(const LaunchPlan &plan,
   std::vector<int64_t> sizes;
   for (unsigned id : launch.args) {
     const PlanValue &value = plan.values[id];
-    if (!value.isBuffer) {
+    if (value.isTensorMap()) {
+      sizes.push_back(int64_t(::nvfp4::gpu::tcgen05::kTensorMapObjectBytes));
+      continue;
+    }
+    if (!value.isBuffer()) {
       sizes.push_back(typeBits(value.type) / 8);
       continue;
     }
@@ -227,8 +422,50 @@ std::vector<int64_t> launchParamSizes(const LaunchPlan &plan,
   return sizes;
 }
 
+/// Checks tensor map `value` of `plan` (checkPlanAgainstPtx).
+static std::string checkTensorMap(const LaunchPlan &plan,
+                                  const PlanValue &value) {
+  namespace tc = ::nvfp4::gpu::tcgen05;
+  const PlanTensorMap &m = value.tensorMap;
+  const PlanValue &buffer = plan.values[m.of];
+  // Device allocations are at least 256-byte aligned: address 0 stands
+  // for any.
+  const tc::ByteTensorMap2D map =
+      tc::byteTensorMap2D(0, m.innerBytes, m.outerRows, m.rowStrideBytes,
+                          m.boxInnerBytes, m.boxOuterRows, m.swizzle);
+  const std::string what = "the tensor map of " + buffer.source + ": ";
+  if (tc::TensorMapIssue issue = tc::checkByteTensorMap2D(map);
+      issue != tc::TensorMapIssue::None)
+    return what + tc::describeTensorMapIssue(issue);
+  std::optional<uint64_t> span = tc::tensorMapSpanBytes(map);
+  if (!span || *span > uint64_t(buffer.byteSize()))
+    return what + "covers " + std::to_string(m.outerRows) + " rows of " +
+           std::to_string(m.innerBytes) + " bytes, " +
+           std::to_string(m.rowStrideBytes) + " apart, beyond the " +
+           std::to_string(buffer.byteSize()) + " bytes of the buffer";
+  return "";
+}
+
+std::string checkPlan(const LaunchPlan &plan) {
+  for (const PlanValue &value : plan.values)
+    if (value.isTensorMap())
+      if (std::string error = checkTensorMap(plan, value); !error.empty())
+        return error;
+  // Grids valid on any device of 1 (the lower bound) to
+  // kMaxCheckedMultiprocessors SMs.
+  for (const PlanLaunch &launch : plan.launches) {
+    unsigned grid[3];
+    for (int64_t sms = 1; sms <= kMaxCheckedMultiprocessors; ++sms)
+      if (std::string error = resolveGrid(launch, sms, grid); !error.empty())
+        return error;
+  }
+  return "";
+}
+
 std::string checkPlanAgainstPtx(const LaunchPlan &plan,
                                 const std::string &ptx) {
+  if (std::string error = checkPlan(plan); !error.empty())
+    return error;
   for (const PlanLaunch &launch : plan.launches) {
     std::vector<int64_t> have;
     if (std::string error = ptxEntryParamSizes(ptx, launch.kernel, have);
@@ -252,10 +489,15 @@ std::string checkPlanAgainstPtx(const LaunchPlan &plan,
 }
 
 std::string describeLaunch(const PlanLaunch &launch) {
-  return launch.kernel + ": grid " + std::to_string(launch.grid[0]) + " " +
-         std::to_string(launch.grid[1]) + " " + std::to_string(launch.grid[2]) +
-         ", block " + std::to_string(launch.block[0]) + ", " +
-         std::to_string(launch.sharedBytes) + " bytes of shared memory";
+  std::string text = launch.kernel + ": grid " + launch.grid[0] + " " +
+                     launch.grid[1] + " " + launch.grid[2] + ", block " +
+                     std::to_string(launch.block[0]);
+  if (launch.cluster[0] * launch.cluster[1] * launch.cluster[2] != 1)
+    text += ", cluster " + std::to_string(launch.cluster[0]) + " " +
+            std::to_string(launch.cluster[1]) + " " +
+            std::to_string(launch.cluster[2]);
+  return text + ", " + std::to_string(launch.sharedBytes) +
+         " bytes of shared memory";
 }
 
 bool readFile(const std::string &path, std::string &text) {

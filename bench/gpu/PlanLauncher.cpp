@@ -7,6 +7,7 @@
 #include "PlanLauncher.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -49,9 +50,12 @@ bool loadPlan(const std::string &kernelsPath, const std::string &planPath,
   if (std::string error = parseLaunchPlan(planText, plan); !error.empty())
     die("bad plan", error);
   const bool isPtx = image.find(".entry") != std::string::npos;
-  if (isPtx)
+  if (isPtx) {
     if (std::string error = checkPlanAgainstPtx(plan, image); !error.empty())
       die("plan and kernels disagree", error);
+  } else if (std::string error = checkPlan(plan); !error.empty()) {
+    die("bad plan", error);
+  }
   return isPtx;
 }
 
@@ -140,13 +144,16 @@ Device::Device() {
       &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
   NVFP4_CU(cuDeviceGetAttribute(
       &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+  NVFP4_CU(cuDeviceGetAttribute(
+      &multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
   NVFP4_CU(cuDevicePrimaryCtxRetain(&context, device));
   NVFP4_CU(cuCtxSetCurrent(context));
 }
 
 Device::~Device() { cuDevicePrimaryCtxRelease(device); }
 
-PlanLauncher::PlanLauncher(const LaunchPlan &plan, const std::string &image)
+PlanLauncher::PlanLauncher(const LaunchPlan &plan, const std::string &image,
+                           int multiprocessors)
     : plan(plan) {
   std::string text = image;
   text.push_back('\0'); // PTX text is NUL-terminated for the JIT
@@ -160,12 +167,22 @@ PlanLauncher::PlanLauncher(const LaunchPlan &plan, const std::string &image)
           cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              int(launch.sharedBytes)));
     functions.push_back(f);
+    std::array<unsigned, 3> grid;
+    if (std::string error = resolveGrid(launch, multiprocessors, grid.data());
+        !error.empty())
+      die("bad grid", error);
+    grids.push_back(grid);
   }
   allocations.assign(plan.values.size(), 0);
   storage.resize(plan.values.size());
+  tensorMaps.resize(plan.values.size());
   for (size_t i = 0; i < plan.values.size(); ++i) {
     const PlanValue &value = plan.values[i];
-    if (!value.isBuffer) {
+    if (value.isTensorMap()) {
+      encodeTensorMap(i);
+      continue;
+    }
+    if (!value.isBuffer()) {
       uint64_t bits = 0;
       if (value.source.rfind("const=0x", 0) == 0)
         bits = std::strtoull(value.source.c_str() + 8, nullptr, 16);
@@ -188,11 +205,34 @@ PlanLauncher::PlanLauncher(const LaunchPlan &plan, const std::string &image)
   }
   for (const PlanLaunch &launch : plan.launches) {
     std::vector<void *> p;
-    for (unsigned id : launch.args)
+    for (unsigned id : launch.args) {
+      if (plan.values[id].isTensorMap()) {
+        p.push_back(&tensorMaps[id]);
+        continue;
+      }
       for (int64_t &word : storage[id])
         p.push_back(&word);
+    }
     params.push_back(std::move(p));
   }
+}
+
+void PlanLauncher::encodeTensorMap(size_t id) {
+  // As libnvfp4_cuda_runtime's nvfp4CudaTensorMapEncode2D, which the
+  // lowered program's host code calls: a 2-D map of bytes over the
+  // buffer's device allocation (allocated before: maps follow their buffer
+  // in a plan). loadPlan checked the parameters and the span (checkPlan).
+  const PlanTensorMap &m = plan.values[id].tensorMap;
+  const cuuint64_t globalDim[2] = {m.innerBytes, m.outerRows};
+  const cuuint64_t globalStrides[1] = {m.rowStrideBytes};
+  const cuuint32_t boxDim[2] = {m.boxInnerBytes, m.boxOuterRows};
+  const cuuint32_t elementStrides[2] = {1, 1};
+  NVFP4_CU(cuTensorMapEncodeTiled(
+      &tensorMaps[id], CU_TENSOR_MAP_DATA_TYPE_UINT8, 2,
+      reinterpret_cast<void *>(allocations[m.of]), globalDim, globalStrides,
+      boxDim, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      static_cast<CUtensorMapSwizzle>(m.swizzle),
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
 }
 
 PlanLauncher::~PlanLauncher() {
@@ -227,17 +267,18 @@ void PlanLauncher::setScalar(int id, uint64_t bits) {
 void PlanLauncher::launchAll(CUstream stream) {
   for (size_t i = 0; i < plan.launches.size(); ++i) {
     const PlanLaunch &l = plan.launches[i];
+    const std::array<unsigned, 3> &grid = grids[i];
     if (l.cluster[0] * l.cluster[1] * l.cluster[2] == 1) {
-      NVFP4_CU(cuLaunchKernel(functions[i], l.grid[0], l.grid[1], l.grid[2],
+      NVFP4_CU(cuLaunchKernel(functions[i], grid[0], grid[1], grid[2],
                               l.block[0], l.block[1], l.block[2], l.sharedBytes,
                               stream, params[i].data(), nullptr));
       continue;
     }
     CUlaunchConfig config;
     std::memset(&config, 0, sizeof(config));
-    config.gridDimX = l.grid[0];
-    config.gridDimY = l.grid[1];
-    config.gridDimZ = l.grid[2];
+    config.gridDimX = grid[0];
+    config.gridDimY = grid[1];
+    config.gridDimZ = grid[2];
     config.blockDimX = l.block[0];
     config.blockDimY = l.block[1];
     config.blockDimZ = l.block[2];

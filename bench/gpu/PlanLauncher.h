@@ -21,6 +21,7 @@
 
 #include <cuda.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -37,9 +38,9 @@ void checkCu(CUresult r, const char *call);
 #define NVFP4_CU(call) ::nvfp4::bench::checkCu((call), #call)
 
 /// Reads the kernels (PTX or cubin) at `kernelsPath` into `image` and the
-/// plan at `planPath` into `plan`, and checks the plan against the PTX (a
-/// cubin is left to the driver); dies on any error. Returns whether the
-/// image is PTX.
+/// plan at `planPath` into `plan`, and checks the plan (checkPlan) and its
+/// launches against the PTX (a cubin's parameters are left to the driver);
+/// dies on any error. Returns whether the image is PTX.
 bool loadPlan(const std::string &kernelsPath, const std::string &planPath,
               LaunchPlan &plan, std::string &image);
 
@@ -74,22 +75,24 @@ using ExtraOption = std::function<bool(const std::string &,
                                        const std::function<const char *()> &)>;
 BenchOptions parseBenchOptions(int argc, char **argv, const ExtraOption &extra);
 
-/// Device 0's primary context, made current; its name and compute
-/// capability.
+/// Device 0's primary context, made current; its name, compute
+/// capability and multiprocessor count.
 struct Device {
   CUdevice device = 0;
   CUcontext context = nullptr;
   std::string name;
-  int major = 0, minor = 0;
+  int major = 0, minor = 0, multiprocessors = 0;
   Device();
   ~Device();
 };
 
 class PlanLauncher {
 public:
-  /// Loads `image` (PTX text or a cubin) and allocates the plan's buffers;
-  /// scalars start at their constant or 0.
-  PlanLauncher(const LaunchPlan &plan, const std::string &image);
+  /// Loads `image` (PTX text or a cubin), resolves the launches' grids for
+  /// a device of `multiprocessors` SMs, allocates the plan's buffers and
+  /// encodes its tensor maps; scalars start at their constant or 0.
+  PlanLauncher(const LaunchPlan &plan, const std::string &image,
+               int multiprocessors);
   ~PlanLauncher();
   PlanLauncher(const PlanLauncher &) = delete;
   PlanLauncher &operator=(const PlanLauncher &) = delete;
@@ -106,13 +109,21 @@ public:
   void launchAll(CUstream stream);
 
 private:
+  /// Encodes tensor map `id` over its buffer's allocation.
+  void encodeTensorMap(size_t id);
+
   const LaunchPlan &plan;
   CUmodule module = nullptr;
   std::vector<CUfunction> functions;
+  /// Per launch: its grid on this device.
+  std::vector<std::array<unsigned, 3>> grids;
   /// Per value: its device allocation (buffers), and the storage of its
   /// kernel parameters: the flattened memref descriptor, or the scalar.
   std::vector<CUdeviceptr> allocations;
   std::vector<std::vector<int64_t>> storage;
+  /// Per value: the encoded map of a tensor map value (64-byte aligned, as
+  /// the driver requires).
+  std::vector<CUtensorMap> tensorMaps;
   /// Per launch: the parameter pointers cuLaunchKernel reads.
   std::vector<std::vector<void *>> params;
 };

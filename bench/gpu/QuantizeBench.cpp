@@ -49,6 +49,10 @@ int need(const LaunchPlan &plan, const std::string &source) {
 /// Counts the positions where `got` and `want` differ; prints the first few.
 int64_t compareBytes(const char *what, const std::vector<uint8_t> &got,
                      const std::vector<uint8_t> &want) {
+  if (got.size() != want.size())
+    die("check", std::string(what) + ": " + std::to_string(got.size()) +
+                     " bytes, the reference has " +
+                     std::to_string(want.size()));
   int64_t differ = 0;
   for (size_t i = 0; i < got.size(); ++i) {
     if (got[i] == want[i])
@@ -86,17 +90,18 @@ int main(int argc, char **argv) {
   const int64_t m = input.shape[0], k = input.shape[1];
   const int64_t blockRows = m / plan.values[scales].shape[0];
   if (o.dryRun) {
-    printDryRun(plan, isPtx,
-                "quantize " + std::to_string(m) + "x" + std::to_string(k) +
-                    " " + input.type + ", " + std::to_string(blockRows) +
-                    "x16 blocks");
+    printDryRun(
+        plan, isPtx,
+        "quantize " + std::to_string(m) + "x" + std::to_string(k) + " " +
+            input.type + ", " + std::to_string(blockRows) + "x16 blocks" +
+            (plan.values[scales].scaleAtoms ? ", scales in atoms" : ""));
     return 0;
   }
 
   Device device;
   CUstream stream;
   NVFP4_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  PlanLauncher launcher(plan, image);
+  PlanLauncher launcher(plan, image, device.multiprocessors);
 
   // Input: normal values spanning a few binades (uniform in [-4, 4) times
   // 2^[-8, 8) by row), as f32 or bf16 (the upper halves: the reference
@@ -148,9 +153,10 @@ int main(int argc, char **argv) {
   const double copyGBs = 2.0 * double(inputBytes) / (copyMs * 1e6);
   std::printf("device: %s (sm_%d%d)\n", device.name.c_str(), device.major,
               device.minor);
-  std::printf("quantize %lldx%lld %s, %lldx16 blocks, rn, computed amax\n",
+  std::printf("quantize %lldx%lld %s, %lldx16 blocks, rn, computed amax%s\n",
               (long long)m, (long long)k, input.type.c_str(),
-              (long long)blockRows);
+              (long long)blockRows,
+              plan.values[scales].scaleAtoms ? ", scales in atoms" : "");
   for (const PlanLaunch &l : plan.launches)
     std::printf("kernel %s\n", describeLaunch(l).c_str());
   std::printf("nvfp4 quantize (all kernels): %.3f ms, %.1f GB/s moved (input "
@@ -175,6 +181,10 @@ int main(int argc, char **argv) {
   for (int64_t r = 0; r < m / blockRows; ++r)
     std::memcpy(&wantScales[size_t(r * kBlocks)],
                 &want.scales[size_t(r * blockRows * kBlocks)], size_t(kBlocks));
+  // Scales the program returns in 128x4 atoms are compared in that layout.
+  if (plan.values[scales].scaleAtoms)
+    wantScales =
+        nvfp4::swizzleScales(wantScales.data(), m / blockRows, kBlocks);
   std::vector<uint8_t> wantAmax(4);
   std::memcpy(wantAmax.data(), &want.amax, 4);
   int64_t differ = compareBytes("codes", gotData, want.data) +

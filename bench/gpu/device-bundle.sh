@@ -8,6 +8,10 @@
 #   bench/gpu/device-bundle.sh <build dir> <bundle dir> [target (sm_90a)]
 #   <bundle dir>/run-all.sh            # on the GPU machine
 #
+# Targets: sm_90a (H100, H200), sm_100a / sm_103a / sm_110a (B200, B300,
+# Thor: the persistent tcgen05 kernels, their grid from the device's SM
+# count, their tensor maps encoded by the benchmark), sm_120a / sm_121a.
+#
 # Cases: GEMMs (A 1x16, B 16x16 unless named, f32 result) 4096^3, 8192^3,
 # 4096^3 with B 1x16, and a decode-shaped 16 x 8192 x 8192; quantizes of
 # 8192 x 8192 f32 and bf16 with 1x16 blocks and f32 with 16x16 blocks.
@@ -18,13 +22,17 @@ out=${2:?$usage}
 target=${3:-sm_90a}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out/bin" "$out/src/bench/gpu" "$out/src/lib/Numerics" \
-  "$out/src/include/nvfp4/Numerics"
+  "$out/src/include/nvfp4/Numerics" \
+  "$out/src/include/nvfp4/Conversion/NVFP4ToGPU"
 cp "$build/bin/nvfp4-bench-gpu" "$build/bin/nvfp4-bench-gpu-quantize" \
   "$out/bin/"
 cp "$src"/bench/gpu/{GemmBench,QuantizeBench,LaunchPlanReader,PlanLauncher}.cpp \
   "$src"/bench/gpu/{LaunchPlanReader,PlanLauncher}.h "$out/src/bench/gpu/"
 cp "$src"/lib/Numerics/*.cpp "$src"/lib/Numerics/*.h "$out/src/lib/Numerics/"
 cp "$src"/include/nvfp4/Numerics/*.h "$out/src/include/nvfp4/Numerics/"
+# The tensor-map rules the plan reader checks (MLIR-free headers).
+cp "$src"/include/nvfp4/Conversion/NVFP4ToGPU/{Tcgen05TensorMap,Tcgen05Descriptors}.h \
+  "$out/src/include/nvfp4/Conversion/NVFP4ToGPU/"
 
 cases=()
 gemm() { # name M N K A-rows B-rows

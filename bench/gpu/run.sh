@@ -3,7 +3,8 @@
 # and launch plan, and runs nvfp4-bench-gpu on them (on a machine with a
 # GPU; --dry-run checks the plan against the PTX anywhere).
 #
-#   bench/gpu/run.sh [--dry-run] <build dir> <target: sm_90a|sm_120a|sm_121a>
+#   bench/gpu/run.sh [--dry-run] <build dir>
+#                    <target: sm_90a|sm_100a|sm_103a|sm_110a|sm_120a|sm_121a>
 #                    [M N K [A block rows: 1|16 [B block rows: 1|16]]]
 #
 # With NVFP4_BENCH_KEEP=<dir>, the program, PTX and plan are left in <dir>.

@@ -29,7 +29,7 @@
 //
 // What runs where on sm_100a: the atoms kernels, and the host relayouts.
 // The lowering implements the layouts and drops the attributes.
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu=target=sm_100a | FileCheck %s --check-prefix=LOWERED --implicit-check-not=nvfp4.scale_layout
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu=target=sm_100a | FileCheck %s --check-prefix=LOWERED --implicit-check-not="nvfp4.scale_layout ="
 // LOWERED-LABEL: func.func @quantize(
 // LOWERED:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_256x512_1x16_f32_rn_sfatoms
 // LOWERED-NOT:     linalg.transpose

@@ -12,8 +12,33 @@
 // RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_120a" \
 // RUN:   | nvfp4-translate --nvfp4-extract-launch-plan \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,SM120
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="target=sm_100a" \
+// RUN:   | nvfp4-translate --nvfp4-extract-launch-plan \
+// RUN:   | FileCheck %s --check-prefix=SM100
 
-// CHECK: # nvfp4 launch plan 1
+// On sm_100a the tcgen05 kernels take a tensor map after each operand's
+// codes (and after the staged 16x16-block scales of B), their persistent
+// grid is one CTA per SM up to one per tile, and A's scales arrive in
+// atoms (the default for eligible arguments).
+// SM100: # nvfp4 launch plan 2
+// SM100-NEXT: function gemm
+// SM100-NEXT: buffer 0 f4E2M1FN 256x512 arg0.data
+// SM100-NEXT: tensormap 1 of 0 bytes 256x256 stride 256 box 128x128 swizzle 3
+// SM100-NEXT: buffer 2 f8E4M3FN 256x32 arg0.scales atoms
+// SM100-NEXT: scalar 3 f32 arg0.amax
+// SM100-NEXT: buffer 4 f4E2M1FN 128x512 arg1.data
+// SM100-NEXT: tensormap 5 of 4 bytes 256x128 stride 256 box 128x128 swizzle 3
+// SM100-NEXT: buffer 6 f8E4M3FN 8x32 arg1.scales{{$}}
+// SM100-NEXT: tensormap 7 of 6 bytes 32x8 stride 32 box 16x8 swizzle 0
+// SM100-NEXT: scalar 8 f32 arg1.amax
+// SM100-NEXT: buffer 9 f32 256x128 result0
+// SM100-NEXT: launch nvfp4_tcgen05_matmul_m256n128k512_t128_1x16_16x16_f32_sfatoms_a_sfstaged_b grid min(sm_count,2) 1 1 block 224 1 1 cluster 1 1 1 shared {{[1-9][0-9]+}} args 0 1 2 3 4 5 6 7 8 9
+// SM100-NEXT: end
+// SM100-NEXT: function gemm_acc
+// SM100: launch nvfp4_tcgen05_matmul_m64n64k256_t64_1x16_16x16_bf16_acc_sfstaged_b grid min(sm_count,1) 1 1 {{.*}} args 0 1 2 3 4 5 6 7 8 9 10
+// SM100: function quantize
+
+// CHECK: # nvfp4 launch plan 2
 // CHECK-NEXT: function gemm
 // CHECK-NEXT: buffer 0 f4E2M1FN 256x512 arg0.data
 // CHECK-NEXT: buffer 1 f8E4M3FN 256x32 arg0.scales

@@ -117,6 +117,26 @@ static std::string getRowMajorOperandReason(Value operand, Operation *def) {
          "' produces row-major scales";
 }
 
+/// Leaves `nvfp4.lowered_scale_layout` = atoms on each argument and result
+/// whose `nvfp4.scale_layout` is atoms: the lowered function's interface,
+/// which drivers that fill or read its buffers must follow.
+static void recordAtomsScaleLayouts(ModuleOp module) {
+  StringRef name = NVFP4Dialect::kScaleLayoutAttrName;
+  StringRef record = NVFP4Dialect::kLoweredScaleLayoutAttrName;
+  auto isAtoms = [](Attribute attr) {
+    auto layout = dyn_cast_or_null<ScaleLayoutAttr>(attr);
+    return layout && layout.getValue() == ScaleLayout::Atoms;
+  };
+  for (func::FuncOp function : module.getOps<func::FuncOp>()) {
+    for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+      if (Attribute attr = function.getArgAttr(i, name); isAtoms(attr))
+        function.setArgAttr(i, record, attr);
+    for (unsigned i = 0, e = function.getNumResults(); i < e; ++i)
+      if (Attribute attr = function.getResultAttr(i, name); isAtoms(attr))
+        function.setResultAttr(i, record, attr);
+  }
+}
+
 void mlir::nvfp4::reportRowMajorTcgen05Operands(ModuleOp module,
                                                 GPUTarget target,
                                                 tc::CtaPairMode ctaPair) {
@@ -173,5 +193,6 @@ void mlir::nvfp4::finishBoundaryScaleLayouts(ModuleOp module) {
       use.set(components);
     }
   }
+  recordAtomsScaleLayouts(module);
   dropBoundaryScaleLayouts(module);
 }

@@ -68,7 +68,7 @@ struct Tcgen05RetargetTensorMapsPass
       LLVM::CallOp call;
       for (Operation *user : load.getAddr().getUsers())
         if (auto encode = dyn_cast<LLVM::CallOp>(user);
-            encode && encode.getCallee() == kTensorMapEncodeFn &&
+            encode && encode.getCallee() == kTcgen05TensorMapEncodeFn &&
             encode.getOperand(0) == load.getAddr())
           call = encode;
       if (!call)

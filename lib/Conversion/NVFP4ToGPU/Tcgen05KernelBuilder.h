@@ -308,14 +308,8 @@ inline Type getTensorMapValueType(MLIRContext *ctx) {
 /// Name of the dynamic shared-memory symbol of the tcgen05 kernels.
 constexpr llvm::StringLiteral kSmemSymbol = "__nvfp4_tcgen05_smem";
 
-/// libnvfp4_cuda_runtime entry points the host code calls
-/// (include/nvfp4/ExecutionEngine/CudaRuntime.h).
-constexpr llvm::StringLiteral kTensorMapEncodeFn = "nvfp4CudaTensorMapEncode2D";
-constexpr llvm::StringLiteral kMultiprocessorCountFn =
-    "nvfp4CudaMultiprocessorCount";
-
 /// The aligned base address of `memref` as a generic LLVM pointer: the
-/// address operand of kTensorMapEncodeFn (Tcgen05Matmul.cpp).
+/// address operand of kTcgen05TensorMapEncodeFn (Tcgen05Matmul.cpp).
 Value hostAddressOf(OpBuilder &b, Location loc, Value memref);
 
 /// Kernel arguments per operand (the amax of NVFP4 operands only: MX has no

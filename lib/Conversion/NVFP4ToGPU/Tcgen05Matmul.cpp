@@ -262,7 +262,8 @@ Value encodeTensorMap(OpBuilder &b, Location loc, Value data,
                               i32(static_cast<int64_t>(map.boxInnerBytes)),
                               i32(static_cast<int64_t>(map.boxOuterRows)),
                               i32(static_cast<int32_t>(map.swizzle))};
-  LLVM::CallOp::create(b, loc, TypeRange(), kTensorMapEncodeFn, operands);
+  LLVM::CallOp::create(b, loc, TypeRange(), kTcgen05TensorMapEncodeFn,
+                       operands);
   return LLVM::LoadOp::create(b, loc, mapType, slot,
                               tc::kTensorMapObjectAlignment);
 }
@@ -314,11 +315,11 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   auto i32Type = rewriter.getI32Type(), i64Type = rewriter.getI64Type();
   declareRuntimeFunction(
-      rewriter, module, kTensorMapEncodeFn,
+      rewriter, module, kTcgen05TensorMapEncodeFn,
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
                                   {ptrType, ptrType, i64Type, i64Type, i64Type,
                                    i32Type, i32Type, i32Type}));
-  declareRuntimeFunction(rewriter, module, kMultiprocessorCountFn,
+  declareRuntimeFunction(rewriter, module, kTcgen05MultiprocessorCountFn,
                          LLVM::LLVMFunctionType::get(i32Type, {}));
 
   // Host side: the components as buffers (KernelArg order), a tensor map
@@ -432,7 +433,7 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   };
   const int64_t ctasPerTile = config.plan.ctaPair ? tc::kPairCtas : 1;
   Value sms = LLVM::CallOp::create(rewriter, loc, i32Type,
-                                   kMultiprocessorCountFn, ValueRange())
+                                   kTcgen05MultiprocessorCountFn, ValueRange())
                   .getResult();
   Value tileSlots = sms;
   if (ctasPerTile != 1)

@@ -4,14 +4,16 @@
 // unless declared row_major; the matmul kernel reads such arguments'
 // scales by bulk copies, quantize kernels write such results in atoms, and
 // every other reader or writer gets a relayout on the host. The lowering
-// implements the attributes and drops them.
+// implements the attributes and drops them, leaving on each argument and
+// result in atoms the record nvfp4.lowered_scale_layout for drivers of the
+// lowered function (launch plans).
 //
 // RUN: nvfp4-opt %s --split-input-file --convert-nvfp4-to-gpu="target=sm_100a" \
-// RUN: | FileCheck %s --implicit-check-not=nvfp4.scale_layout
+// RUN: | FileCheck %s --implicit-check-not="nvfp4.scale_layout ="
 // RUN: nvfp4-opt %s --split-input-file --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=row-major" \
-// RUN: | FileCheck %s --check-prefix=ROWMAJOR --implicit-check-not=nvfp4.scale_layout
+// RUN: | FileCheck %s --check-prefix=ROWMAJOR --implicit-check-not="nvfp4.scale_layout ="
 // RUN: nvfp4-opt %s --split-input-file --convert-nvfp4-to-gpu="target=sm_120a" \
-// RUN: | FileCheck %s --check-prefix=SM120 --implicit-check-not=nvfp4.scale_layout
+// RUN: | FileCheck %s --check-prefix=SM120 --implicit-check-not="nvfp4.scale_layout ="
 // RUN: nvfp4-opt %s --split-input-file --convert-nvfp4-to-gpu="target=sm_100a report-fallbacks" -o /dev/null 2>&1 \
 // RUN: | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark
 // RUN: not nvfp4-opt %s --split-input-file --convert-nvfp4-to-gpu="target=sm_100a boundary-scale-layout=swizzled" -o /dev/null 2>&1 \
@@ -25,7 +27,7 @@
 // Both arguments in atoms: the kernel takes the disassembled scales of each
 // as they are (`_sfatoms_ab`), with no relayout.
 // CHECK-LABEL: func.func @gemm(
-// CHECK-SAME:      %[[A:.*]]: !nvfp4.tensor<256x512, 1x16>, %[[B:.*]]: !nvfp4.tensor<256x512, 1x16>)
+// CHECK-SAME:      %[[A:[^:]*]]: !nvfp4.tensor<256x512, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>}, %[[B:[^:]*]]: !nvfp4.tensor<256x512, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>})
 // CHECK-DAG:     %{{.*}}, %[[BS:.*]], %[[BG:.*]] = nvfp4.disassemble %[[B]]
 // CHECK-DAG:     %{{.*}}, %[[AS:.*]], %[[AG:.*]] = nvfp4.disassemble %[[A]]
 // CHECK-NOT:     linalg.transpose
@@ -34,9 +36,11 @@
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32_sfatoms_ab
 // CHECK-SAME:      %[[ASBUF]] : memref<256x32xf8E4M3FN>, %[[AG]] : f32, {{.*}}, %[[BSBUF]] : memref<256x32xf8E4M3FN>, %[[BG]] : f32
 // ROWMAJOR-LABEL: func.func @gemm(
+// ROWMAJOR-SAME:   %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16>, %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16>) -> tensor
 // ROWMAJOR-NOT:    linalg.transpose
 // ROWMAJOR:        gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32 blocks
 // SM120-LABEL:   func.func @gemm(
+// SM120-SAME:      %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16>, %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16>) -> tensor
 // SM120-NOT:       linalg.transpose
 // SM120:           gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n256k512_1x16_1x16_f32_t128x128 blocks
 func.func @gemm(%a: !nvfp4.tensor<256x512, 1x16>, %b: !nvfp4.tensor<256x512, 1x16>) -> tensor<256x256xf32> {
@@ -48,6 +52,7 @@ func.func @gemm(%a: !nvfp4.tensor<256x512, 1x16>, %b: !nvfp4.tensor<256x512, 1x1
 
 // A declared row-major: only B's atoms are read.
 // CHECK-LABEL: func.func @gemm_row_major_a(
+// CHECK-SAME:    %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16>, %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>}) -> tensor
 // CHECK-NOT:     linalg.transpose
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32_sfatoms_b blocks
 func.func @gemm_row_major_a(%a: !nvfp4.tensor<256x512, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<row_major>},
@@ -64,7 +69,7 @@ func.func @gemm_row_major_a(%a: !nvfp4.tensor<256x512, 1x16> {nvfp4.scale_layout
 // on the host, i8 bytes [2, 1, 32, 4, 4] -> [2, 4, 32, 1, 4], and
 // reassembled with the argument's data and amax for the kernel.
 // CHECK-LABEL: func.func @dequantize_arg(
-// CHECK-SAME:      %[[A:.*]]: !nvfp4.tensor<2x128x64, 1x16>)
+// CHECK-SAME:      %[[A:[^:]*]]: !nvfp4.tensor<2x128x64, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>})
 // CHECK:         %[[D:.*]], %[[S:.*]], %[[G:.*]] = nvfp4.disassemble %[[A]]
 // CHECK:         %[[BYTES:.*]] = arith.bitcast %[[S]] : tensor<2x128x4xf8E4M3FN> to tensor<2x128x4xi8>
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[BYTES]] {{\[\[}}0, 1, 2]] : tensor<2x128x4xi8> into tensor<1024xi8>
@@ -90,6 +95,7 @@ func.func @dequantize_arg(%a: !nvfp4.tensor<2x128x64, 1x16>) -> tensor<2x128x64x
 // A result in atoms that only leaves the function: the quantize kernel
 // writes it in atoms (`_sfatoms`), returned as the kernel wrote it.
 // CHECK-LABEL: func.func @quantize_result(
+// CHECK-SAME:    -> (!nvfp4.tensor<256x512, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>})
 // CHECK:         %[[SBUF:.*]] = memref.alloc() {alignment = 16 : i64} : memref<256x32xf8E4M3FN>
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_256x512_1x16_bf16_rn_sfatoms
 // CHECK:         %[[S:.*]] = bufferization.to_tensor %[[SBUF]]
@@ -97,6 +103,7 @@ func.func @dequantize_arg(%a: !nvfp4.tensor<2x128x64, 1x16>) -> tensor<2x128x64x
 // CHECK-NOT:     linalg.transpose
 // CHECK:         return %[[Q]]
 // ROWMAJOR-LABEL: func.func @quantize_result(
+// ROWMAJOR-SAME:   -> !nvfp4.tensor<256x512, 1x16> {
 // ROWMAJOR:        gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_256x512_1x16_bf16_rn blocks
 func.func @quantize_result(%x: tensor<256x512xbf16>) -> !nvfp4.tensor<256x512, 1x16> {
   %q = nvfp4.quantize %x : tensor<256x512xbf16> -> !nvfp4.tensor<256x512, 1x16>
@@ -108,6 +115,7 @@ func.func @quantize_result(%x: tensor<256x512xbf16>) -> !nvfp4.tensor<256x512, 1
 // A result in atoms that the dequantize kernel also reads: the quantize
 // kernel writes row-major scales, relaid out into atoms before the return.
 // CHECK-LABEL: func.func @quantize_result_and_dequantize(
+// CHECK-SAME:    -> (!nvfp4.tensor<256x512, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>}, tensor<256x512xf32>)
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_256x512_1x16_bf16_rn blocks
 // CHECK:         %[[Q:.*]] = nvfp4.assemble
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_dequantize_256x512_1x16_f32
@@ -134,6 +142,7 @@ func.func @quantize_result_and_dequantize(%x: tensor<256x512xbf16>) -> (!nvfp4.t
 // out to row-major for the dequantize kernel; its scales pass unchanged to
 // the matmul kernel, which reads them as atoms (`_sfatoms_a`).
 // CHECK-LABEL: func.func @caller(
+// CHECK-SAME:    %{{[^:]*}}: tensor<256x512xbf16>, %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16>) -> (tensor
 // CHECK:         %[[Q:.*]] = nvfp4.assemble
 // CHECK:         %[[QD:.*]], %[[QS:.*]], %[[QG:.*]] = nvfp4.disassemble %[[Q]]
 // CHECK:         linalg.transpose ins(%{{.*}} : tensor<2x4x32x8x4xi8>) outs(%{{.*}} : tensor<2x8x32x4x4xi8>)
@@ -165,6 +174,7 @@ func.func @caller(%x: tensor<256x512xbf16>, %w: !nvfp4.tensor<256x512, 1x16> {nv
 
 // Explicit atoms on sm_120a, whose kernels read row-major scales only.
 // SM120-LABEL:   func.func @explicit_atoms(
+// SM120-SAME:      %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>}, %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16>) -> tensor
 // SM120:           linalg.transpose ins(%{{.*}} : tensor<2x8x32x4x4xi8>) outs(%{{.*}} : tensor<2x4x32x8x4xi8>)
 // SM120:           gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m256n256k512_1x16_1x16_f32_t128x128 blocks
 func.func @explicit_atoms(%a: !nvfp4.tensor<256x512, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<atoms>},
@@ -179,6 +189,7 @@ func.func @explicit_atoms(%a: !nvfp4.tensor<256x512, 1x16> {nvfp4.scale_layout =
 // What cannot be whole atoms stays row-major: 64 rows, K/16 = 2, 16x16
 // blocks, MXFP4.
 // CHECK-LABEL: func.func @ineligible(
+// CHECK-NOT:     lowered_scale_layout
 // CHECK-NOT:     linalg.transpose
 // CHECK:         return %arg0, %arg1, %arg2, %arg3
 func.func @ineligible(%a: !nvfp4.tensor<64x512, 1x16>, %b: !nvfp4.tensor<256x32, 1x16>,
@@ -191,7 +202,7 @@ func.func @ineligible(%a: !nvfp4.tensor<64x512, 1x16>, %b: !nvfp4.tensor<256x32,
 
 // An argument passed on as a result: atoms in, atoms out, untouched.
 // CHECK-LABEL: func.func @pass_through(
-// CHECK-SAME:      %[[A:.*]]: !nvfp4.tensor<128x64, 1x16>)
+// CHECK-SAME:      %[[A:[^:]*]]: !nvfp4.tensor<128x64, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>}) -> (!nvfp4.tensor<128x64, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>})
 // CHECK-NOT:     linalg.transpose
 // CHECK:         return %[[A]]
 func.func @pass_through(%a: !nvfp4.tensor<128x64, 1x16>) -> !nvfp4.tensor<128x64, 1x16> {

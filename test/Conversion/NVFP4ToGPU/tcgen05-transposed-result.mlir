@@ -9,7 +9,7 @@
 // Otherwise the transposes stay for the host.
 
 // CHECK-LABEL: func.func @folded(
-// CHECK-SAME:    %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16>, %{{[^:]*}}: !nvfp4.tensor<128x512, 1x16>, %[[ACC:[^:]*]]: tensor<128x256xf32>
+// CHECK-SAME:    %{{[^:]*}}: !nvfp4.tensor<256x512, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>}, %{{[^:]*}}: !nvfp4.tensor<128x512, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>}, %[[ACC:[^:]*]]: tensor<128x256xf32>
 // CHECK-NOT:     linalg.transpose
 // CHECK:         %[[ACCB:.*]] = bufferization.to_buffer %[[ACC]] read_only : tensor<128x256xf32> to memref<128x256xf32>
 // CHECK:         %[[OUT:.*]] = memref.alloc() : memref<128x256xf32>

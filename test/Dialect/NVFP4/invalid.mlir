@@ -787,3 +787,15 @@ func.func @scale_layout_atoms_rows(%a: !nvfp4.tensor<96x64, 1x16> {nvfp4.scale_l
 func.func @scale_layout_atoms_cols(%a: !nvfp4.tensor<2x128x32, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<atoms>}) {
   return
 }
+
+// -----
+
+// nvfp4.lowered_scale_layout: a #nvfp4.scale_layout, on an argument or a
+// result of any type.
+// expected-error @+1 {{'func.func' op 'nvfp4.lowered_scale_layout' must be a #nvfp4.scale_layout attribute of a function argument or result}}
+func.func private @lowered_scale_layout_not_enum(!nvfp4.tensor<128x64, 1x16> {nvfp4.lowered_scale_layout = "atoms"})
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'nvfp4.lowered_scale_layout' must be a #nvfp4.scale_layout attribute of a function argument or result}}
+func.func private @lowered_scale_layout_result_not_enum() -> (f32 {nvfp4.lowered_scale_layout = 1 : i32})

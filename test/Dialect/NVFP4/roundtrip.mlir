@@ -218,3 +218,15 @@ func.func @scale_layout(
     -> (!nvfp4.tensor<128x64, 1x16> {nvfp4.scale_layout = #nvfp4.scale_layout<row_major>}) {
   return %a : !nvfp4.tensor<128x64, 1x16>
 }
+
+// The record a lowering leaves of the layouts it implemented
+// (nvfp4.lowered_scale_layout), on any argument or result type: later
+// conversions may change the boundary's types.
+// CHECK-LABEL: func private @lowered_scale_layout
+// CHECK-SAME:    (!nvfp4.tensor<128x64, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>},
+// CHECK-SAME:     !llvm.ptr {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>})
+// CHECK-SAME:    -> (!nvfp4.tensor<128x64, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>})
+func.func private @lowered_scale_layout(
+    !nvfp4.tensor<128x64, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>},
+    !llvm.ptr {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>})
+    -> (!nvfp4.tensor<128x64, 1x16> {nvfp4.lowered_scale_layout = #nvfp4.scale_layout<atoms>})

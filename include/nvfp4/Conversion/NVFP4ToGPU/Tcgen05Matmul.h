@@ -35,6 +35,17 @@ class QuantizeOp;
 /// sm_103a, sm_110a.
 bool isTcgen05Target(GPUTarget target);
 
+/// The libnvfp4_cuda_runtime entry points
+/// (include/nvfp4/ExecutionEngine/CudaRuntime.h) whose calls the host code of
+/// a tcgen05 matmul launch holds: the device's multiprocessor count, from
+/// which it computes the persistent grid, and the encoding of a TMA tensor
+/// map into a stack slot, which the launch passes by value. Launch plans
+/// (nvfp4/Target/LaunchPlan.h) describe both.
+inline constexpr llvm::StringLiteral kTcgen05MultiprocessorCountFn =
+    "nvfp4CudaMultiprocessorCount";
+inline constexpr llvm::StringLiteral kTcgen05TensorMapEncodeFn =
+    "nvfp4CudaTensorMapEncode2D";
+
 /// A matmul of at most this many rows (M) and at least kTcgen05SwapMinCols
 /// columns (N) runs on a tcgen05 target as its transposed product.
 inline constexpr int64_t kTcgen05SwapMaxRows = 64;

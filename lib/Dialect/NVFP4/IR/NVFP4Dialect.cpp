@@ -116,12 +116,23 @@ std::string mlir::nvfp4::getAtomsScaleLayoutBlocker(NVFP4TensorType type) {
 }
 
 /// Verifies `nvfp4.scale_layout` on argument (or, with `isResult`, result)
-/// `index` of the function `op`; other `nvfp4.*` attributes are the
-/// recipe's.
+/// `index` of the function `op`, and the record a lowering leaves of it
+/// (`nvfp4.lowered_scale_layout`: a #nvfp4.scale_layout on a function,
+/// whose boundary types later conversions may change); other `nvfp4.*`
+/// attributes are the recipe's.
 static LogicalResult verifyScaleLayoutAttribute(Operation *op,
                                                 unsigned regionIndex,
                                                 unsigned index, bool isResult,
                                                 NamedAttribute attribute) {
+  if (attribute.getName() == NVFP4Dialect::kLoweredScaleLayoutAttrName) {
+    if (!isa<FunctionOpInterface>(op) || regionIndex != 0 ||
+        !isa<ScaleLayoutAttr>(attribute.getValue()))
+      return op->emitOpError()
+             << "'" << attribute.getName().getValue()
+             << "' must be a #nvfp4.scale_layout attribute of a function "
+                "argument or result";
+    return success();
+  }
   StringRef name = NVFP4Dialect::kScaleLayoutAttrName;
   if (attribute.getName() != name)
     return success();

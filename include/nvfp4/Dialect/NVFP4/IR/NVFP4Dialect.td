@@ -48,6 +48,11 @@ def NVFP4_Dialect : Dialect {
     /// NVFP4 tensor's scales at the boundary (ScaleLayoutAttr).
     static constexpr ::llvm::StringLiteral kScaleLayoutAttrName =
         "nvfp4.scale_layout";
+    /// The record a lowering that implemented `nvfp4.scale_layout` leaves
+    /// on the arguments and results whose scale buffers it gave the atoms
+    /// layout: drivers of the lowered program (launch plans) read it.
+    static constexpr ::llvm::StringLiteral kLoweredScaleLayoutAttrName =
+        "nvfp4.lowered_scale_layout";
 
   private:
     void registerAttributes();
