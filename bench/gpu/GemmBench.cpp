@@ -169,7 +169,7 @@ int main(int argc, char **argv) {
   Device device;
   CUstream stream;
   NVFP4_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  PlanLauncher launcher(plan, image, device.multiprocessors);
+  PlanLauncher launcher(plan, image, device);
   std::mt19937 rng(1234);
   nvfp4::QuantizedTensor ha, hb;
   fillOperand(launcher, plan, a, rng, ha);

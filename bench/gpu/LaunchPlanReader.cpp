@@ -402,6 +402,46 @@ std::string ptxEntryParamSizes(const std::string &ptx,
   return "";
 }
 
+std::string checkPtxRunsOn(const std::string &ptx, int major, int minor) {
+  size_t at = ptx.find(".target ");
+  if (at == std::string::npos)
+    return "the PTX has no .target";
+  std::istringstream in(ptx.substr(at + 8, 32));
+  std::string target;
+  in >> target;
+  if (!target.empty() && target.back() == ',')
+    target.pop_back();
+  // sm_<major><minor>[a|f]
+  size_t digits = 3;
+  while (digits < target.size() && std::isdigit(uint8_t(target[digits])))
+    ++digits;
+  const std::string suffix = target.substr(std::min(digits, target.size()));
+  if (target.rfind("sm_", 0) != 0 || digits < 5 || digits > 6 ||
+      suffix.size() > 1 ||
+      (suffix.size() == 1 && suffix != "a" && suffix != "f"))
+    return "the PTX's target '" + target + "' is not sm_<XY>[a|f]";
+  const int version = std::stoi(target.substr(3, digits - 3));
+  const int device = major * 10 + minor;
+  const std::string have = "device 0 has compute capability " +
+                           std::to_string(major) + "." + std::to_string(minor);
+  if (suffix == "a" && device != version)
+    return "the kernels are for " + target +
+           ", whose architecture-specific instructions run only on compute "
+           "capability " +
+           std::to_string(version / 10) + "." + std::to_string(version % 10) +
+           "; " + have;
+  if (suffix == "f" && (major != version / 10 || minor < version % 10))
+    return "the kernels are for " + target +
+           ", whose family-specific instructions run only on compute "
+           "capability " +
+           std::to_string(version / 10) + ".x from " +
+           std::to_string(version / 10) + "." + std::to_string(version % 10) +
+           "; " + have;
+  if (device < version)
+    return "the kernels are for " + target + "; " + have;
+  return "";
+}
+
 std::vector<int64_t> launchParamSizes(const LaunchPlan &plan,
                                       const PlanLaunch &launch) {
   std::vector<int64_t> sizes;

@@ -108,6 +108,13 @@ std::string ptxEntryParamSizes(const std::string &ptx,
                                const std::string &kernel,
                                std::vector<int64_t> &sizes);
 
+/// Whether the PTX `ptx` can be JIT-compiled for a device of compute
+/// capability `major`.`minor`: its `.target` sm_XY runs on XY and later,
+/// an architecture-specific sm_XYa (the block-scaled MMA's targets) on XY
+/// only, a family-specific sm_XYf on X.Y to X.9. Returns an error message
+/// naming both, empty when it can.
+std::string checkPtxRunsOn(const std::string &ptx, int major, int minor);
+
 /// The byte sizes of the kernel parameters that `launch` passes.
 std::vector<int64_t> launchParamSizes(const LaunchPlan &plan,
                                       const PlanLaunch &launch);

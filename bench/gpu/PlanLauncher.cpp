@@ -153,8 +153,13 @@ Device::Device() {
 Device::~Device() { cuDevicePrimaryCtxRelease(device); }
 
 PlanLauncher::PlanLauncher(const LaunchPlan &plan, const std::string &image,
-                           int multiprocessors)
+                           const Device &device)
     : plan(plan) {
+  // The driver's JIT error for PTX of another architecture does not say so.
+  if (image.find(".entry") != std::string::npos)
+    if (std::string error = checkPtxRunsOn(image, device.major, device.minor);
+        !error.empty())
+      die("wrong device", error);
   std::string text = image;
   text.push_back('\0'); // PTX text is NUL-terminated for the JIT
   NVFP4_CU(cuModuleLoadData(&module, text.data()));
@@ -168,7 +173,8 @@ PlanLauncher::PlanLauncher(const LaunchPlan &plan, const std::string &image,
                              int(launch.sharedBytes)));
     functions.push_back(f);
     std::array<unsigned, 3> grid;
-    if (std::string error = resolveGrid(launch, multiprocessors, grid.data());
+    if (std::string error =
+            resolveGrid(launch, device.multiprocessors, grid.data());
         !error.empty())
       die("bad grid", error);
     grids.push_back(grid);

@@ -88,11 +88,12 @@ struct Device {
 
 class PlanLauncher {
 public:
-  /// Loads `image` (PTX text or a cubin), resolves the launches' grids for
-  /// a device of `multiprocessors` SMs, allocates the plan's buffers and
-  /// encodes its tensor maps; scalars start at their constant or 0.
+  /// Loads `image` (PTX text, which must target `device`, or a cubin),
+  /// resolves the launches' grids for the device's SM count, allocates the
+  /// plan's buffers and encodes its tensor maps; scalars start at their
+  /// constant or 0.
   PlanLauncher(const LaunchPlan &plan, const std::string &image,
-               int multiprocessors);
+               const Device &device);
   ~PlanLauncher();
   PlanLauncher(const PlanLauncher &) = delete;
   PlanLauncher &operator=(const PlanLauncher &) = delete;

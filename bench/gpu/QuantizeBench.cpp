@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
   Device device;
   CUstream stream;
   NVFP4_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  PlanLauncher launcher(plan, image, device.multiprocessors);
+  PlanLauncher launcher(plan, image, device);
 
   // Input: normal values spanning a few binades (uniform in [-4, 4) times
   // 2^[-8, 8) by row), as f32 or bf16 (the upper halves: the reference

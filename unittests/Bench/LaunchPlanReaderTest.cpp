@@ -350,6 +350,40 @@ TEST(LaunchPlanReader, ReadsPtxEntryParameters) {
       "unrecognized parameter"));
 }
 
+TEST(LaunchPlanReader, ChecksThePtxTargetAgainstTheDevice) {
+  const std::string sm100a =
+      ".version 8.8\n.target sm_100a\n.address_size 64\n";
+  EXPECT_EQ(checkPtxRunsOn(sm100a, 10, 0), "");
+  // Architecture-specific: neither an earlier nor a later device.
+  EXPECT_EQ(checkPtxRunsOn(sm100a, 9, 0),
+            "the kernels are for sm_100a, whose architecture-specific "
+            "instructions run only on compute capability 10.0; device 0 has "
+            "compute capability 9.0");
+  EXPECT_TRUE(mentions(checkPtxRunsOn(sm100a, 10, 3), "capability 10.3"));
+  EXPECT_EQ(checkPtxRunsOn(".target sm_90a\n", 9, 0), "");
+  EXPECT_EQ(checkPtxRunsOn(".target sm_121a\n", 12, 1), "");
+  EXPECT_TRUE(mentions(checkPtxRunsOn(".target sm_120a\n", 12, 1),
+                       "only on compute "
+                       "capability 12.0"));
+  // A plain target runs on its architecture and later ones.
+  EXPECT_EQ(checkPtxRunsOn(".target sm_80, texmode_independent\n", 9, 0), "");
+  EXPECT_EQ(checkPtxRunsOn(".target sm_90\n", 8, 9),
+            "the kernels are for sm_90; device 0 has compute capability 8.9");
+  EXPECT_EQ(checkPtxRunsOn(".version 8.8\n", 9, 0), "the PTX has no .target");
+  EXPECT_TRUE(mentions(checkPtxRunsOn(".target compute_90\n", 9, 0),
+                       "is not sm_<XY>[a|f]"));
+  // Family-specific: the later members of the family.
+  EXPECT_EQ(checkPtxRunsOn(".target sm_100f\n", 10, 3), "");
+  EXPECT_EQ(checkPtxRunsOn(".target sm_103f\n", 10, 0),
+            "the kernels are for sm_103f, whose family-specific instructions "
+            "run only on compute capability 10.x from 10.3; device 0 has "
+            "compute capability 10.0");
+  EXPECT_TRUE(
+      mentions(checkPtxRunsOn(".target sm_100f\n", 12, 0), "10.x from 10.0"));
+  EXPECT_TRUE(mentions(checkPtxRunsOn(".target sm_100b\n", 10, 0),
+                       "is not sm_<XY>[a|f]"));
+}
+
 TEST(LaunchPlanReader, ChecksPlansAgainstPtx) {
   const std::string plan = "function f\n"
                            "buffer 0 f32 4 arg0\n"
