@@ -78,6 +78,9 @@ Operand operand(const LaunchPlan &plan, const std::string &arg) {
         arg + ": scales are not [rows / R, K / 16] (row-major, or in atoms "
               "for R = 1)");
   op.blockRows = op.rows / scales.shape[0];
+  if (plan.values[op.scales].scaleAtoms && op.blockRows != 1)
+    die("unsupported operand", arg + ": scales of 16x16 blocks in atoms (the "
+                                     "atoms hold one scale per row)");
   return op;
 }
 

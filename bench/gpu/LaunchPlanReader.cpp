@@ -335,6 +335,11 @@ std::string parseLaunchPlan(const std::string &text, LaunchPlan &plan) {
           !readDims("shared", &launch.sharedBytes, 1))
         return fail("expected grid X Y Z block X Y Z cluster X Y Z shared S "
                     "(grid sizes: numbers or expressions of sm_count)");
+      for (unsigned d :
+           {launch.block[0], launch.block[1], launch.block[2],
+            launch.cluster[0], launch.cluster[1], launch.cluster[2]})
+        if (d == 0)
+          return fail("a block or cluster size of 0");
       if (!(in >> key) || key != "args")
         return fail("expected args");
       std::string arg;

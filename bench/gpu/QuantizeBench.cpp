@@ -89,6 +89,9 @@ int main(int argc, char **argv) {
         "scales [M / R, K / 16] and an f32 amax");
   const int64_t m = input.shape[0], k = input.shape[1];
   const int64_t blockRows = m / plan.values[scales].shape[0];
+  if (plan.values[scales].scaleAtoms && blockRows != 1)
+    die("not a quantize program's plan",
+        "scales of 16x16 blocks in atoms (the atoms hold one scale per row)");
   if (o.dryRun) {
     printDryRun(
         plan, isPtx,

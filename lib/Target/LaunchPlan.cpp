@@ -295,11 +295,15 @@ std::optional<std::string> hostExpression(Value value, unsigned depth = 0) {
           .Default([](Operation *) { return ""; });
   if (name.empty())
     return std::nullopt;
+  // The left operand first: a refused one ends the walk, so that shared
+  // operands are not expanded further than the length limit allows.
   std::optional<std::string> lhs =
       hostExpression(def->getOperand(0), depth + 1);
+  if (!lhs || lhs->size() > kMaxExpressionLength)
+    return std::nullopt;
   std::optional<std::string> rhs =
       hostExpression(def->getOperand(1), depth + 1);
-  if (!lhs || !rhs || lhs->size() + rhs->size() > kMaxExpressionLength)
+  if (!rhs || lhs->size() + rhs->size() > kMaxExpressionLength)
     return std::nullopt;
   return name.str() + "(" + *lhs + "," + *rhs + ")";
 }

@@ -440,6 +440,89 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A negative constant grid size, and an expression longer than a plan
+// line takes (the SM count doubled 12 times, each operand spelled out).
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<4x8xf32>) kernel {
+      gpu.return
+    }
+  }
+  llvm.func @nvfp4CudaMultiprocessorCount() -> i32
+  func.func @negative_grid(%x: tensor<4x8xf32>) {
+    %m = bufferization.to_buffer %x read_only : tensor<4x8xf32> to memref<4x8xf32>
+    %n = arith.constant -1 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @below {{grid x of @k is computed otherwise on the host}}
+    gpu.launch_func @kernels::@k blocks in (%n, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4x8xf32>)
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<4x8xf32>) kernel {
+      gpu.return
+    }
+  }
+  llvm.func @nvfp4CudaMultiprocessorCount() -> i32
+  func.func @long_grid(%x: tensor<4x8xf32>) {
+    %m = bufferization.to_buffer %x read_only : tensor<4x8xf32> to memref<4x8xf32>
+    %x0 = llvm.call @nvfp4CudaMultiprocessorCount() : () -> i32
+    %x1 = arith.addi %x0, %x0 : i32
+    %x2 = arith.addi %x1, %x1 : i32
+    %x3 = arith.addi %x2, %x2 : i32
+    %x4 = arith.addi %x3, %x3 : i32
+    %x5 = arith.addi %x4, %x4 : i32
+    %x6 = arith.addi %x5, %x5 : i32
+    %x7 = arith.addi %x6, %x6 : i32
+    %x8 = arith.addi %x7, %x7 : i32
+    %x9 = arith.addi %x8, %x8 : i32
+    %x10 = arith.addi %x9, %x9 : i32
+    %x11 = arith.addi %x10, %x10 : i32
+    %x12 = arith.addi %x11, %x11 : i32
+    %g = arith.index_castui %x12 : i32 to index
+    %c1 = arith.constant 1 : index
+    // expected-error @below {{grid x of @k is computed otherwise on the host}}
+    gpu.launch_func @kernels::@k blocks in (%g, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4x8xf32>)
+    return
+  }
+}
+
+// -----
+
+// A swizzle mode the driver does not have.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @t(%map: !llvm.array<16 x i64>) kernel {
+      gpu.return
+    }
+  }
+  llvm.func @nvfp4CudaTensorMapEncode2D(!llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32)
+  func.func @bad_swizzle(%x: tensor<32x64xf4E2M1FN>) {
+    %one = llvm.mlir.constant(1 : i32) : i32
+    %slot = llvm.alloca %one x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
+    %m = bufferization.to_buffer %x read_only : tensor<32x64xf4E2M1FN> to memref<32x64xf4E2M1FN>
+    %p = memref.extract_aligned_pointer_as_index %m : memref<32x64xf4E2M1FN> -> index
+    %pi = arith.index_castui %p : index to i64
+    %pp = llvm.inttoptr %pi : i64 to !llvm.ptr
+    // expected-error @below {{the tensor map of a launch has a box or swizzle out of range, which a launch plan cannot express}}
+    %c32 = arith.constant 32 : i64
+    %b32 = arith.constant 32 : i32
+    %sw = arith.constant 5 : i32
+    llvm.call @nvfp4CudaTensorMapEncode2D(%slot, %pp, %c32, %c32, %c32, %b32, %b32, %sw) : (!llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32) -> ()
+    %map = llvm.load %slot {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<16 x i64>
+    %c1 = arith.constant 1 : index
+    // expected-note @below {{passed to this launch}}
+    gpu.launch_func @kernels::@t blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%map : !llvm.array<16 x i64>)
+    return
+  }
+}
+
+// -----
+
 // A tensor map the driver would refuse: a 256-byte box row with the
 // 128-byte swizzle.
 module attributes {gpu.container_module} {

@@ -106,6 +106,10 @@ TEST(LaunchPlanReader, RefusesMalformedPlans) {
             "launch plan: expected 'function <name>' ... 'end'");
   EXPECT_TRUE(mentions(errorWith("function gemm\n", ""), "expected 'function"));
   EXPECT_TRUE(mentions(errorWith("launch k2", "lunch k2"), "unknown line"));
+  EXPECT_TRUE(mentions(errorWith("cluster 2 1 1", "cluster 2 0 1"),
+                       "a block or cluster size of 0"));
+  EXPECT_TRUE(mentions(errorWith("block 256 1 1", "block 0 1 1"),
+                       "a block or cluster size of 0"));
   // One value per argument or result component (temporaries and constants
   // may repeat).
   EXPECT_TRUE(mentions(errorWith("arg0.scales", "arg0.data"),
@@ -275,6 +279,8 @@ TEST(LaunchPlanReader, ReadsAndChecksTensorMaps) {
                        "a box or swizzle out of range"));
   EXPECT_TRUE(
       mentions(mapErrorWith("box 64x128", "box 64"), "expected 'tensormap"));
+  EXPECT_TRUE(mentions(mapErrorWith("box 64x128", "box 4294967296x128"),
+                       "a box or swizzle out of range"));
   // Maps cuTensorMapEncodeTiled would refuse, or that reach past the
   // buffer (256 rows of 64 bytes are all of it).
   EXPECT_EQ(mapErrorWith("stride 64", "stride 72"),
@@ -382,6 +388,12 @@ TEST(LaunchPlanReader, ChecksThePtxTargetAgainstTheDevice) {
       mentions(checkPtxRunsOn(".target sm_100f\n", 12, 0), "10.x from 10.0"));
   EXPECT_TRUE(mentions(checkPtxRunsOn(".target sm_100b\n", 10, 0),
                        "is not sm_<XY>[a|f]"));
+  EXPECT_TRUE(mentions(checkPtxRunsOn(".target sm_1000\n", 10, 0),
+                       "is not sm_<XY>[a|f]"));
+  EXPECT_TRUE(mentions(checkPtxRunsOn(".target sm_90ab\n", 9, 0),
+                       "is not sm_<XY>[a|f]"));
+  EXPECT_TRUE(
+      mentions(checkPtxRunsOn(".target sm_9\n", 9, 0), "is not sm_<XY>[a|f]"));
 }
 
 TEST(LaunchPlanReader, ChecksPlansAgainstPtx) {
