@@ -62,54 +62,49 @@ std::string evaluateAt(const std::string &text, size_t &pos, int64_t smCount,
     if (!parseUnsigned(word, value))
       return "bad number '" + word + "'";
   } else {
-    static const char *const ops[] = {"add",     "sub", "mul", "div",
-                                      "ceildiv", "min", "max"};
-    bool known = false;
-    for (const char *op : ops)
-      known |= word == op;
-    if (!known)
+    struct Operation {
+      const char *name;
+      int64_t (*apply)(int64_t, int64_t);
+      bool divides = false;
+    };
+    // Operands below 2^31: nothing overflows; divisors are checked first.
+    static const Operation operations[] = {
+        {"add", [](int64_t x, int64_t y) { return x + y; }},
+        {"sub", [](int64_t x, int64_t y) { return x - y; }},
+        {"mul", [](int64_t x, int64_t y) { return x * y; }},
+        {"div", [](int64_t x, int64_t y) { return x / y; }, true},
+        {"ceildiv", [](int64_t x, int64_t y) { return (x + y - 1) / y; }, true},
+        {"min", [](int64_t x, int64_t y) { return std::min(x, y); }},
+        {"max", [](int64_t x, int64_t y) { return std::max(x, y); }},
+    };
+    const Operation *op = nullptr;
+    for (const Operation &candidate : operations)
+      if (word == candidate.name)
+        op = &candidate;
+    if (!op)
       return word.empty() ? "expected a number, sm_count or an operation"
                           : "unknown operation '" + word + "'";
-    int64_t lhs, rhs;
-    auto expect = [&](char c) {
-      if (pos < text.size() && text[pos] == c) {
-        ++pos;
-        return true;
-      }
-      return false;
-    };
-    if (!expect('('))
-      return "expected '(' after " + word;
-    if (std::string e =
-            evaluateAt(text, pos, smCount, lhs, depth + 1, syntaxOnly);
-        !e.empty())
-      return e;
-    if (!expect(','))
-      return "expected ',' in " + word;
-    if (std::string e =
-            evaluateAt(text, pos, smCount, rhs, depth + 1, syntaxOnly);
-        !e.empty())
-      return e;
-    if (!expect(')'))
+    // "(<lhs>,<rhs>)".
+    int64_t operands[2];
+    for (int i = 0; i < 2; ++i) {
+      const char separator = i == 0 ? '(' : ',';
+      if (pos >= text.size() || text[pos] != separator)
+        return i == 0 ? "expected '(' after " + word
+                      : "expected ',' in " + word;
+      ++pos;
+      if (std::string e = evaluateAt(text, pos, smCount, operands[i], depth + 1,
+                                     syntaxOnly);
+          !e.empty())
+        return e;
+    }
+    if (pos >= text.size() || text[pos] != ')')
       return "expected ')' after the operands of " + word;
+    ++pos;
     if (syntaxOnly)
       return "";
-    if ((word == "div" || word == "ceildiv") && rhs == 0)
+    if (op->divides && operands[1] == 0)
       return "division by zero";
-    if (word == "add")
-      value = lhs + rhs;
-    else if (word == "sub")
-      value = lhs - rhs;
-    else if (word == "mul")
-      value = lhs * rhs; // both below 2^31: no overflow
-    else if (word == "div")
-      value = lhs / rhs;
-    else if (word == "ceildiv")
-      value = (lhs + rhs - 1) / rhs;
-    else if (word == "min")
-      value = std::min(lhs, rhs);
-    else
-      value = std::max(lhs, rhs);
+    value = op->apply(operands[0], operands[1]);
   }
   if (!syntaxOnly && (value < 0 || value >= kLimit))
     return "value " + std::to_string(value) + " outside [0, 2^31)";

@@ -6,6 +6,8 @@
 
 #include "PlanLauncher.h"
 
+#include "nvfp4/ExecutionEngine/CudaTensorMap.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -225,20 +227,15 @@ PlanLauncher::PlanLauncher(const LaunchPlan &plan, const std::string &image,
 
 void PlanLauncher::encodeTensorMap(size_t id) {
   // As libnvfp4_cuda_runtime's nvfp4CudaTensorMapEncode2D, which the
-  // lowered program's host code calls: a 2-D map of bytes over the
-  // buffer's device allocation (allocated before: maps follow their buffer
-  // in a plan). loadPlan checked the parameters and the span (checkPlan).
+  // lowered program's host code calls, over the buffer's device allocation
+  // (allocated before: maps follow their buffer in a plan). loadPlan
+  // checked the parameters and the span (checkPlan).
   const PlanTensorMap &m = plan.values[id].tensorMap;
-  const cuuint64_t globalDim[2] = {m.innerBytes, m.outerRows};
-  const cuuint64_t globalStrides[1] = {m.rowStrideBytes};
-  const cuuint32_t boxDim[2] = {m.boxInnerBytes, m.boxOuterRows};
-  const cuuint32_t elementStrides[2] = {1, 1};
-  NVFP4_CU(cuTensorMapEncodeTiled(
-      &tensorMaps[id], CU_TENSOR_MAP_DATA_TYPE_UINT8, 2,
-      reinterpret_cast<void *>(allocations[m.of]), globalDim, globalStrides,
-      boxDim, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      static_cast<CUtensorMapSwizzle>(m.swizzle),
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  NVFP4_CU(nvfp4::gpu::encodeByteTensorMap2D(
+      &tensorMaps[id],
+      nvfp4::gpu::tcgen05::byteTensorMap2D(
+          allocations[m.of], m.innerBytes, m.outerRows, m.rowStrideBytes,
+          m.boxInnerBytes, m.boxOuterRows, m.swizzle)));
 }
 
 PlanLauncher::~PlanLauncher() {

@@ -30,6 +30,7 @@
 #include "nvfp4/ExecutionEngine/CudaRuntime.h"
 
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+#include "nvfp4/ExecutionEngine/CudaTensorMap.h"
 
 #include <cuda.h>
 
@@ -659,8 +660,6 @@ nvfp4CudaTensorMapEncode2D(void *tensorMap, void *globalAddress,
                            uint32_t boxOuterRows, int32_t swizzle) {
   namespace tc = nvfp4::gpu::tcgen05;
   const char *entry = "nvfp4CudaTensorMapEncode2D";
-  static_assert(sizeof(CUtensorMap) == tc::kTensorMapObjectBytes,
-                "CUtensorMap is a 128-byte object");
   if (!tensorMap ||
       reinterpret_cast<uintptr_t>(tensorMap) % tc::kTensorMapObjectAlignment !=
           0)
@@ -672,8 +671,7 @@ nvfp4CudaTensorMapEncode2D(void *tensorMap, void *globalAddress,
       innerBytes, outerRows, rowStrideBytes, boxInnerBytes, boxOuterRows,
       swizzle);
   // The driver would answer CUDA_ERROR_INVALID_VALUE without saying which
-  // rule was broken. (L2 promotion 256B below: a box row is one 128-byte K
-  // tile, the next K tile of the same rows follows in memory.)
+  // rule was broken.
   if (tc::TensorMapIssue issue = tc::checkByteTensorMap2D(map);
       issue != tc::TensorMapIssue::None) {
     std::fprintf(stderr,
@@ -698,16 +696,6 @@ nvfp4CudaTensorMapEncode2D(void *tensorMap, void *globalAddress,
   checkDeviceRange(entry, "tensor", globalAddress, *spanBytes);
   // Encoding is host work only: the launch copies the map into the kernel's
   // parameters.
-  const cuuint64_t globalDim[2] = {innerBytes, outerRows};
-  const cuuint64_t globalStrides[1] = {rowStrideBytes};
-  const cuuint32_t boxDim[2] = {boxInnerBytes, boxOuterRows};
-  const cuuint32_t elementStrides[2] = {1, 1};
-  NVFP4_CU_CHECK(entry, cuTensorMapEncodeTiled(
-                            static_cast<CUtensorMap *>(tensorMap),
-                            CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, globalAddress,
-                            globalDim, globalStrides, boxDim, elementStrides,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE,
-                            static_cast<CUtensorMapSwizzle>(swizzle),
-                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  NVFP4_CU_CHECK(entry, nvfp4::gpu::encodeByteTensorMap2D(
+                            static_cast<CUtensorMap *>(tensorMap), map));
 }
