@@ -14,7 +14,9 @@
 #include "GPUEmulatorState.h"
 
 #include <cinttypes>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 using namespace nvfp4::emulator::detail;
 
@@ -61,7 +63,19 @@ extern "C" void mgpuMemFree(void *ptr, void *) {
   deviceAllocations().erase(reinterpret_cast<uintptr_t>(ptr));
   std::free(ptr);
 }
+/// Where `ptr` points: device memory (an emulated allocation) or the host.
+static const char *memorySide(void *ptr) {
+  return inDeviceAllocation(reinterpret_cast<uintptr_t>(ptr), 1) ? "device"
+                                                                 : "host";
+}
+
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
+  // With NVFP4_GPU_EMULATOR_REPORT, a line per copy: the traffic between
+  // host and device that a program's staging causes.
+  const char *report = std::getenv("NVFP4_GPU_EMULATOR_REPORT");
+  if (report && *report && std::strcmp(report, "0") != 0)
+    std::fprintf(stderr, "nvfp4-gpu-emulator: copy %s-to-%s %zu bytes\n",
+                 memorySide(src), memorySide(dst), sizeBytes);
   if (sizeBytes)
     std::memmove(dst, src, sizeBytes);
 }

@@ -27,7 +27,7 @@ void mlir::nvfp4::buildNVFP4ToGPUEmulationPipeline(
   buildNVFP4ToNVVMKernelsPipeline(pm, options);
   pm.addPass(createEmulateGPUKernels());
   // 2. The host, as nvfp4-to-gpu-executable lowers it.
-  buildGPUHostToLLVMPipeline(pm);
+  buildGPUHostToLLVMPipeline(pm, options.copiesPerLaunch);
   // 3. Launches call the emulator.
   pm.addPass(createEmulateGPULaunches());
 }

@@ -7,25 +7,23 @@
 // Lowers an nvfp4 program to an LLVM-dialect module that runs on an NVIDIA
 // GPU with mlir-runner and libnvfp4_cuda_runtime: the matmuls become kernels
 // (nvfp4-to-ptx), everything else runs on the host through the reference
-// lowering, and the buffers the kernels use are copied to and from device
-// memory around each launch.
+// lowering, and the buffers the kernels use live in device memory, copied
+// from and to the host where host code needs them.
 //
-// Two passes of this file move the kernel operands to the device:
-//
-// - nvfp4-gpu-pack-launch-operands (tensors, before the reference lowering):
-//   an E2M1 operand becomes a 1-D byte tensor holding two codes per byte
-//   (even element in the low nibble, docs/gpu.md), an E4M3 (or E5M2, E8M0)
-//   operand a 1-D byte tensor of its codes, each passed to the kernel through a
-//   `memref.view` of its buffer with the kernel's memref type. The launch is
-//   marked with which memref operands it reads and writes.
-// - nvfp4-gpu-stage-launch-operands (buffers, after bufferization): every
-// memref operand gets a `gpu.alloc`ed device copy,
-//   `gpu.memcpy` host-to-device before the launch for operands it reads,
-//   device-to-host after it for those it writes, and `gpu.dealloc`.
+// nvfp4-gpu-pack-launch-operands (tensors, before the reference lowering),
+// in this file: an E2M1 operand becomes a 1-D byte tensor holding two codes
+// per byte (even element in the low nibble, docs/gpu.md), an E4M3 (or E5M2,
+// E8M0) operand a 1-D byte tensor of its codes, each passed to the kernel
+// through a `memref.view` of its buffer with the kernel's memref type. The
+// launch is marked with which memref operands it reads and writes, which
+// nvfp4-gpu-stage-launch-operands (StageLaunchOperands.cpp) reads after
+// bufferization to give the operands device buffers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Pipelines/Pipelines.h"
+
+#include "LaunchOperandAccess.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,10 +47,7 @@
 #include "nvfp4/Conversion/Passes.h"
 
 using namespace mlir;
-
-/// Attribute on a gpu.launch_func: per kernel operand, 0 (not a memref),
-/// 1 (read), 2 (written) or 3 (read and written).
-static constexpr StringLiteral kAccessAttrName = "nvfp4.operand_access";
+using namespace mlir::nvfp4::detail;
 
 /// Whether kernels see `type` as bytes: an E2M1 code (packed two per
 /// byte), or an E4M3, E5M2 or E8M0 code or scale (one per byte).
@@ -62,13 +57,6 @@ static bool isComponentElementType(Type type) {
 }
 
 namespace {
-enum Access : int32_t { kNone = 0, kRead = 1, kWrite = 2 };
-
-/// Whether `op` is a launch on the host side (not inside a kernel module).
-bool isHostLaunch(gpu::LaunchFuncOp op) {
-  return !op->getParentOfType<gpu::GPUModuleOp>();
-}
-
 //===----------------------------------------------------------------------===//
 // nvfp4-gpu-pack-launch-operands
 //===----------------------------------------------------------------------===//
@@ -283,7 +271,8 @@ struct PackLaunchOperandsPass
       if (toBuffer->use_empty())
         toBuffer->erase();
     }
-    launch->setAttr(kAccessAttrName, b.getDenseI32ArrayAttr(access));
+    launch->setAttr(kLaunchOperandAccessAttrName,
+                    b.getDenseI32ArrayAttr(access));
     return success();
   }
 
@@ -308,142 +297,10 @@ struct PackLaunchOperandsPass
   }
 };
 
-//===----------------------------------------------------------------------===//
-// nvfp4-gpu-stage-launch-operands
-//===----------------------------------------------------------------------===//
-
-struct StageLaunchOperandsPass
-    : public PassWrapper<StageLaunchOperandsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StageLaunchOperandsPass)
-
-  StringRef getArgument() const override {
-    return "nvfp4-gpu-stage-launch-operands";
-  }
-  StringRef getDescription() const override {
-    return "Give every memref operand of a host gpu.launch_func a device "
-           "copy (gpu.alloc, gpu.memcpy in before / out after the launch as "
-           "nvfp4.operand_access says, gpu.dealloc)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<gpu::GPUDialect, memref::MemRefDialect>();
-  }
-
-  LogicalResult stageLaunch(gpu::LaunchFuncOp launch) {
-    if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
-      return launch.emitOpError()
-             << "is asynchronous; operands are staged before gpu-async-region";
-    OpBuilder b(launch);
-    Location loc = launch.getLoc();
-    SmallVector<Value> operands(launch.getKernelOperands());
-    ArrayRef<int32_t> access;
-    SmallVector<int32_t> defaultAccess;
-    if (auto attr =
-            launch->getAttrOfType<DenseI32ArrayAttr>(kAccessAttrName)) {
-      access = attr.asArrayRef();
-      if (access.size() != operands.size())
-        return launch.emitOpError()
-               << kAccessAttrName << " does not have one entry per operand";
-    } else {
-      for (Value v : operands)
-        defaultAccess.push_back(isa<MemRefType>(v.getType()) ? kRead | kWrite
-                                                             : kNone);
-      access = defaultAccess;
-    }
-
-    SmallVector<std::pair<Value, Value>> copyBack; // (host, device)
-    SmallVector<Value> deviceBuffers;
-    for (auto [index, operand] : llvm::enumerate(operands)) {
-      auto memrefType = dyn_cast<MemRefType>(operand.getType());
-      if (!memrefType)
-        continue;
-      if (!memrefType.hasStaticShape())
-        return launch.emitOpError()
-               << "kernel operand #" << index
-               << " has a dynamic shape; only static shapes are staged";
-      // A packed byte buffer seen through memref.view: copy the bytes.
-      Value host = operand;
-      auto view = operand.getDefiningOp<memref::ViewOp>();
-      if (view) {
-        if (!view.getSizes().empty() ||
-            !matchPattern(view.getByteShift(), m_Zero()))
-          return view.emitOpError()
-                 << "of a kernel operand must have no byte shift and no "
-                    "dynamic sizes to be staged";
-        host = view.getSource();
-      }
-      auto hostType = cast<MemRefType>(host.getType());
-      if (!hostType.getLayout().isIdentity())
-        return launch.emitOpError()
-               << "kernel operand #" << index
-               << " does not have an identity layout; it cannot be copied "
-                  "to the device as one block";
-      // A memref.cast to the identity layout of a strided view that is
-      // laid out the same (e.g. a leading-rows slice of a row-major
-      // buffer): copy through a reinterpret_cast instead, which the
-      // canonicalizer does not fold into the gpu.memcpy (a memcpy of a
-      // strided memref has no lowering).
-      if (auto hostCast = host.getDefiningOp<memref::CastOp>()) {
-        auto sourceType = cast<MemRefType>(hostCast.getSource().getType());
-        int64_t sourceOffset = ShapedType::kDynamic;
-        SmallVector<int64_t> sourceStrides;
-        if (!sourceType.getLayout().isIdentity() &&
-            succeeded(
-                sourceType.getStridesAndOffset(sourceStrides, sourceOffset)) &&
-            sourceOffset == 0)
-          host = memref::ReinterpretCastOp::create(
-              b, loc, hostType, hostCast.getSource(), /*offset=*/0,
-              hostType.getShape(), hostType.getStridesAndOffset().first);
-      }
-      auto deviceType = MemRefType::get(hostType.getShape(),
-                                        hostType.getElementType());
-      auto alloc = gpu::AllocOp::create(
-          b, loc, deviceType, /*asyncToken=*/Type(),
-          /*asyncDependencies=*/ValueRange{}, /*dynamicSizes=*/ValueRange{},
-          /*symbolOperands=*/ValueRange{}, /*hostShared=*/false);
-      Value device = alloc.getMemref();
-      deviceBuffers.push_back(device);
-      if (access[index] & kRead)
-        gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
-                              device, host);
-      if (access[index] & kWrite)
-        copyBack.push_back({host, device});
-      Value kernelOperand = device;
-      if (view)
-        kernelOperand = memref::ViewOp::create(b, loc, memrefType, device,
-                                               view.getByteShift(),
-                                               ValueRange{});
-      launch.getKernelOperandsMutable()[index].set(kernelOperand);
-    }
-    b.setInsertionPointAfter(launch);
-    for (auto [host, device] : copyBack)
-      gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, host,
-                            device);
-    for (Value device : deviceBuffers)
-      gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
-                             device);
-    launch->removeAttr(kAccessAttrName);
-    return success();
-  }
-
-  void runOnOperation() override {
-    SmallVector<gpu::LaunchFuncOp> launches;
-    getOperation().walk([&](gpu::LaunchFuncOp op) {
-      if (isHostLaunch(op))
-        launches.push_back(op);
-    });
-    for (gpu::LaunchFuncOp launch : launches)
-      if (failed(stageLaunch(launch)))
-        return signalPassFailure();
-  }
-};
 } // namespace
 
 std::unique_ptr<Pass> mlir::nvfp4::createGPUPackLaunchOperandsPass() {
   return std::make_unique<PackLaunchOperandsPass>();
-}
-
-std::unique_ptr<Pass> mlir::nvfp4::createGPUStageLaunchOperandsPass() {
-  return std::make_unique<StageLaunchOperandsPass>();
 }
 
 //===----------------------------------------------------------------------===//
@@ -455,10 +312,11 @@ void mlir::nvfp4::buildNVFP4ToGPUExecutablePipeline(
   // 1. Kernels: nvfp4.matmul -> gpu.launch_func + gpu.binary.
   buildNVFP4ToPTXPipeline(pm, options);
   // 2.-4. The host.
-  buildGPUHostToLLVMPipeline(pm);
+  buildGPUHostToLLVMPipeline(pm, options.copiesPerLaunch);
 }
 
-void mlir::nvfp4::buildGPUHostToLLVMPipeline(OpPassManager &pm) {
+void mlir::nvfp4::buildGPUHostToLLVMPipeline(OpPassManager &pm,
+                                             bool copiesPerLaunch) {
   // 2. Packed byte buffers for the E2M1 / E4M3 kernel operands, then the
   //    rest of the program through the reference lowering (as nvfp4-to-cpu).
   pm.addPass(createGPUPackLaunchOperandsPass());
@@ -482,7 +340,7 @@ void mlir::nvfp4::buildGPUHostToLLVMPipeline(OpPassManager &pm) {
   // components of NVFP4 values carried through them) yield new buffers.
   bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
-  pm.addPass(createGPUStageLaunchOperandsPass());
+  pm.addPass(createGPUStageLaunchOperandsPass(copiesPerLaunch));
   // The TMA tensor maps of tcgen05 launches describe the device copies.
   pm.addPass(createTcgen05RetargetTensorMapsPass());
 
@@ -512,7 +370,7 @@ void mlir::nvfp4::buildGPUHostToLLVMPipeline(OpPassManager &pm) {
 
 void mlir::nvfp4::registerNVFP4ToGPUExecutablePipeline() {
   PassRegistration<PackLaunchOperandsPass>();
-  PassRegistration<StageLaunchOperandsPass>();
+  registerGPUStageLaunchOperandsPass();
   registerTcgen05RetargetTensorMapsPass();
   PassPipelineRegistration<NVFP4ToPTXPipelineOptions>(
       "nvfp4-to-gpu-executable",

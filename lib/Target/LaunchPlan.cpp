@@ -76,32 +76,6 @@ LLVM::CallOp getTensorMapEncoding(Value value) {
   return encode;
 }
 
-/// Whether `op` takes the aligned pointer of a buffer only as the address
-/// of tensor maps (memref.extract_aligned_pointer_as_index, cast to a
-/// pointer, passed to kTcgen05TensorMapEncodeFn): a plan's driver encodes
-/// them from the buffer it allocated.
-bool isTensorMapAddress(Operation *op) {
-  auto pointer = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op);
-  if (!pointer)
-    return false;
-  for (Operation *toInteger : pointer->getUsers()) {
-    if (!isa<arith::IndexCastUIOp>(toInteger))
-      return false;
-    for (Operation *toPointer : toInteger->getUsers()) {
-      if (!isa<LLVM::IntToPtrOp>(toPointer))
-        return false;
-      for (OpOperand &use : toPointer->getUses()) {
-        auto call = dyn_cast<LLVM::CallOp>(use.getOwner());
-        if (!call ||
-            call.getCallee() != mlir::nvfp4::kTcgen05TensorMapEncodeFn ||
-            use.getOperandNumber() != 1)
-          return false;
-      }
-    }
-  }
-  return true;
-}
-
 /// The first host operation that computes with `buffer` (an allocation a
 /// kernel writes) or with what the function reads of it, or null: its uses
 /// may only be launches, deallocation, the function's results (directly,
@@ -112,13 +86,13 @@ Operation *hostUserOf(Value buffer) {
   auto onlyLaunches = [](Value v) -> Operation * {
     for (Operation *user : v.getUsers())
       if (!isa<gpu::LaunchFuncOp, memref::DeallocOp>(user) &&
-          !isTensorMapAddress(user))
+          !mlir::nvfp4::isTcgen05TensorMapAddress(user))
         return user;
     return nullptr;
   };
   for (Operation *user : buffer.getUsers()) {
     if (isa<gpu::LaunchFuncOp, memref::DeallocOp>(user) ||
-        isTensorMapAddress(user))
+        mlir::nvfp4::isTcgen05TensorMapAddress(user))
       continue;
     Value read;
     if (auto toTensor = dyn_cast<bufferization::ToTensorOp>(user))

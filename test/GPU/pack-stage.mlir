@@ -32,16 +32,23 @@
 // STAGE: %[[D0:.*]] = gpu.alloc () : memref<4096xi8>
 // STAGE: gpu.memcpy %[[D0]], %{{.*}} : memref<4096xi8>, memref<4096xi8>
 // STAGE: %[[V0:.*]] = memref.view %[[D0]][%{{.*}}][] : memref<4096xi8> to memref<64x128xf4E2M1FN>
-// STAGE: gpu.alloc () : memref<512xi8>
-// STAGE: gpu.alloc () : memref<4096xi8>
-// STAGE: gpu.alloc () : memref<512xi8>
+// STAGE: %[[D1:.*]] = gpu.alloc () : memref<512xi8>
+// STAGE: %[[D2:.*]] = gpu.alloc () : memref<4096xi8>
+// STAGE: %[[D3:.*]] = gpu.alloc () : memref<512xi8>
 // STAGE: %[[DO:.*]] = gpu.alloc () : memref<64x64xf32>
 // STAGE-NOT: gpu.memcpy %[[DO]], %{{.*}}
 // STAGE: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m64n64k128_1x16_1x16_f32 {{.*}} args(%[[V0]] : memref<64x128xf4E2M1FN>
 // STAGE-SAME: %[[DO]] : memref<64x64xf32>)
 // STAGE-NOT: nvfp4.operand_access
-// STAGE: gpu.memcpy %{{.*}}, %[[DO]] : memref<64x64xf32>, memref<64x64xf32>
-// STAGE-COUNT-5: gpu.dealloc
+// The inputs are freed after their last use, the launch; the result is
+// copied back (the function returns it), then freed.
+// STAGE-NEXT: gpu.dealloc %[[D0]]
+// STAGE-NEXT: gpu.dealloc %[[D1]]
+// STAGE-NEXT: gpu.dealloc %[[D2]]
+// STAGE-NEXT: gpu.dealloc %[[D3]]
+// STAGE-NEXT: gpu.memcpy %[[OUT:.*]], %[[DO]] : memref<64x64xf32>, memref<64x64xf32>
+// STAGE-NEXT: gpu.dealloc %[[DO]]
+// STAGE-NEXT: return %[[OUT]]
 // The operands are arguments, so that the test does not depend on where
 // nvfp4.quantize is lowered.
 func.func @matmul(%qa: !nvfp4.tensor<64x128, 1x16>, %qb: !nvfp4.tensor<64x128, 1x16>) -> tensor<64x64xf32> {

@@ -121,6 +121,14 @@ struct NVFP4ToPTXPipelineOptions
                      "matmul, ops left for the host); see "
                      "convert-nvfp4-to-gpu"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> copiesPerLaunch{
+      *this, "copies-per-launch",
+      llvm::cl::desc("nvfp4-to-gpu-executable / nvfp4-to-gpu-emulation: copy "
+                     "every kernel operand to the device before each launch "
+                     "and back after it, instead of keeping buffers on the "
+                     "device across launches; see "
+                     "nvfp4-gpu-stage-launch-operands"),
+      llvm::cl::init(false)};
 };
 
 /// Returns the NVPTX feature string `nvfp4-to-ptx` uses for `target` when
@@ -154,8 +162,8 @@ void registerNVFP4ToPTXPipeline();
 /// Builds the `nvfp4-to-gpu-executable` pipeline (options as nvfp4-to-ptx):
 /// nvfp4-to-ptx, nvfp4-gpu-pack-launch-operands, the reference lowering of
 /// the remaining nvfp4 ops, bufferization (no buffer deallocation: it
-/// rejects gpu.launch_func), nvfp4-gpu-stage-launch-operands (device copies
-/// around each launch),
+/// rejects gpu.launch_func), nvfp4-gpu-stage-launch-operands (device
+/// buffers of the launches),
 /// gpu-async-region and the conversion of the host code to the LLVM dialect
 /// including gpu-to-llvm. The result runs with mlir-runner and
 /// libnvfp4_cuda_runtime (docs/gpu-runtime.md).
@@ -168,18 +176,27 @@ void buildNVFP4ToGPUExecutablePipeline(OpPassManager &pm,
 std::unique_ptr<Pass> createGPUPackLaunchOperandsPass();
 
 /// Creates `nvfp4-gpu-stage-launch-operands`: on buffers, every memref
-/// operand of a host gpu.launch_func gets a gpu.alloc'ed device copy with
-/// gpu.memcpy in / out around the launch and gpu.dealloc.
-std::unique_ptr<Pass> createGPUStageLaunchOperandsPass();
+/// operand of a host gpu.launch_func gets a gpu.alloc'ed device buffer, kept
+/// across the launches of its block: a host-to-device gpu.memcpy only where
+/// a kernel reads a buffer whose device copy is not current, a
+/// device-to-host one only before host code that touches a buffer a kernel
+/// changed and at the end of the block for buffers code after it can see,
+/// and a gpu.dealloc after the last use (StageLaunchOperands.cpp). With
+/// `perLaunch`, every operand is copied in before and out after each launch.
+std::unique_ptr<Pass> createGPUStageLaunchOperandsPass(bool perLaunch = false);
+
+/// Registers `nvfp4-gpu-stage-launch-operands`.
+void registerGPUStageLaunchOperandsPass();
 
 /// Registers `nvfp4-to-gpu-executable` and its two passes.
 void registerNVFP4ToGPUExecutablePipeline();
 
 /// The host side of `nvfp4-to-gpu-executable`, after the kernels: packed
 /// launch operands, the reference lowering of the other nvfp4 ops,
-/// bufferization, device copies around launches and the host code to the
-/// LLVM dialect (gpu-to-llvm included).
-void buildGPUHostToLLVMPipeline(OpPassManager &pm);
+/// bufferization, the device buffers of the launches (copied around each
+/// launch with `copiesPerLaunch`) and the host code to the LLVM dialect
+/// (gpu-to-llvm included).
+void buildGPUHostToLLVMPipeline(OpPassManager &pm, bool copiesPerLaunch);
 
 //===----------------------------------------------------------------------===//
 // nvfp4-to-gpu-emulation

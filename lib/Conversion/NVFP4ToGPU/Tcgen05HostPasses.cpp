@@ -30,6 +30,27 @@ using namespace mlir::nvfp4::detail;
 // Tensor maps of staged launches
 //===----------------------------------------------------------------------===//
 
+bool mlir::nvfp4::isTcgen05TensorMapAddress(Operation *op) {
+  auto pointer = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op);
+  if (!pointer)
+    return false;
+  for (Operation *toInteger : pointer->getUsers()) {
+    if (!isa<arith::IndexCastUIOp>(toInteger))
+      return false;
+    for (Operation *toPointer : toInteger->getUsers()) {
+      if (!isa<LLVM::IntToPtrOp>(toPointer))
+        return false;
+      for (OpOperand &use : toPointer->getUses()) {
+        auto call = dyn_cast<LLVM::CallOp>(use.getOwner());
+        if (!call || call.getCallee() != kTcgen05TensorMapEncodeFn ||
+            use.getOperandNumber() != 1)
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
 namespace {
 /// Builds each tensor map of a host launch from the buffer the launch passes
 /// right before it: moves the `nvfp4CudaTensorMapEncode2D` call and the

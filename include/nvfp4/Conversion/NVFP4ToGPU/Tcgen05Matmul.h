@@ -46,6 +46,15 @@ inline constexpr llvm::StringLiteral kTcgen05MultiprocessorCountFn =
 inline constexpr llvm::StringLiteral kTcgen05TensorMapEncodeFn =
     "nvfp4CudaTensorMapEncode2D";
 
+/// Whether `op` takes the aligned pointer of a buffer only as the address of
+/// tensor maps: a memref.extract_aligned_pointer_as_index whose every use is,
+/// through arith.index_castui and llvm.inttoptr, the address operand of a
+/// kTcgen05TensorMapEncodeFn call. nvfp4-tcgen05-retarget-tensor-maps
+/// replaces that address by the launch operand's, so such an op neither
+/// reads nor writes the buffer's host copy, and a launch plan encodes the map
+/// from the buffer its driver allocated.
+bool isTcgen05TensorMapAddress(Operation *op);
+
 /// A matmul of at most this many rows (M) and at least kTcgen05SwapMinCols
 /// columns (N) runs on a tcgen05 target as its transposed product.
 inline constexpr int64_t kTcgen05SwapMaxRows = 64;

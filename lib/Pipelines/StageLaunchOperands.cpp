@@ -1,0 +1,486 @@
+//===- StageLaunchOperands.cpp - Device buffers of kernel operands --------===//
+//
+// Part of the NVFP4-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// nvfp4-gpu-stage-launch-operands: on buffers (after bufferization), gives
+// every memref operand of a host gpu.launch_func a device buffer, and keeps
+// that buffer across the launches of its block, so that a kernel's output is
+// read by the next kernel where it is, without a round trip through the host.
+//
+// Each block that holds launches is walked in order, tracking per staged
+// host buffer which copies are current:
+//
+// - at a launch: an operand gets a `gpu.alloc` on its first use in the
+//   block, a host-to-device `gpu.memcpy` when the kernel reads it and the
+//   device copy is not current, and, when the kernel writes it, the device
+//   copy becomes the only current one;
+// - at any other operation that reads or writes a staged buffer (through
+//   any view of it; nested regions included): a device-to-host copy first
+//   when the host copy is not current, and when the operation may write
+//   the buffer (by its memory effects; any operation without them counts as
+//   writing), the device copy is no longer current;
+// - at the end of the block: a device-to-host copy of every buffer the
+//   kernels changed and code after the block can see (anything but an
+//   allocation of the block itself), then each device buffer is freed after
+//   its last use.
+//
+// A buffer whose address leaves the memref world (an aligned pointer taken
+// for anything but a tensor map, a cast out of the memref type) is copied
+// around each launch, as is every buffer with `per-launch`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Pipelines/Pipelines.h"
+
+#include "LaunchOperandAccess.h"
+
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4::detail;
+
+namespace {
+
+/// The buffer `value` is a view of (through view-like ops), or `value`.
+Value getRootBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view || view.getViewDest() != value)
+      break;
+    value = view.getViewSource();
+  }
+  return value;
+}
+
+/// Whether code can reach the memory of `root` other than through memref
+/// values: an aligned pointer taken for anything but a tcgen05 tensor map,
+/// or a cast to another type, of `root` or of a view of it.
+bool addressEscapes(Value root) {
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == value) {
+        worklist.push_back(view.getViewDest());
+        continue;
+      }
+      if (isa<memref::ExtractAlignedPointerAsIndexOp>(user) &&
+          !mlir::nvfp4::isTcgen05TensorMapAddress(user))
+        return true;
+      if (isa<UnrealizedConversionCastOp>(user))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// How an operation touches a buffer on the host.
+struct HostAccess {
+  bool reads = false;
+  bool writes = false;
+  bool frees = false;
+};
+
+/// The host accesses of `op` (its nested operations included) per root
+/// buffer, for the memref operands whose root is in `tracked`. An operation
+/// that does not describe its memory effects reads and writes each of its
+/// memref operands; view-like operations and pure address computations (a
+/// tensor map's address) access nothing.
+llvm::SmallDenseMap<Value, HostAccess>
+getHostAccesses(Operation *op, const llvm::DenseSet<Value> &tracked) {
+  llvm::SmallDenseMap<Value, HostAccess> accesses;
+  op->walk([&](Operation *nested) {
+    if (isa<ViewLikeOpInterface>(nested) ||
+        mlir::nvfp4::isTcgen05TensorMapAddress(nested))
+      return;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    if (effects)
+      effects.getEffects(instances);
+    for (Value operand : nested->getOperands()) {
+      if (!isa<MemRefType, UnrankedMemRefType>(operand.getType()))
+        continue;
+      Value root = getRootBuffer(operand);
+      if (!tracked.contains(root))
+        continue;
+      HostAccess &access = accesses[root];
+      if (!effects) {
+        access.reads = access.writes = true;
+        continue;
+      }
+      for (const MemoryEffects::EffectInstance &instance : instances) {
+        if (instance.getValue() && instance.getValue() != operand)
+          continue;
+        if (isa<MemoryEffects::Read>(instance.getEffect()))
+          access.reads = true;
+        else if (isa<MemoryEffects::Write>(instance.getEffect()))
+          access.writes = true;
+        else if (isa<MemoryEffects::Free>(instance.getEffect()))
+          access.frees = true;
+      }
+    }
+  });
+  return accesses;
+}
+
+/// The device buffer of one staged host buffer in the block being staged.
+struct DeviceCopy {
+  /// What the copies move on the host side: the staged value, or a
+  /// reinterpret_cast of it (see stageOperand).
+  Value host;
+  Value device;
+  Value root;
+  bool deviceCurrent = false;
+  bool hostCurrent = true;
+  /// Copied in before and out after each launch.
+  bool perLaunch = false;
+  /// The last operation that uses `device`.
+  Operation *lastUse = nullptr;
+};
+
+/// Stages the launches of one block.
+class BlockStager {
+public:
+  BlockStager(Block &block, bool perLaunch)
+      : block(block), perLaunch(perLaunch) {}
+
+  LogicalResult run() {
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+          launch && isHostLaunch(launch)) {
+        if (failed(stageLaunch(launch)))
+          return failure();
+        continue;
+      }
+      synchronizeBefore(&op);
+    }
+    finish();
+    return success();
+  }
+
+private:
+  /// A launch operand as staged: the host value copied, and the view the
+  /// kernel sees the device bytes through, if any.
+  struct StagedOperand {
+    unsigned index;
+    Value key;
+    memref::ViewOp view;
+  };
+
+  LogicalResult stageLaunch(gpu::LaunchFuncOp launch);
+  FailureOr<StagedOperand> getStagedOperand(gpu::LaunchFuncOp launch,
+                                            unsigned index);
+  DeviceCopy &getOrCreateCopy(OpBuilder &b, Location loc, Value key);
+  void synchronizeBefore(Operation *op);
+  void copyToHost(OpBuilder &b, Location loc, DeviceCopy &copy);
+  void retire(Value key);
+  void finish();
+
+  Block &block;
+  bool perLaunch;
+  /// The device copies in use, by staged host value, in staging order.
+  llvm::MapVector<Value, DeviceCopy> copies;
+  /// The roots of `copies`.
+  llvm::DenseSet<Value> trackedRoots;
+  /// Retired device buffers and their last uses, in retirement order.
+  SmallVector<std::pair<Value, Operation *>> retired;
+};
+
+FailureOr<BlockStager::StagedOperand>
+BlockStager::getStagedOperand(gpu::LaunchFuncOp launch, unsigned index) {
+  Value operand = launch.getKernelOperands()[index];
+  auto memrefType = cast<MemRefType>(operand.getType());
+  if (!memrefType.hasStaticShape())
+    return launch.emitOpError()
+           << "kernel operand #" << index
+           << " has a dynamic shape; only static shapes are staged";
+  // A packed byte buffer seen through memref.view: stage the bytes.
+  StagedOperand staged{index, operand, nullptr};
+  if ((staged.view = operand.getDefiningOp<memref::ViewOp>())) {
+    if (!staged.view.getSizes().empty() ||
+        !matchPattern(staged.view.getByteShift(), m_Zero()))
+      return staged.view.emitOpError()
+             << "of a kernel operand must have no byte shift and no dynamic "
+                "sizes to be staged";
+    staged.key = staged.view.getSource();
+  }
+  if (!cast<MemRefType>(staged.key.getType()).getLayout().isIdentity())
+    return launch.emitOpError()
+           << "kernel operand #" << index
+           << " does not have an identity layout; it cannot be copied to the "
+              "device as one block";
+  return staged;
+}
+
+DeviceCopy &BlockStager::getOrCreateCopy(OpBuilder &b, Location loc,
+                                         Value key) {
+  auto it = copies.find(key);
+  if (it != copies.end())
+    return it->second;
+  DeviceCopy copy;
+  copy.root = getRootBuffer(key);
+  copy.perLaunch = perLaunch || addressEscapes(copy.root);
+  // A memref.cast to the identity layout of a strided view that is laid out
+  // the same (e.g. a leading-rows slice of a row-major buffer): copy through
+  // a reinterpret_cast instead, which the canonicalizer does not fold into
+  // the gpu.memcpy (a memcpy of a strided memref has no lowering).
+  auto hostType = cast<MemRefType>(key.getType());
+  copy.host = key;
+  if (auto hostCast = key.getDefiningOp<memref::CastOp>()) {
+    auto sourceType = cast<MemRefType>(hostCast.getSource().getType());
+    int64_t sourceOffset = ShapedType::kDynamic;
+    SmallVector<int64_t> sourceStrides;
+    if (!sourceType.getLayout().isIdentity() &&
+        succeeded(
+            sourceType.getStridesAndOffset(sourceStrides, sourceOffset)) &&
+        sourceOffset == 0) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(hostCast);
+      copy.host = memref::ReinterpretCastOp::create(
+          b, loc, hostType, hostCast.getSource(), /*offset=*/0,
+          hostType.getShape(), hostType.getStridesAndOffset().first);
+    }
+  }
+  auto alloc = gpu::AllocOp::create(
+      b, loc, MemRefType::get(hostType.getShape(), hostType.getElementType()),
+      /*asyncToken=*/Type(), /*asyncDependencies=*/ValueRange{},
+      /*dynamicSizes=*/ValueRange{}, /*symbolOperands=*/ValueRange{},
+      /*hostShared=*/false);
+  copy.device = alloc.getMemref();
+  copy.lastUse = alloc;
+  trackedRoots.insert(copy.root);
+  return copies.insert({key, copy}).first->second;
+}
+
+LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
+  if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
+    return launch.emitOpError()
+           << "is asynchronous; operands are staged before gpu-async-region";
+  SmallVector<Value> operands(launch.getKernelOperands());
+  SmallVector<int32_t> access;
+  if (auto attr = launch->getAttrOfType<DenseI32ArrayAttr>(
+          kLaunchOperandAccessAttrName)) {
+    access.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+    if (access.size() != operands.size())
+      return launch.emitOpError() << kLaunchOperandAccessAttrName
+                                  << " does not have one entry per operand";
+  } else {
+    for (Value v : operands)
+      access.push_back(isa<MemRefType>(v.getType()) ? kRead | kWrite : kNone);
+  }
+
+  SmallVector<StagedOperand> staged;
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    if (!isa<MemRefType>(operand.getType()))
+      continue;
+    FailureOr<StagedOperand> s = getStagedOperand(launch, index);
+    if (failed(s))
+      return failure();
+    staged.push_back(*s);
+  }
+
+  OpBuilder b(launch);
+  Location loc = launch.getLoc();
+  // Another view of a buffer this launch uses has its own device copy:
+  // bring it back to the host first, so that the launch sees its changes.
+  llvm::SmallDenseSet<Value> launchKeys, launchRoots;
+  for (const StagedOperand &s : staged) {
+    launchKeys.insert(s.key);
+    launchRoots.insert(getRootBuffer(s.key));
+  }
+  for (Value key : llvm::to_vector(copies.keys())) {
+    DeviceCopy &copy = copies[key];
+    if (!launchKeys.contains(key) && launchRoots.contains(copy.root)) {
+      copyToHost(b, loc, copy);
+      retire(key);
+    }
+  }
+
+  for (StagedOperand &s : staged) {
+    DeviceCopy &copy = getOrCreateCopy(b, loc, s.key);
+    if ((access[s.index] & kRead) && !copy.deviceCurrent) {
+      gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
+                            copy.device, copy.host);
+      copy.deviceCurrent = true;
+    }
+    Value kernelOperand = copy.device;
+    if (s.view)
+      kernelOperand =
+          memref::ViewOp::create(b, loc, s.view.getType(), copy.device,
+                                 s.view.getByteShift(), ValueRange{});
+    launch.getKernelOperandsMutable()[s.index].set(kernelOperand);
+    copy.lastUse = launch;
+  }
+  launch->removeAttr(kLaunchOperandAccessAttrName);
+
+  // After the launch: the written device copies are the current ones.
+  b.setInsertionPointAfter(launch);
+  llvm::SmallDenseMap<Value, unsigned> keysPerRoot;
+  for (Value key : launchKeys)
+    ++keysPerRoot[getRootBuffer(key)];
+  for (const StagedOperand &s : staged) {
+    if (!(access[s.index] & kWrite))
+      continue;
+    DeviceCopy &copy = copies[s.key];
+    copy.deviceCurrent = true;
+    copy.hostCurrent = false;
+  }
+  // Buffers copied around each launch, and buffers this launch reaches
+  // through several views (each view has its own device copy), go back now.
+  for (Value key : llvm::to_vector(copies.keys())) {
+    if (!launchKeys.contains(key))
+      continue;
+    DeviceCopy &copy = copies[key];
+    if (copy.perLaunch || keysPerRoot[copy.root] > 1) {
+      copyToHost(b, loc, copy);
+      retire(key);
+    }
+  }
+  return success();
+}
+
+void BlockStager::copyToHost(OpBuilder &b, Location loc, DeviceCopy &copy) {
+  if (copy.hostCurrent)
+    return;
+  copy.lastUse = gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(),
+                                       ValueRange{}, copy.host, copy.device);
+  copy.hostCurrent = true;
+}
+
+void BlockStager::retire(Value key) {
+  DeviceCopy copy = copies.lookup(key);
+  retired.push_back({copy.device, copy.lastUse});
+  copies.erase(key);
+  trackedRoots.clear();
+  for (auto &[unused, other] : copies)
+    trackedRoots.insert(other.root);
+}
+
+void BlockStager::synchronizeBefore(Operation *op) {
+  if (copies.empty())
+    return;
+  llvm::SmallDenseMap<Value, HostAccess> accesses =
+      getHostAccesses(op, trackedRoots);
+  if (accesses.empty())
+    return;
+  OpBuilder b(op);
+  for (Value key : llvm::to_vector(copies.keys())) {
+    DeviceCopy &copy = copies[key];
+    auto it = accesses.find(copy.root);
+    if (it == accesses.end())
+      continue;
+    const HostAccess &access = it->second;
+    // A freed buffer's contents are dead.
+    if (access.frees && !access.reads && !access.writes) {
+      retire(key);
+      continue;
+    }
+    copyToHost(b, op->getLoc(), copy);
+    if (access.writes || access.frees)
+      copy.deviceCurrent = false;
+    if (access.frees)
+      retire(key);
+  }
+}
+
+void BlockStager::finish() {
+  // Copies the code after the block may read: all but the block's own
+  // allocations (the terminator's uses were synchronized above).
+  OpBuilder b(block.getTerminator());
+  for (Value key : llvm::to_vector(copies.keys())) {
+    DeviceCopy &copy = copies[key];
+    Operation *def = copy.root.getDefiningOp();
+    bool blockLocal = def && def->getBlock() == &block &&
+                      isa<memref::AllocOp, memref::AllocaOp>(def);
+    if (!blockLocal)
+      copyToHost(b, block.getTerminator()->getLoc(), copy);
+    retire(key);
+  }
+  // Each device buffer is freed after its last use; buffers that share a
+  // last use are freed in the order they were retired.
+  llvm::DenseMap<Operation *, Operation *> insertAfter;
+  for (auto [device, lastUse] : retired) {
+    Operation *&after = insertAfter[lastUse];
+    if (!after)
+      after = lastUse;
+    OpBuilder b(after->getContext());
+    b.setInsertionPointAfter(after);
+    after = gpu::DeallocOp::create(b, lastUse->getLoc(), /*asyncToken=*/Type(),
+                                   ValueRange{}, device);
+  }
+}
+
+struct StageLaunchOperandsPass
+    : public PassWrapper<StageLaunchOperandsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StageLaunchOperandsPass)
+
+  StageLaunchOperandsPass() = default;
+  StageLaunchOperandsPass(const StageLaunchOperandsPass &other)
+      : PassWrapper(other) {}
+  explicit StageLaunchOperandsPass(bool perLaunch) {
+    this->perLaunch = perLaunch;
+  }
+
+  StringRef getArgument() const override {
+    return "nvfp4-gpu-stage-launch-operands";
+  }
+  StringRef getDescription() const override {
+    return "Give the memref operands of host gpu.launch_func ops device "
+           "buffers (gpu.alloc, gpu.memcpy, gpu.dealloc), kept on the device "
+           "across the launches of a block and copied back only where host "
+           "code or code after the block reads them";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<gpu::GPUDialect, memref::MemRefDialect>();
+  }
+
+  void runOnOperation() override {
+    // Outer blocks first: an operation holding launches in its regions
+    // still uses the host buffers when its own block is staged.
+    SmallVector<Block *> blocks;
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp>(op))
+        return WalkResult::skip();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          if (llvm::any_of(block, [](Operation &nested) {
+                auto launch = dyn_cast<gpu::LaunchFuncOp>(nested);
+                return launch && isHostLaunch(launch);
+              }))
+            blocks.push_back(&block);
+      return WalkResult::advance();
+    });
+    for (Block *block : blocks)
+      if (failed(BlockStager(*block, perLaunch).run()))
+        return signalPassFailure();
+  }
+
+  Option<bool> perLaunch{
+      *this, "per-launch",
+      llvm::cl::desc("Copy every operand to the device before each launch "
+                     "and back after it (for operands the kernel writes), "
+                     "instead of keeping buffers on the device across the "
+                     "launches of a block"),
+      llvm::cl::init(false)};
+};
+} // namespace
+
+std::unique_ptr<Pass>
+mlir::nvfp4::createGPUStageLaunchOperandsPass(bool perLaunch) {
+  return std::make_unique<StageLaunchOperandsPass>(perLaunch);
+}
+
+void mlir::nvfp4::registerGPUStageLaunchOperandsPass() {
+  PassRegistration<StageLaunchOperandsPass>();
+}

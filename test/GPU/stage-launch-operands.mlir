@@ -1,0 +1,338 @@
+// nvfp4-gpu-stage-launch-operands on buffers: where device buffers are
+// allocated, copied in, copied out and freed, and what stays on the device
+// between launches.
+//
+// RUN: nvfp4-opt %s --split-input-file --nvfp4-gpu-stage-launch-operands \
+// RUN:   | FileCheck %s
+// RUN: nvfp4-opt %s --split-input-file \
+// RUN:   --nvfp4-gpu-stage-launch-operands="per-launch=true" \
+// RUN:   | FileCheck %s --check-prefix=PER
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+
+// A kernel's output read by the next kernel stays on the device: the input
+// goes in once, the intermediate never crosses, the result comes back once
+// (the function returns it), and each device buffer is freed after its last
+// use.
+// CHECK-LABEL: func.func @chain(
+// CHECK-SAME: %[[X:.*]]: memref<16xf32>
+// CHECK: %[[T:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: %[[R:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: %[[DX:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.memcpy %[[DX]], %[[X]]
+// CHECK-NEXT: %[[DT:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}} args(%[[DX]] : memref<16xf32>, %[[DT]] : memref<16xf32>)
+// CHECK-NOT: nvfp4.operand_access
+// CHECK-NEXT: gpu.dealloc %[[DX]]
+// CHECK-NEXT: %[[DR:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}} args(%[[DT]] : memref<16xf32>, %[[DR]] : memref<16xf32>)
+// CHECK-NEXT: gpu.dealloc %[[DT]]
+// CHECK-NEXT: gpu.memcpy %[[R]], %[[DR]]
+// CHECK-NEXT: gpu.dealloc %[[DR]]
+// CHECK-NEXT: return %[[R]]
+
+// Copied around each launch: the intermediate goes out and back in.
+// PER-LABEL: func.func @chain(
+// PER: gpu.launch_func @k::@produce
+// PER-NEXT: gpu.dealloc
+// PER-NEXT: gpu.memcpy %[[T:.*]], %[[DT:.*]] :
+// PER-NEXT: gpu.dealloc %[[DT]]
+// PER-NEXT: %[[DT2:.*]] = gpu.alloc () : memref<16xf32>
+// PER-NEXT: gpu.memcpy %[[DT2]], %[[T]]
+// PER-NEXT: %[[DR:.*]] = gpu.alloc
+// PER-NEXT: gpu.launch_func @k::@produce {{.*}} args(%[[DT2]] : memref<16xf32>, %[[DR]] : memref<16xf32>)
+// PER-NEXT: gpu.dealloc %[[DT2]]
+// PER-NEXT: gpu.memcpy %{{.*}}, %[[DR]]
+// PER-NEXT: gpu.dealloc %[[DR]]
+// PER-NEXT: return
+  func.func @chain(%x: memref<16xf32>) -> memref<16xf32> {
+    %c1 = arith.constant 1 : index
+    %t = memref.alloc() : memref<16xf32>
+    %r = memref.alloc() : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %t : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%t : memref<16xf32>, %r : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    return %r : memref<16xf32>
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+
+// A host read brings the kernel's output back first; the device copy stays
+// current (a load does not write), so the next launch reads it in place.
+// CHECK-LABEL: func.func @host_read_between(
+// CHECK: %[[T:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: gpu.memcpy
+// CHECK-NEXT: %[[DT:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}}, %[[DT]] : memref<16xf32>)
+// CHECK-NEXT: gpu.dealloc
+// CHECK-NEXT: gpu.memcpy %[[T]], %[[DT]]
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[T]]
+// CHECK-NOT: gpu.memcpy %[[DT]]
+// CHECK: gpu.launch_func @k::@produce {{.*}} args(%[[DT]] : memref<16xf32>,
+// CHECK-NEXT: gpu.dealloc %[[DT]]
+// CHECK: return %[[V]]
+  func.func @host_read_between(%x: memref<16xf32>, %y: memref<16xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = memref.alloc() : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %t : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    %v = memref.load %t[%c0] : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%t : memref<16xf32>, %y : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    return %v : f32
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+
+// A host write of part of a kernel's output: the host copy is brought back
+// first (the write keeps the other elements), and the next launch gets it
+// again. The argument the second kernel writes goes back at the end of the
+// function, which the caller sees.
+// CHECK-LABEL: func.func @host_write_between(
+// CHECK-SAME: %[[X:.*]]: memref<16xf32>, %[[Y:.*]]: memref<16xf32>
+// CHECK: %[[T:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: gpu.memcpy
+// CHECK-NEXT: %[[DT:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}}, %[[DT]] : memref<16xf32>)
+// CHECK-NEXT: gpu.dealloc
+// CHECK-NEXT: gpu.memcpy %[[T]], %[[DT]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[T]]
+// CHECK-NEXT: gpu.memcpy %[[DT]], %[[T]]
+// CHECK-NEXT: %[[DY:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}} args(%[[DT]] : memref<16xf32>, %[[DY]] : memref<16xf32>)
+// CHECK-NEXT: gpu.dealloc %[[DT]]
+// CHECK-NEXT: gpu.memcpy %[[Y]], %[[DY]]
+// CHECK-NEXT: gpu.dealloc %[[DY]]
+// CHECK-NEXT: return
+  func.func @host_write_between(%x: memref<16xf32>, %y: memref<16xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %f = arith.constant 1.0 : f32
+    %t = memref.alloc() : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %t : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    memref.store %f, %t[%c0] : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%t : memref<16xf32>, %y : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+
+// A buffer of the function that it frees, or never lets out, is not copied
+// back.
+// CHECK-LABEL: func.func @dead_outputs(
+// CHECK: gpu.launch_func
+// CHECK-NOT: gpu.memcpy
+// CHECK: gpu.launch_func
+// CHECK-NOT: gpu.memcpy
+// CHECK: memref.dealloc
+// CHECK-NOT: gpu.memcpy
+// CHECK: return
+  func.func @dead_outputs(%x: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %t = memref.alloc() : memref<16xf32>
+    %u = memref.alloc() : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %t : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%t : memref<16xf32>, %u : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    memref.dealloc %t : memref<16xf32>
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      gpu.return
+    }
+    gpu.func @produce2d(%in: memref<4x16xf32>, %out: memref<4x16xf32>) kernel {
+      gpu.return
+    }
+    gpu.func @produce2rows(%in: memref<2x16xf32>, %out: memref<2x16xf32>) kernel {
+      gpu.return
+    }
+  }
+
+// Two views of one buffer: the device copy of the whole buffer goes back to
+// the host before the launch that reads its leading rows through another
+// view, which gets its own device copy (through a reinterpret_cast).
+// CHECK-LABEL: func.func @views(
+// CHECK: %[[B:.*]] = memref.alloc() : memref<4x16xf32>
+// CHECK: %[[CAST:.*]] = memref.cast
+// CHECK-NEXT: %[[RC:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [2, 16], strides: [16, 1]
+// CHECK: gpu.memcpy
+// CHECK-NEXT: %[[DB:.*]] = gpu.alloc () : memref<4x16xf32>
+// CHECK-NEXT: gpu.launch_func @k::@produce2d {{.*}}, %[[DB]] : memref<4x16xf32>)
+// CHECK-NEXT: gpu.dealloc
+// CHECK-NEXT: gpu.memcpy %[[B]], %[[DB]]
+// CHECK-NEXT: gpu.dealloc %[[DB]]
+// CHECK-NEXT: %[[DV:.*]] = gpu.alloc () : memref<2x16xf32>
+// CHECK-NEXT: gpu.memcpy %[[DV]], %[[RC]]
+// CHECK: gpu.launch_func @k::@produce2rows {{.*}} args(%[[DV]] : memref<2x16xf32>,
+  func.func @views(%x: memref<4x16xf32>, %y: memref<2x16xf32>) {
+    %c1 = arith.constant 1 : index
+    %b = memref.alloc() : memref<4x16xf32>
+    %sub = memref.subview %b[0, 0] [2, 16] [1, 1] : memref<4x16xf32> to memref<2x16xf32, strided<[16, 1]>>
+    %cast = memref.cast %sub : memref<2x16xf32, strided<[16, 1]>> to memref<2x16xf32>
+    gpu.launch_func @k::@produce2d blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<4x16xf32>, %b : memref<4x16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    gpu.launch_func @k::@produce2rows blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%cast : memref<2x16xf32>, %y : memref<2x16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+
+// A loop whose body launches: the loop is a host operation that may touch
+// the buffer, so the kernel's output before it comes back; the body's block
+// is staged on its own and sends back what it changed of buffers defined
+// outside it at the end of each iteration.
+// CHECK-LABEL: func.func @loop(
+// CHECK: %[[T:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: gpu.memcpy
+// CHECK-NEXT: %[[DT:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}}, %[[DT]] : memref<16xf32>)
+// CHECK: gpu.memcpy %[[T]], %[[DT]]
+// CHECK-NEXT: gpu.dealloc %[[DT]]
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: %[[DI:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.memcpy %[[DI]], %[[T]]
+// CHECK-NEXT: %[[DO:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}} args(%[[DI]] : memref<16xf32>, %[[DO]] : memref<16xf32>)
+// CHECK-NEXT: gpu.dealloc %[[DI]]
+// CHECK-NEXT: gpu.memcpy %[[T2:.*]], %[[DO]]
+// CHECK-NEXT: gpu.dealloc %[[DO]]
+// CHECK-NEXT: }
+  func.func @loop(%x: memref<16xf32>, %u: memref<16xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = memref.alloc() : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %t : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+          args(%t : memref<16xf32>, %u : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    }
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+
+// An aligned pointer taken for anything but a tensor map lets host code
+// reach the buffer without a memref: it is copied around each launch.
+// CHECK-LABEL: func.func @escaping_address(
+// CHECK: %[[T:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: gpu.memcpy
+// CHECK-NEXT: %[[DT:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}}, %[[DT]] : memref<16xf32>)
+// CHECK-NEXT: gpu.dealloc
+// CHECK-NEXT: gpu.memcpy %[[T]], %[[DT]]
+// CHECK-NEXT: gpu.dealloc %[[DT]]
+// CHECK-NEXT: return
+  func.func @escaping_address(%x: memref<16xf32>) -> index {
+    %c1 = arith.constant 1 : index
+    %t = memref.alloc() : memref<16xf32>
+    %p = memref.extract_aligned_pointer_as_index %t : memref<16xf32> -> index
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %t : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    return %p : index
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      gpu.return
+    }
+    gpu.func @consume(%in: memref<16xf32>, %map: !llvm.array<128 x i8>) kernel {
+      gpu.return
+    }
+  }
+
+  llvm.func @nvfp4CudaTensorMapEncode2D(!llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32)
+
+// The address of a tensor map (which nvfp4-tcgen05-retarget-tensor-maps
+// replaces by the device buffer's) is not a host access.
+// CHECK-LABEL: func.func @tensor_map_address(
+// CHECK: gpu.memcpy
+// CHECK-NEXT: %[[DT:.*]] = gpu.alloc () : memref<16xf32>
+// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}}, %[[DT]] : memref<16xf32>)
+// CHECK-NEXT: gpu.dealloc
+// CHECK-NOT: gpu.memcpy
+// CHECK: gpu.launch_func @k::@consume {{.*}} args(%[[DT]] : memref<16xf32>,
+// CHECK-NEXT: gpu.dealloc %[[DT]]
+// CHECK-NEXT: return
+  func.func @tensor_map_address(%x: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %c1_i32 = arith.constant 1 : i32
+    %c16_i32 = arith.constant 16 : i32
+    %c64_i64 = arith.constant 64 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c0_i32 = arith.constant 0 : i32
+    %t = memref.alloc() : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %t : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    %slot = llvm.alloca %c1_i32 x !llvm.array<128 x i8> {alignment = 64 : i64} : (i32) -> !llvm.ptr
+    %p = memref.extract_aligned_pointer_as_index %t : memref<16xf32> -> index
+    %i = arith.index_castui %p : index to i64
+    %address = llvm.inttoptr %i : i64 to !llvm.ptr
+    llvm.call @nvfp4CudaTensorMapEncode2D(%slot, %address, %c64_i64, %c1_i64, %c64_i64, %c16_i32, %c1_i32, %c0_i32) : (!llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32) -> ()
+    %map = llvm.load %slot : !llvm.ptr -> !llvm.array<128 x i8>
+    gpu.launch_func @k::@consume blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%t : memref<16xf32>, %map : !llvm.array<128 x i8>) {nvfp4.operand_access = array<i32: 1, 0>}
+    return
+  }
+}
