@@ -23,7 +23,7 @@
 
 #include "nvfp4/Pipelines/Pipelines.h"
 
-#include "LaunchOperandAccess.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -47,7 +47,7 @@
 #include "nvfp4/Conversion/Passes.h"
 
 using namespace mlir;
-using namespace mlir::nvfp4::detail;
+using namespace mlir::nvfp4;
 
 /// Whether kernels see `type` as bytes: an E2M1 code (packed two per
 /// byte), or an E4M3, E5M2 or E8M0 code or scale (one per byte).
@@ -220,7 +220,7 @@ struct PackLaunchOperandsPass
     for (auto [index, operand] : llvm::enumerate(operands)) {
       auto memrefType = dyn_cast<MemRefType>(operand.getType());
       if (!memrefType) {
-        access.push_back(kNone);
+        access.push_back(kLaunchOperandNone);
         continue;
       }
       Operation *def = operand.getDefiningOp();
@@ -234,16 +234,17 @@ struct PackLaunchOperandsPass
           return u->getBlock() != launch->getBlock() ||
                  u->isBeforeInBlock(launch);
         });
-        access.push_back(usedBefore ? (kRead | kWrite) : kWrite);
+        access.push_back(usedBefore ? (kLaunchOperandRead | kLaunchOperandWrite)
+                                    : kLaunchOperandWrite);
         continue;
       }
       auto toBuffer = dyn_cast_or_null<bufferization::ToBufferOp>(def);
       if (!toBuffer) {
         // Unknown origin: copied both ways.
-        access.push_back(kRead | kWrite);
+        access.push_back(kLaunchOperandRead | kLaunchOperandWrite);
         continue;
       }
-      access.push_back(kRead);
+      access.push_back(kLaunchOperandRead);
       Type element = memrefType.getElementType();
       if (!isComponentElementType(element))
         continue;
@@ -270,6 +271,15 @@ struct PackLaunchOperandsPass
       launch.getKernelOperandsMutable()[index].set(view);
       if (toBuffer->use_empty())
         toBuffer->erase();
+    }
+    // What the lowering that created the launch recorded wins over where
+    // the operands come from.
+    if (auto recorded = launch->getAttrOfType<DenseI32ArrayAttr>(
+            kLaunchOperandAccessAttrName)) {
+      if (recorded.size() != static_cast<int64_t>(operands.size()))
+        return launch.emitOpError() << kLaunchOperandAccessAttrName
+                                    << " does not have one entry per operand";
+      return success();
     }
     launch->setAttr(kLaunchOperandAccessAttrName,
                     b.getDenseI32ArrayAttr(access));

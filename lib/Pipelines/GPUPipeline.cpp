@@ -133,6 +133,9 @@ void mlir::nvfp4::buildNVFP4ToNVVMKernelsPipeline(
   gpuOptions.boundaryScaleLayout = options.boundaryScaleLayout;
   gpuOptions.reportFallbacks = options.reportFallbacks;
   pm.addPass(createConvertNVFP4ToGPU(gpuOptions));
+  // Tensor amaxes the kernels leave on the device reach the next kernels
+  // there, not through the host.
+  pm.addPass(nvfp4::createKeepKernelScalarsOnDevice());
 
   // 2. The kernel module to the NVVM and LLVM dialects.
   pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());

@@ -34,7 +34,7 @@
 
 #include "nvfp4/Pipelines/Pipelines.h"
 
-#include "LaunchOperandAccess.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 
@@ -47,7 +47,7 @@
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
-using namespace mlir::nvfp4::detail;
+using namespace mlir::nvfp4;
 
 namespace {
 
@@ -277,7 +277,9 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
                                   << " does not have one entry per operand";
   } else {
     for (Value v : operands)
-      access.push_back(isa<MemRefType>(v.getType()) ? kRead | kWrite : kNone);
+      access.push_back(isa<MemRefType>(v.getType())
+                           ? kLaunchOperandRead | kLaunchOperandWrite
+                           : kLaunchOperandNone);
   }
 
   SmallVector<StagedOperand> staged;
@@ -309,7 +311,7 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
 
   for (StagedOperand &s : staged) {
     DeviceCopy &copy = getOrCreateCopy(b, loc, s.key);
-    if ((access[s.index] & kRead) && !copy.deviceCurrent) {
+    if ((access[s.index] & kLaunchOperandRead) && !copy.deviceCurrent) {
       gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
                             copy.device, copy.host);
       copy.deviceCurrent = true;
@@ -330,7 +332,7 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
   for (Value key : launchKeys)
     ++keysPerRoot[getRootBuffer(key)];
   for (const StagedOperand &s : staged) {
-    if (!(access[s.index] & kWrite))
+    if (!(access[s.index] & kLaunchOperandWrite))
       continue;
     DeviceCopy &copy = copies[s.key];
     copy.deviceCurrent = true;

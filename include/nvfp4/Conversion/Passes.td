@@ -189,6 +189,58 @@ def GridConstantKernelParams
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def KeepKernelScalarsOnDevice
+    : Pass<"nvfp4-keep-kernel-scalars-on-device", "ModuleOp"> {
+  let summary = "Pass a scalar the host reads back from a kernel's output to "
+                "later kernels as that buffer";
+  let description = [{
+    The host code `convert-nvfp4-to-gpu` writes reads some kernel results
+    back as scalars: the tensor amax a quantize kernel or a tcgen05 epilogue
+    leaves in a one-element buffer (`memref.load %buf[0]`), which the NVFP4
+    value carries as an f32 and the next kernels (the matmul, the quantize
+    of a matmul's result) take as a scalar argument. Reading it makes the
+    host wait for the kernel that wrote it, once per quantization.
+
+    For every such load on the host, of a `memref<1xT>` (`T` an integer,
+    index or float type) allocated in the same block, when everything else
+    that uses the buffer (the launch that writes it, a host store that
+    initializes it) comes before the load, this pass passes the buffer
+    instead of the loaded value to each `gpu.launch_func` of that block that
+    takes the value as a kernel operand: the launch calls a copy of its
+    kernel, named `<kernel>_byref<i>[_<j>...]` after the operands now passed
+    by reference, whose operand is the `memref<1xT>` and whose entry block
+    loads the scalar from it first (and whose `nvfp4.operand_access`, when
+    the launch has one, says the kernel reads it). The buffer's
+    `memref.dealloc` moves after
+    the last such launch; the load is erased once nothing else uses it (a
+    function result, host arithmetic). Nothing else changes: the kernels see
+    the same value, written by the same launch, and no host code reads the
+    buffer any more, so the launches queue without a wait in between.
+
+    Example:
+
+    ```mlir
+    // Before:
+    %amax = memref.alloc() : memref<1xf32>
+    gpu.launch_func @k::@quantize ... args(%x : memref<64xf32>, %amax : memref<1xf32>)
+    %a = memref.load %amax[%c0] : memref<1xf32>
+    memref.dealloc %amax : memref<1xf32>
+    gpu.launch_func @k::@matmul ... args(%q : memref<64xi8>, %a : f32)
+    // After:
+    %amax = memref.alloc() : memref<1xf32>
+    gpu.launch_func @k::@quantize ... args(%x : memref<64xf32>, %amax : memref<1xf32>)
+    gpu.launch_func @k::@matmul_byref1 ... args(%q : memref<64xi8>, %amax : memref<1xf32>)
+    memref.dealloc %amax : memref<1xf32>
+    // gpu.func @matmul_byref1(%q: memref<64xi8>, %a_ref: memref<1xf32>) kernel {
+    //   %a = memref.load %a_ref[%c0] : memref<1xf32>
+    //   ... the body of @matmul, with %a ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def StripGPUCompileTimes : Pass<"nvfp4-strip-gpu-compile-times", "ModuleOp"> {
   let summary = "Drop the compile-time measurements gpu-module-to-binary records";
   let description = [{

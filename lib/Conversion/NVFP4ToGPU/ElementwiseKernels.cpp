@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Conversion/NVFP4ToGPU/ElementwiseKernels.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 #include "nvfp4/Dialect/NVFP4/Utils/TensorScaleUtils.h"
@@ -412,12 +413,13 @@ void launchAndReplace(PatternRewriter &rewriter, Operation *op,
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
-  gpu::LaunchFuncOp::create(
+  auto launch = gpu::LaunchFuncOp::create(
       rewriter, loc, kernel,
       gpu::KernelDim3{cst(layout::elementwiseNumCtas(c.numElements)), cst(1),
                       cst(1)},
       gpu::KernelDim3{cst(layout::kElementwiseThreads), cst(1), cst(1)},
       /*dynamicSharedMemorySize=*/Value(), args);
+  setLaunchOperandAccess(launch, /*written=*/out);
   rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
       op, op->getResult(0).getType(), out, /*restrict=*/true,
       /*writable=*/true);

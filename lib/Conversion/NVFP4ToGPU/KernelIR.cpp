@@ -6,6 +6,8 @@
 
 #include "KernelIR.h"
 
+#include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
+
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -211,4 +213,22 @@ nvfp4::detail::getNVFP4Components(OpBuilder &b, Location loc, Value value,
   }
   auto parts = DisassembleOp::create(b, loc, value);
   return {parts.getData(), parts.getScales(), parts.getAmax()};
+}
+
+void mlir::nvfp4::setLaunchOperandAccess(gpu::LaunchFuncOp launch,
+                                         ValueRange written,
+                                         ValueRange readWritten) {
+  SmallVector<int32_t> access;
+  for (Value operand : launch.getKernelOperands()) {
+    if (!isa<MemRefType>(operand.getType()))
+      access.push_back(kLaunchOperandNone);
+    else if (llvm::is_contained(readWritten, operand))
+      access.push_back(kLaunchOperandRead | kLaunchOperandWrite);
+    else if (llvm::is_contained(written, operand))
+      access.push_back(kLaunchOperandWrite);
+    else
+      access.push_back(kLaunchOperandRead);
+  }
+  launch->setAttr(kLaunchOperandAccessAttrName,
+                  DenseI32ArrayAttr::get(launch.getContext(), access));
 }

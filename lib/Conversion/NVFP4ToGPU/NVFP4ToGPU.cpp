@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 
 #include "MmaSyncMatmul.h"
 
@@ -238,8 +239,9 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     gpu::KernelDim3 block{cst(config.tile.threads()), cst(1), cst(1)};
     Value sharedBytes = arith::ConstantIntOp::create(
         rewriter, loc, rewriter.getI32Type(), config.sharedBytes());
-    gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block, sharedBytes,
-                              args);
+    auto launch = gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block,
+                                            sharedBytes, args);
+    setLaunchOperandAccess(launch, /*written=*/out);
     rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
         op, resultType, out, /*restrict=*/true, /*writable=*/true);
     return success();

@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 
 #include "nvfp4/Conversion/NVFP4ToGPU/QuantizeLayout.h"
@@ -602,9 +603,10 @@ static Value launchAmaxKernel(OpBuilder &b, Location loc,
       kernelModule.lookupSymbol<gpu::GPUFuncOp>(config.amaxKernelName());
   if (!kernel)
     kernel = emitter.buildAmaxKernel(kernelModule, ValueRange(args).getTypes());
-  gpu::LaunchFuncOp::create(b, loc, kernel,
-                            gpu::KernelDim3{cst(numCtas), cst(1), cst(1)},
-                            block, /*dynamicSharedMemorySize=*/Value(), args);
+  auto launch = gpu::LaunchFuncOp::create(
+      b, loc, kernel, gpu::KernelDim3{cst(numCtas), cst(1), cst(1)}, block,
+      /*dynamicSharedMemorySize=*/Value(), args);
+  setLaunchOperandAccess(launch, /*written=*/partials);
   return partials;
 }
 
@@ -681,11 +683,13 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     if (!kernel)
       kernel = emitter.buildQuantizeKernel(kernelModule,
                                            ValueRange(args).getTypes());
-    gpu::LaunchFuncOp::create(rewriter, loc, kernel,
-                              gpu::KernelDim3{cst(layout::quantizeNumCtas(
-                                                  config.numStorageElements())),
-                                              cst(1), cst(1)},
-                              block, /*dynamicSharedMemorySize=*/Value(), args);
+    auto launch = gpu::LaunchFuncOp::create(
+        rewriter, loc, kernel,
+        gpu::KernelDim3{
+            cst(layout::quantizeNumCtas(config.numStorageElements())), cst(1),
+            cst(1)},
+        block, /*dynamicSharedMemorySize=*/Value(), args);
+    setLaunchOperandAccess(launch, /*written=*/{data, scales, amaxOut});
 
     // Host side: the amax back as a scalar, the buffers as the NVFP4 value.
     Value amax =

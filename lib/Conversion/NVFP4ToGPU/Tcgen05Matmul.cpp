@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tcgen05KernelBuilder.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 #include "nvfp4/Dialect/NVFP4/Utils/ScaleLayoutUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -454,9 +455,17 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
     cluster = gpu::KernelDim3{cst(tc::kPairCtas), cst(1), cst(1)};
   Value smemBytes = arith::ConstantIntOp::create(rewriter, loc, i32Type,
                                                  config.plan.sharedBytes);
-  gpu::LaunchFuncOp::create(rewriter, loc, kernel, grid, block, smemBytes, args,
-                            /*asyncTokenType=*/nullptr,
-                            /*asyncDependencies=*/ValueRange(), cluster);
+  auto launch = gpu::LaunchFuncOp::create(
+      rewriter, loc, kernel, grid, block, smemBytes, args,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange(), cluster);
+  // The result's amax starts at the host's 0 and takes atomic maxima.
+  ValueRange written(outputs);
+  ValueRange readWritten;
+  if (config.computesAmax) {
+    written = written.drop_back();
+    readWritten = ValueRange(outputs).take_back();
+  }
+  setLaunchOperandAccess(launch, written, readWritten);
   return outputs;
 }
 

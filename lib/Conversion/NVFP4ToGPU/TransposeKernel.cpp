@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Conversion/NVFP4ToGPU/TransposeKernel.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
@@ -288,11 +289,12 @@ struct TransposeOpLowering : public OpRewritePattern<TransposeOp> {
     auto cst = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
-    gpu::LaunchFuncOp::create(
+    auto launch = gpu::LaunchFuncOp::create(
         rewriter, loc, kernel,
         gpu::KernelDim3{cst(config.numCtas()), cst(1), cst(1)},
         gpu::KernelDim3{cst(kTransposeThreads), cst(1), cst(1)},
         /*dynamicSharedMemorySize=*/Value(), args);
+    setLaunchOperandAccess(launch, /*written=*/{resultData, resultScales});
     Value dataTensor = bufferization::ToTensorOp::create(
         rewriter, loc, storageType.getDataType(), resultData,
         /*restrict=*/true, /*writable=*/true);

@@ -13,11 +13,12 @@
 // CHECK-SAME:      %[[X:.*]]: tensor<64x256xf32>
 // CHECK:         %[[IN:.*]] = bufferization.to_buffer %[[X]] read_only : tensor<64x256xf32> to memref<64x256xf32>
 // CHECK:         %[[PART:.*]] = memref.alloc() {alignment = 16 : i64} : memref<8xf32>
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_amax_64x256_f32 blocks in (%c8, %{{.*}}, %{{.*}}) threads in (%c128, %{{.*}}, %{{.*}}) args(%[[IN]] : memref<64x256xf32>, %[[PART]] : memref<8xf32>)
+// Each launch records what its kernel reads (1) and writes (2); scalars 0.
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_amax_64x256_f32 blocks in (%c8, %{{.*}}, %{{.*}}) threads in (%c128, %{{.*}}, %{{.*}}) args(%[[IN]] : memref<64x256xf32>, %[[PART]] : memref<8xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
 // CHECK:         %[[DATA:.*]] = memref.alloc() {alignment = 16 : i64} : memref<64x256xf4E2M1FN>
 // CHECK:         %[[SCALES:.*]] = memref.alloc() {alignment = 16 : i64} : memref<64x16xf8E4M3FN>
 // CHECK:         %[[DEC:.*]] = memref.alloc() : memref<1xf32>
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_64x256_1x16_f32_rn blocks in (%c8{{.*}}) threads in (%c128, %{{.*}}, %{{.*}}) args(%[[IN]] : memref<64x256xf32>, %[[PART]] : memref<8xf32>, %[[DATA]] : memref<64x256xf4E2M1FN>, %[[SCALES]] : memref<64x16xf8E4M3FN>, %[[DEC]] : memref<1xf32>)
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_64x256_1x16_f32_rn blocks in (%c8{{.*}}) threads in (%c128, %{{.*}}, %{{.*}}) args(%[[IN]] : memref<64x256xf32>, %[[PART]] : memref<8xf32>, %[[DATA]] : memref<64x256xf4E2M1FN>, %[[SCALES]] : memref<64x16xf8E4M3FN>, %[[DEC]] : memref<1xf32>) {nvfp4.operand_access = array<i32: 1, 1, 2, 2, 2>}
 // CHECK:         %[[G:.*]] = memref.load %[[DEC]]
 // CHECK:         %[[D:.*]] = bufferization.to_tensor %[[DATA]] restrict writable
 // CHECK:         %[[S:.*]] = bufferization.to_tensor %[[SCALES]] restrict writable
@@ -70,7 +71,7 @@ func.func @act(%x: tensor<64x256xf32>) -> !nvfp4.tensor<64x256, 1x16> {
 // CHECK-LABEL: func.func @weight(
 // CHECK-SAME:      %{{.*}}: tensor<128x128xbf16>, %[[AMAX:.*]]: f32
 // CHECK-NOT:     nvfp4_amax
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x128_16x16_bf16_rn_amax {{.*}} args(%{{.*}} : memref<128x128xbf16>, %[[AMAX]] : f32, %{{.*}} : memref<128x128xf4E2M1FN>, %{{.*}} : memref<8x8xf8E4M3FN>, %{{.*}} : memref<1xf32>)
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_128x128_16x16_bf16_rn_amax {{.*}} args(%{{.*}} : memref<128x128xbf16>, %[[AMAX]] : f32, %{{.*}} : memref<128x128xf4E2M1FN>, %{{.*}} : memref<8x8xf8E4M3FN>, %{{.*}} : memref<1xf32>) {nvfp4.operand_access = array<i32: 1, 0, 2, 2, 2>}
 // CHECK:         nvfp4.assemble {{.*}} : tensor<128x128xf4E2M1FN>, tensor<8x8xf8E4M3FN> -> !nvfp4.tensor<128x128, 16x16>
 func.func @weight(%w: tensor<128x128xbf16>, %amax: f32) -> !nvfp4.tensor<128x128, 16x16> {
   %q = nvfp4.quantize %w amax %amax : tensor<128x128xbf16> -> !nvfp4.tensor<128x128, 16x16>
@@ -131,7 +132,7 @@ func.func @grad_no_seed(%g: tensor<16x32xf32>) -> !nvfp4.tensor<16x32, 16x16> {
 // CHECK:         %[[BG:.*]] = memref.load %[[BDEC]]
 // CHECK-NOT:     nvfp4.disassemble
 // CHECK-NOT:     bufferization.to_buffer
-// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n64k256_1x16_16x16_bf16 {{.*}} args(%[[AD]] : memref<128x256xf4E2M1FN>, %[[AS]] : memref<128x16xf8E4M3FN>, %[[AG]] : f32, %[[BD]] : memref<64x256xf4E2M1FN>, %[[BS]] : memref<4x16xf8E4M3FN>, %[[BG]] : f32, %{{.*}} : memref<128x64xbf16>)
+// CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m128n64k256_1x16_16x16_bf16 {{.*}} args(%[[AD]] : memref<128x256xf4E2M1FN>, %[[AS]] : memref<128x16xf8E4M3FN>, %[[AG]] : f32, %[[BD]] : memref<64x256xf4E2M1FN>, %[[BS]] : memref<4x16xf8E4M3FN>, %[[BG]] : f32, %{{.*}} : memref<128x64xbf16>) {nvfp4.operand_access = array<i32: 1, 1, 0, 1, 1, 0, 2>}
 func.func @linear(%x: tensor<128x256xbf16>, %w: tensor<64x256xf32>) -> tensor<128x64xbf16> {
   %qx = nvfp4.quantize %x : tensor<128x256xbf16> -> !nvfp4.tensor<128x256, 1x16>
   %qw = nvfp4.quantize %w : tensor<64x256xf32> -> !nvfp4.tensor<64x256, 16x16>

@@ -101,6 +101,8 @@ func.func @chain(%a: !nvfp4.tensor<128x256, 1x16>, %b: !nvfp4.tensor<256x256, 16
 // CHECK:         memref.store %{{.*}}, %[[BUF]][%{{.*}}] : memref<1xf32>
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_16x16_f32_sfstaged_b_resultamax blocks
 // CHECK-SAME:      %{{.*}} : memref<128x128xf32>, %[[BUF]] : memref<1xf32>)
+// The result is written; the amax buffer read (the host's 0) and written.
+// CHECK-SAME:      nvfp4.operand_access = array<i32: 1, 0, 1, 0, 1, 0, 1, 0, 0, 2, 3>
 // CHECK:         %[[AMAX:.*]] = memref.load %[[BUF]][%{{.*}}] : memref<1xf32>
 // CHECK:         memref.dealloc %[[BUF]] : memref<1xf32>
 // CHECK-NOT:     @nvfp4_amax_

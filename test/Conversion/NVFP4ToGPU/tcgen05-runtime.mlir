@@ -24,16 +24,18 @@
 // CHECK-LABEL: llvm.func @main()
 // CHECK:         %[[BSLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK:         %[[ASLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
-// The device copies: A codes (128 x 256 / 2 bytes), A scales, B codes, B
-// scales, the result.
+// The device copies: A codes (128 x 256 / 2 bytes), the scales (A and B are
+// one value, whose scales are one host buffer: one device copy), B codes
+// (packed apart), the result.
 // CHECK:         %[[STREAM:.*]] = llvm.call @mgpuStreamCreate()
 // CHECK:         %[[ADEV:.*]] = llvm.call @mgpuMemAlloc
 // CHECK:         llvm.call @mgpuMemcpy(%[[ADEV]],
-// CHECK:         llvm.call @mgpuMemAlloc
+// CHECK:         %[[SDEV:.*]] = llvm.call @mgpuMemAlloc
+// CHECK:         llvm.call @mgpuMemcpy(%[[SDEV]],
 // CHECK:         %[[BDEV:.*]] = llvm.call @mgpuMemAlloc
 // CHECK:         llvm.call @mgpuMemcpy(%[[BDEV]],
 // CHECK:         llvm.call @mgpuMemAlloc
-// CHECK:         llvm.call @mgpuMemAlloc
+// CHECK-NOT:     llvm.call @mgpuMemAlloc
 // CHECK:         %[[AINT:.*]] = llvm.ptrtoint %[[ADEV]] : !llvm.ptr to i64
 // CHECK:         %[[AADDR:.*]] = llvm.inttoptr %[[AINT]] : i64 to !llvm.ptr
 // The copies have completed (gpu-async-region waits before a host call).
@@ -46,7 +48,9 @@
 // CHECK-NEXT:    %[[BMAP:.*]] = llvm.load %[[BSLOT]] {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<16 x i64>
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @nvfp4_kernels::@nvfp4_tcgen05_matmul_m128n128k256_t128_1x16_1x16_f32
 // CHECK-SAME:      args(%[[ADEV]] : !llvm.ptr, %[[ADEV]] : !llvm.ptr, {{(%[^ ]+ : i64, )+}}%[[AMAP]] : !llvm.array<16 x i64>,
+// CHECK-SAME:      %[[SDEV]] : !llvm.ptr, %[[SDEV]] : !llvm.ptr,
 // CHECK-SAME:      %[[BDEV]] : !llvm.ptr, %[[BDEV]] : !llvm.ptr, {{(%[^ ]+ : i64, )+}}%[[BMAP]] : !llvm.array<16 x i64>,
+// CHECK-SAME:      %[[SDEV]] : !llvm.ptr, %[[SDEV]] : !llvm.ptr,
 // CHECK:         llvm.call @mgpuStreamSynchronize
 // CHECK-NOT:     llvm.call @nvfp4CudaTensorMap
 // CHECK:         llvm.return

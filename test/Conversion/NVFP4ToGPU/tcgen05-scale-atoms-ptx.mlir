@@ -15,14 +15,17 @@
 // RUN: FileCheck %s --input-file=%t.sm_110a.ptx --check-prefix=PTX
 // RUN: %if ptxas %{ %ptxas -arch=sm_110a -v %t.sm_110a.ptx -o %t.sm_110a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// The kernels appear in reverse order of creation. Per K tile, the elected
+// The kernels appear in reverse order of creation; `_byref3_7` marks the
+// copies that read the amaxes of A (operand 3) and B (operand 7) from the
+// buffers the quantize kernels left them in
+// (nvfp4-keep-kernel-scalars-on-device). Per K tile, the elected
 // producer lane announces the TMA bytes plus 2 KiB per 128-row block of
 // scales and issues one bulk copy per block; tcgen05.cp reads the atoms as
 // before.
 
 // N = 256 with the NVFP4 epilogue writing atoms: 49152 + 3 x 2048 bytes
 // (the four K tiles unrolled).
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32_sfatoms_ab_nvfp4_sfatoms(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m256n512k1024_t256_1x16_16x16_f32_sfatoms_ab_nvfp4_sfatoms_byref3_7(
 // PTX:         mov.b32 {{%r[0-9]+}}, 55296;
 // PTX:         mbarrier.expect_tx.relaxed.cta.shared.b64
 // PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -31,7 +34,7 @@
 // PTX:         mbarrier.arrive
 
 // N = 128 (1024 x 384 x 4096, bf16): A and B atoms, 32768 + 2 x 2048 bytes.
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m1024n384k4096_t128_1x16_16x16_bf16_sfatoms_ab(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m1024n384k4096_t128_1x16_16x16_bf16_sfatoms_ab_byref3_7(
 // PTX:         mov.b32 {{%r[0-9]+}}, 36864;
 // PTX-NEXT:    mbarrier.expect_tx.relaxed.cta.shared.b64
 // PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -45,7 +48,7 @@
 // peer 32768 there and 2048 on its scaleFull by arrive.expect_tx; the copy
 // completes on full[s] or scaleFull[s] (selp); the peer's lanes wait on
 // scaleFull[s] before the release.cluster arrival on the leader.
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_1x16_f32_sfatoms_a(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_1x16_f32_sfatoms_a_byref3(
 // PTX:         mbarrier.init.shared.b64 [{{%rd[0-9]+}}+194656]
 // PTX-COUNT-4: mbarrier.init.shared.b64
 // PTX-NEXT:    fence.mbarrier_init.release.cluster;
@@ -61,7 +64,7 @@
 // PTX:         fence.proxy.async
 // PTX-NEXT:    @{{%p[0-9]+}} bra
 // A and B atoms (B 16x16, 2 blocks): 32768 + 3 x 2048 bytes for the leader.
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_sfatoms_ab(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m4096n1280k256_t256_pair_1x16_16x16_bf16_sfatoms_ab_byref3_7(
 // PTX:         selp.b32 {{%r[0-9]+}}, 38912, 32768,
 // PTX:         mbarrier.arrive.expect_tx.shared.b64
 // PTX:         mbarrier.expect_tx.relaxed.cluster.shared::cluster.b64
@@ -70,13 +73,13 @@
 // PTX-NOT:     fence.proxy.async
 
 // N = 64 (B compact: the lanes store its atom), A by bulk copy.
-// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n192k256_t64_1x16_1x16_f32_sfatoms_a(
+// PTX-LABEL:   .visible .entry nvfp4_tcgen05_matmul_m128n192k256_t64_1x16_1x16_f32_sfatoms_a_byref3(
 // PTX:         mov.b32 {{%r[0-9]+}}, 26624;
 // PTX-NEXT:    mbarrier.expect_tx.relaxed.cta.shared.b64
 // PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX:         cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // PTX-NOT:     cp.async.bulk.shared::cluster.global
-// PTX:         .visible .entry nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32_sfatoms_ab(
+// PTX:         .visible .entry nvfp4_tcgen05_matmul_m256n256k512_t256_1x16_1x16_f32_sfatoms_ab_byref7(
 
 // Every kernel (8 amax, 8 quantize, 6 matmul kernels) without spills.
 // PTXAS-COUNT-22: 0 bytes spill stores, 0 bytes spill loads

@@ -31,6 +31,7 @@ class QuantizeOp;
 #define GEN_PASS_DECL_CONVERTNVFP4TOGPU
 #define GEN_PASS_DECL_STRIPGPUCOMPILETIMES
 #define GEN_PASS_DECL_GRIDCONSTANTKERNELPARAMS
+#define GEN_PASS_DECL_KEEPKERNELSCALARSONDEVICE
 #include "nvfp4/Conversion/Passes.h.inc"
 
 /// Architectures the NVFP4ToGPU lowering generates kernels for.
