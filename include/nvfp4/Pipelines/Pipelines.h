@@ -136,12 +136,13 @@ struct NVFP4ToPTXPipelineOptions
 /// kernels of that target use. Empty for an unknown target.
 llvm::StringRef getDefaultPTXFeatures(llvm::StringRef target);
 
-/// Builds the `nvfp4-to-ptx` pipeline: convert-nvfp4-to-gpu, the upstream
-/// lowering of the kernel module to NVVM (scf to cf, gpu to nvvm,
-/// reconcile-unrealized-casts), nvvm-attach-target and gpu-module-to-binary.
-/// The host side is left as convert-nvfp4-to-gpu writes it (launches of the
-/// kernels on buffers); `gpu.module @nvfp4_kernels` becomes a `gpu.binary`
-/// holding PTX (or a cubin / fatbin).
+/// Builds the `nvfp4-to-ptx` pipeline: convert-nvfp4-to-gpu,
+/// nvfp4-keep-kernel-scalars-on-device, the upstream lowering of the kernel
+/// module to NVVM (scf to cf, gpu to nvvm, reconcile-unrealized-casts),
+/// nvvm-attach-target and gpu-module-to-binary. The host side is left as
+/// those two passes write it (launches of the kernels on buffers);
+/// `gpu.module @nvfp4_kernels` becomes a `gpu.binary` holding PTX (or a
+/// cubin / fatbin).
 void buildNVFP4ToPTXPipeline(OpPassManager &pm,
                              const NVFP4ToPTXPipelineOptions &options);
 
