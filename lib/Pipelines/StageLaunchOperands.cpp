@@ -21,10 +21,18 @@
 //   when the host copy is not current, and when the operation may write
 //   the buffer (by its memory effects; any operation without them counts as
 //   writing), the device copy is no longer current;
+// - at an operation whose blocks hold launches (a loop): a buffer that,
+//   inside it, only those launches use, and only read, gets its device copy
+//   before the operation, which the nested blocks borrow: a loop-invariant
+//   input crosses once, not at each iteration, and a kernel's output the
+//   loop reads never goes back to the host;
 // - at the end of the block: a device-to-host copy of every buffer the
 //   kernels changed and code after the block can see (anything but an
 //   allocation of the block itself), then each device buffer is freed after
 //   its last use.
+//
+// Blocks are staged outer first; a nested block's own device copies live
+// within it.
 //
 // A buffer whose address leaves the memref world (an aligned pointer taken
 // for anything but a tensor map, a cast out of the memref type) is copied
@@ -145,17 +153,35 @@ struct DeviceCopy {
   bool hostCurrent = true;
   /// Copied in before and out after each launch.
   bool perLaunch = false;
+  /// Lent by the enclosing block, which allocated and frees it: its
+  /// launches here only read it.
+  bool borrowed = false;
   /// The last operation that uses `device`.
   Operation *lastUse = nullptr;
 };
 
+/// The device copies an enclosing block lends to the launches of nested
+/// blocks, per nested block, by staged host value.
+using LentCopies =
+    llvm::DenseMap<Block *, llvm::SmallMapVector<Value, Value, 4>>;
+
 /// Stages the launches of one block.
 class BlockStager {
 public:
-  BlockStager(Block &block, bool perLaunch)
-      : block(block), perLaunch(perLaunch) {}
+  BlockStager(Block &block, bool perLaunch, LentCopies &lent)
+      : block(block), perLaunch(perLaunch), lent(lent) {}
 
   LogicalResult run() {
+    for (auto [key, device] : lent.lookup(&block)) {
+      DeviceCopy copy;
+      copy.host = key;
+      copy.device = device;
+      copy.root = getRootBuffer(key);
+      copy.deviceCurrent = true;
+      copy.borrowed = true;
+      copies.insert({key, copy});
+      trackedRoots.insert(copy.root);
+    }
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
           launch && isHostLaunch(launch)) {
@@ -163,7 +189,10 @@ public:
           return failure();
         continue;
       }
-      synchronizeBefore(&op);
+      llvm::DenseSet<Value> lentRoots;
+      if (op.getNumRegions() && !perLaunch)
+        lentRoots = lendToNestedLaunches(&op);
+      synchronizeBefore(&op, lentRoots);
     }
     finish();
     return success();
@@ -182,13 +211,18 @@ private:
   FailureOr<StagedOperand> getStagedOperand(gpu::LaunchFuncOp launch,
                                             unsigned index);
   DeviceCopy &getOrCreateCopy(OpBuilder &b, Location loc, Value key);
-  void synchronizeBefore(Operation *op);
+  void flushOtherViews(OpBuilder &b, Location loc,
+                       const llvm::SmallDenseSet<Value> &keys,
+                       const llvm::SmallDenseSet<Value> &roots);
+  llvm::DenseSet<Value> lendToNestedLaunches(Operation *op);
+  void synchronizeBefore(Operation *op, const llvm::DenseSet<Value> &skipped);
   void copyToHost(OpBuilder &b, Location loc, DeviceCopy &copy);
   void retire(Value key);
   void finish();
 
   Block &block;
   bool perLaunch;
+  LentCopies &lent;
   /// The device copies in use, by staged host value, in staging order.
   llvm::MapVector<Value, DeviceCopy> copies;
   /// The roots of `copies`.
@@ -294,20 +328,12 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
 
   OpBuilder b(launch);
   Location loc = launch.getLoc();
-  // Another view of a buffer this launch uses has its own device copy:
-  // bring it back to the host first, so that the launch sees its changes.
   llvm::SmallDenseSet<Value> launchKeys, launchRoots;
   for (const StagedOperand &s : staged) {
     launchKeys.insert(s.key);
     launchRoots.insert(getRootBuffer(s.key));
   }
-  for (Value key : llvm::to_vector(copies.keys())) {
-    DeviceCopy &copy = copies[key];
-    if (!launchKeys.contains(key) && launchRoots.contains(copy.root)) {
-      copyToHost(b, loc, copy);
-      retire(key);
-    }
-  }
+  flushOtherViews(b, loc, launchKeys, launchRoots);
 
   for (StagedOperand &s : staged) {
     DeviceCopy &copy = getOrCreateCopy(b, loc, s.key);
@@ -352,6 +378,99 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
   return success();
 }
 
+/// Another view of a buffer that is about to be used through `keys` has its
+/// own device copy: brings it back to the host first, so that the new use
+/// sees its changes.
+void BlockStager::flushOtherViews(OpBuilder &b, Location loc,
+                                  const llvm::SmallDenseSet<Value> &keys,
+                                  const llvm::SmallDenseSet<Value> &roots) {
+  for (Value key : llvm::to_vector(copies.keys())) {
+    DeviceCopy &copy = copies[key];
+    if (!keys.contains(key) && roots.contains(copy.root)) {
+      copyToHost(b, loc, copy);
+      retire(key);
+    }
+  }
+}
+
+/// Lends device copies to the launches of the blocks of `op` (a loop body,
+/// for example) and returns their roots, which `op` then does not touch on
+/// the host: the buffers that, inside `op`, only launches directly in its
+/// blocks use, each as one staged value defined outside `op` that they only
+/// read. The copy is made (or brought up to date) before `op`, once, instead
+/// of in each execution of the nested block, and stays current across `op`.
+llvm::DenseSet<Value> BlockStager::lendToNestedLaunches(Operation *op) {
+  llvm::MapVector<Value, Value> keyOfRoot;
+  llvm::DenseSet<Value> refused;
+  auto isMemRef = [](Value v) {
+    return isa<MemRefType, UnrankedMemRefType>(v.getType());
+  };
+  // `op` itself passing a buffer into its regions (loop-carried values, for
+  // example) aliases it with block arguments.
+  for (Value operand : op->getOperands())
+    if (isMemRef(operand))
+      refused.insert(getRootBuffer(operand));
+  op->walk([&](Operation *nested) {
+    if (nested == op || isa<ViewLikeOpInterface>(nested) ||
+        mlir::nvfp4::isTcgen05TensorMapAddress(nested))
+      return;
+    auto launch = dyn_cast<gpu::LaunchFuncOp>(nested);
+    DenseI32ArrayAttr access =
+        launch && isHostLaunch(launch) && launch->getParentOp() == op
+            ? launch->getAttrOfType<DenseI32ArrayAttr>(
+                  kLaunchOperandAccessAttrName)
+            : nullptr;
+    unsigned first =
+        launch ? launch.getKernelOperands().getBeginOperandIndex() : 0;
+    for (OpOperand &use : nested->getOpOperands()) {
+      Value value = use.get();
+      if (!isMemRef(value))
+        continue;
+      Value root = getRootBuffer(value);
+      unsigned number = use.getOperandNumber();
+      if (!access || number < first ||
+          number - first >= static_cast<unsigned>(access.size()) ||
+          access[number - first] != kLaunchOperandRead) {
+        refused.insert(root);
+        continue;
+      }
+      Value key = value;
+      if (auto view = value.getDefiningOp<memref::ViewOp>())
+        key = view.getSource();
+      auto keyType = dyn_cast<MemRefType>(key.getType());
+      if (!keyType || !keyType.hasStaticShape() ||
+          !keyType.getLayout().isIdentity() ||
+          op->isAncestor(key.getParentRegion()->getParentOp())) {
+        refused.insert(root);
+        continue;
+      }
+      auto [it, inserted] = keyOfRoot.insert({root, key});
+      if (!inserted && it->second != key)
+        refused.insert(root);
+    }
+  });
+
+  llvm::DenseSet<Value> lentRoots;
+  OpBuilder b(op);
+  for (auto [root, key] : keyOfRoot) {
+    if (refused.contains(root) || addressEscapes(root))
+      continue;
+    flushOtherViews(b, op->getLoc(), {key}, {root});
+    DeviceCopy &copy = getOrCreateCopy(b, op->getLoc(), key);
+    if (!copy.deviceCurrent) {
+      gpu::MemcpyOp::create(b, op->getLoc(), /*asyncToken=*/Type(),
+                            ValueRange{}, copy.device, copy.host);
+      copy.deviceCurrent = true;
+    }
+    copy.lastUse = op;
+    for (Region &region : op->getRegions())
+      for (Block &nested : region)
+        lent[&nested].insert({key, copy.device});
+    lentRoots.insert(root);
+  }
+  return lentRoots;
+}
+
 void BlockStager::copyToHost(OpBuilder &b, Location loc, DeviceCopy &copy) {
   if (copy.hostCurrent)
     return;
@@ -362,18 +481,22 @@ void BlockStager::copyToHost(OpBuilder &b, Location loc, DeviceCopy &copy) {
 
 void BlockStager::retire(Value key) {
   DeviceCopy copy = copies.lookup(key);
-  retired.push_back({copy.device, copy.lastUse});
+  if (!copy.borrowed)
+    retired.push_back({copy.device, copy.lastUse});
   copies.erase(key);
   trackedRoots.clear();
   for (auto &[unused, other] : copies)
     trackedRoots.insert(other.root);
 }
 
-void BlockStager::synchronizeBefore(Operation *op) {
+void BlockStager::synchronizeBefore(Operation *op,
+                                    const llvm::DenseSet<Value> &skipped) {
   if (copies.empty())
     return;
   llvm::SmallDenseMap<Value, HostAccess> accesses =
       getHostAccesses(op, trackedRoots);
+  for (Value root : skipped)
+    accesses.erase(root);
   if (accesses.empty())
     return;
   OpBuilder b(op);
@@ -405,7 +528,7 @@ void BlockStager::finish() {
     Operation *def = copy.root.getDefiningOp();
     bool blockLocal = def && def->getBlock() == &block &&
                       isa<memref::AllocOp, memref::AllocaOp>(def);
-    if (!blockLocal)
+    if (!blockLocal && !copy.borrowed)
       copyToHost(b, block.getTerminator()->getLoc(), copy);
     retire(key);
   }
@@ -448,23 +571,27 @@ struct StageLaunchOperandsPass
   }
 
   void runOnOperation() override {
-    // Outer blocks first: an operation holding launches in its regions
-    // still uses the host buffers when its own block is staged.
+    // Every block holding launches, at any depth; outer blocks first: an
+    // operation holding launches in its regions still uses the host buffers
+    // when its own block is staged, and lends device copies to its blocks.
     SmallVector<Block *> blocks;
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<gpu::GPUModuleOp>(op))
         return WalkResult::skip();
       for (Region &region : op->getRegions())
-        for (Block &block : region)
-          if (llvm::any_of(block, [](Operation &nested) {
-                auto launch = dyn_cast<gpu::LaunchFuncOp>(nested);
-                return launch && isHostLaunch(launch);
-              }))
+        for (Block &block : region) {
+          WalkResult found = block.walk([](gpu::LaunchFuncOp launch) {
+            return isHostLaunch(launch) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+          });
+          if (found.wasInterrupted())
             blocks.push_back(&block);
+        }
       return WalkResult::advance();
     });
+    LentCopies lent;
     for (Block *block : blocks)
-      if (failed(BlockStager(*block, perLaunch).run()))
+      if (failed(BlockStager(*block, perLaunch, lent).run()))
         return signalPassFailure();
   }
 

@@ -226,26 +226,25 @@ module attributes {gpu.container_module} {
     }
   }
 
-// A loop whose body launches: the loop is a host operation that may touch
-// the buffer, so the kernel's output before it comes back; the body's block
-// is staged on its own and sends back what it changed of buffers defined
-// outside it at the end of each iteration.
+// A loop whose body launches a kernel that reads a buffer an earlier
+// kernel wrote: the body borrows the device copy of the enclosing block, so
+// the buffer neither goes back to the host before the loop nor comes in at
+// each iteration; the body's own output (an argument) goes back at the end
+// of each iteration, and the borrowed copy is freed after the loop.
 // CHECK-LABEL: func.func @loop(
-// CHECK: %[[T:.*]] = memref.alloc() : memref<16xf32>
+// CHECK-SAME: %[[X:.*]]: memref<16xf32>, %[[U:.*]]: memref<16xf32>
 // CHECK: gpu.memcpy
 // CHECK-NEXT: %[[DT:.*]] = gpu.alloc () : memref<16xf32>
 // CHECK-NEXT: gpu.launch_func @k::@produce {{.*}}, %[[DT]] : memref<16xf32>)
-// CHECK: gpu.memcpy %[[T]], %[[DT]]
-// CHECK-NEXT: gpu.dealloc %[[DT]]
+// CHECK-NEXT: gpu.dealloc
 // CHECK-NEXT: scf.for
-// CHECK-NEXT: %[[DI:.*]] = gpu.alloc () : memref<16xf32>
-// CHECK-NEXT: gpu.memcpy %[[DI]], %[[T]]
 // CHECK-NEXT: %[[DO:.*]] = gpu.alloc () : memref<16xf32>
-// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}} args(%[[DI]] : memref<16xf32>, %[[DO]] : memref<16xf32>)
-// CHECK-NEXT: gpu.dealloc %[[DI]]
-// CHECK-NEXT: gpu.memcpy %[[T2:.*]], %[[DO]]
+// CHECK-NEXT: gpu.launch_func @k::@produce {{.*}} args(%[[DT]] : memref<16xf32>, %[[DO]] : memref<16xf32>)
+// CHECK-NEXT: gpu.memcpy %[[U]], %[[DO]]
 // CHECK-NEXT: gpu.dealloc %[[DO]]
 // CHECK-NEXT: }
+// CHECK-NEXT: gpu.dealloc %[[DT]]
+// CHECK-NEXT: return
   func.func @loop(%x: memref<16xf32>, %u: memref<16xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -334,5 +333,82 @@ module attributes {gpu.container_module} {
     gpu.launch_func @k::@consume blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%t : memref<16xf32>, %map : !llvm.array<128 x i8>) {nvfp4.operand_access = array<i32: 1, 0>}
     return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+
+  // Only a loop launches: the weight, an argument the body only reads, is
+  // copied in once before the loop.
+  // CHECK-LABEL: func.func @loop_invariant_argument(
+  // CHECK-SAME: %[[W:.*]]: memref<16xf32>, %[[U:.*]]: memref<16xf32>
+  // CHECK-NEXT: arith.constant
+  // CHECK-NEXT: arith.constant
+  // CHECK-NEXT: %[[DW:.*]] = gpu.alloc () : memref<16xf32>
+  // CHECK-NEXT: gpu.memcpy %[[DW]], %[[W]]
+  // CHECK-NEXT: scf.for
+  // CHECK-NOT: gpu.memcpy %{{.*}}, %[[W]]
+  // CHECK: gpu.launch_func @k::@produce {{.*}} args(%[[DW]] : memref<16xf32>,
+  // CHECK: }
+  // CHECK-NEXT: gpu.dealloc %[[DW]]
+  func.func @loop_invariant_argument(%w: memref<16xf32>, %u: memref<16xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+          args(%w : memref<16xf32>, %u : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    }
+    return
+  }
+
+  // What the function does not lend the loop: a buffer its body's kernel
+  // writes (%u), a buffer host code in the body touches (%h), a buffer the
+  // loop carries (%c, written through the iteration argument), and a buffer
+  // only a launch nested deeper reads (%d, in an scf.if): the body stages
+  // each as before, the function copies nothing in ahead. The body itself
+  // lends %d to the scf.if: copied in before it.
+  // CHECK-LABEL: func.func @not_borrowed(
+  // CHECK-SAME: %[[U:[^:]*]]: memref<16xf32>, %[[H:[^:]*]]: memref<16xf32>, %[[C:[^:]*]]: memref<16xf32>, %[[D:[^:]*]]: memref<16xf32>
+  // CHECK-NOT: gpu.alloc
+  // CHECK: scf.for {{.*}} iter_args(%[[A:.*]] = %[[C]])
+  // CHECK-NEXT: %[[DU:.*]] = gpu.alloc
+  // CHECK-NEXT: gpu.memcpy %[[DU]], %[[U]]
+  // CHECK-NEXT: gpu.launch_func {{.*}} args(%[[DU]] : memref<16xf32>, %[[DU]] : memref<16xf32>)
+  // CHECK-NEXT: memref.load %[[H]]
+  // CHECK-NEXT: %[[DH:.*]] = gpu.alloc
+  // CHECK-NEXT: gpu.memcpy %[[DH]], %[[H]]
+  // CHECK: gpu.dealloc %[[DH]]
+  // CHECK-NEXT: %[[DD:.*]] = gpu.alloc
+  // CHECK-NEXT: gpu.memcpy %[[DD]], %[[D]]
+  // CHECK-NEXT: gpu.memcpy %[[A]],
+  // CHECK: scf.if
+  // CHECK-NEXT: gpu.alloc
+  // CHECK-NEXT: gpu.launch_func {{.*}} args(%[[DD]] : memref<16xf32>,
+  // CHECK: gpu.memcpy %[[U]], %[[DU]]
+  // CHECK-NEXT: gpu.dealloc %[[DU]]
+  // CHECK-NEXT: scf.yield
+  func.func @not_borrowed(%u: memref<16xf32>, %h: memref<16xf32>, %c: memref<16xf32>, %d: memref<16xf32>, %n: index, %p: i1) -> memref<16xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c) -> (memref<16xf32>) {
+      gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+          args(%u : memref<16xf32>, %u : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+      %v = memref.load %h[%c0] : memref<16xf32>
+      gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+          args(%h : memref<16xf32>, %a : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+      scf.if %p {
+        gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+            args(%d : memref<16xf32>, %a : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+      }
+      scf.yield %a : memref<16xf32>
+    }
+    return %r : memref<16xf32>
   }
 }

@@ -205,15 +205,15 @@ def KeepKernelScalarsOnDevice
     index or float type) allocated in the same block, when everything else
     that uses the buffer (the launch that writes it, a host store that
     initializes it) comes before the load, this pass passes the buffer
-    instead of the loaded value to each `gpu.launch_func` of that block that
-    takes the value as a kernel operand: the launch calls a copy of its
-    kernel, named `<kernel>_byref<i>[_<j>...]` after the operands now passed
-    by reference, whose operand is the `memref<1xT>` and whose entry block
-    loads the scalar from it first (and whose `nvfp4.operand_access`, when
-    the launch has one, says the kernel reads it). The buffer's
-    `memref.dealloc` moves after
-    the last such launch; the load is erased once nothing else uses it (a
-    function result, host arithmetic). Nothing else changes: the kernels see
+    instead of the loaded value to each `gpu.launch_func` in that block (or
+    nested in it: a loop body) that takes the value as a kernel operand: the
+    launch calls a copy of its kernel, named `<kernel>_byref<i>[_<j>...]`
+    after the operands now passed by reference, whose operand is the
+    `memref<1xT>` and whose entry block loads the scalar from it first (and
+    the launch's `nvfp4.operand_access`, when it has one, says the kernel
+    reads it). The buffer's `memref.dealloc` moves after the last such
+    launch (or the operation of the block that holds it); the load is erased
+    once nothing else uses it (a function result, host arithmetic). Nothing else changes: the kernels see
     the same value, written by the same launch, and no host code reads the
     buffer any more, so the launches queue without a wait in between.
 

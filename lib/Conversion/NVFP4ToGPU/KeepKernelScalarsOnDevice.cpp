@@ -123,11 +123,14 @@ struct KeepKernelScalarsOnDevicePass
       Value buffer = getForwardableBuffer(load);
       if (!buffer)
         continue;
+      // The last operation of the load's block that holds such a launch
+      // (the launch itself, or a loop around it).
       Operation *lastLaunch = nullptr;
       for (OpOperand &use : load.getResult().getUses()) {
         auto launch = dyn_cast<gpu::LaunchFuncOp>(use.getOwner());
-        if (!launch || !isHostLaunch(launch) ||
-            launch->getBlock() != load->getBlock() ||
+        Operation *holder =
+            launch ? load->getBlock()->findAncestorOpInBlock(*launch) : nullptr;
+        if (!holder || !isHostLaunch(launch) ||
             !SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
                 launch, launch.getKernel()))
           continue;
@@ -135,8 +138,8 @@ struct KeepKernelScalarsOnDevicePass
         if (use.getOperandNumber() < first)
           continue;
         byReference[launch][use.getOperandNumber() - first] = buffer;
-        if (!lastLaunch || lastLaunch->isBeforeInBlock(launch))
-          lastLaunch = launch;
+        if (!lastLaunch || lastLaunch->isBeforeInBlock(holder))
+          lastLaunch = holder;
       }
       if (!lastLaunch)
         continue;

@@ -94,8 +94,8 @@ module attributes {gpu.container_module} {
 // -----
 
 // What must stay as it is: a buffer written after the load (the kernel would
-// read the later value), a buffer no kernel writes, and a launch in another
-// block than the load. The original kernel stays: launches still call it.
+// read the later value) and a buffer no kernel writes. The original kernel
+// stays: launches still call it.
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @reduce(%in: memref<64xf32>, %out: memref<1xf32>) kernel {
@@ -137,23 +137,6 @@ module attributes {gpu.container_module} {
         args(%v : f32)
     return
   }
-  // CHECK-LABEL: func.func @other_block(
-  // CHECK: %[[V:.*]] = memref.load
-  // CHECK: scf.for
-  // CHECK-NEXT: gpu.launch_func @k::@use {{.*}} args(%[[V]] : f32)
-  func.func @other_block(%x: memref<64xf32>, %n: index) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %a = memref.alloc() : memref<1xf32>
-    gpu.launch_func @k::@reduce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
-        args(%x : memref<64xf32>, %a : memref<1xf32>)
-    %v = memref.load %a[%c0] : memref<1xf32>
-    scf.for %i = %c0 to %n step %c1 {
-      gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
-          args(%v : f32)
-    }
-    return
-  }
 }
 
 // -----
@@ -182,6 +165,32 @@ module attributes {gpu.container_module} {
     %v = memref.load %a[%c0] : memref<1xf32>
     gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%v : f32)
+    return
+  }
+
+  // A launch in a loop after the load reads the buffer too: the buffer is
+  // freed after the loop.
+  // CHECK-LABEL: func.func @in_a_loop(
+  // CHECK: %[[A:.*]] = memref.alloc() : memref<1xf32>
+  // CHECK-NEXT: gpu.launch_func @k::@reduce
+  // CHECK-NOT: memref.load
+  // CHECK-NEXT: scf.for
+  // CHECK-NEXT: gpu.launch_func @k::@use_byref0 {{.*}} args(%[[A]] : memref<1xf32>)
+  // CHECK-NEXT: }
+  // CHECK-NEXT: memref.dealloc %[[A]]
+  // CHECK-NEXT: return
+  func.func @in_a_loop(%x: memref<64xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a = memref.alloc() : memref<1xf32>
+    gpu.launch_func @k::@reduce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<64xf32>, %a : memref<1xf32>)
+    %v = memref.load %a[%c0] : memref<1xf32>
+    memref.dealloc %a : memref<1xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+          args(%v : f32)
+    }
     return
   }
 }
