@@ -49,6 +49,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/Pass.h"
@@ -70,27 +72,55 @@ Value getRootBuffer(Value value) {
   return value;
 }
 
-/// Whether code can reach the memory of `root` other than through memref
-/// values: an aligned pointer taken for anything but a tcgen05 tensor map,
-/// or a cast to another type, of `root` or of a view of it.
+/// Whether code can reach the memory of `root` other than through `root`
+/// and its views (ViewLikeOpInterface), which the staging follows: an
+/// aligned pointer taken for anything but a tcgen05 tensor map, a cast to
+/// another type, or an alias that no view relation records (a memref an
+/// operation returns from it, as arith.select, memref.transpose or a call
+/// may; a memref a terminator other than a function's return passes on, or
+/// an scf loop or branch passes into its regions), of `root` or of a view
+/// of it.
 bool addressEscapes(Value root) {
+  auto isMemRef = [](Type type) {
+    return isa<MemRefType, UnrankedMemRefType>(type);
+  };
   SmallVector<Value> worklist = {root};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
-    for (Operation *user : value.getUsers()) {
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
       if (auto view = dyn_cast<ViewLikeOpInterface>(user);
           view && view.getViewSource() == value) {
         worklist.push_back(view.getViewDest());
         continue;
       }
-      if (isa<memref::ExtractAlignedPointerAsIndexOp>(user) &&
-          !mlir::nvfp4::isTcgen05TensorMapAddress(user))
-        return true;
-      if (isa<UnrealizedConversionCastOp>(user))
+      if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
+        return !mlir::nvfp4::isTcgen05TensorMapAddress(user);
+      if (isa<UnrealizedConversionCastOp, RegionBranchOpInterface>(user) ||
+          llvm::any_of(user->getResultTypes(), isMemRef) ||
+          (user->hasTrait<OpTrait::IsTerminator>() &&
+           !isa<FunctionOpInterface>(user->getParentOp())))
         return true;
     }
   }
   return false;
+}
+
+/// Whether `root` and its views are only used in `block` and in the
+/// regions of its operations, so that nothing after the block sees them.
+bool usedOnlyWithin(Value root, Block &block) {
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (!block.findAncestorOpInBlock(*user))
+        return false;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == value)
+        worklist.push_back(view.getViewDest());
+    }
+  }
+  return true;
 }
 
 /// How an operation touches a buffer on the host.
@@ -134,8 +164,11 @@ getHostAccesses(Operation *op, const llvm::DenseSet<Value> &tracked) {
           access.reads = true;
         else if (isa<MemoryEffects::Write>(instance.getEffect()))
           access.writes = true;
-        else if (isa<MemoryEffects::Free>(instance.getEffect()))
+        else if (isa<MemoryEffects::Free>(instance.getEffect()) && nested == op)
           access.frees = true;
+        // A free in a nested region may not happen: the buffer may live on.
+        else if (isa<MemoryEffects::Free>(instance.getEffect()))
+          access.reads = access.writes = true;
       }
     }
   });
@@ -318,6 +351,10 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
 
   SmallVector<StagedOperand> staged;
   for (auto [index, operand] : llvm::enumerate(operands)) {
+    if (isa<UnrankedMemRefType>(operand.getType()))
+      return launch.emitOpError()
+             << "kernel operand #" << index
+             << " is an unranked memref; only ranked memrefs are staged";
     if (!isa<MemRefType>(operand.getType()))
       continue;
     FailureOr<StagedOperand> s = getStagedOperand(launch, index);
@@ -332,6 +369,19 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
   for (const StagedOperand &s : staged) {
     launchKeys.insert(s.key);
     launchRoots.insert(getRootBuffer(s.key));
+  }
+  llvm::SmallDenseMap<Value, unsigned> keysPerRoot;
+  for (Value key : launchKeys)
+    ++keysPerRoot[getRootBuffer(key)];
+  // This launch reaches one buffer through several views, each of which
+  // gets its own device copy from the host: bring back first whatever the
+  // device holds of that buffer, under any view.
+  for (Value key : llvm::to_vector(copies.keys())) {
+    DeviceCopy &copy = copies[key];
+    if (keysPerRoot.lookup(copy.root) > 1) {
+      copyToHost(b, loc, copy);
+      retire(key);
+    }
   }
   flushOtherViews(b, loc, launchKeys, launchRoots);
 
@@ -354,9 +404,6 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
 
   // After the launch: the written device copies are the current ones.
   b.setInsertionPointAfter(launch);
-  llvm::SmallDenseMap<Value, unsigned> keysPerRoot;
-  for (Value key : launchKeys)
-    ++keysPerRoot[getRootBuffer(key)];
   for (const StagedOperand &s : staged) {
     if (!(access[s.index] & kLaunchOperandWrite))
       continue;
@@ -520,16 +567,26 @@ void BlockStager::synchronizeBefore(Operation *op,
 }
 
 void BlockStager::finish() {
-  // Copies the code after the block may read: all but the block's own
-  // allocations (the terminator's uses were synchronized above).
-  OpBuilder b(block.getTerminator());
+  // Copies the code after the block may read: all but buffers of the block
+  // itself that nothing after it uses (the terminator's uses were
+  // synchronized above). Before the terminator, or at the end of a block
+  // without one.
+  OpBuilder b(block.getParent()->getContext());
+  Location loc = block.getParent()->getLoc();
+  if (block.mightHaveTerminator()) {
+    b.setInsertionPoint(block.getTerminator());
+    loc = block.getTerminator()->getLoc();
+  } else {
+    b.setInsertionPointToEnd(&block);
+  }
   for (Value key : llvm::to_vector(copies.keys())) {
     DeviceCopy &copy = copies[key];
     Operation *def = copy.root.getDefiningOp();
     bool blockLocal = def && def->getBlock() == &block &&
-                      isa<memref::AllocOp, memref::AllocaOp>(def);
+                      isa<memref::AllocOp, memref::AllocaOp>(def) &&
+                      usedOnlyWithin(copy.root, block);
     if (!blockLocal && !copy.borrowed)
-      copyToHost(b, block.getTerminator()->getLoc(), copy);
+      copyToHost(b, loc, copy);
     retire(key);
   }
   // Each device buffer is freed after its last use; buffers that share a

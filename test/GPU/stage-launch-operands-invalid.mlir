@@ -90,3 +90,20 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @unranked(%in: memref<*xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @unranked(%x: memref<*xf32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @below {{kernel operand #0 is an unranked memref; only ranked memrefs are staged}}
+    gpu.launch_func @k::@unranked blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<*xf32>)
+    return
+  }
+}

@@ -384,11 +384,13 @@ module attributes {gpu.container_module} {
   // CHECK-NEXT: memref.load %[[H]]
   // CHECK-NEXT: %[[DH:.*]] = gpu.alloc
   // CHECK-NEXT: gpu.memcpy %[[DH]], %[[H]]
+  // The loop yields %a: it goes back right after the launch that wrote it.
   // CHECK: gpu.dealloc %[[DH]]
+  // CHECK-NEXT: gpu.memcpy %[[A]],
+  // CHECK-NEXT: gpu.dealloc
   // CHECK-NEXT: %[[DD:.*]] = gpu.alloc
   // CHECK-NEXT: gpu.memcpy %[[DD]], %[[D]]
-  // CHECK-NEXT: gpu.memcpy %[[A]],
-  // CHECK: scf.if
+  // CHECK-NEXT: scf.if
   // CHECK-NEXT: gpu.alloc
   // CHECK-NEXT: gpu.launch_func {{.*}} args(%[[DD]] : memref<16xf32>,
   // CHECK: gpu.memcpy %[[U]], %[[DU]]
@@ -410,5 +412,153 @@ module attributes {gpu.container_module} {
       scf.yield %a : memref<16xf32>
     }
     return %r : memref<16xf32>
+  }
+}
+
+// -----
+
+// Aliases and host accesses the staging must see.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<64xf32>, %out: memref<4x16xf32>) kernel {
+      gpu.return
+    }
+    gpu.func @two(%a: memref<4x16xf32>, %b: memref<64xf32>) kernel {
+      gpu.return
+    }
+    gpu.func @read(%in: memref<4x16xf32>) kernel {
+      gpu.return
+    }
+  }
+
+  // One launch reads a buffer through two views, each with a device copy
+  // from the host: the device copy an earlier kernel wrote goes back first.
+  // CHECK-LABEL: func.func @two_views_one_launch(
+  // CHECK: %[[B:.*]] = memref.alloc() : memref<4x16xf32>
+  // CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[B]]
+  // CHECK: %[[DB:.*]] = gpu.alloc () : memref<4x16xf32>
+  // CHECK-NEXT: gpu.launch_func @k::@produce {{.*}}, %[[DB]] : memref<4x16xf32>)
+  // CHECK-NEXT: gpu.dealloc
+  // CHECK-NEXT: gpu.memcpy %[[B]], %[[DB]]
+  // CHECK-NEXT: gpu.dealloc %[[DB]]
+  // CHECK-NEXT: %[[DB2:.*]] = gpu.alloc () : memref<4x16xf32>
+  // CHECK-NEXT: gpu.memcpy %[[DB2]], %[[B]]
+  // CHECK-NEXT: %[[DF:.*]] = gpu.alloc () : memref<64xf32>
+  // CHECK-NEXT: gpu.memcpy %[[DF]], %[[FLAT]]
+  // CHECK-NEXT: gpu.launch_func @k::@two {{.*}} args(%[[DB2]] : memref<4x16xf32>, %[[DF]] : memref<64xf32>)
+  func.func @two_views_one_launch(%x: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %b = memref.alloc() : memref<4x16xf32>
+    %flat = memref.collapse_shape %b [[0, 1]] : memref<4x16xf32> into memref<64xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<64xf32>, %b : memref<4x16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    gpu.launch_func @k::@two blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%b : memref<4x16xf32>, %flat : memref<64xf32>) {nvfp4.operand_access = array<i32: 1, 1>}
+    return
+  }
+
+  // A host read through a view of a buffer a kernel wrote.
+  // CHECK-LABEL: func.func @read_through_view(
+  // CHECK: %[[B:.*]] = memref.alloc() : memref<4x16xf32>
+  // CHECK: gpu.launch_func @k::@produce {{.*}}, %[[DB:.*]] : memref<4x16xf32>)
+  // CHECK-NEXT: gpu.dealloc
+  // CHECK-NEXT: gpu.memcpy %[[B]], %[[DB]]
+  // CHECK-NEXT: gpu.dealloc %[[DB]]
+  // CHECK-NEXT: memref.load %[[SUB:.*]][
+  func.func @read_through_view(%x: memref<64xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %b = memref.alloc() : memref<4x16xf32>
+    %sub = memref.subview %b[1, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: 16>>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<64xf32>, %b : memref<4x16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    %v = memref.load %sub[%c0] : memref<16xf32, strided<[1], offset: 16>>
+    return %v : f32
+  }
+
+  // Without nvfp4.operand_access, a launch reads and writes every memref:
+  // the argument goes in, and back at the end.
+  // CHECK-LABEL: func.func @no_access_attribute(
+  // CHECK-SAME: %[[Y:.*]]: memref<4x16xf32>
+  // CHECK-NEXT: arith.constant
+  // CHECK-NEXT: %[[DY:.*]] = gpu.alloc
+  // CHECK-NEXT: gpu.memcpy %[[DY]], %[[Y]]
+  // CHECK-NEXT: gpu.launch_func @k::@read
+  // CHECK-NEXT: gpu.memcpy %[[Y]], %[[DY]]
+  // CHECK-NEXT: gpu.dealloc %[[DY]]
+  func.func @no_access_attribute(%y: memref<4x16xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%y : memref<4x16xf32>)
+    return
+  }
+
+  // A host write in a nested region, and a free that may not happen: the
+  // kernel's output comes back before each, and the next launch copies the
+  // buffer in again.
+  // CHECK-LABEL: func.func @nested_host_write(
+  // CHECK: %[[B:.*]] = memref.alloc() : memref<4x16xf32>
+  // CHECK: gpu.launch_func @k::@produce {{.*}}, %[[DB:.*]] : memref<4x16xf32>)
+  // CHECK-NEXT: gpu.dealloc
+  // CHECK-NEXT: gpu.memcpy %[[B]], %[[DB]]
+  // CHECK-NEXT: scf.if
+  // CHECK-NEXT: memref.store
+  // CHECK: gpu.memcpy %[[DB]], %[[B]]
+  // CHECK-NEXT: gpu.launch_func @k::@read {{.*}} args(%[[DB]] : memref<4x16xf32>)
+  // CHECK-NEXT: gpu.memcpy %[[B]], %[[DB]]
+  // CHECK-NEXT: gpu.dealloc %[[DB]]
+  // CHECK-NEXT: scf.if
+  // CHECK-NEXT: memref.dealloc %[[B]]
+  func.func @nested_host_write(%x: memref<64xf32>, %p: i1, %f: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %b = memref.alloc() : memref<4x16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<64xf32>, %b : memref<4x16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    scf.if %p {
+      memref.store %f, %b[%c0, %c0] : memref<4x16xf32>
+    }
+    gpu.launch_func @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%b : memref<4x16xf32>) {nvfp4.operand_access = array<i32: 3>}
+    scf.if %p {
+      memref.dealloc %b : memref<4x16xf32>
+    }
+    return
+  }
+
+  // An alias that no view records (arith.select): copied around the launch.
+  // CHECK-LABEL: func.func @select_alias(
+  // CHECK: %[[B:.*]] = memref.alloc() : memref<4x16xf32>
+  // CHECK: gpu.launch_func @k::@produce {{.*}}, %[[DB:.*]] : memref<4x16xf32>)
+  // CHECK-NEXT: gpu.dealloc
+  // CHECK-NEXT: gpu.memcpy %[[B]], %[[DB]]
+  func.func @select_alias(%x: memref<64xf32>, %other: memref<4x16xf32>, %p: i1) -> memref<4x16xf32> {
+    %c1 = arith.constant 1 : index
+    %b = memref.alloc() : memref<4x16xf32>
+    %s = arith.select %p, %b, %other : memref<4x16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<64xf32>, %b : memref<4x16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    return %s : memref<4x16xf32>
+  }
+
+  // An allocation of the block that a successor block reads comes back at
+  // the end of the block.
+  // CHECK-LABEL: func.func @successor_block(
+  // CHECK: %[[B:.*]] = memref.alloc() : memref<4x16xf32>
+  // CHECK: gpu.launch_func @k::@produce {{.*}}, %[[DB:.*]] : memref<4x16xf32>)
+  // CHECK-NEXT: gpu.dealloc
+  // CHECK-NEXT: gpu.memcpy %[[B]], %[[DB]]
+  // CHECK-NEXT: gpu.dealloc %[[DB]]
+  // CHECK-NEXT: cf.br
+  func.func @successor_block(%x: memref<64xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %b = memref.alloc() : memref<4x16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<64xf32>, %b : memref<4x16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    cf.br ^next
+  ^next:
+    %v = memref.load %b[%c0, %c0] : memref<4x16xf32>
+    return %v : f32
   }
 }

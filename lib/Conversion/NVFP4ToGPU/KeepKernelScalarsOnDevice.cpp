@@ -37,9 +37,11 @@ using namespace mlir::nvfp4;
 
 /// The buffer `load` reads when kernels of its block may read that buffer
 /// instead of the loaded value: a `memref<1xT>` (scalar `T`) allocated in the
-/// load's block, that a host launch uses, whose every other use but loads
-/// and deallocations (of the same block) comes before the load, so that
-/// nothing changes it after the load. Null otherwise.
+/// load's block, that a host launch uses, whose uses are only launches,
+/// stores, loads and deallocations (no alias through which it could change
+/// unseen), all in the load's block, and whose launches and stores come
+/// before the load, so that nothing changes it after the load. Null
+/// otherwise.
 static Value getForwardableBuffer(memref::LoadOp load) {
   MemRefType type = load.getMemRefType();
   if (type.getRank() != 1 || type.getDimSize(0) != 1 ||
@@ -54,6 +56,9 @@ static Value getForwardableBuffer(memref::LoadOp load) {
     return nullptr;
   bool writtenByKernel = false;
   for (Operation *user : alloc->getUsers()) {
+    if (!isa<gpu::LaunchFuncOp, memref::StoreOp, memref::LoadOp,
+             memref::DeallocOp>(user))
+      return nullptr;
     if (isa<memref::LoadOp>(user))
       continue;
     if (user->getBlock() != block)
@@ -76,9 +81,16 @@ static gpu::GPUFuncOp getByReferenceKernel(gpu::GPUFuncOp kernel,
   std::string name = kernel.getName().str() + "_byref";
   for (auto [n, index] : llvm::enumerate(indices))
     name += (n ? "_" : "") + std::to_string(index);
+  SmallVector<Type> inputs(kernel.getArgumentTypes());
+  for (unsigned index : indices)
+    inputs[index] = MemRefType::get({1}, inputs[index]);
+  auto type =
+      FunctionType::get(kernel.getContext(), inputs, kernel.getResultTypes());
   auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
-  if (auto existing = module.lookupSymbol<gpu::GPUFuncOp>(name))
-    return existing;
+  if (Operation *existing = module.lookupSymbol(name)) {
+    auto copy = dyn_cast<gpu::GPUFuncOp>(existing);
+    return copy && copy.getFunctionType() == type ? copy : nullptr;
+  }
 
   // Before `kernel`, after the copies made before: in the order they are
   // made.
@@ -86,7 +98,6 @@ static gpu::GPUFuncOp getByReferenceKernel(gpu::GPUFuncOp kernel,
   auto clone = cast<gpu::GPUFuncOp>(b.clone(*kernel));
   SymbolTable::setSymbolName(clone, name);
   Block &entry = clone.getBody().front();
-  SmallVector<Type> inputs(clone.getArgumentTypes());
   b.setInsertionPointToStart(&entry);
   Value zero = arith::ConstantIndexOp::create(b, clone.getLoc(), 0);
   for (unsigned index : indices) {
@@ -98,10 +109,10 @@ static gpu::GPUFuncOp getByReferenceKernel(gpu::GPUFuncOp kernel,
         memref::LoadOp::create(b, scalar.getLoc(), reference, ValueRange{zero});
     scalar.replaceAllUsesWith(loaded);
     entry.eraseArgument(index + 1);
-    inputs[index] = referenceType;
+    // Attributes of the scalar do not describe the buffer.
+    clone.setArgAttrs(index, ArrayRef<NamedAttribute>{});
   }
-  clone.setFunctionTypeAttr(
-      TypeAttr::get(b.getFunctionType(inputs, clone.getResultTypes())));
+  clone.setFunctionTypeAttr(TypeAttr::get(type));
   return clone;
 }
 
@@ -135,7 +146,8 @@ struct KeepKernelScalarsOnDevicePass
                 launch, launch.getKernel()))
           continue;
         unsigned first = launch.getKernelOperands().getBeginOperandIndex();
-        if (use.getOperandNumber() < first)
+        if (use.getOperandNumber() < first ||
+            use.getOperandNumber() >= first + launch.getNumKernelOperands())
           continue;
         byReference[launch][use.getOperandNumber() - first] = buffer;
         if (!lastLaunch || lastLaunch->isBeforeInBlock(holder))
@@ -167,33 +179,33 @@ struct KeepKernelScalarsOnDevicePass
               kLaunchOperandAccessAttrName))
         access.assign(recorded.asArrayRef().begin(),
                       recorded.asArrayRef().end());
-      for (auto &[index, buffer] : buffers) {
+      for (auto &[index, buffer] : buffers)
         indices.push_back(index);
-        launch.getKernelOperandsMutable()[index].set(buffer);
-        // The kernel reads the buffer.
-        if (index < access.size())
-          access[index] = kLaunchOperandRead;
-      }
-      if (!access.empty())
-        launch->setAttr(kLaunchOperandAccessAttrName,
-                        DenseI32ArrayAttr::get(launch.getContext(), access));
       gpu::GPUFuncOp copy = getByReferenceKernel(kernel, indices);
+      if (!copy)
+        continue;
+      for (unsigned index : indices)
+        launch.getKernelOperandsMutable()[index].set(buffers[index]);
       launch.setKernelAttr(
           SymbolRefAttr::get(launch.getKernelModuleName(),
                              {FlatSymbolRefAttr::get(copy.getNameAttr())}));
+      // The kernel reads the buffers.
+      if (!access.empty()) {
+        for (unsigned index : indices)
+          if (index < access.size())
+            access[index] = kLaunchOperandRead;
+        launch->setAttr(kLaunchOperandAccessAttrName,
+                        DenseI32ArrayAttr::get(launch.getContext(), access));
+      }
       replaced.insert(kernel);
     }
     for (memref::LoadOp load : forwarded)
       if (load.getResult().use_empty())
         load.erase();
 
-    // Kernels no launch calls any more.
-    llvm::DenseSet<StringAttr> launched;
-    getOperation().walk([&](gpu::LaunchFuncOp launch) {
-      launched.insert(launch.getKernelName());
-    });
+    // Kernels nothing refers to any more.
     for (gpu::GPUFuncOp kernel : replaced)
-      if (!launched.contains(kernel.getNameAttr()))
+      if (SymbolTable::symbolKnownUseEmpty(kernel, getOperation()))
         kernel.erase();
   }
 };

@@ -74,7 +74,8 @@ module attributes {gpu.container_module} {
   // CHECK-SAME: %[[X:.*]]: memref<64xf32>, %[[S:.*]]: f32
   // CHECK: %[[A:.*]] = memref.alloc() : memref<1xf32>
   // CHECK: %[[AV:.*]] = memref.load %[[A]]
-  // CHECK-NEXT: gpu.launch_func @k::@scale_byref2 {{.*}} args(%[[X]] : memref<64xf32>, %[[S]] : f32, %[[A]] : memref<1xf32>,
+  // A launch without nvfp4.operand_access stays without.
+  // CHECK-NEXT: gpu.launch_func @k::@scale_byref2 {{.*}} args(%[[X]] : memref<64xf32>, %[[S]] : f32, %[[A]] : memref<1xf32>, %[[X]] : memref<64xf32>){{$}}
   // CHECK-NEXT: memref.dealloc %[[A]]
   // CHECK-NEXT: return %[[AV]]
   func.func @host_use(%x: memref<64xf32>, %s: f32) -> f32 {
@@ -124,6 +125,23 @@ module attributes {gpu.container_module} {
         args(%v : f32)
     return
   }
+  // A write through an alias of the buffer after the load.
+  // CHECK-LABEL: func.func @alias_written_after(
+  // CHECK: %[[V:.*]] = memref.load
+  // CHECK: gpu.launch_func @k::@use {{.*}} args(%[[V]] : f32)
+  func.func @alias_written_after(%x: memref<64xf32>, %f: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a = memref.alloc() : memref<1xf32>
+    %alias = memref.cast %a : memref<1xf32> to memref<?xf32>
+    gpu.launch_func @k::@reduce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<64xf32>, %a : memref<1xf32>)
+    %v = memref.load %a[%c0] : memref<1xf32>
+    memref.store %f, %alias[%c0] : memref<?xf32>
+    gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%v : f32)
+    return
+  }
   // CHECK-LABEL: func.func @host_written(
   // CHECK: %[[V:.*]] = memref.load
   // CHECK-NEXT: gpu.launch_func @k::@use {{.*}} args(%[[V]] : f32)
@@ -165,6 +183,27 @@ module attributes {gpu.container_module} {
     %v = memref.load %a[%c0] : memref<1xf32>
     gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%v : f32)
+    return
+  }
+
+  // Two loads of one buffer, each feeding a launch: both by reference.
+  // CHECK-LABEL: func.func @two_loads(
+  // CHECK: %[[A:.*]] = memref.alloc() : memref<1xf32>
+  // CHECK-NOT: memref.load
+  // CHECK: gpu.launch_func @k::@use_byref0 {{.*}} args(%[[A]] : memref<1xf32>)
+  // CHECK-NEXT: gpu.launch_func @k::@use_byref0 {{.*}} args(%[[A]] : memref<1xf32>)
+  func.func @two_loads(%x: memref<64xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a = memref.alloc() : memref<1xf32>
+    gpu.launch_func @k::@reduce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<64xf32>, %a : memref<1xf32>)
+    %v = memref.load %a[%c0] : memref<1xf32>
+    gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%v : f32)
+    %w = memref.load %a[%c0] : memref<1xf32>
+    gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%w : f32)
     return
   }
 
