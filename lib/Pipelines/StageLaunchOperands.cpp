@@ -467,17 +467,15 @@ llvm::DenseSet<Value> BlockStager::lendToNestedLaunches(Operation *op) {
             ? launch->getAttrOfType<DenseI32ArrayAttr>(
                   kLaunchOperandAccessAttrName)
             : nullptr;
-    unsigned first =
-        launch ? launch.getKernelOperands().getBeginOperandIndex() : 0;
     for (OpOperand &use : nested->getOpOperands()) {
       Value value = use.get();
       if (!isMemRef(value))
         continue;
       Value root = getRootBuffer(value);
-      unsigned number = use.getOperandNumber();
-      if (!access || number < first ||
-          number - first >= static_cast<unsigned>(access.size()) ||
-          access[number - first] != kLaunchOperandRead) {
+      std::optional<unsigned> index =
+          access ? getKernelOperandIndex(launch, use) : std::nullopt;
+      if (!index || *index >= static_cast<unsigned>(access.size()) ||
+          access[*index] != kLaunchOperandRead) {
         refused.insert(root);
         continue;
       }

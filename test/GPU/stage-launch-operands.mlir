@@ -562,3 +562,26 @@ module attributes {gpu.container_module} {
     return %v : f32
   }
 }
+
+// -----
+
+// A loop whose body launches a kernel without operands: nothing to lend.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @nothing() kernel {
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @no_operands(
+  // CHECK-NOT: gpu.alloc
+  // CHECK-NOT: gpu.memcpy
+  // CHECK: gpu.launch_func @k::@nothing
+  func.func @no_operands(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.launch_func @k::@nothing blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    }
+    return
+  }
+}

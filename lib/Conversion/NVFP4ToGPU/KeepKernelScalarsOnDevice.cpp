@@ -145,11 +145,10 @@ struct KeepKernelScalarsOnDevicePass
             !SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
                 launch, launch.getKernel()))
           continue;
-        unsigned first = launch.getKernelOperands().getBeginOperandIndex();
-        if (use.getOperandNumber() < first ||
-            use.getOperandNumber() >= first + launch.getNumKernelOperands())
+        std::optional<unsigned> index = getKernelOperandIndex(launch, use);
+        if (!index)
           continue;
-        byReference[launch][use.getOperandNumber() - first] = buffer;
+        byReference[launch][*index] = buffer;
         if (!lastLaunch || lastLaunch->isBeforeInBlock(holder))
           lastLaunch = holder;
       }

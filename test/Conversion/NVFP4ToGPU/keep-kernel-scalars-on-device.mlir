@@ -105,6 +105,9 @@ module attributes {gpu.container_module} {
     gpu.func @use(%s: f32) kernel {
       gpu.return
     }
+    gpu.func @count(%in: memref<64xf32>, %n: memref<1xindex>) kernel {
+      gpu.return
+    }
   }
   // CHECK-LABEL: gpu.module @k
   // CHECK-NOT: byref
@@ -140,6 +143,22 @@ module attributes {gpu.container_module} {
     memref.store %f, %alias[%c0] : memref<?xf32>
     gpu.launch_func @k::@use blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%v : f32)
+    return
+  }
+  // A value used as a grid size (not a kernel operand) stays a scalar.
+  // CHECK-LABEL: func.func @grid_size(
+  // CHECK: %[[N:.*]] = memref.load
+  // CHECK: gpu.launch_func @k::@count blocks in (%[[N]],
+  func.func @grid_size(%x: memref<64xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a = memref.alloc() : memref<1xindex>
+    gpu.launch_func @k::@count blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<64xf32>, %a : memref<1xindex>)
+    %n = memref.load %a[%c0] : memref<1xindex>
+    %b = memref.alloc() : memref<1xindex>
+    gpu.launch_func @k::@count blocks in (%n, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<64xf32>, %b : memref<1xindex>)
     return
   }
   // CHECK-LABEL: func.func @host_written(

@@ -17,6 +17,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <optional>
+
 namespace mlir::nvfp4 {
 
 /// Attribute on a gpu.launch_func: per kernel operand, a combination of
@@ -34,6 +36,17 @@ enum LaunchOperandAccess : int32_t {
 /// Whether `op` is a launch on the host side (not inside a kernel module).
 inline bool isHostLaunch(gpu::LaunchFuncOp op) {
   return !op->getParentOfType<gpu::GPUModuleOp>();
+}
+
+/// The position of `use` among the kernel operands of `launch`, or none when
+/// it is another operand of the launch (or of another op).
+inline std::optional<unsigned> getKernelOperandIndex(gpu::LaunchFuncOp launch,
+                                                     OpOperand &use) {
+  for (auto [index, operand] :
+       llvm::enumerate(launch.getKernelOperandsMutable()))
+    if (&operand == &use)
+      return index;
+  return std::nullopt;
 }
 
 /// Records on `launch` the access of each kernel operand: none for a
