@@ -34,9 +34,13 @@
 // Blocks are staged outer first; a nested block's own device copies live
 // within it.
 //
-// A buffer whose address leaves the memref world (an aligned pointer taken
-// for anything but a tensor map, a cast out of the memref type) is copied
-// around each launch, as is every buffer with `per-launch`.
+// A buffer that may share memory with another the staging tracks apart (a
+// loop's iteration argument, the result of arith.select or a call, a
+// non-constant global), or whose address leaves the memref world (an
+// aligned pointer taken for anything but a tensor map, a cast out of the
+// memref type, a yield), is copied around each launch (mayAlias), as is
+// every buffer with `per-launch`. Function arguments are assumed not to
+// alias each other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +53,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -72,18 +77,39 @@ Value getRootBuffer(Value value) {
   return value;
 }
 
-/// Whether code can reach the memory of `root` other than through `root`
-/// and its views (ViewLikeOpInterface), which the staging follows: an
-/// aligned pointer taken for anything but a tcgen05 tensor map, a cast to
-/// another type, or an alias that no view relation records (a memref an
-/// operation returns from it, as arith.select, memref.transpose or a call
-/// may; a memref a terminator other than a function's return passes on, or
-/// an scf loop or branch passes into its regions), of `root` or of a view
-/// of it.
-bool addressEscapes(Value root) {
+/// Whether `root` may share memory with buffers the staging tracks apart
+/// (it follows views only), or code may reach its memory other than through
+/// `root` and its views (ViewLikeOpInterface). Either way its device copy
+/// must not outlive a launch. That is the case for:
+/// - `root` itself an alias: a block argument other than a function's (a
+///   loop's iteration argument, a successor block's argument), the result
+///   of an operation that takes memrefs and is no view (arith.select, a
+///   call, an scf loop or branch), or a non-constant global (several
+///   `memref.get_global` of it are several roots);
+/// - a use of `root` or of a view of it that makes an alias or leaks the
+///   address: an aligned pointer taken for anything but a tcgen05 tensor
+///   map, a cast to another type, an operation returning a memref, an scf
+///   loop or branch passing it into its regions, a terminator other than a
+///   function's return passing it on.
+/// Function arguments are assumed not to alias each other.
+bool mayAlias(Value root) {
   auto isMemRef = [](Type type) {
     return isa<MemRefType, UnrankedMemRefType>(type);
   };
+  if (auto arg = dyn_cast<BlockArgument>(root)) {
+    if (!isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) ||
+        !arg.getOwner()->isEntryBlock())
+      return true;
+  } else if (auto global = root.getDefiningOp<memref::GetGlobalOp>()) {
+    auto symbol = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        global, global.getNameAttr());
+    if (!symbol || !symbol.getConstant())
+      return true;
+  } else if (Operation *def = root.getDefiningOp()) {
+    if (isa<RegionBranchOpInterface, CallOpInterface>(def) ||
+        llvm::any_of(def->getOperandTypes(), isMemRef))
+      return true;
+  }
   SmallVector<Value> worklist = {root};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
@@ -94,12 +120,16 @@ bool addressEscapes(Value root) {
         worklist.push_back(view.getViewDest());
         continue;
       }
-      if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
-        return !mlir::nvfp4::isTcgen05TensorMapAddress(user);
+      if (isa<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+        if (!mlir::nvfp4::isTcgen05TensorMapAddress(user))
+          return true;
+        continue;
+      }
       if (isa<UnrealizedConversionCastOp, RegionBranchOpInterface>(user) ||
           llvm::any_of(user->getResultTypes(), isMemRef) ||
           (user->hasTrait<OpTrait::IsTerminator>() &&
-           !isa<FunctionOpInterface>(user->getParentOp())))
+           !(user->hasTrait<OpTrait::ReturnLike>() &&
+             isa<FunctionOpInterface>(user->getParentOp()))))
         return true;
     }
   }
@@ -223,7 +253,9 @@ public:
         continue;
       }
       llvm::DenseSet<Value> lentRoots;
-      if (op.getNumRegions() && !perLaunch)
+      // Only to scf-like operations, whose regions run before the next
+      // operation of the block (not later, as an async region might).
+      if (isa<RegionBranchOpInterface>(op) && !perLaunch)
         lentRoots = lendToNestedLaunches(&op);
       synchronizeBefore(&op, lentRoots);
     }
@@ -297,7 +329,7 @@ DeviceCopy &BlockStager::getOrCreateCopy(OpBuilder &b, Location loc,
     return it->second;
   DeviceCopy copy;
   copy.root = getRootBuffer(key);
-  copy.perLaunch = perLaunch || addressEscapes(copy.root);
+  copy.perLaunch = perLaunch || mayAlias(copy.root);
   // A memref.cast to the identity layout of a strided view that is laid out
   // the same (e.g. a leading-rows slice of a row-major buffer): copy through
   // a reinterpret_cast instead, which the canonicalizer does not fold into
@@ -498,7 +530,7 @@ llvm::DenseSet<Value> BlockStager::lendToNestedLaunches(Operation *op) {
   llvm::DenseSet<Value> lentRoots;
   OpBuilder b(op);
   for (auto [root, key] : keyOfRoot) {
-    if (refused.contains(root) || addressEscapes(root))
+    if (refused.contains(root) || mayAlias(root))
       continue;
     flushOtherViews(b, op->getLoc(), {key}, {root});
     DeviceCopy &copy = getOrCreateCopy(b, op->getLoc(), key);

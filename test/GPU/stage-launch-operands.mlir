@@ -585,3 +585,102 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Buffers that may share memory with others the staging tracks apart:
+// copied around each launch.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @produce(%in: memref<16xf32>, %out: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+  memref.global "private" @state : memref<16xf32> = dense<0.0>
+
+  // The result of arith.select, written by a kernel: the host may read it
+  // through the select's operands.
+  // CHECK-LABEL: func.func @select_result(
+  // CHECK: %[[S:.*]] = arith.select
+  // CHECK: gpu.launch_func @k::@produce {{.*}}, %[[DS:.*]] : memref<16xf32>)
+  // CHECK-NEXT: gpu.dealloc
+  // CHECK-NEXT: gpu.memcpy %[[S]], %[[DS]]
+  // CHECK-NEXT: gpu.dealloc %[[DS]]
+  // CHECK-NEXT: memref.load
+  func.func @select_result(%x: memref<16xf32>, %p: i1) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a = memref.alloc() : memref<16xf32>
+    %b = memref.alloc() : memref<16xf32>
+    %s = arith.select %p, %a, %b : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %s : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    %v = memref.load %a[%c0] : memref<16xf32>
+    return %v : f32
+  }
+
+  // A non-constant global, reached through two memref.get_global.
+  // CHECK-LABEL: func.func @global_state(
+  // CHECK: gpu.launch_func @k::@produce {{.*}}, %[[DG:.*]] : memref<16xf32>)
+  // CHECK-NEXT: gpu.dealloc
+  // CHECK-NEXT: gpu.memcpy %{{.*}}, %[[DG]]
+  func.func @global_state(%x: memref<16xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %g = memref.get_global @state : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %g : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    %h = memref.get_global @state : memref<16xf32>
+    %v = memref.load %h[%c0] : memref<16xf32>
+    return %v : f32
+  }
+
+  // A buffer with a tensor map's address (its newest use) and an alias
+  // made before it: the alias still counts.
+  // CHECK-LABEL: func.func @tensor_map_and_alias(
+  // CHECK: %[[T:.*]] = memref.alloc() : memref<16xf32>
+  // CHECK: gpu.launch_func @k::@produce {{.*}}, %[[DT:.*]] : memref<16xf32>)
+  // CHECK-NEXT: gpu.dealloc
+  // CHECK-NEXT: gpu.memcpy %[[T]], %[[DT]]
+  // CHECK-NEXT: gpu.dealloc %[[DT]]
+  // CHECK-NEXT: llvm.alloca
+  func.func @tensor_map_and_alias(%x: memref<16xf32>, %q: i1) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c1_i32 = arith.constant 1 : i32
+    %c16_i32 = arith.constant 16 : i32
+    %c64_i64 = arith.constant 64 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %c0_i32 = arith.constant 0 : i32
+    %t = memref.alloc() : memref<16xf32>
+    %s = arith.select %q, %t, %x : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %t : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    %slot = llvm.alloca %c1_i32 x !llvm.array<128 x i8> {alignment = 64 : i64} : (i32) -> !llvm.ptr
+    %p = memref.extract_aligned_pointer_as_index %t : memref<16xf32> -> index
+    %i = arith.index_castui %p : index to i64
+    %address = llvm.inttoptr %i : i64 to !llvm.ptr
+    llvm.call @nvfp4CudaTensorMapEncode2D(%slot, %address, %c64_i64, %c1_i64, %c64_i64, %c16_i32, %c1_i32, %c0_i32) : (!llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32) -> ()
+    %v = memref.load %s[%c0] : memref<16xf32>
+    return %v : f32
+  }
+
+  // A buffer passed to a successor block.
+  // CHECK-LABEL: func.func @successor_argument(
+  // CHECK: %[[T:.*]] = memref.alloc() : memref<16xf32>
+  // CHECK: gpu.launch_func @k::@produce {{.*}}, %[[DT:.*]] : memref<16xf32>)
+  // CHECK-NEXT: gpu.dealloc
+  // CHECK-NEXT: gpu.memcpy %[[T]], %[[DT]]
+  func.func @successor_argument(%x: memref<16xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = memref.alloc() : memref<16xf32>
+    gpu.launch_func @k::@produce blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<16xf32>, %t : memref<16xf32>) {nvfp4.operand_access = array<i32: 1, 2>}
+    cf.br ^next(%t : memref<16xf32>)
+  ^next(%u: memref<16xf32>):
+    %v = memref.load %u[%c0] : memref<16xf32>
+    return %v : f32
+  }
+  llvm.func @nvfp4CudaTensorMapEncode2D(!llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32)
+}
