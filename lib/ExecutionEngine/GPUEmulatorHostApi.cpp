@@ -16,7 +16,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 using namespace nvfp4::emulator::detail;
 
@@ -72,8 +71,7 @@ static const char *memorySide(void *ptr) {
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
   // With NVFP4_GPU_EMULATOR_REPORT, a line per copy: the traffic between
   // host and device that a program's staging causes.
-  const char *report = std::getenv("NVFP4_GPU_EMULATOR_REPORT");
-  if (report && *report && std::strcmp(report, "0") != 0)
+  if (reportMemory())
     std::fprintf(stderr, "nvfp4-gpu-emulator: copy %s-to-%s %zu bytes\n",
                  memorySide(src), memorySide(dst), sizeBytes);
   if (sizeBytes)

@@ -383,8 +383,7 @@ extern "C" void nvfp4EmuLaunch(KernelEntry entry, const char *name,
          "memory (at most %" PRId64 " in all)",
          name, staticSharedBytes, sharedBytes, kSharedBytesPerCta);
   const int64_t threads = blockX * blockY * blockZ;
-  const char *report = std::getenv("NVFP4_GPU_EMULATOR_REPORT");
-  const bool countMemory = report && *report && std::strcmp(report, "0") != 0;
+  const bool countMemory = reportMemory();
   MemoryCounters counters;
   if (traceLaunches())
     std::fprintf(stderr,

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -388,6 +389,13 @@ std::map<uintptr_t, uint64_t> &deviceAllocations();
 /// Whether the `bytes` bytes at `begin` lie in one live allocation of
 /// mgpuMemAlloc.
 bool inDeviceAllocation(uintptr_t begin, uint64_t bytes);
+
+/// Whether NVFP4_GPU_EMULATOR_REPORT asks for the memory counters of each
+/// launch and a line per host/device copy.
+inline bool reportMemory() {
+  const char *report = std::getenv("NVFP4_GPU_EMULATOR_REPORT");
+  return report && *report && std::strcmp(report, "0") != 0;
+}
 
 } // namespace nvfp4::emulator::detail
 

@@ -77,6 +77,26 @@ Value getRootBuffer(Value value) {
   return value;
 }
 
+/// `root` and every view of it, transitively (ViewLikeOpInterface).
+SmallVector<Value> getViewsOf(Value root) {
+  SmallVector<Value> views = {root};
+  for (size_t i = 0; i < views.size(); ++i)
+    for (Operation *user : views[i].getUsers())
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == views[i])
+        views.push_back(view.getViewDest());
+  return views;
+}
+
+/// The host value a launch operand is staged as: the byte buffer under a
+/// `memref.view` (E2M1 / E4M3 operands are packed bytes the kernel sees
+/// with its type), or the operand.
+Value getStagedValue(Value operand) {
+  if (auto view = operand.getDefiningOp<memref::ViewOp>())
+    return view.getSource();
+  return operand;
+}
+
 /// Whether `root` may share memory with buffers the staging tracks apart
 /// (it follows views only), or code may reach its memory other than through
 /// `root` and its views (ViewLikeOpInterface). Either way its device copy
@@ -110,16 +130,11 @@ bool mayAlias(Value root) {
         llvm::any_of(def->getOperandTypes(), isMemRef))
       return true;
   }
-  SmallVector<Value> worklist = {root};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
+  for (Value value : getViewsOf(root)) {
+    for (Operation *user : value.getUsers()) {
       if (auto view = dyn_cast<ViewLikeOpInterface>(user);
-          view && view.getViewSource() == value) {
-        worklist.push_back(view.getViewDest());
+          view && view.getViewSource() == value)
         continue;
-      }
       if (isa<memref::ExtractAlignedPointerAsIndexOp>(user)) {
         if (!mlir::nvfp4::isTcgen05TensorMapAddress(user))
           return true;
@@ -139,17 +154,10 @@ bool mayAlias(Value root) {
 /// Whether `root` and its views are only used in `block` and in the
 /// regions of its operations, so that nothing after the block sees them.
 bool usedOnlyWithin(Value root, Block &block) {
-  SmallVector<Value> worklist = {root};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (Operation *user : value.getUsers()) {
+  for (Value value : getViewsOf(root))
+    for (Operation *user : value.getUsers())
       if (!block.findAncestorOpInBlock(*user))
         return false;
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
-          view && view.getViewSource() == value)
-        worklist.push_back(view.getViewDest());
-    }
-  }
   return true;
 }
 
@@ -208,7 +216,7 @@ getHostAccesses(Operation *op, const llvm::DenseSet<Value> &tracked) {
 /// The device buffer of one staged host buffer in the block being staged.
 struct DeviceCopy {
   /// What the copies move on the host side: the staged value, or a
-  /// reinterpret_cast of it (see stageOperand).
+  /// reinterpret_cast of it (see getOrCreateCopy).
   Value host;
   Value device;
   Value root;
@@ -243,7 +251,6 @@ public:
       copy.deviceCurrent = true;
       copy.borrowed = true;
       copies.insert({key, copy});
-      trackedRoots.insert(copy.root);
     }
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
@@ -276,11 +283,12 @@ private:
   FailureOr<StagedOperand> getStagedOperand(gpu::LaunchFuncOp launch,
                                             unsigned index);
   DeviceCopy &getOrCreateCopy(OpBuilder &b, Location loc, Value key);
-  void flushOtherViews(OpBuilder &b, Location loc,
-                       const llvm::SmallDenseSet<Value> &keys,
-                       const llvm::SmallDenseSet<Value> &roots);
+  llvm::SmallDenseMap<Value, unsigned>
+  flushOtherViews(OpBuilder &b, Location loc,
+                  const llvm::SmallDenseSet<Value> &keys);
   llvm::DenseSet<Value> lendToNestedLaunches(Operation *op);
   void synchronizeBefore(Operation *op, const llvm::DenseSet<Value> &skipped);
+  void copyToDevice(OpBuilder &b, Location loc, DeviceCopy &copy);
   void copyToHost(OpBuilder &b, Location loc, DeviceCopy &copy);
   void retire(Value key);
   void finish();
@@ -290,8 +298,6 @@ private:
   LentCopies &lent;
   /// The device copies in use, by staged host value, in staging order.
   llvm::MapVector<Value, DeviceCopy> copies;
-  /// The roots of `copies`.
-  llvm::DenseSet<Value> trackedRoots;
   /// Retired device buffers and their last uses, in retirement order.
   SmallVector<std::pair<Value, Operation *>> retired;
 };
@@ -305,15 +311,13 @@ BlockStager::getStagedOperand(gpu::LaunchFuncOp launch, unsigned index) {
            << "kernel operand #" << index
            << " has a dynamic shape; only static shapes are staged";
   // A packed byte buffer seen through memref.view: stage the bytes.
-  StagedOperand staged{index, operand, nullptr};
-  if ((staged.view = operand.getDefiningOp<memref::ViewOp>())) {
-    if (!staged.view.getSizes().empty() ||
-        !matchPattern(staged.view.getByteShift(), m_Zero()))
-      return staged.view.emitOpError()
-             << "of a kernel operand must have no byte shift and no dynamic "
-                "sizes to be staged";
-    staged.key = staged.view.getSource();
-  }
+  StagedOperand staged{index, getStagedValue(operand),
+                       operand.getDefiningOp<memref::ViewOp>()};
+  if (staged.view && (!staged.view.getSizes().empty() ||
+                      !matchPattern(staged.view.getByteShift(), m_Zero())))
+    return staged.view.emitOpError()
+           << "of a kernel operand must have no byte shift and no dynamic "
+              "sizes to be staged";
   if (!cast<MemRefType>(staged.key.getType()).getLayout().isIdentity())
     return launch.emitOpError()
            << "kernel operand #" << index
@@ -358,7 +362,6 @@ DeviceCopy &BlockStager::getOrCreateCopy(OpBuilder &b, Location loc,
       /*hostShared=*/false);
   copy.device = alloc.getMemref();
   copy.lastUse = alloc;
-  trackedRoots.insert(copy.root);
   return copies.insert({key, copy}).first->second;
 }
 
@@ -397,33 +400,16 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
 
   OpBuilder b(launch);
   Location loc = launch.getLoc();
-  llvm::SmallDenseSet<Value> launchKeys, launchRoots;
-  for (const StagedOperand &s : staged) {
+  llvm::SmallDenseSet<Value> launchKeys;
+  for (const StagedOperand &s : staged)
     launchKeys.insert(s.key);
-    launchRoots.insert(getRootBuffer(s.key));
-  }
-  llvm::SmallDenseMap<Value, unsigned> keysPerRoot;
-  for (Value key : launchKeys)
-    ++keysPerRoot[getRootBuffer(key)];
-  // This launch reaches one buffer through several views, each of which
-  // gets its own device copy from the host: bring back first whatever the
-  // device holds of that buffer, under any view.
-  for (Value key : llvm::to_vector(copies.keys())) {
-    DeviceCopy &copy = copies[key];
-    if (keysPerRoot.lookup(copy.root) > 1) {
-      copyToHost(b, loc, copy);
-      retire(key);
-    }
-  }
-  flushOtherViews(b, loc, launchKeys, launchRoots);
+  llvm::SmallDenseMap<Value, unsigned> keysPerRoot =
+      flushOtherViews(b, loc, launchKeys);
 
   for (StagedOperand &s : staged) {
     DeviceCopy &copy = getOrCreateCopy(b, loc, s.key);
-    if ((access[s.index] & kLaunchOperandRead) && !copy.deviceCurrent) {
-      gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
-                            copy.device, copy.host);
-      copy.deviceCurrent = true;
-    }
+    if (access[s.index] & kLaunchOperandRead)
+      copyToDevice(b, loc, copy);
     Value kernelOperand = copy.device;
     if (s.view)
       kernelOperand =
@@ -457,19 +443,27 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
   return success();
 }
 
-/// Another view of a buffer that is about to be used through `keys` has its
-/// own device copy: brings it back to the host first, so that the new use
-/// sees its changes.
-void BlockStager::flushOtherViews(OpBuilder &b, Location loc,
-                                  const llvm::SmallDenseSet<Value> &keys,
-                                  const llvm::SmallDenseSet<Value> &roots) {
+/// Before a use of the staged values `keys`, brings back to the host (and
+/// retires) the device copy of every other view of the buffers they reach,
+/// so that the use sees its changes; and, for a buffer `keys` reach through
+/// several views (each of which then gets its own device copy from the
+/// host), every device copy of it. Returns how many of `keys` reach each
+/// buffer.
+llvm::SmallDenseMap<Value, unsigned>
+BlockStager::flushOtherViews(OpBuilder &b, Location loc,
+                             const llvm::SmallDenseSet<Value> &keys) {
+  llvm::SmallDenseMap<Value, unsigned> keysPerRoot;
+  for (Value key : keys)
+    ++keysPerRoot[getRootBuffer(key)];
   for (Value key : llvm::to_vector(copies.keys())) {
     DeviceCopy &copy = copies[key];
-    if (!keys.contains(key) && roots.contains(copy.root)) {
+    unsigned views = keysPerRoot.lookup(copy.root);
+    if (views > 1 || (views == 1 && !keys.contains(key))) {
       copyToHost(b, loc, copy);
       retire(key);
     }
   }
+  return keysPerRoot;
 }
 
 /// Lends device copies to the launches of the blocks of `op` (a loop body,
@@ -511,9 +505,7 @@ llvm::DenseSet<Value> BlockStager::lendToNestedLaunches(Operation *op) {
         refused.insert(root);
         continue;
       }
-      Value key = value;
-      if (auto view = value.getDefiningOp<memref::ViewOp>())
-        key = view.getSource();
+      Value key = getStagedValue(value);
       auto keyType = dyn_cast<MemRefType>(key.getType());
       if (!keyType || !keyType.hasStaticShape() ||
           !keyType.getLayout().isIdentity() ||
@@ -532,13 +524,9 @@ llvm::DenseSet<Value> BlockStager::lendToNestedLaunches(Operation *op) {
   for (auto [root, key] : keyOfRoot) {
     if (refused.contains(root) || mayAlias(root))
       continue;
-    flushOtherViews(b, op->getLoc(), {key}, {root});
+    flushOtherViews(b, op->getLoc(), {key});
     DeviceCopy &copy = getOrCreateCopy(b, op->getLoc(), key);
-    if (!copy.deviceCurrent) {
-      gpu::MemcpyOp::create(b, op->getLoc(), /*asyncToken=*/Type(),
-                            ValueRange{}, copy.device, copy.host);
-      copy.deviceCurrent = true;
-    }
+    copyToDevice(b, op->getLoc(), copy);
     copy.lastUse = op;
     for (Region &region : op->getRegions())
       for (Block &nested : region)
@@ -546,6 +534,14 @@ llvm::DenseSet<Value> BlockStager::lendToNestedLaunches(Operation *op) {
     lentRoots.insert(root);
   }
   return lentRoots;
+}
+
+void BlockStager::copyToDevice(OpBuilder &b, Location loc, DeviceCopy &copy) {
+  if (copy.deviceCurrent)
+    return;
+  gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
+                        copy.device, copy.host);
+  copy.deviceCurrent = true;
 }
 
 void BlockStager::copyToHost(OpBuilder &b, Location loc, DeviceCopy &copy) {
@@ -561,15 +557,15 @@ void BlockStager::retire(Value key) {
   if (!copy.borrowed)
     retired.push_back({copy.device, copy.lastUse});
   copies.erase(key);
-  trackedRoots.clear();
-  for (auto &[unused, other] : copies)
-    trackedRoots.insert(other.root);
 }
 
 void BlockStager::synchronizeBefore(Operation *op,
                                     const llvm::DenseSet<Value> &skipped) {
   if (copies.empty())
     return;
+  llvm::DenseSet<Value> trackedRoots;
+  for (auto &[key, copy] : copies)
+    trackedRoots.insert(copy.root);
   llvm::SmallDenseMap<Value, HostAccess> accesses =
       getHostAccesses(op, trackedRoots);
   for (Value root : skipped)
