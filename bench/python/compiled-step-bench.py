@@ -11,11 +11,16 @@ pays), in the same run; once in bf16 and once through the recipe.
 
   PYTHONPATH=build/python_packages python3 bench/python/compiled-step-bench.py \
       [--layers 4] [--tokens 128] [--hidden 256] [--ffn 512] [--heads 4] \
-      [--vocab 128] [--steps 50]
+      [--vocab 128] [--steps 50] [--keep-first N] [--keep-last N]
 
-Prints the compile time, the time per compiled step, the time per step when
-each step compiles, their ratio, and the loss of the first and last steps
-(on a repeating token sequence, which the model learns).
+The recipe keeps --keep-first / --keep-last layers in high precision; by
+default one each, fewer when the model has too few layers to leave one in
+FP4 (keep-first goes first). Prints the recipe's options, how many
+contractions its report puts in FP4 (a warning when none: the nvfp4 run
+would measure bf16), then for each run the compile time, the time per
+compiled step, the time per step when each step compiles, their ratio, and
+the loss of the first and last steps (on a repeating token sequence, which
+the model learns).
 """
 
 import argparse
@@ -33,13 +38,30 @@ import nvfp4
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
+def kept_layers(layers, keep_first, keep_last):
+    """keep-first and keep-last for a model of `layers` layers: those
+    given, and one for each not given, fewer (keep-first's first) while
+    they would leave no layer in FP4."""
+    first = 1 if keep_first is None else keep_first
+    last = 1 if keep_last is None else keep_last
+    if keep_first is None:
+        first = max(0, min(first, layers - last - 1))
+    if keep_last is None:
+        last = max(0, min(last, layers - first - 1))
+    return first, last
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     for name, default in (("layers", 4), ("tokens", 128), ("hidden", 256),
                           ("ffn", 512), ("heads", 4), ("vocab", 128),
-                          ("steps", 50)):
+                          ("steps", 50), ("keep-first", None),
+                          ("keep-last", None)):
         parser.add_argument(f"--{name}", type=int, default=default)
     args = parser.parse_args()
+    keep_first, keep_last = kept_layers(args.layers, args.keep_first,
+                                        args.keep_last)
+    options = f"keep-first={keep_first} keep-last={keep_last}"
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable,
                         os.path.join(ROOT, "examples",
@@ -54,11 +76,29 @@ def main():
     print(f"model: {args.layers} layers, {args.tokens} tokens, hidden "
           f"{args.hidden}, FFN {args.ffn}, {args.heads} heads, vocabulary "
           f"{args.vocab}; Adam; {args.steps} steps")
+    defaults = ", ".join(f"{name} 1 -> {value}" for name, given, value in (
+        ("keep-first", args.keep_first, keep_first),
+        ("keep-last", args.keep_last, keep_last))
+        if given is None and value != 1)
+    print(f"recipe: {options}" +
+          (f" (defaults reduced for {args.layers} layers: {defaults})"
+           if defaults else ""))
     text = (np.arange(8 * args.tokens) * 5 % args.vocab).astype(np.int64)
-    for name, recipe in (("bf16", None), ("nvfp4", "keep-first=1 keep-last=1")):
+    for name, recipe in (("bf16", None), ("nvfp4", options)):
         start = time.perf_counter()
         step = nvfp4.compile(source, entry="train_step", recipe=recipe)
         compile_s = time.perf_counter() - start
+        if step.report is not None:
+            summary = step.report["summary"]
+            print(f"recipe report: {summary['fp4']} of "
+                  f"{summary['contractions']} contractions in FP4 "
+                  f"({summary['fp4_flop_percent']}% of the FLOPs)",
+                  flush=True)
+            if summary["fp4"] == 0:
+                print(f"WARNING: the recipe ({options}) puts no contraction "
+                      f"in FP4: the nvfp4 run measures the same as bf16; "
+                      f"lower --keep-first / --keep-last or raise --layers",
+                      file=sys.stderr, flush=True)
         rng = np.random.default_rng(0)
         n = (len(step.inputs) - 4) // 3
         weights = [(rng.standard_normal(s.shape) / np.sqrt(s.shape[1]))

@@ -93,6 +93,9 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   expandOptions.includeBf16 = true;
   pm.addNestedPass<func::FuncOp>(
       arith::createArithExpandOpsPass(expandOptions));
+  // Views that split a dimension into run-time sizes, which
+  // expand-strided-metadata cannot take, as reinterpret casts first.
+  pm.addNestedPass<func::FuncOp>(createExpandRunTimeReshapes());
   pm.addNestedPass<func::FuncOp>(memref::createExpandStridedMetadataPass());
   // N-D transfers (the vector tiles) fully unrolled into 1-D ones: the
   // progressive lowering would put a stack buffer in every loop body, and
@@ -101,20 +104,9 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
       VectorTransferToSCFOptions().enableFullUnroll()));
   pm.addNestedPass<func::FuncOp>(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  // Math: LLVM intrinsics where LLVM has one; `clampf` expanded to arith;
-  // integer powers outlined as functions; what is left (erf, erfc, cbrt,
-  // asinh, acosh, atanh: exact GELU is `math.erf`) becomes calls to the C
-  // library (`erff`, ...; f16/bf16 through f32, vectors unrolled), which the
-  // host process provides. The libm conversion runs before the vector, arith
-  // and func conversions because it emits `vector.extract`/`insert`,
-  // `arith.extf`/`truncf` and `func.call`, and it fails on any math op no
-  // step lowers (`isinf`, `isnormal`) instead of leaving it in the output.
-  math::MathExpandOpsPassOptions mathExpandOptions;
-  mathExpandOptions.opMnemonics = {"clampf"};
-  pm.addPass(math::createMathExpandOpsPass(mathExpandOptions));
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToFuncs());
-  pm.addPass(createConvertMathToLibmPass());
+  // Math before the vector, arith and func conversions (its C-library calls
+  // emit their ops).
+  addHostMathToLLVMPasses(pm);
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
@@ -124,6 +116,18 @@ void mlir::nvfp4::buildNVFP4ToCPUPipeline(
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  addCheckLLVMLoweringPass(pm, "nvfp4-to-cpu");
+}
+
+void mlir::nvfp4::addHostMathToLLVMPasses(OpPassManager &pm) {
+  // `isinf` and `isnormal` have no lowering here: the C-library conversion
+  // fails on them, with the op named, rather than leave them in the output.
+  math::MathExpandOpsPassOptions mathExpandOptions;
+  mathExpandOptions.opMnemonics = {"clampf"};
+  pm.addPass(math::createMathExpandOpsPass(mathExpandOptions));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createConvertMathToLibmPass());
 }
 
 void mlir::nvfp4::registerNVFP4ToCPUPipeline() {

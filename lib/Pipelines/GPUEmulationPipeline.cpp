@@ -30,6 +30,7 @@ void mlir::nvfp4::buildNVFP4ToGPUEmulationPipeline(
   buildGPUHostToLLVMPipeline(pm, options.copiesPerLaunch);
   // 3. Launches call the emulator.
   pm.addPass(createEmulateGPULaunches());
+  addCheckLLVMLoweringPass(pm, "nvfp4-to-gpu-emulation");
 }
 
 void mlir::nvfp4::registerNVFP4ToGPUEmulationPipeline() {

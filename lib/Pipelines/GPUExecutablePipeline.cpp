@@ -45,6 +45,7 @@
 
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Conversion/Passes.h"
+#include "nvfp4/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -323,6 +324,7 @@ void mlir::nvfp4::buildNVFP4ToGPUExecutablePipeline(
   buildNVFP4ToPTXPipeline(pm, options);
   // 2.-4. The host.
   buildGPUHostToLLVMPipeline(pm, options.copiesPerLaunch);
+  addCheckLLVMLoweringPass(pm, "nvfp4-to-gpu-executable");
 }
 
 void mlir::nvfp4::buildGPUHostToLLVMPipeline(OpPassManager &pm,
@@ -360,13 +362,17 @@ void mlir::nvfp4::buildGPUHostToLLVMPipeline(OpPassManager &pm,
   arith::ArithExpandOpsPassOptions expandOptions;
   expandOptions.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expandOptions));
+  // As on the CPU pipeline: run-time-size views first.
+  pm.addNestedPass<func::FuncOp>(createExpandRunTimeReshapes());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // Math as on the CPU pipeline (exact GELU is `math.erf`), before the
+  // vector, arith and func conversions.
+  addHostMathToLLVMPasses(pm);
   pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

@@ -38,7 +38,7 @@ OperandQuantization quantization(Role role, OperandKind kind,
 OperandQuantization quantization(Role role, OperandKind kind,
                                  const Options &options, int64_t rows) {
   OperandQuantization q = quantization(role, kind, options);
-  if (options.inference && q.blockRows == 16 && rows % 16 != 0)
+  if (options.inference && q.blockRows == 16 && (rows < 0 || rows % 16 != 0))
     q.blockRows = 1;
   return q;
 }

@@ -28,4 +28,5 @@ void mlir::nvfp4::registerAllPasses() {
   registerNVFP4ToPTXPipeline();
   registerNVFP4ToGPUExecutablePipeline();
   registerNVFP4ToGPUEmulationPipeline();
+  registerCheckLLVMLoweringPass();
 }

@@ -16,6 +16,7 @@
 #include "nvfp4/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -132,10 +133,29 @@ struct ImportIREEInputPass
           newEntry.addArgument(argTypes[next++], arg.getLoc());
       auto importedIt = llvm::find_if(
           imported, [&](auto &pair) { return pair.first == arg; });
-      if (importedIt != imported.end())
-        importedIt->second.replaceAllUsesWith(replacement);
-      else
+      if (importedIt == imported.end()) {
         arg.replaceAllUsesWith(replacement);
+        continue;
+      }
+      importedIt->second.replaceAllUsesWith(replacement);
+      // A run-time size of an imported tensor, read off its buffer view
+      // (`hal.buffer_view.dim`, for the import's dynamic dimensions and for
+      // the program), is that dimension of the new tensor argument.
+      for (Operation *user : llvm::make_early_inc_range(arg.getUsers())) {
+        if (!isNamed(user, "hal.buffer_view.dim"))
+          continue;
+        auto index = user->getAttrOfType<IntegerAttr>("index");
+        if (!index || user->getNumResults() != 1 ||
+            !user->getResult(0).getType().isIndex())
+          return user->emitError("nvfp4-import-iree-input: expected a "
+                                 "hal.buffer_view.dim with an index "
+                                 "attribute and an index result");
+        OpBuilder db(user);
+        Value dim = tensor::DimOp::create(db, user->getLoc(), replacement,
+                                          index.getInt());
+        user->getResult(0).replaceAllUsesWith(dim);
+        user->erase();
+      }
     }
     for (Operation *abi : llvm::reverse(abiOps))
       abi->erase();

@@ -10,11 +10,16 @@ loads it into MLIR's ExecutionEngine (through the project's C API,
 ``nvfp4-c/ExecutionEngine.h``) and returns a :class:`CompiledFunction`.
 Calling it converts the arguments to the entry function's element types,
 passes them as memref descriptors without copying, and returns the results
-as numpy arrays that own their memory.
+as numpy arrays that own their memory. When the recipe runs, its JSON
+report (which contractions went to FP4, and why) comes back as
+:attr:`CompiledFunction.report`.
 """
 
 import ctypes
+import json
 import os
+import re
+import tempfile
 from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
@@ -51,6 +56,11 @@ _SCALARS = {
     "i64": (np.int64, ctypes.c_int64),
     "index": (np.int64, ctypes.c_int64),
 }
+
+# The `report=FILE` option of nvfp4-recipe in an option string, FILE
+# possibly in quotes or braces (which MLIR's option parser strips).
+_REPORT_OPTION = re.compile(
+    r"""(?:^|(?<=\s))report=("[^"]*"|'[^']*'|\{[^}]*\}|\S*)""")
 
 # The allocated pointer MLIR gives memrefs of constant globals.
 _GLOBAL_MEMREF_MARKER = 0xDEADBEEF
@@ -186,12 +196,21 @@ class CompiledFunction:
     reference -- the function may write it, as an output -- and must be a
     writeable C-contiguous array of exactly its dtype. Results are fresh
     numpy arrays.
+
+    Attributes:
+      entry: the name of the entry function.
+      pipeline: the pass pipeline it was compiled with.
+      report: the JSON report of ``nvfp4-recipe`` as parsed (a dict: its
+        ``"contractions"`` and their ``"summary"``, docs/recipe.md); None
+        when no recipe ran or its report went to stdout (``report=-``).
     """
 
-    def __init__(self, program, entry: str, pipeline: str):
+    def __init__(self, program, entry: str, pipeline: str,
+                 report: Optional[dict] = None):
         self._program = program
         self.entry = entry
         self.pipeline = pipeline
+        self.report = report
         self.inputs = [_Slot("argument", i, e, s, m)
                        for i, (e, s, m) in enumerate(program.inputs)]
         self.outputs = [_Slot("result", i, e, s, m)
@@ -280,6 +299,40 @@ def _library(name: str, config) -> str:
     return path
 
 
+def _recipe_report_path(recipe_options: str, scratch: str):
+    """The `recipe_options` of nvfp4-recipe with a report file, and that
+    file: the caller's ``report=FILE`` when it names one, else a file in the
+    directory `scratch`."""
+    match = _REPORT_OPTION.search(recipe_options)
+    if match:
+        path = match.group(1)
+        if path[:1] in ("\"", "'", "{"):
+            path = path[1:-1]
+        if path:
+            return recipe_options, path
+        recipe_options = (recipe_options[:match.start()] +
+                          recipe_options[match.end():]).strip()
+    path = os.path.join(scratch, "report.json")
+    return f'{recipe_options} report="{path}"'.strip(), path
+
+
+def _compile_with_recipe(module: str, entry: str, passes: str,
+                         recipe_options: str, opt_level: int, libraries):
+    """`module` compiled with ``nvfp4-recipe{recipe_options}`` before
+    `passes`, and the recipe's report, parsed (None when it went to
+    stdout)."""
+    from . import _jit
+    with tempfile.TemporaryDirectory(prefix="nvfp4-recipe-") as scratch:
+        options, path = _recipe_report_path(recipe_options, scratch)
+        program = _jit.Program(
+            module, entry, f"builtin.module(nvfp4-recipe{{{options}}},"
+            f"{passes})", opt_level, libraries)
+        if path == "-":
+            return program, None
+        with open(path, encoding="utf-8") as f:
+            return program, json.load(f)
+
+
 def compile(module: Union[str, os.PathLike], pipeline: str = "cpu",
             target: Optional[str] = None, entry: str = "main",
             recipe: Union[None, bool, str] = None, options: str = "",
@@ -299,7 +352,10 @@ def compile(module: Union[str, os.PathLike], pipeline: str = "cpu",
       target: the GPU target of the GPU pipelines (default ``sm_100a``).
       entry: the public function to call.
       recipe: run ``nvfp4-recipe`` first: ``True`` for its defaults, or its
-        options as a string (``"keep-first=1 keep-last=1"``).
+        options as a string (``"keep-first=1 keep-last=1"``). Its JSON
+        report becomes :attr:`CompiledFunction.report`: read from the
+        options' ``report=FILE`` when they have one (the file is kept),
+        from a temporary file otherwise.
       options: further options of the named pipeline
         (``"fake-quant=true"``, ``"tile=128x128x64"``...).
       opt_level: LLVM's JIT optimization level, 0 to 3.
@@ -349,15 +405,21 @@ def compile(module: Union[str, os.PathLike], pipeline: str = "cpu",
         raise ValueError(
             f"nvfp4.compile: unknown pipeline {pipeline!r}; expected one of "
             f"{sorted(PIPELINES)} or 'builtin.module(...)'")
-    if recipe is True or (isinstance(recipe, str)):
-        recipe_options = "" if recipe is True or not recipe.strip() else \
-            f"{{{recipe.strip()}}}"
-        passes = f"nvfp4-recipe{recipe_options}," + passes
-    elif recipe not in (None, False):
+    libraries += [os.fspath(p) for p in shared_libs]
+    if recipe in (None, False):
+        full_pipeline = f"builtin.module({passes})"
+        program = _jit.Program(module, entry, full_pipeline, int(opt_level),
+                               libraries)
+        return CompiledFunction(program, entry, full_pipeline)
+    if recipe is not True and not isinstance(recipe, str):
         raise TypeError("nvfp4.compile: recipe is True, False, None or an "
                         "option string")
-    libraries += [os.fspath(p) for p in shared_libs]
-    full_pipeline = f"builtin.module({passes})"
-    program = _jit.Program(module, entry, full_pipeline, int(opt_level),
-                           libraries)
-    return CompiledFunction(program, entry, full_pipeline)
+    recipe_options = "" if recipe is True else recipe.strip()
+    program, report = _compile_with_recipe(module, entry, passes,
+                                           recipe_options, int(opt_level),
+                                           libraries)
+    # The pipeline as asked for: without the report's temporary file.
+    shown = f"{{{recipe_options}}}" if recipe_options else ""
+    return CompiledFunction(program, entry,
+                            f"builtin.module(nvfp4-recipe{shown},{passes})",
+                            report)

@@ -25,7 +25,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .linear import linear_backward, linear_context, linear_forward
+from .linear import (layer_gemms, linear_backward, linear_context,
+                     linear_forward)
 from .recipe import Recipe
 
 __all__ = ["nvfp4_linear"]
@@ -67,18 +68,26 @@ _linear.defvjp(_linear_fwd, _linear_bwd)
 
 
 def nvfp4_linear(x, w, recipe: Optional[Recipe] = None, fp4: bool = True,
-                 format: Optional[str] = None):
+                 format: Optional[str] = None, *,
+                 layer: Optional[int] = None,
+                 num_layers: Optional[int] = None):
     """``x @ w.T`` with x [..., K] and w [N, K], its forward and backward
     GEMMs quantized by `recipe` (none: float32; ``fp4=False``: a layer the
     recipe keeps in high precision) in `format` (``nvfp4``, ``mxfp4``,
     ``mxfp8_e4m3``, ``mxfp8_e5m2``; default: the first of the recipe's
-    ladder, :meth:`Recipe.layer_format` gives a layer's). Computed in
+    ladder, :meth:`Recipe.layer_format` gives a layer's). `layer` and
+    `num_layers`, the layer's place in the model, let the recipe's layer
+    rules (keep-first, keep-last, high-layers) pick the format instead; a
+    recipe with layer rules and neither these nor `format` / ``fp4=False``
+    warns, once per call site (under ``jax.jit``, when traced). Computed in
     float32 and returned in x's dtype."""
     x = jnp.asarray(x)
     w = jnp.asarray(w)
     if w.ndim != 2 or x.shape[-1] != w.shape[-1]:
         raise ValueError(f"nvfp4_linear: expected x [..., K] and w [N, K], "
                          f"got {x.shape} and {w.shape}")
+    fp4, format = layer_gemms(recipe, fp4, format, layer, num_layers,
+                              "nvfp4.jax.nvfp4_linear", stacklevel=2)
     x2 = x.reshape(-1, x.shape[-1]).astype(jnp.float32)
     y = _linear(x2, w.astype(jnp.float32), recipe, bool(fp4), format)
     return y.reshape(*x.shape[:-1], w.shape[0]).astype(x.dtype)

@@ -5,7 +5,10 @@
 # ===---------------------------------------------------------------------=== #
 """The forward and backward GEMMs of a linear layer ``Y = X W^T`` under a
 :class:`~nvfp4.recipe.Recipe`, on numpy arrays. The PyTorch and JAX front
-ends (``nvfp4.torch``, ``nvfp4.jax``) wrap these two functions.
+ends (``nvfp4.torch``, ``nvfp4.jax``) wrap these two functions, and take
+a layer's precision from :func:`layer_gemms`: the recipe's layer rules
+(keep-first, keep-last, high-layers) need the layer's place in the model,
+and a layer without one warns rather than silently running in FP4.
 
 * fprop ``Y = X W^T``: X and W quantized along K (W in 16x16 blocks).
 * dgrad ``dX = dY W``: dY along N (stochastic rounding); W's NVFP4 tensor
@@ -29,7 +32,8 @@ contraction dimension zero-padded to a multiple of 32.
 """
 
 import os
-from typing import NamedTuple, Optional
+import warnings
+from typing import NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -38,7 +42,7 @@ from .fake_quant import fake_quantize
 from .recipe import Recipe
 
 __all__ = ["linear_forward", "linear_backward", "linear_context",
-           "LinearContext"]
+           "LinearContext", "layer_gemms", "warn_without_layer_index"]
 
 
 class LinearContext(NamedTuple):
@@ -106,6 +110,45 @@ def _gemm(a, b, rows: int, cols: int) -> np.ndarray:
     else:
         c = matmul(a, b)
     return np.ascontiguousarray(c[:rows, :cols], dtype=np.float32)
+
+
+def warn_without_layer_index(recipe: Optional[Recipe], caller: str,
+                             stacklevel: int = 1) -> None:
+    """Warns (``UserWarning``) that a layer of `caller` has no layer index,
+    so the layer rules of `recipe` (:attr:`Recipe.layer_rules`) cannot
+    apply to it; nothing when the recipe has none. `stacklevel` counts from
+    the function that calls this one, as :func:`warnings.warn` does."""
+    rules = () if recipe is None else recipe.layer_rules
+    if not rules:
+        return
+    warnings.warn(
+        f"{caller}: the layer has no layer index, so the recipe's "
+        f"{', '.join(rules)} cannot apply to it and its GEMMs run in "
+        f"{recipe.formats[0]}; pass layer= and num_layers= (the layer's "
+        f"place in the model)", UserWarning, stacklevel=stacklevel + 1)
+
+
+def layer_gemms(recipe: Optional[Recipe], fp4: bool, format: Optional[str],
+                layer: Optional[int], num_layers: Optional[int], caller: str,
+                stacklevel: int = 1) -> Tuple[bool, Optional[str]]:
+    """The `fp4` and `format` of a front end's GEMMs. Given the layer's
+    place in the model (`layer` of `num_layers`), the recipe's layer rules
+    pick its format (:meth:`Recipe.layer_format`; None, and so not `fp4`,
+    in high precision). Otherwise `fp4` and `format` stand as given, with
+    a warning (:func:`warn_without_layer_index`) when they leave the
+    layer's precision to a recipe with layer rules."""
+    if layer is None and num_layers is None:
+        if fp4 and format is None:
+            warn_without_layer_index(recipe, caller, stacklevel + 1)
+        return fp4, format
+    if layer is None or num_layers is None:
+        raise ValueError(f"{caller}: give both layer and num_layers")
+    if format is not None:
+        raise ValueError(f"{caller}: give format or layer and num_layers, "
+                         f"not both")
+    format = None if recipe is None else recipe.layer_format(layer,
+                                                             num_layers)
+    return fp4 and format is not None, format
 
 
 def linear_context(x, w, recipe: Optional[Recipe] = None, fp4: bool = True,

@@ -186,6 +186,23 @@ class Recipe:
                 f"{self.inference}, calibration={self.calibration!r}, "
                 f"formats={self.formats})")
 
+    @property
+    def layer_rules(self) -> Tuple[str, ...]:
+        """The rules that treat layers by their place in the model, as
+        ``name=value`` (``keep_first=1``, ``high_layers=(3,)``); empty when
+        every layer is treated alike (no such rule, or the recipe is
+        disabled)."""
+        if not self.enabled:
+            return ()
+        rules = []
+        if self.keep_first:
+            rules.append(f"keep_first={self.keep_first}")
+        if self.keep_last:
+            rules.append(f"keep_last={self.keep_last}")
+        if self.high_layers:
+            rules.append(f"high_layers={self.high_layers}")
+        return tuple(rules)
+
     @staticmethod
     def operand_kinds(role: str) -> Tuple[str, str]:
         """The operand kinds the passes assume for a GEMM of `role`."""

@@ -24,7 +24,8 @@ from typing import Optional
 import numpy as np
 import torch
 
-from .linear import linear_backward, linear_forward
+from .linear import (layer_gemms, linear_backward, linear_forward,
+                     warn_without_layer_index)
 from .recipe import Recipe
 
 __all__ = ["nvfp4_linear", "Linear"]
@@ -67,15 +68,23 @@ class _NVFP4LinearFunction(torch.autograd.Function):
 
 def nvfp4_linear(x: torch.Tensor, weight: torch.Tensor,
                  recipe: Optional[Recipe] = None, fp4: bool = True,
-                 format: Optional[str] = None) -> torch.Tensor:
+                 format: Optional[str] = None, *,
+                 layer: Optional[int] = None,
+                 num_layers: Optional[int] = None) -> torch.Tensor:
     """``x @ weight.T`` with x [..., K] and weight [N, K], its forward and
     backward GEMMs quantized by `recipe` (none: float32; ``fp4=False``: a
     layer the recipe keeps in high precision) in `format` (default: the
-    first of the recipe's ladder; see :meth:`Recipe.layer_format`)."""
+    first of the recipe's ladder; see :meth:`Recipe.layer_format`).
+    `layer` and `num_layers`, the layer's place in the model, let the
+    recipe's layer rules pick the format instead; a recipe with layer rules
+    and neither these nor `format` / ``fp4=False`` warns
+    (:func:`nvfp4.linear.layer_gemms`)."""
     if x.shape[-1] != weight.shape[-1] or weight.dim() != 2:
         raise ValueError(f"nvfp4_linear: expected x [..., K] and weight "
                          f"[N, K], got {tuple(x.shape)} and "
                          f"{tuple(weight.shape)}")
+    fp4, format = layer_gemms(recipe, fp4, format, layer, num_layers,
+                              "nvfp4.torch.nvfp4_linear", stacklevel=2)
     return _NVFP4LinearFunction.apply(x, weight, recipe, fp4, format)
 
 
@@ -86,7 +95,9 @@ class Linear(torch.nn.Module):
       in_features, out_features, bias, device, dtype: as torch.nn.Linear.
       recipe: the :class:`~nvfp4.recipe.Recipe` (None: float32 GEMMs).
       layer, num_layers: the layer's place in the model, for the recipe's
-        keep-first / keep-last / high-layers rules.
+        keep-first / keep-last / high-layers rules. Without them those
+        rules cannot apply, and a recipe that has any warns once, when the
+        layer is constructed.
       high_precision: keep this layer out of FP4 whatever the recipe says.
     """
 
@@ -101,6 +112,9 @@ class Linear(torch.nn.Module):
         self.layer = layer
         self.num_layers = num_layers
         self.high_precision = high_precision
+        if not high_precision and (layer is None or num_layers is None):
+            warn_without_layer_index(recipe, "nvfp4.torch.Linear",
+                                     stacklevel=2)
         reference = torch.nn.Linear(in_features, out_features, bias=bias,
                                     device=device, dtype=dtype)
         self.weight = reference.weight

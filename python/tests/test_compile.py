@@ -3,10 +3,12 @@ MLIR's ExecutionEngine, called with numpy arrays. Results are checked
 against the reference library (an oracle independent of the lowering) and
 numpy, never against the compiled code itself."""
 
+import json
 import os
 import pathlib
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -227,6 +229,43 @@ def test_recipe_runs_before_the_pipeline(rng):
     fp4 = nvfp4.compile(pathlib.Path(path), recipe=True)(x, w)
     expected = nvfp4.matmul(nvfp4.quantize(x), nvfp4.quantize(w, block=(16, 16)))
     assert same_bits(fp4, expected)
+
+
+def test_compiled_function_exposes_the_recipe_report(tmp_path, monkeypatch):
+    # No recipe: no report.
+    assert nvfp4.compile(EXAMPLE).report is None
+    # The recipe's decisions, from a temporary file: the one contraction
+    # in FP4; the pipeline shows the options as given.
+    f = nvfp4.compile(EXAMPLE, recipe="keep-first=0")
+    (row,) = f.report["contractions"]
+    assert (row["function"], row["op"], row["decision"], row["m"], row["n"],
+            row["k"]) == ("main", "linalg.matmul", "fp4", 64, 64, 64)
+    assert f.report["summary"]["fp4"] == 1
+    assert f.pipeline.startswith("builtin.module(nvfp4-recipe{keep-first=0},")
+    assert "report" not in repr(f)
+    assert nvfp4.compile(EXAMPLE, recipe=True).report == f.report
+    # A recipe that keeps everything high says so.
+    high = nvfp4.compile(EXAMPLE, recipe="min-k=128").report
+    assert high["summary"]["fp4"] == 0
+    assert high["contractions"][0]["decision"] == "high"
+    # The caller's report file is kept, and read back.
+    path = tmp_path / "report.json"
+    g = nvfp4.compile(EXAMPLE, recipe=f"min-k=128 report={path} summary")
+    assert path.exists() and g.report == high
+    assert json.loads(path.read_text()) == high
+    # An empty report= is none.
+    assert nvfp4.compile(EXAMPLE, recipe="report= min-k=128").report == high
+    # Paths with spaces: the caller's, quoted, and the temporary file's.
+    spaced = tmp_path / "my reports"
+    spaced.mkdir()
+    for quoted in (f'"{spaced}/a.json"', f"'{spaced}/b.json'",
+                   f"{{{spaced}/c.json}}"):
+        assert nvfp4.compile(EXAMPLE, recipe=f"min-k=128 report={quoted}") \
+            .report == high
+    assert sorted(p.name for p in spaced.iterdir()) == ["a.json", "b.json",
+                                                        "c.json"]
+    monkeypatch.setattr(tempfile, "tempdir", str(spaced))
+    assert nvfp4.compile(EXAMPLE, recipe="min-k=128").report == high
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -5,6 +5,8 @@ library's quantize / transpose / matmul called by hand with the paper's
 rules written out, float64 products with quantization disabled, and the
 compiler's own recipe (nvfp4.compile) for the forward GEMM."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -190,6 +192,36 @@ func.func @main(%x: tensor<48x64xf32>, %w: tensor<32x64xf32> {nvfp4.kind = "weig
         assert same_bits(compiled(x, w), y)
 
 
+def test_layer_rules_are_those_that_need_a_layer_index():
+    assert nvfp4.Recipe().layer_rules == ()
+    assert nvfp4.Recipe(keep_first=1, keep_last=2, high_layers=[3]) \
+        .layer_rules == ("keep_first=1", "keep_last=2", "high_layers=(3,)")
+    assert nvfp4.Recipe.ablation("all-fp4").layer_rules == ()
+    # Disabled: every layer is high alike.
+    assert nvfp4.Recipe.ablation("bf16").layer_rules == ()
+
+
+def no_layer_index_warnings(action):
+    """The no-layer-index warnings `action` raises, each one counted."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        action()
+    return [w for w in caught if "no layer index" in str(w.message)]
+
+
+def check_no_layer_index_warning(found, caller):
+    """One UserWarning of `caller`, naming the rules and the fix, raised
+    at the caller's line in this file."""
+    assert len(found) == 1
+    warning = found[0]
+    message = str(warning.message)
+    assert warning.category is UserWarning
+    assert message.startswith(caller + ": ")
+    assert "keep_first=1, keep_last=1" in message
+    assert "pass layer= and num_layers=" in message
+    assert warning.filename == __file__
+
+
 # ------------------------------------------------------------------ torch
 
 
@@ -240,6 +272,43 @@ def test_torch_linear_module_follows_the_layer_rules():
     assert layer.bias.grad is not None
 
 
+def test_torch_layer_without_a_layer_index_warns():
+    torch = pytest.importorskip("torch")
+    import nvfp4.torch as nt
+    recipe = nvfp4.Recipe(keep_first=1, keep_last=1, mode="fake")
+    layers = []
+    found = no_layer_index_warnings(
+        lambda: layers.append(nt.Linear(32, 16, recipe=recipe)))
+    check_no_layer_index_warning(found, "nvfp4.torch.Linear")
+    # Once per layer: not again when it runs.
+    x = torch.randn(4, 32)
+    assert not no_layer_index_warnings(lambda: layers[0](x))
+    assert layers[0].fp4
+    # Placed, kept high, or under a recipe without layer rules: silent.
+    for kwargs in (dict(recipe=recipe, layer=0, num_layers=2),
+                   dict(recipe=recipe, high_precision=True),
+                   dict(recipe=nvfp4.Recipe()),
+                   dict(recipe=nvfp4.Recipe.ablation("bf16")),
+                   dict(recipe=None)):
+        assert not no_layer_index_warnings(
+            lambda: nt.Linear(32, 16, **kwargs)), kwargs
+    # A layer index without the layer count cannot place keep-last.
+    assert len(no_layer_index_warnings(
+        lambda: nt.Linear(32, 16, recipe=recipe, layer=1))) == 1
+    # The function: warns unless the layer's place, format or fp4=False
+    # say what it is; its place applies the rules.
+    w = torch.randn(16, 32)
+    found = no_layer_index_warnings(lambda: nt.nvfp4_linear(x, w, recipe))
+    check_no_layer_index_warning(found, "nvfp4.torch.nvfp4_linear")
+    for kwargs in (dict(layer=1, num_layers=2), dict(format="nvfp4"),
+                   dict(fp4=False)):
+        assert not no_layer_index_warnings(
+            lambda: nt.nvfp4_linear(x, w, recipe, **kwargs)), kwargs
+    assert same_bits(nt.nvfp4_linear(x, w, recipe, layer=1,
+                                     num_layers=2).numpy(),
+                     x.numpy() @ w.numpy().T)
+
+
 # -------------------------------------------------------------------- jax
 
 
@@ -267,8 +336,9 @@ def test_jax_under_jit_is_the_eager_result(rng):
     jax = pytest.importorskip("jax")
     import nvfp4.jax as nj
     x, w, dy = operands(rng)
-    # Round to nearest everywhere: the bits do not depend on the call.
-    recipe = nvfp4.Recipe.ablation("no-sr")
+    # Round to nearest everywhere: the bits do not depend on the call. No
+    # layer rules: the layer has no place in a model.
+    recipe = nvfp4.Recipe.ablation("no-sr", keep_first=0, keep_last=0)
 
     def loss(x, w):
         return (nj.nvfp4_linear(x, w, recipe) * dy).sum()
@@ -280,3 +350,32 @@ def test_jax_under_jit_is_the_eager_result(rng):
     ey, edx, edw = by_hand(x, w, dy, 0, 0, sr=False)
     assert same_bits(np.asarray(jitted[0]), edx)
     assert same_bits(np.asarray(jitted[1]), edw)
+
+
+def test_jax_layer_without_a_layer_index_warns(rng):
+    pytest.importorskip("jax")
+    import nvfp4.jax as nj
+    x, w, _ = operands(rng)
+    recipe = nvfp4.Recipe(keep_first=1, keep_last=1)
+    found = no_layer_index_warnings(lambda: nj.nvfp4_linear(x, w, recipe))
+    check_no_layer_index_warning(found, "nvfp4.jax.nvfp4_linear")
+    # The layer's place applies the rules: layer 0 of 3 is kept high (the
+    # float32 product), layer 1 is the recipe's forward GEMM.
+    results = {}
+    for layer in range(3):
+        assert not no_layer_index_warnings(lambda: results.setdefault(
+            layer, nj.nvfp4_linear(x, w, recipe, layer=layer,
+                                   num_layers=3)))
+    assert same_bits(np.asarray(results[0]), x @ w.T)
+    assert same_bits(np.asarray(results[1]),
+                     nvfp4.linear_forward(x, w, recipe)[0])
+    assert same_bits(np.asarray(results[2]), x @ w.T)
+    for kwargs in (dict(format="nvfp4"), dict(fp4=False)):
+        assert not no_layer_index_warnings(
+            lambda: nj.nvfp4_linear(x, w, recipe, **kwargs)), kwargs
+    assert not no_layer_index_warnings(
+        lambda: nj.nvfp4_linear(x, w, nvfp4.Recipe()))
+    with pytest.raises(ValueError, match="give both layer and num_layers"):
+        nj.nvfp4_linear(x, w, recipe, layer=1)
+    with pytest.raises(ValueError, match="give format or layer"):
+        nj.nvfp4_linear(x, w, recipe, format="nvfp4", layer=1, num_layers=3)

@@ -4,6 +4,13 @@
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils \
 // RUN: | FileCheck %s --check-prefix=EXEC
+// The GPU pipelines' host code lowers every op the same way, with the same
+// results.
+// RUN: nvfp4-opt %s --nvfp4-to-gpu-emulation="target=sm_120a" \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils \
+// RUN: | FileCheck %s --check-prefix=EXEC
+// RUN: nvfp4-opt %s --nvfp4-to-gpu-executable="target=sm_100a format=isa" | FileCheck %s
 
 // Every math op a frontend emits lowers completely: LLVM intrinsics where
 // LLVM has one, `clampf` expanded, integer powers outlined, and the rest

@@ -4,7 +4,8 @@
 The models are plain `jax.numpy` functions (no Flax): an MLP, a pre-LN
 transformer encoder block with a batch dimension, and training steps of both
 (loss and gradients by `jax.value_and_grad`, so the backward GEMMs are JAX's
-own). Each is traced
+own); the MLP and its training step also with the token count a run-time
+size (`jax.export.symbolic_shape`). Each is traced
 and exported with `jax.export` to StableHLO, then lowered to linalg on tensors
 by IREE's StableHLO input conversion:
 
@@ -122,11 +123,19 @@ def encoder_train_step(x, ln1_g, ln1_b, wq, wk, wv, wo, ln2_g, ln2_b, w1, w2,
 
 ENCODER_TRAIN_ARGS = ENCODER_ARGS + [ENCODER_ARGS[0]]
 
+# The token count as a run-time size (`jax.export.symbolic_shape`): the
+# exported StableHLO, and so the linalg, has `?` where the tokens are.
+(TOKENS,) = jax.export.symbolic_shape("tokens")
+MLP_DYNAMIC_ARGS = [S((TOKENS, H), F32)] + MLP_ARGS[1:]
+MLP_TRAIN_DYNAMIC_ARGS = MLP_TRAIN_ARGS[:4] + [S((TOKENS, H), F32)] * 2
+
 MODELS = [
     ("jax-mlp", mlp, MLP_ARGS),
     ("jax-encoder", encoder, ENCODER_ARGS),
     ("jax-mlp-train", mlp_train_step, MLP_TRAIN_ARGS),
     ("jax-encoder-train", encoder_train_step, ENCODER_TRAIN_ARGS),
+    ("jax-mlp-dynamic", mlp, MLP_DYNAMIC_ARGS),
+    ("jax-mlp-train-dynamic", mlp_train_step, MLP_TRAIN_DYNAMIC_ARGS),
 ]
 
 

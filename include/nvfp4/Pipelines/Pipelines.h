@@ -215,6 +215,27 @@ void buildNVFP4ToGPUEmulationPipeline(OpPassManager &pm,
 /// Registers `nvfp4-to-gpu-emulation`.
 void registerNVFP4ToGPUEmulationPipeline();
 
+//===----------------------------------------------------------------------===//
+// Host code, shared by the pipelines
+//===----------------------------------------------------------------------===//
+
+/// The `math` ops of host code to the LLVM dialect, the same way on every
+/// pipeline (so that a high-precision op computes the same bits on each):
+/// LLVM intrinsics where LLVM has one, `clampf` expanded, integer powers
+/// outlined as functions, and the rest (erf, erfc, cbrt, asinh, ...) as
+/// calls to the C library. Runs before the vector, arith and func
+/// conversions, whose ops the C-library conversion emits.
+void addHostMathToLLVMPasses(OpPassManager &pm);
+
+/// Adds `nvfp4-check-llvm-lowering`: an error at every op the pipeline
+/// `pipeline` left outside the LLVM dialect (and the GPU binaries and
+/// modules a program keeps), so that an op no step lowers is named at its
+/// location before translation to LLVM IR.
+void addCheckLLVMLoweringPass(OpPassManager &pm, llvm::StringRef pipeline);
+
+/// Registers `nvfp4-check-llvm-lowering`.
+void registerCheckLLVMLoweringPass();
+
 } // namespace nvfp4
 } // namespace mlir
 

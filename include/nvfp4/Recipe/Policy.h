@@ -79,8 +79,9 @@ OperandQuantization quantization(Role role, OperandKind kind,
 /// As above, for an operand whose non-contracted dimension (M for the left
 /// operand, N for the right one) has `rows` elements. 16x16 blocks need
 /// whole tiles, which only the exact transpose a dgrad reuses requires: in
-/// inference, a weight whose rows are not a multiple of 16 gets 1x16
-/// blocks (elsewhere the contraction stays in high precision).
+/// inference, a weight whose rows are not a multiple of 16 (or are a
+/// run-time size, `rows` < 0) gets 1x16 blocks (elsewhere the contraction
+/// stays in high precision).
 OperandQuantization quantization(Role role, OperandKind kind,
                                  const Options &options, int64_t rows);
 

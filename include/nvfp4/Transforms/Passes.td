@@ -183,6 +183,40 @@ def SplitDeallocations : Pass<"nvfp4-split-deallocations", "func::FuncOp"> {
   ];
 }
 
+def ExpandRunTimeReshapes
+    : Pass<"nvfp4-expand-run-time-reshapes", "func::FuncOp"> {
+  let summary = "Rewrite memref.expand_shape ops that split a dimension into "
+                "several run-time sizes as memref.reinterpret_cast";
+  let description = [{
+    MLIR 22's `expand-strided-metadata` crashes on a `memref.expand_shape`
+    that splits one dimension into two or more run-time sizes (a flattened
+    `[batch * seq, hidden]` buffer viewed again as `[batch, seq, hidden]`,
+    which every exported graph with a dynamic batch and sequence contains).
+    This pass, run just before it, rewrites each such op as the view it is:
+    a `memref.reinterpret_cast` of the source's base buffer
+    (`memref.extract_strided_metadata`) at the source's offset, with the
+    output sizes, and strides that split each source stride over its group
+    (the innermost dimension of a group keeps the source stride, each outer
+    one multiplies by the sizes inside it). Other expand_shape ops are left
+    to `expand-strided-metadata`.
+
+    Example:
+
+    ```mlir
+    %e = memref.expand_shape %m [[0, 1], [2]] output_shape [%b, %s, 32]
+        : memref<?x32xf32> into memref<?x?x32xf32>
+    // becomes
+    %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m
+    %e = memref.reinterpret_cast %base to offset: [%offset],
+        sizes: [%b, %s, 32], strides: [%s * %strides#0, %strides#0, %strides#1]
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 def OutlineLoopNests : Pass<"nvfp4-outline-loop-nests", "ModuleOp"> {
   let summary = "Outline the top-level loop nests of large functions into "
                 "private functions, identical nests shared";

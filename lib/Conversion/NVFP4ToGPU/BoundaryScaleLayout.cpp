@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/BoundaryScaleLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
@@ -143,6 +144,8 @@ void mlir::nvfp4::reportRowMajorTcgen05Operands(ModuleOp module,
   // canReadTcgen05ScaleAtoms holds only for NVFP4 operands of matmuls the
   // tcgen05 kernel takes.
   module.walk([&](MatmulOp op) {
+    if (isLeftForHost(op))
+      return;
     for (unsigned index : {0u, 1u}) {
       Value operand = op->getOperand(index);
       Operation *def = operand.getDefiningOp();

@@ -98,6 +98,27 @@ mlir::nvfp4::parseMatmulTile(StringRef spec) {
   return std::nullopt;
 }
 
+/// Whether a type of `types` is a shaped type with a run-time size.
+static bool hasRunTimeSize(TypeRange types) {
+  return llvm::any_of(types, [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.hasRank() && !shaped.hasStaticShape();
+  });
+}
+
+bool mlir::nvfp4::isLeftForHost(Operation *op) {
+  if (!isa_and_nonnull<NVFP4Dialect>(op->getDialect()))
+    return false;
+  if (hasRunTimeSize(op->getOperandTypes()) ||
+      hasRunTimeSize(op->getResultTypes()))
+    return true;
+  // Producers of an NVFP4 operand of a host op (a static weight's
+  // quantization feeding a matmul of run-time M, say), through transposes.
+  return isa<QuantizeOp, TransposeOp>(op) &&
+         llvm::any_of(op->getUsers(),
+                      [](Operation *user) { return isLeftForHost(user); });
+}
+
 LogicalResult mlir::nvfp4::checkMXMatmulSupported(MatmulOp op,
                                                   GPUTarget target) {
   Format lhs = op.getLhs().getType().getFormat();
@@ -284,7 +305,10 @@ struct ConvertNVFP4ToGPUPass
              "reference lowering)";
     };
     module.walk([&](Operation *op) {
-      if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      if (isLeftForHost(op)) {
+        leftForHost(op, "run-time sizes (or an operand of an op of run-time "
+                        "sizes); its kernels are built for static shapes");
+      } else if (auto matmul = dyn_cast<MatmulOp>(op)) {
         reportMatmulFallbacks(matmul, gpuTarget);
       } else if (auto quantize = dyn_cast<QuantizeOp>(op);
                  quantize && !quantize.getType().isNVFP4()) {
@@ -366,7 +390,7 @@ struct ConvertNVFP4ToGPUPass
     // for the host.
     bool mxUnsupported = false;
     module.walk([&](MatmulOp op) {
-      if (!op.getLhs().getType().isNVFP4())
+      if (!op.getLhs().getType().isNVFP4() && !isLeftForHost(op))
         mxUnsupported |= failed(checkMXMatmulSupported(op, *gpuTarget));
     });
     if (mxUnsupported)
@@ -376,22 +400,29 @@ struct ConvertNVFP4ToGPUPass
     // K padded.
     swapTcgen05FewRowMatmuls(module, *gpuTarget, reportFallbacks);
     padTcgen05MatmulOperands(module, *gpuTarget, reportFallbacks);
+    // Ops of run-time sizes (and their NVFP4 operands' producers) are left
+    // for the host: no check, pattern or kernel below sees them.
     bool unsupported = false;
     module.walk([&](MatmulOp op) {
+      if (isLeftForHost(op))
+        return;
       unsupported |=
           isTcgen05Target(*gpuTarget)
               ? failed(checkTcgen05MatmulSupported(op, *gpuTarget, *ctaPair))
               : failed(checkMatmulSupported(op, *gpuTarget, matmulTile));
     });
     module.walk([&](QuantizeOp op) {
-      if (op.getType().isNVFP4())
+      if (op.getType().isNVFP4() && !isLeftForHost(op))
         unsupported |=
             failed(checkQuantizeSupported(op, *gpuTarget, hardwareSR));
     });
     module.walk([&](AmaxOp op) {
-      unsupported |= failed(checkAmaxSupported(op, *gpuTarget));
+      if (!isLeftForHost(op))
+        unsupported |= failed(checkAmaxSupported(op, *gpuTarget));
     });
     module.walk([&](Operation *op) {
+      if (isLeftForHost(op))
+        return;
       if (auto dq = dyn_cast<DequantizeOp>(op);
           dq && dq.getInput().getType().isNVFP4())
         unsupported |= failed(checkDequantizeSupported(dq, *gpuTarget));
@@ -433,7 +464,7 @@ struct ConvertNVFP4ToGPUPass
     if (isTcgen05Target(*gpuTarget)) {
       SmallVector<Operation *> amaxlessQuantizes;
       module.walk([&](QuantizeOp op) {
-        if (!op.getAmax() && op.getType().isNVFP4())
+        if (!op.getAmax() && op.getType().isNVFP4() && !isLeftForHost(op))
           amaxlessQuantizes.push_back(op);
       });
       RewritePatternSet amaxPatterns(&getContext());
@@ -445,7 +476,7 @@ struct ConvertNVFP4ToGPUPass
     // the operand's scales as atoms write them in that layout
     // (docs/tcgen05.md, "Scale atoms in global memory").
     module.walk([&](QuantizeOp op) {
-      if (op.getType().isNVFP4() &&
+      if (op.getType().isNVFP4() && !isLeftForHost(op) &&
           producesTcgen05ScaleAtoms(op, *gpuTarget, *ctaPair))
         op->setAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName,
                     UnitAttr::get(&getContext()));
@@ -459,6 +490,8 @@ struct ConvertNVFP4ToGPUPass
     // before it.
     SmallVector<Operation *> quantizes, epiloguesAndTransposes, matmuls;
     module.walk([&](Operation *op) {
+      if (isLeftForHost(op))
+        return;
       if (isa<TransposeOp>(op))
         epiloguesAndTransposes.push_back(op);
       else if (auto quantize = dyn_cast<QuantizeOp>(op);
@@ -494,6 +527,8 @@ struct ConvertNVFP4ToGPUPass
     SmallVector<Operation *> elementwise;
     module.walk([&](Operation *op) {
       auto dequantize = dyn_cast<DequantizeOp>(op);
+      if (isLeftForHost(op))
+        return;
       if (isa<HadamardOp>(op) ||
           (dequantize && dequantize.getInput().getType().isNVFP4()))
         elementwise.push_back(op);
@@ -504,7 +539,10 @@ struct ConvertNVFP4ToGPUPass
     if (failed(lowerAll(elementwise, std::move(elementwisePatterns),
                         "nvfp4.dequantize / nvfp4.hadamard")))
       return signalPassFailure();
-    module.walk([&](MatmulOp op) { matmuls.push_back(op); });
+    module.walk([&](MatmulOp op) {
+      if (!isLeftForHost(op))
+        matmuls.push_back(op);
+    });
     RewritePatternSet matmulPatterns(&getContext());
     if (isTcgen05Target(*gpuTarget))
       populateNVFP4ToTcgen05Patterns(matmulPatterns, *gpuTarget, *ctaPair);
@@ -516,7 +554,10 @@ struct ConvertNVFP4ToGPUPass
       return signalPassFailure();
     // The amaxes no matmul epilogue computed.
     SmallVector<Operation *> amaxes;
-    module.walk([&](AmaxOp op) { amaxes.push_back(op); });
+    module.walk([&](AmaxOp op) {
+      if (!isLeftForHost(op))
+        amaxes.push_back(op);
+    });
     RewritePatternSet amaxPatterns(&getContext());
     populateNVFP4AmaxToGPUConversionPatterns(amaxPatterns, *gpuTarget);
     if (failed(lowerAll(amaxes, std::move(amaxPatterns),

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
@@ -91,7 +92,7 @@ void mlir::nvfp4::padTcgen05MatmulOperands(ModuleOp module, GPUTarget target,
   llvm::DenseMap<Operation *, Operation *> paddedCopies;
   module.walk([&](MatmulOp op) {
     const int64_t k = op.getLhs().getType().getShape().back();
-    if (k % tc::kTensorMapStrideAlignmentCodes == 0)
+    if (isLeftForHost(op) || k % tc::kTensorMapStrideAlignmentCodes == 0)
       return;
     const int64_t paddedK =
         llvm::alignTo(k, tc::kTensorMapStrideAlignmentCodes);

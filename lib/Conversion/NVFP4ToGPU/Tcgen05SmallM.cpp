@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
@@ -53,7 +54,7 @@ void mlir::nvfp4::swapTcgen05FewRowMatmuls(ModuleOp module, GPUTarget target,
   };
   SmallVector<MatmulOp> matmuls;
   module.walk([&](MatmulOp op) {
-    if (rows(op.getLhs()) <= kTcgen05SwapMaxRows &&
+    if (!isLeftForHost(op) && rows(op.getLhs()) <= kTcgen05SwapMaxRows &&
         rows(op.getRhs()) >= kTcgen05SwapMinCols)
       matmuls.push_back(op);
   });

@@ -53,7 +53,8 @@ public:
   CallBuilder(ConversionPatternRewriter &rewriter, Operation *op)
       : rewriter(rewriter), op(op), loc(op->getLoc()) {}
 
-  /// Passes the tensor `t` as an unranked memref of its buffer.
+  /// Passes the tensor `t` as an unranked memref of its buffer (the runtime
+  /// reads the sizes, static or not, from its descriptor).
   void tensor(Value t) {
     auto type = cast<RankedTensorType>(t.getType());
     auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
@@ -62,11 +63,17 @@ public:
     args.push_back(unranked(buffer));
   }
 
-  /// Allocates a buffer of `shape` x `elementType` for the call to write;
+  /// Allocates a buffer of `sizes` x `elementType` for the call to write;
   /// returns its index for `buffer` and `result`.
-  unsigned allocate(ArrayRef<int64_t> shape, Type elementType) {
-    auto type = MemRefType::get(shape, elementType);
-    outputs.push_back(memref::AllocOp::create(rewriter, loc, type));
+  unsigned allocate(ArrayRef<OpFoldResult> sizes, Type elementType) {
+    auto type = MemRefType::get(getTensorType(sizes, elementType).getShape(),
+                                elementType);
+    SmallVector<Value> dynamicSizes;
+    for (OpFoldResult size : sizes)
+      if (auto value = dyn_cast<Value>(size))
+        dynamicSizes.push_back(value);
+    outputs.push_back(
+        memref::AllocOp::create(rewriter, loc, type, dynamicSizes));
     return outputs.size() - 1;
   }
 
@@ -74,8 +81,8 @@ public:
   void buffer(unsigned index) { args.push_back(unranked(outputs[index])); }
 
   /// Allocates and passes a buffer the call writes.
-  unsigned output(ArrayRef<int64_t> shape, Type elementType) {
-    unsigned index = allocate(shape, elementType);
+  unsigned output(ArrayRef<OpFoldResult> sizes, Type elementType) {
+    unsigned index = allocate(sizes, elementType);
     buffer(index);
     return index;
   }
@@ -152,22 +159,23 @@ int64_t getMXElementTypeCode(Format format) {
   return static_cast<int64_t>(getMXElementType(format));
 }
 
-/// Quantizes the f32 [rows, cols] tensor `x` to `type` by a call of
-/// nvfp4CpuQuantize (NVFP4) or nvfp4CpuMxQuantize (MX); returns the codes,
-/// the scales (reshaped to `type`) and, for NVFP4, the amax.
+/// Quantizes the f32 [rows, cols] tensor `x` to `type`, whose data has
+/// `sizes`, by a call of nvfp4CpuQuantize (NVFP4) or nvfp4CpuMxQuantize
+/// (MX); returns the codes, the scales (reshaped to `type`) and, for NVFP4,
+/// the amax. The runtime checks the block rules on dynamic sizes.
 SmallVector<Value> emitQuantizeCall(ConversionPatternRewriter &rw,
                                     Operation *op, Value x,
                                     const QuantizeParams &q,
-                                    NVFP4TensorType type) {
-  auto xType = cast<RankedTensorType>(x.getType());
-  int64_t rows = xType.getDimSize(0), cols = xType.getDimSize(1);
+                                    NVFP4TensorType type,
+                                    ArrayRef<OpFoldResult> sizes) {
+  Location loc = op->getLoc();
   Type i8 = rw.getI8Type();
-  const int64_t scaleRows = rows / type.getBlock().getRows();
-  const int64_t scaleCols = cols / type.getBlock().getCols();
+  SmallVector<OpFoldResult> xSizes = getSizes(rw, loc, x);
   CallBuilder call(rw, op);
   call.tensor(x);
-  unsigned codes = call.output({rows, cols}, i8);
-  unsigned scales = call.output({scaleRows, scaleCols}, i8);
+  unsigned codes = call.output(xSizes, i8);
+  unsigned scales =
+      call.output(getScalesSizes(rw, loc, xSizes, type.getBlock()), i8);
   Value amax;
   if (!type.isNVFP4()) {
     call.i32(getMXElementTypeCode(type.getFormat()));
@@ -189,10 +197,10 @@ SmallVector<Value> emitQuantizeCall(ConversionPatternRewriter &rw,
       call.f32(0.0f);
     amax = call.call("nvfp4CpuQuantize", rw.getF32Type()).front();
   }
-  Location loc = op->getLoc();
   SmallVector<Value> components = {
-      from2D(rw, loc, call.result(codes), type.getShape()),
-      from2D(rw, loc, call.result(scales), type.getScalesShape())};
+      from2D(rw, loc, call.result(codes), sizes),
+      from2D(rw, loc, call.result(scales),
+             getScalesSizes(rw, loc, sizes, type.getBlock()))};
   if (amax)
     components.push_back(amax);
   return components;
@@ -204,29 +212,26 @@ SmallVector<Value> emitQuantizeCall(ConversionPatternRewriter &rw,
 Value emitDequantizeCall(ConversionPatternRewriter &rw, Operation *op,
                          ValueRange components, NVFP4TensorType type) {
   Location loc = op->getLoc();
+  SmallVector<OpFoldResult> sizes = getSizes(rw, loc, components[0]);
+  Value codes = to2D(rw, loc, components[0]);
   if (!type.isNVFP4()) {
-    Value codes = to2D(rw, loc, components[0]);
     CallBuilder call(rw, op);
     call.tensor(codes);
     call.tensor(to2D(rw, loc, components[1]));
     call.i32(getMXElementTypeCode(type.getFormat()));
-    unsigned out = call.output(
-        cast<RankedTensorType>(codes.getType()).getShape(), rw.getF32Type());
+    unsigned out = call.output(getSizes(rw, loc, codes), rw.getF32Type());
     call.call("nvfp4CpuMxDequantize", {});
-    return from2D(rw, loc, call.result(out), type.getShape());
+    return from2D(rw, loc, call.result(out), sizes);
   }
-  Value codes = to2D(rw, loc, components[0]);
-  auto codesType = cast<RankedTensorType>(codes.getType());
   CallBuilder call(rw, op);
   call.tensor(codes);
   call.tensor(to2D(rw, loc, components[1]));
   call.value(components[2]);
   call.i32(type.hasDecodeScale() ? 1 : 0);
   call.i64(type.getBlock().getRows());
-  unsigned out = call.output(codesType.getShape(), rw.getF32Type());
+  unsigned out = call.output(getSizes(rw, loc, codes), rw.getF32Type());
   call.call("nvfp4CpuDequantize", {});
-  auto shape = cast<RankedTensorType>(components[0].getType()).getShape();
-  return from2D(rw, loc, call.result(out), shape);
+  return from2D(rw, loc, call.result(out), sizes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -240,11 +245,12 @@ struct QuantizeOpCallLowering : public OpConversionPattern<QuantizeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     QuantizeParams q = getQuantizeParams(op, adaptor);
+    Value input = single(adaptor.getInput());
+    SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
     Value x = to2D(rewriter, loc,
-                   castElements(rewriter, loc, single(adaptor.getInput()),
-                                rewriter.getF32Type()));
+                   castElements(rewriter, loc, input, rewriter.getF32Type()));
     rewriter.replaceOpWithMultiple(
-        op, {emitQuantizeCall(rewriter, op, x, q, op.getType())});
+        op, {emitQuantizeCall(rewriter, op, x, q, op.getType(), sizes)});
     return success();
   }
 };
@@ -285,16 +291,18 @@ struct HadamardOpCallLowering : public OpConversionPattern<HadamardOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type = op.getType();
     Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes =
+        getSizes(rewriter, loc, adaptor.getInput());
     Value x = to2D(
         rewriter, loc,
         castElements(rewriter, loc, adaptor.getInput(), rewriter.getF32Type()));
     CallBuilder call(rewriter, op);
     call.tensor(x);
-    unsigned out = call.output(cast<RankedTensorType>(x.getType()).getShape(),
-                               rewriter.getF32Type());
+    unsigned out =
+        call.output(getSizes(rewriter, loc, x), rewriter.getF32Type());
     call.i32(negativeSignMask(op.getSignsOrDefault()));
     call.call("nvfp4CpuHadamard", {});
-    Value y = from2D(rewriter, loc, call.result(out), type.getShape());
+    Value y = from2D(rewriter, loc, call.result(out), sizes);
     rewriter.replaceOp(op,
                        castElements(rewriter, loc, y, type.getElementType()));
     return success();
@@ -309,9 +317,10 @@ struct RescaleOpCallLowering : public OpConversionPattern<RescaleOp> {
     Value dq = emitDequantizeCall(rewriter, op, adaptor.getInput(),
                                   op.getInput().getType());
     QuantizeParams q = getQuantizeParams(op, adaptor);
+    SmallVector<OpFoldResult> sizes = getSizes(rewriter, op.getLoc(), dq);
     rewriter.replaceOpWithMultiple(
         op, {emitQuantizeCall(rewriter, op, to2D(rewriter, op.getLoc(), dq), q,
-                              op.getType())});
+                              op.getType(), sizes)});
     return success();
   }
 };
@@ -323,23 +332,31 @@ struct TransposeOpCallLowering : public OpConversionPattern<TransposeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     ValueRange in = adaptor.getInput();
-    Value codes = addBatchDim(rewriter, loc, in[0]);
-    auto codesType = cast<RankedTensorType>(codes.getType());
-    int64_t batch = codesType.getDimSize(0), rows = codesType.getDimSize(1),
-            cols = codesType.getDimSize(2);
+    // The result's data and scale sizes: the input's, the two innermost
+    // swapped.
+    auto swapInner = [](SmallVector<OpFoldResult> sizes) {
+      std::swap(sizes[sizes.size() - 1], sizes[sizes.size() - 2]);
+      return sizes;
+    };
+    SmallVector<OpFoldResult> dataSizes =
+        swapInner(getSizes(rewriter, loc, in[0]));
+    SmallVector<OpFoldResult> scalesSizes =
+        swapInner(getSizes(rewriter, loc, in[1]));
     Type i8 = rewriter.getI8Type();
     CallBuilder call(rewriter, op);
+    Value codes = addBatchDim(rewriter, loc, in[0]);
     call.tensor(codes);
-    call.tensor(addBatchDim(rewriter, loc, in[1]));
-    unsigned outCodes = call.output({batch, cols, rows}, i8);
-    unsigned outScales = call.output({batch, cols / 16, rows / 16}, i8);
+    Value scales = addBatchDim(rewriter, loc, in[1]);
+    call.tensor(scales);
+    unsigned outCodes =
+        call.output(swapInner(getSizes(rewriter, loc, codes)), i8);
+    unsigned outScales =
+        call.output(swapInner(getSizes(rewriter, loc, scales)), i8);
     call.call("nvfp4CpuTranspose", {});
-    NVFP4TensorType type = op.getType();
     rewriter.replaceOpWithMultiple(
-        op, {{dropBatchDim(rewriter, loc, call.result(outCodes),
-                           type.getShape()),
+        op, {{dropBatchDim(rewriter, loc, call.result(outCodes), dataSizes),
               dropBatchDim(rewriter, loc, call.result(outScales),
-                           type.getScalesShape()),
+                           scalesSizes),
               in[2]}});
     return success();
   }
@@ -373,11 +390,10 @@ private:
     Location loc = op->getLoc();
     Value aCodes = addBatchDim(rw, loc, a[0]);
     Value bCodes = addBatchDim(rw, loc, b[0]);
-    auto aType = cast<RankedTensorType>(aCodes.getType());
-    auto bType = cast<RankedTensorType>(bCodes.getType());
+    SmallVector<OpFoldResult> aSizes = getSizes(rw, loc, aCodes);
     auto matmul = cast<MatmulOp>(op);
-    SmallVector<int64_t> shape = {aType.getDimSize(0), aType.getDimSize(1),
-                                  bType.getDimSize(1)};
+    SmallVector<OpFoldResult> shape = {aSizes[0], aSizes[1],
+                                       getSizes(rw, loc, bCodes)[1]};
     if (!matmul.getLhs().getType().isNVFP4()) {
       CallBuilder call(rw, op);
       call.tensor(aCodes);
@@ -405,7 +421,8 @@ private:
   /// Passes the optional accumulator and the f32 result buffer of `shape`
   /// as the last arguments of the matmul entry point `name`, calls it and
   /// returns the result.
-  static Value emitAccAndResult(CallBuilder &call, ArrayRef<int64_t> shape,
+  static Value emitAccAndResult(CallBuilder &call,
+                                ArrayRef<OpFoldResult> shape,
                                 Value accIn, StringRef name) {
     unsigned result = call.allocate(shape, Float32Type::get(call.getContext()));
     if (accIn) {

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 
@@ -26,32 +27,76 @@ static SmallVector<ReassociationIndices> leadingDimsReassociation(int64_t rank) 
   return {lead, {rank - 1}};
 }
 
+SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value t) {
+  return tensor::getMixedSizes(b, loc, t);
+}
+
+RankedTensorType getTensorType(ArrayRef<OpFoldResult> sizes,
+                               Type elementType) {
+  SmallVector<int64_t> shape = llvm::map_to_vector(sizes, [](OpFoldResult s) {
+    std::optional<int64_t> size = getConstantIntValue(s);
+    return size ? *size : ShapedType::kDynamic;
+  });
+  return RankedTensorType::get(shape, elementType);
+}
+
+/// `size` / `divisor`, exact (the type's rules hold at run time).
+static OpFoldResult divideSize(OpBuilder &b, Location loc, OpFoldResult size,
+                               int64_t divisor) {
+  if (std::optional<int64_t> value = getConstantIntValue(size))
+    return b.getIndexAttr(*value / divisor);
+  return arith::DivUIOp::create(b, loc, cast<Value>(size),
+                                indexConst(b, loc, divisor))
+      .getResult();
+}
+
+SmallVector<OpFoldResult> getScalesSizes(OpBuilder &b, Location loc,
+                                         ArrayRef<OpFoldResult> sizes,
+                                         BlockAttr block) {
+  SmallVector<OpFoldResult> scales(sizes);
+  scales.back() = divideSize(b, loc, scales.back(), block.getCols());
+  if (block.is2D())
+    scales[scales.size() - 2] =
+        divideSize(b, loc, scales[scales.size() - 2], kBlockSize);
+  return scales;
+}
+
+/// `t`, cast to `type` when its (less static) type differs.
+static Value castTo(OpBuilder &b, Location loc, Value t,
+                    RankedTensorType type) {
+  if (t.getType() == type)
+    return t;
+  return tensor::CastOp::create(b, loc, type, t);
+}
+
 Value to2D(OpBuilder &b, Location loc, Value t) {
   auto type = cast<RankedTensorType>(t.getType());
   int64_t rank = type.getRank();
   if (rank == 2)
     return t;
   if (rank == 1) {
-    auto type2d =
-        RankedTensorType::get({1, type.getDimSize(0)}, type.getElementType());
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                       getSizes(b, loc, t).front()};
     return tensor::ExpandShapeOp::create(
-        b, loc, type2d, t, ArrayRef<ReassociationIndices>{{0, 1}});
+        b, loc, getTensorType(sizes, type.getElementType()), t,
+        ArrayRef<ReassociationIndices>{{0, 1}}, sizes);
   }
   return tensor::CollapseShapeOp::create(b, loc, t,
                                          leadingDimsReassociation(rank));
 }
 
-Value from2D(OpBuilder &b, Location loc, Value t, ArrayRef<int64_t> shape) {
+Value from2D(OpBuilder &b, Location loc, Value t,
+             ArrayRef<OpFoldResult> sizes) {
   auto type = cast<RankedTensorType>(t.getType());
-  int64_t rank = shape.size();
+  int64_t rank = sizes.size();
+  auto target = getTensorType(sizes, type.getElementType());
   if (rank == 2)
-    return t;
-  auto target = RankedTensorType::get(shape, type.getElementType());
+    return castTo(b, loc, t, target);
   if (rank == 1)
     return tensor::CollapseShapeOp::create(
         b, loc, target, t, ArrayRef<ReassociationIndices>{{0, 1}});
-  return tensor::ExpandShapeOp::create(b, loc, target, t,
-                                       leadingDimsReassociation(rank));
+  return tensor::ExpandShapeOp::create(
+      b, loc, target, t, leadingDimsReassociation(rank), sizes);
 }
 
 Value mapElements(OpBuilder &b, Location loc, Value t, Type elementType,
@@ -59,7 +104,7 @@ Value mapElements(OpBuilder &b, Location loc, Value t, Type elementType,
   auto type = cast<RankedTensorType>(t.getType());
   auto resultType = type.clone(elementType);
   Value init =
-      tensor::EmptyOp::create(b, loc, resultType.getShape(), elementType);
+      tensor::EmptyOp::create(b, loc, getSizes(b, loc, t), elementType);
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iters(type.getRank(),
                                          utils::IteratorType::parallel);
@@ -117,36 +162,38 @@ Value addBatchDim(OpBuilder &b, Location loc, Value t) {
   if (rank > 3)
     return tensor::CollapseShapeOp::create(b, loc, t,
                                            batchReassociation(rank));
-  auto type3d = RankedTensorType::get(
-      {1, type.getDimSize(0), type.getDimSize(1)}, type.getElementType());
-  return tensor::ExpandShapeOp::create(b, loc, type3d, t,
-                                       batchReassociation(rank));
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, t);
+  sizes.insert(sizes.begin(), b.getIndexAttr(1));
+  return tensor::ExpandShapeOp::create(
+      b, loc, getTensorType(sizes, type.getElementType()), t,
+      batchReassociation(rank), sizes);
 }
 
 Value dropBatchDim(OpBuilder &b, Location loc, Value t,
-                   ArrayRef<int64_t> shape) {
-  int64_t rank = shape.size();
+                   ArrayRef<OpFoldResult> sizes) {
+  int64_t rank = sizes.size();
+  auto type = getTensorType(
+      sizes, cast<RankedTensorType>(t.getType()).getElementType());
   if (rank == 3)
-    return t;
+    return castTo(b, loc, t, type);
   if (rank == 2)
-    return tensor::CollapseShapeOp::create(b, loc, t,
-                                           batchReassociation(rank));
-  auto type = RankedTensorType::get(
-      shape, cast<RankedTensorType>(t.getType()).getElementType());
+    return castTo(
+        b, loc,
+        tensor::CollapseShapeOp::create(b, loc, t, batchReassociation(rank)),
+        type);
   return tensor::ExpandShapeOp::create(b, loc, type, t,
-                                       batchReassociation(rank));
+                                       batchReassociation(rank), sizes);
 }
 
 Value emitBatchedContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                              Value accIn) {
   Type f32 = b.getF32Type();
-  auto lhsType = cast<RankedTensorType>(lhs.getType());
-  auto rhsType = cast<RankedTensorType>(rhs.getType());
-  SmallVector<int64_t> shape = {lhsType.getDimSize(0), lhsType.getDimSize(1),
-                                rhsType.getDimSize(1)};
+  SmallVector<OpFoldResult> lhsSizes = getSizes(b, loc, lhs);
+  SmallVector<OpFoldResult> sizes = {lhsSizes[0], lhsSizes[1],
+                                     getSizes(b, loc, rhs)[1]};
   Value init = accIn;
   if (!init) {
-    Value empty = tensor::EmptyOp::create(b, loc, shape, f32);
+    Value empty = tensor::EmptyOp::create(b, loc, sizes, f32);
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
   }
@@ -183,11 +230,16 @@ void lowerMatmul(MatmulOp op,
       emit(adaptor.getLhs(), adaptor.getRhs(),
            op.getLhs().getType().getBlock().getRows(),
            op.getRhs().getType().getBlock().getRows(), accIn);
+  // The result is the lhs without K, then N: [.., M, N].
+  SmallVector<OpFoldResult> sizes =
+      getSizes(rewriter, loc, adaptor.getLhs().front());
+  SmallVector<OpFoldResult> rhsSizes =
+      getSizes(rewriter, loc, adaptor.getRhs().front());
+  sizes.back() = rhsSizes[rhsSizes.size() - 2];
   RankedTensorType resultType = op.getType();
   rewriter.replaceOp(
       op, castElements(rewriter, loc,
-                       dropBatchDim(rewriter, loc, product,
-                                    resultType.getShape()),
+                       dropBatchDim(rewriter, loc, product, sizes),
                        resultType.getElementType()));
 }
 

@@ -73,13 +73,27 @@ void lowerMatmul(MatmulOp op,
 
 Value indexConst(OpBuilder &b, Location loc, int64_t v);
 
-/// Views `t` (static shape, rank >= 1) as a 2D [rows, cols] tensor: the
-/// leading dimensions collapsed into rows, rank 1 as one row.
+/// The sizes of the ranked tensor `t`: static ones as attributes, dynamic
+/// ones as `tensor.dim`.
+SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value t);
+
+/// The ranked tensor type of `sizes` (static where a size is an attribute).
+RankedTensorType getTensorType(ArrayRef<OpFoldResult> sizes, Type elementType);
+
+/// The sizes of the block scales of a tensor of blocks `block` whose data
+/// has `sizes`: the last size divided by the block's columns, and for 16x16
+/// blocks the second-to-last by 16.
+SmallVector<OpFoldResult> getScalesSizes(OpBuilder &b, Location loc,
+                                         ArrayRef<OpFoldResult> sizes,
+                                         BlockAttr block);
+
+/// Views `t` (rank >= 1) as a 2D [rows, cols] tensor: the leading dimensions
+/// collapsed into rows, rank 1 as one row.
 Value to2D(OpBuilder &b, Location loc, Value t);
 
-/// Inverse of `to2D`: reshapes the 2D tensor `t` to `shape` (keeping its
+/// Inverse of `to2D`: reshapes the 2D tensor `t` to `sizes` (keeping its
 /// element type).
-Value from2D(OpBuilder &b, Location loc, Value t, ArrayRef<int64_t> shape);
+Value from2D(OpBuilder &b, Location loc, Value t, ArrayRef<OpFoldResult> sizes);
 
 /// Applies `body` (one scalar in, one scalar of `elementType` out) to every
 /// element of `t` with a linalg.generic.
@@ -98,10 +112,10 @@ Value castScalar(OpBuilder &b, Location loc, Value x, Type elementType);
 /// collapsed for rank > 3.
 Value addBatchDim(OpBuilder &b, Location loc, Value t);
 
-/// Views the [batch, rows, cols] tensor `t` as `shape` (rank >= 2), undoing
+/// Views the [batch, rows, cols] tensor `t` as `sizes` (rank >= 2), undoing
 /// `addBatchDim`.
 Value dropBatchDim(OpBuilder &b, Location loc, Value t,
-                   ArrayRef<int64_t> shape);
+                   ArrayRef<OpFoldResult> sizes);
 
 /// C[b, i, j] = accIn[b, i, j] (or 0) + sum_k A[b, i, k] * B[b, j, k] for f32
 /// A [B, M, K] and B [B, N, K], as a linalg.generic (an ordinary f32

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -101,8 +102,12 @@ struct QuantizeOpLowering : public OpConversionPattern<QuantizeOp> {
                    castElements(rewriter, loc, input, rewriter.getF32Type()));
     Components c = emitQuantize(rewriter, loc, x, p);
     NVFP4TensorType type = op.getType();
-    Value data = from2D(rewriter, loc, c.data, type.getShape());
-    Value scales = from2D(rewriter, loc, c.scales, type.getScalesShape());
+    // The inline lowering takes static shapes only (checked by the pass).
+    MLIRContext *ctx = rewriter.getContext();
+    Value data = from2D(rewriter, loc, c.data,
+                        getAsIndexOpFoldResult(ctx, type.getShape()));
+    Value scales = from2D(rewriter, loc, c.scales,
+                          getAsIndexOpFoldResult(ctx, type.getScalesShape()));
     rewriter.replaceOpWithMultiple(op, {{data, scales, c.amax}});
     return success();
   }
@@ -149,8 +154,11 @@ struct HadamardOpLowering : public OpConversionPattern<HadamardOp> {
         rewriter, loc,
         castElements(rewriter, loc, adaptor.getInput(), rewriter.getF32Type()));
     Value y = emitHadamard2D(rewriter, loc, x, op.getSignsOrDefault());
-    y = castElements(rewriter, loc, from2D(rewriter, loc, y, type.getShape()),
-                     type.getElementType());
+    y = castElements(
+        rewriter, loc,
+        from2D(rewriter, loc, y,
+               getAsIndexOpFoldResult(rewriter.getContext(), type.getShape())),
+        type.getElementType());
     rewriter.replaceOp(op, y);
     return success();
   }
@@ -168,8 +176,12 @@ struct RescaleOpLowering : public OpConversionPattern<RescaleOp> {
     Components c = emitQuantize(rewriter, loc, to2D(rewriter, loc, dq),
                                 getQuantizeParams(op, adaptor));
     NVFP4TensorType type = op.getType();
-    Value data = from2D(rewriter, loc, c.data, type.getShape());
-    Value scales = from2D(rewriter, loc, c.scales, type.getScalesShape());
+    // The inline lowering takes static shapes only (checked by the pass).
+    MLIRContext *ctx = rewriter.getContext();
+    Value data = from2D(rewriter, loc, c.data,
+                        getAsIndexOpFoldResult(ctx, type.getShape()));
+    Value scales = from2D(rewriter, loc, c.scales,
+                          getAsIndexOpFoldResult(ctx, type.getScalesShape()));
     rewriter.replaceOpWithMultiple(op, {{data, scales, c.amax}});
     return success();
   }
@@ -181,9 +193,9 @@ Value transposeInner(OpBuilder &b, Location loc, Value t) {
   int64_t rank = type.getRank();
   SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   std::swap(perm[rank - 1], perm[rank - 2]);
-  SmallVector<int64_t> shape(type.getShape());
-  std::swap(shape[rank - 1], shape[rank - 2]);
-  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, t);
+  std::swap(sizes[rank - 1], sizes[rank - 2]);
+  Value init = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
   return linalg::TransposeOp::create(b, loc, t, init, perm).getResult()[0];
 }
 
@@ -388,13 +400,19 @@ struct ConvertNVFP4ToReferencePass
                "inline lowering implements NVFP4)";
         return WalkResult::interrupt();
       }
-      if (auto hadamard = dyn_cast<HadamardOp>(op)) {
-        if (!hadamard.getType().hasStaticShape()) {
-          op->emitOpError() << "with a dynamic shape is not supported by the "
-                               "reference lowering";
-          return WalkResult::interrupt();
-        }
-        return WalkResult::advance();
+      // Run-time sizes reach the library's kernels through the buffers'
+      // descriptors; the inline kernels are built for static shapes.
+      auto isDynamic = [](Type type) {
+        auto shaped = dyn_cast<ShapedType>(type);
+        return shaped && shaped.hasRank() && !shaped.hasStaticShape();
+      };
+      if (kernels == "inline" && isa<NVFP4Dialect>(op->getDialect()) &&
+          (llvm::any_of(op->getOperandTypes(), isDynamic) ||
+           llvm::any_of(op->getResultTypes(), isDynamic))) {
+        op->emitOpError() << "with a dynamic shape lowers with "
+                             "kernels=library only (the inline lowering "
+                             "is built for static shapes)";
+        return WalkResult::interrupt();
       }
       if (isa<NVFP4Dialect>(op->getDialect()) ||
           isa<func::FuncOp, func::CallOp, func::ReturnOp, arith::BitcastOp,

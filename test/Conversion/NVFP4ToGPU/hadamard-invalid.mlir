@@ -2,14 +2,6 @@
 // is generated.
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu --split-input-file --verify-diagnostics
 
-func.func @dynamic(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
-  // expected-error @below {{'nvfp4.hadamard' op is not supported by the GPU kernel: the shape must be static, non-empty and of rank at least 1}}
-  %y = nvfp4.hadamard %x : tensor<?x32xf32>
-  return %y : tensor<?x32xf32>
-}
-
-// -----
-
 func.func @empty(%x: tensor<0x32xbf16>) -> tensor<0x32xbf16> {
   // expected-error @below {{'nvfp4.hadamard' op is not supported by the GPU kernel: the shape must be static, non-empty}}
   %y = nvfp4.hadamard %x : tensor<0x32xbf16>

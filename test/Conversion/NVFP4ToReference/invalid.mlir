@@ -1,13 +1,5 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-reference --split-input-file --verify-diagnostics
 
-func.func @dynamic_hadamard(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
-  // expected-error @below {{'nvfp4.hadamard' op with a dynamic shape is not supported by the reference lowering}}
-  %y = nvfp4.hadamard %x : tensor<?x32xf32>
-  return %y : tensor<?x32xf32>
-}
-
-// -----
-
 // A component tensor used by an op the lowering does not convert is
 // reported instead of leaving casts behind.
 func.func @unsupported_use(%q: !nvfp4.tensor<16x32, 1x16>) -> tensor<16x16xf4E2M1FN> {

@@ -23,6 +23,39 @@ func.func @types(%a: !nvfp4.tensor<16, 1x16>,
   return
 }
 
+// Run-time dimensions (`?`): any dimension, the last and 16x16 rows
+// included; their block rules are checked when the program runs. The ops
+// keep them, and the components have them.
+// CHECK-LABEL: func @dynamic_shapes
+// CHECK-SAME: (%[[X:.*]]: tensor<?x64xf32>, %[[W:.*]]: tensor<?x?xbf16>, %[[G:.*]]: tensor<?x?x32xf32>)
+// CHECK: %[[QX:.*]] = nvfp4.quantize %[[X]] : tensor<?x64xf32> -> !nvfp4.tensor<?x64, 1x16>
+// CHECK: %[[QW:.*]] = nvfp4.quantize %[[W]] : tensor<?x?xbf16> -> !nvfp4.tensor<?x?, 16x16>
+// CHECK: %[[QWT:.*]] = nvfp4.transpose %[[QW]] : !nvfp4.tensor<?x?, 16x16> -> !nvfp4.tensor<?x?, 16x16>
+// CHECK: nvfp4.matmul %[[QX]], %{{.*}} : !nvfp4.tensor<?x64, 1x16>, !nvfp4.tensor<?x64, 1x16> -> tensor<?x?xf32>
+// CHECK: %[[DX:[^,]*]], %{{.*}} = nvfp4.disassemble %[[QX]] : !nvfp4.tensor<?x64, 1x16>
+// CHECK: %{{.*}}, %[[WS:[^,]*]], %{{.*}} = nvfp4.disassemble %[[QW]] : !nvfp4.tensor<?x?, 16x16>
+// CHECK: arith.bitcast %[[DX]] : tensor<?x64xf4E2M1FN> to tensor<?x64xi4>
+// CHECK: arith.bitcast %[[WS]] : tensor<?x?xf8E4M3FN> to tensor<?x?xi8>
+// CHECK: nvfp4.amax %[[G]] : tensor<?x?x32xf32>
+// CHECK: nvfp4.hadamard %[[G]] : tensor<?x?x32xf32>
+// CHECK: nvfp4.quantize %[[G]] : tensor<?x?x32xf32> -> !nvfp4.tensor<?x?x32, 1x32, mxfp4>
+func.func @dynamic_shapes(%x: tensor<?x64xf32>, %w: tensor<?x?xbf16>,
+                          %g: tensor<?x?x32xf32>) {
+  %qx = nvfp4.quantize %x : tensor<?x64xf32> -> !nvfp4.tensor<?x64, 1x16>
+  %qw = nvfp4.quantize %w : tensor<?x?xbf16> -> !nvfp4.tensor<?x?, 16x16>
+  %qwt = nvfp4.transpose %qw : !nvfp4.tensor<?x?, 16x16> -> !nvfp4.tensor<?x?, 16x16>
+  %qx2 = nvfp4.quantize %x : tensor<?x64xf32> -> !nvfp4.tensor<?x64, 1x16>
+  %y = nvfp4.matmul %qx, %qx2 : !nvfp4.tensor<?x64, 1x16>, !nvfp4.tensor<?x64, 1x16> -> tensor<?x?xf32>
+  %d:3 = nvfp4.disassemble %qx : !nvfp4.tensor<?x64, 1x16>
+  %e:3 = nvfp4.disassemble %qw : !nvfp4.tensor<?x?, 16x16>
+  %dd = arith.bitcast %d#0 : tensor<?x64xf4E2M1FN> to tensor<?x64xi4>
+  %es = arith.bitcast %e#1 : tensor<?x?xf8E4M3FN> to tensor<?x?xi8>
+  %a = nvfp4.amax %g : tensor<?x?x32xf32>
+  %h = nvfp4.hadamard %g : tensor<?x?x32xf32>
+  %m = nvfp4.quantize %g : tensor<?x?x32xf32> -> !nvfp4.tensor<?x?x32, 1x32, mxfp4>
+  return
+}
+
 // A checkpoint's weight enters as components with a decode scale; it
 // dequantizes, multiplies (with an amax-scaled activation) and transposes.
 // CHECK-LABEL: func @decode_scale

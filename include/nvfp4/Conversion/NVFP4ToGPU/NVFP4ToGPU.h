@@ -61,6 +61,14 @@ bool hasBlockScaledMma(GPUTarget target);
 /// Name of the gpu.module that receives the generated kernels.
 inline constexpr llvm::StringLiteral kNVFP4KernelModuleName = "nvfp4_kernels";
 
+/// Whether convert-nvfp4-to-gpu leaves the nvfp4 op `op` for the host (the
+/// reference lowering, whose library kernels take run-time sizes): an op
+/// with a run-time (`?`) size in an operand or result, for which no GPU
+/// kernel exists yet, and a quantization or transpose whose NVFP4 result
+/// such an op reads (so that no kernel output is read back through the
+/// host's view of its components).
+bool isLeftForHost(Operation *op);
+
 /// Parses a matmul CTA tile `MxN` (64x64, 128x64, 64x128, 128x128, 128x256,
 /// 16x128 or 32x128; see MmaLayout.h); std::nullopt for anything else.
 std::optional<::nvfp4::gpu::TileShape> parseMatmulTile(llvm::StringRef spec);

@@ -105,6 +105,8 @@ std::string mlir::nvfp4::getAtomsScaleLayoutBlocker(NVFP4TensorType type) {
            "stored row-major";
   if (type.getShape().size() < 2)
     return "the atoms layout needs a tensor of rank 2 or more";
+  if (!type.hasStaticShape())
+    return "the atoms layout needs a static shape";
   const int64_t cols = type.getShape().back();
   const int64_t rows = type.getNumElements() / std::max<int64_t>(cols, 1);
   if (rows % kScaleAtomRows != 0 || cols == 0 ||
@@ -249,9 +251,7 @@ Type NVFP4TensorType::parse(AsmParser &parser) {
 }
 
 void NVFP4TensorType::print(AsmPrinter &printer) const {
-  printer << "<";
-  llvm::interleave(getShape(), printer, "x");
-  printer << ", ";
+  printer << "<" << formatShape(getShape()) << ", ";
   getBlock().printShape(printer);
   if (!isNVFP4())
     printer << ", " << stringifyFormat(getFormat());
@@ -287,27 +287,30 @@ NVFP4TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " has no tensor scale; `decode` is NVFP4 only";
   if (shape.empty())
     return emitError() << "NVFP4 tensor must have rank >= 1";
-  for (int64_t dim : shape) {
-    if (ShapedType::isDynamic(dim))
-      return emitError() << "NVFP4 tensor dimensions must be static";
-    if (dim <= 0)
+  // Dynamic dimensions (`?`) obey the rules below at run time: the
+  // lowerings check them there.
+  for (int64_t dim : shape)
+    if (!ShapedType::isDynamic(dim) && dim <= 0)
       return emitError() << "NVFP4 tensor dimensions must be positive, got "
                          << dim;
-  }
-  if (shape.back() % block.getCols() != 0)
+  if (!ShapedType::isDynamic(shape.back()) &&
+      shape.back() % block.getCols() != 0)
     return emitError() << "last dimension (" << shape.back()
                        << ") must be a multiple of " << block.getCols();
   // The element count bounds every index a lowering computes on the
-  // components (data: 4 or 8 bits an element, scales: 1 byte per block).
-  if (!getCheckedByteSize(shape, getElementBits(format)))
+  // components (data: 4 or 8 bits an element, scales: 1 byte per block);
+  // of a dynamic shape, what its static dimensions alone count.
+  SmallVector<int64_t> staticDims = llvm::filter_to_vector(
+      shape, [](int64_t dim) { return !ShapedType::isDynamic(dim); });
+  if (!getCheckedByteSize(staticDims, getElementBits(format)))
     return emitError() << "NVFP4 tensor shape " << formatShape(shape)
                        << " has more elements than a 64-bit index can count";
   if (block.is2D()) {
     if (shape.size() < 2)
       return emitError() << "16x16 blocks need a tensor of rank >= 2";
-    if (shape[shape.size() - 2] % kBlockSize != 0)
-      return emitError() << "second-to-last dimension ("
-                         << shape[shape.size() - 2]
+    int64_t rows = shape[shape.size() - 2];
+    if (!ShapedType::isDynamic(rows) && rows % kBlockSize != 0)
+      return emitError() << "second-to-last dimension (" << rows
                          << ") must be a multiple of 16 for 16x16 blocks";
   }
   return success();
@@ -338,9 +341,13 @@ ShapedType NVFP4TensorType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
 
 SmallVector<int64_t> NVFP4TensorType::getScalesShape() const {
   SmallVector<int64_t> shape(getShape());
-  shape.back() /= getBlock().getCols();
+  auto divide = [](int64_t &dim, int64_t by) {
+    if (!ShapedType::isDynamic(dim))
+      dim /= by;
+  };
+  divide(shape.back(), getBlock().getCols());
   if (getBlock().is2D())
-    shape[shape.size() - 2] /= kBlockSize;
+    divide(shape[shape.size() - 2], kBlockSize);
   return shape;
 }
 

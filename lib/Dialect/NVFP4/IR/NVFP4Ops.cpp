@@ -201,11 +201,11 @@ void QuantizeOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 LogicalResult AmaxOp::verify() {
   RankedTensorType inputType = getInput().getType();
-  if (inputType.getRank() < 1 || !inputType.hasStaticShape())
-    return emitOpError() << "input must have rank >= 1 and a static shape, "
-                            "got "
-                         << inputType;
-  if (inputType.getShape().back() % kBlockSize != 0)
+  if (inputType.getRank() < 1)
+    return emitOpError() << "input must have rank >= 1, got " << inputType;
+  // A run-time last dimension is checked when the op runs.
+  if (!inputType.isDynamicDim(inputType.getRank() - 1) &&
+      inputType.getShape().back() % kBlockSize != 0)
     return emitOpError() << "input's last dimension must be a multiple of "
                          << kBlockSize << " (as nvfp4.quantize reads it), got "
                          << inputType.getShape().back();
@@ -279,12 +279,10 @@ LogicalResult HadamardOp::verify() {
   ArrayRef<int64_t> shape = getInput().getType().getShape();
   if (shape.empty())
     return emitOpError() << "input must have rank >= 1";
-  if (ShapedType::isDynamic(shape.back()) || shape.back() % kBlockSize != 0)
-    return emitOpError() << "last dimension must be a static multiple of 16, "
-                            "got "
-                         << (ShapedType::isDynamic(shape.back())
-                                 ? std::string("?")
-                                 : std::to_string(shape.back()));
+  // A run-time last dimension is checked when the op runs.
+  if (!ShapedType::isDynamic(shape.back()) && shape.back() % kBlockSize != 0)
+    return emitOpError() << "last dimension must be a multiple of 16, got "
+                         << shape.back();
   if (failed(verifySizeRepresentable(*this, getInput().getType(), "input")))
     return failure();
   return verifyHadamardSigns(*this, getSigns(), "signs");

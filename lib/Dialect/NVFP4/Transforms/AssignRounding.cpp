@@ -42,6 +42,10 @@ static FailureOr<BlockArgument> findSeedArgument(func::FuncOp func) {
   return BlockArgument();
 }
 
+/// The stochastic-rounding counters reserved for a quantization of run-time
+/// size: 2^40 blocks (2^44 elements).
+static constexpr int64_t kRunTimeSizeCounters = int64_t(1) << 40;
+
 /// The number of 1x16 blocks of `type` (its element count / 16, exact: the
 /// last dimension is a multiple of 16), or nothing if it overflows int64_t.
 static std::optional<int64_t> getNumBlocks(NVFP4TensorType type) {
@@ -63,9 +67,17 @@ LogicalResult nvfp4::assignStochasticOffsets(func::FuncOp func,
   auto assign = [&](auto op, NVFP4TensorType type) -> WalkResult {
     if (op.getRounding() != Rounding::Stochastic)
       return WalkResult::advance();
-    std::optional<int64_t> blocks = getNumBlocks(type);
+    // A tensor of run-time size gets a window of kRunTimeSizeCounters
+    // counters, whole and aligned: no tensor that fits in memory has as
+    // many blocks, so the windows never overlap.
+    std::optional<int64_t> blocks = kRunTimeSizeCounters;
+    bool aligned = true;
+    if (type.hasStaticShape())
+      blocks = getNumBlocks(type);
+    else if (int64_t rest = next % kRunTimeSizeCounters)
+      aligned = !llvm::AddOverflow(next, kRunTimeSizeCounters - rest, next);
     int64_t end;
-    if (!blocks || llvm::AddOverflow(next, *blocks, end)) {
+    if (!blocks || !aligned || llvm::AddOverflow(next, *blocks, end)) {
       op.emitError() << "nvfp4: the stochastic-rounding counters of " << type
                      << " at offset " << next << " overflow int64_t";
       return WalkResult::interrupt();

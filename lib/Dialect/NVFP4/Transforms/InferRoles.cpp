@@ -46,6 +46,9 @@ struct Contraction {
   bool rhsBroadcast = false;
   /// The lhs as stored is contracted over its leading (token) dimension.
   bool lhsContractsLeading = false;
+  /// The rhs as stored (after `rhs`'s views) is contracted over its leading
+  /// dimension.
+  bool rhsContractsLeading = false;
   /// Index of the weight operand, -1 if none.
   int weightIndex = -1;
   StringRef role;
@@ -55,6 +58,15 @@ struct Contraction {
 
   Value operand(int i) const { return i == 0 ? lhs : rhs; }
   Value weight() const { return weightIndex < 0 ? Value() : operand(weightIndex); }
+  /// Whether the weight, a matrix, is contracted over its leading dimension
+  /// as stored; std::nullopt without a matrix weight.
+  std::optional<bool> weightContractsLeading() const {
+    auto type = weightIndex < 0 ? nullptr
+                                : dyn_cast<RankedTensorType>(weight().getType());
+    if (!type || type.getRank() != 2)
+      return std::nullopt;
+    return weightIndex == 0 ? lhsContractsLeading : rhsContractsLeading;
+  }
 };
 
 /// Whether a function argument's name (a NameLoc) mentions a gradient.
@@ -271,14 +283,16 @@ void NVFP4InferRolesPass::runOnOperation() {
     }
     Contraction c;
     c.info = *info;
-    bool lhsSwapped = false;
+    bool lhsSwapped = false, rhsSwapped = false;
     c.lhs = stripViews(info->lhs(), &lhsSwapped);
-    c.rhs = stripViews(info->rhs());
+    c.rhs = stripViews(info->rhs(), &rhsSwapped);
     if (Value matrix = getBatchBroadcastSource(info->rhs())) {
-      c.rhs = stripTransposes(matrix);
+      rhsSwapped = false;
+      c.rhs = stripTransposes(matrix, &rhsSwapped);
       c.rhsBroadcast = true;
     }
     c.lhsContractsLeading = info->lhsKOuter != lhsSwapped;
+    c.rhsContractsLeading = info->rhsKOuter != rhsSwapped;
     c.role = getRole(op);
     c.layer = getLayer(op);
     if (auto kinds = getOperandKinds(op))
@@ -373,8 +387,28 @@ void NVFP4InferRolesPass::runOnOperation() {
   llvm::DenseSet<unsigned> dependent;
   if (!inference)
     dependent = dependOnSameWeight(func, cs, undecided);
-  for (unsigned i : undecided)
-    cs[i].role = dependent.contains(i) ? "dgrad" : "fprop";
+  // A dgrad also contracts the weight over the other dimension than its
+  // forward use does (Y = X W^T contracts W's input dimension, dX = dY W its
+  // output dimension): in the last layer of a graph whose upstream gradient
+  // is an argument, the dgrads depend on no forward use of their weight.
+  // The forward use is the weight's first contraction in IR order that is
+  // not already a dgrad.
+  llvm::DenseMap<Value, bool> forwardContractsLeading;
+  for (auto [i, c] : llvm::enumerate(cs)) {
+    std::optional<bool> leading = c.weightContractsLeading();
+    if (leading && (c.role == "fprop" ||
+                    (c.role.empty() && !dependent.contains(i))))
+      forwardContractsLeading.try_emplace(c.weight(), *leading);
+  }
+  for (unsigned i : undecided) {
+    Contraction &c = cs[i];
+    std::optional<bool> leading = c.weightContractsLeading();
+    auto forward = forwardContractsLeading.find(c.weight());
+    bool otherDimension = !inference && leading &&
+                          forward != forwardContractsLeading.end() &&
+                          forward->second != *leading;
+    c.role = dependent.contains(i) || otherDimension ? "dgrad" : "fprop";
+  }
 
   // Gradients: seeds, non-weight operands of dgrads, and what they compute.
   for (Contraction &c : cs) {

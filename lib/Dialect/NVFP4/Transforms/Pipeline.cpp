@@ -35,6 +35,7 @@ void nvfp4::buildRecipePipeline(OpPassManager &pm,
   select.minN = options.minN;
   select.minK = options.minK;
   select.minFlops = options.minFlops;
+  select.sizeHints = llvm::to_vector(options.sizeHints);
   select.highLayers = llvm::to_vector(options.highLayers);
   select.highOps = llvm::to_vector(options.highOps);
   select.quantizeAttention = options.quantizeAttention;

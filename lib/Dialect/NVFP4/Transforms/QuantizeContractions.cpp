@@ -82,17 +82,51 @@ analyzeRewritable(linalg::LinalgOp op, Format format,
     reason = kSizesNotRepresentable;
     return failure();
   }
-  // MX operands have 1x32 blocks along K only.
+  // MX operands have 1x32 blocks along K only. A run-time size cannot
+  // promise whole 16x16 tiles.
   for (int i = 0; i < 2 && format == Format::NVFP4; ++i) {
     int64_t other = i == 0 ? info->m : info->n;
-    if (is2DWeight(op, *info, i, options) && other % kBlockSize != 0) {
+    bool runTime = ShapedType::isDynamic(other);
+    if (is2DWeight(op, *info, i, options) &&
+        (runTime || other % kBlockSize != 0)) {
       reason = llvm::formatv("16x16 weight needs {0}={1} to be a multiple "
                              "of 16",
-                             i == 0 ? "M" : "N", other);
+                             i == 0 ? "M" : "N",
+                             runTime ? std::string("? (a run-time size)")
+                                     : std::to_string(other));
       return failure();
     }
   }
   return info;
+}
+
+/// `type` with the sizes of `shape` where they are static (a contraction's
+/// loop sizes: an operand may leave dynamic what another operand fixes).
+static RankedTensorType withStaticSizes(RankedTensorType type,
+                                        ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> sizes(type.getShape());
+  for (auto [size, known] : llvm::zip_equal(sizes, shape))
+    if (!ShapedType::isDynamic(known))
+      size = known;
+  return type.clone(sizes);
+}
+
+/// `value`, cast to withStaticSizes of its type.
+static Value castToSizes(OpBuilder &b, Location loc, Value value,
+                         ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  RankedTensorType target = withStaticSizes(type, shape);
+  if (target == type)
+    return value;
+  return tensor::CastOp::create(b, loc, target, value);
+}
+
+/// A tensor.empty of `value`'s sizes with the two innermost swapped.
+static Value emptyTransposed(OpBuilder &b, Location loc, Value value) {
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
+  std::swap(sizes[sizes.size() - 1], sizes[sizes.size() - 2]);
+  return tensor::EmptyOp::create(
+      b, loc, sizes, cast<RankedTensorType>(value.getType()).getElementType());
 }
 
 /// Whether `init` is a linalg.fill of (positive or negative) zero.
@@ -144,15 +178,15 @@ private:
                                PatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    const int64_t rows = info.batch * info.m;
+    const int64_t rows =
+        ShapedType::isDynamic(info.batch) || ShapedType::isDynamic(info.m)
+            ? ShapedType::kDynamic
+            : info.batch * info.m;
     SmallVector<ReassociationIndices> flatten = {{0, 1}, {2}};
     Value lhs = info.lhs();
     if (info.lhsKOuter) {
-      Type element = cast<RankedTensorType>(lhs.getType()).getElementType();
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc, ArrayRef<int64_t>{info.batch, info.m, info.k},
-          element);
-      lhs = linalg::TransposeOp::create(rewriter, loc, lhs, empty,
+      lhs = linalg::TransposeOp::create(rewriter, loc, lhs,
+                                        emptyTransposed(rewriter, loc, lhs),
                                         ArrayRef<int64_t>{0, 2, 1})
                 ->getResult(0);
     }
@@ -162,8 +196,12 @@ private:
         RankedTensorType::get({rows, info.n}, resultType.getElementType());
     Value init = info.init();
     if (isZeroFill(init)) {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, flatType.getShape(),
-                                            flatType.getElementType());
+      // [B*M, N] from the init's sizes.
+      Value flatInit =
+          tensor::CollapseShapeOp::create(rewriter, loc, init, flatten);
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, flatInit),
+          flatType.getElementType());
       init = linalg::FillOp::create(
                  rewriter, loc,
                  init.getDefiningOp<linalg::FillOp>().getInputs()[0], empty)
@@ -171,6 +209,7 @@ private:
     } else {
       init = tensor::CollapseShapeOp::create(rewriter, loc, init, flatten);
     }
+    init = castToSizes(rewriter, loc, init, flatType.getShape());
     auto matmul =
         linalg::MatmulOp::create(rewriter, loc, TypeRange{flatType},
                                  ValueRange{lhs, matrix}, ValueRange{init});
@@ -196,8 +235,9 @@ private:
     assert(succeeded(flatInfo) && "flattened contraction not rewritable");
     Value result = rewrite(matmul, *flatInfo, format, rewriter);
     rewriter.eraseOp(matmul);
-    return tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
-                                         flatten);
+    return tensor::ExpandShapeOp::create(
+        rewriter, loc, resultType, result, flatten,
+        tensor::getMixedSizes(rewriter, loc, info.init()));
   }
 
   /// The block-scaled tensor an operand (`value`) already is, when it is
@@ -250,6 +290,14 @@ private:
       if (Value quantized =
               getPreQuantized(op, policy, value, kOuter, format, rewriter))
         return quantized;
+      // The operand with the contraction's static sizes, as stored.
+      const int64_t rows = i == 0 ? info.m : info.n;
+      SmallVector<int64_t> stored =
+          kOuter ? SmallVector<int64_t>{info.k, rows}
+                 : SmallVector<int64_t>{rows, info.k};
+      if (info.batched)
+        stored.insert(stored.begin(), info.batch);
+      value = castToSizes(rewriter, loc, value, stored);
       auto type = cast<RankedTensorType>(value.getType());
       SmallVector<int64_t> shape(type.getShape());
       unsigned rank = shape.size();
@@ -258,17 +306,41 @@ private:
         SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(rank));
         std::swap(perm[rank - 1], perm[rank - 2]);
         std::swap(shape[rank - 1], shape[rank - 2]);
-        Value empty = tensor::EmptyOp::create(rewriter, loc, shape,
-                                              type.getElementType());
-        value = linalg::TransposeOp::create(rewriter, loc, value, empty, perm)
+        value = linalg::TransposeOp::create(
+                    rewriter, loc, value,
+                    emptyTransposed(rewriter, loc, value), perm)
                     ->getResult(0);
       }
-      if (info.k % blockCols != 0) {
+      const unsigned kDim = is2D(i) && kOuter ? rank - 2 : rank - 1;
+      if (ShapedType::isDynamic(info.k)) {
+        // K known at run time, zero-padded there to whole blocks (by zero
+        // rows when it already is): alignTo(K, blockCols).
+        Type element = type.getElementType();
+        Value zero = arith::ConstantOp::create(
+            rewriter, loc, element, rewriter.getZeroAttr(element));
+        Value k = tensor::DimOp::create(rewriter, loc, value, kDim);
+        Value blockMinusOne =
+            arith::ConstantIndexOp::create(rewriter, loc, blockCols - 1);
+        Value block = arith::ConstantIndexOp::create(rewriter, loc, blockCols);
+        Value blocks = arith::DivUIOp::create(
+            rewriter, loc, arith::AddIOp::create(rewriter, loc, k, blockMinusOne),
+            block);
+        Value paddedK = arith::MulIOp::create(rewriter, loc, blocks, block);
+        SmallVector<Value> dynamicSizes;
+        for (unsigned d = 0; d < rank; ++d)
+          if (ShapedType::isDynamic(shape[d]))
+            dynamicSizes.push_back(
+                d == kDim ? paddedK
+                          : tensor::DimOp::create(rewriter, loc, value, d)
+                                .getResult());
+        value = tensor::createPadHighOp(RankedTensorType::get(shape, element),
+                                        value, zero, /*nofold=*/false, loc,
+                                        rewriter, dynamicSizes);
+      } else if (info.k % blockCols != 0) {
         // K zero-padded to whole blocks: the padded codes are zeros, so
         // every product keeps its value, and the last block's scale comes
         // from its real values (a 16x16 weight quantized as stored [K, N]
         // pads its rows).
-        const unsigned kDim = is2D(i) && kOuter ? rank - 2 : rank - 1;
         shape[kDim] = llvm::alignTo(info.k, blockCols);
         Type element = type.getElementType();
         Value zero = arith::ConstantOp::create(
@@ -308,14 +380,24 @@ private:
     };
     Value lhs = prepare(0, info.lhs(), info.lhsKOuter);
     Value rhs = prepare(1, info.rhs(), info.rhsKOuter);
-    Value acc = isZeroFill(info.init()) ? Value() : info.init();
-    auto matmul = MatmulOp::create(rewriter, loc, op->getResult(0).getType(),
-                                   lhs, rhs, acc);
+    // The result with the contraction's static sizes ([B, M, N]).
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<int64_t> resultSizes = {info.m, info.n};
+    if (info.batched)
+      resultSizes.insert(resultSizes.begin(), info.batch);
+    Value acc = isZeroFill(info.init())
+                    ? Value()
+                    : castToSizes(rewriter, loc, info.init(), resultSizes);
+    auto matmul = MatmulOp::create(
+        rewriter, loc, withStaticSizes(resultType, resultSizes), lhs, rhs, acc);
     for (StringRef name :
          {NVFP4Dialect::kRoleAttrName, NVFP4Dialect::kLayerAttrName})
       if (Attribute attr = op->getAttr(name))
         matmul->setAttr(name, attr);
-    return matmul.getResult();
+    if (matmul.getType() == resultType)
+      return matmul.getResult();
+    return tensor::CastOp::create(rewriter, loc, resultType,
+                                  matmul.getResult());
   }
 
   QuantizeContractionsOptions options;

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -48,15 +50,164 @@ bool nvfp4::isContractionLike(Operation *op) {
            hasMultiplyAccumulateBody(linalgOp)));
 }
 
-std::optional<int64_t> nvfp4::loopNestFlops(linalg::LinalgOp op) {
+FailureOr<SizeHints> SizeHints::parse(ArrayRef<std::string> entries,
+                                      std::string &error) {
+  SizeHints hints;
+  for (const std::string &entry : entries) {
+    auto [symbol, size] = StringRef(entry).rsplit('=');
+    if (size.empty())
+      std::swap(symbol, size);
+    int64_t value;
+    if (size.trim().getAsInteger(10, value) || value < 1 ||
+        (entry.find('=') != std::string::npos && symbol.trim().empty())) {
+      error = "size-hint entry '" + entry +
+              "' is not SYMBOL=N or N with N >= 1";
+      return failure();
+    }
+    if (symbol.empty())
+      hints.all = value;
+    else
+      hints.bySymbol[symbol.trim()] = value;
+  }
+  return hints;
+}
+
+std::optional<int64_t> SizeHints::lookup(StringRef symbol) const {
+  auto it = bySymbol.find(symbol);
+  if (it != bySymbol.end())
+    return it->second;
+  return all;
+}
+
+/// The symbol of the run-time size `size` (an index value): that of the
+/// tensor dimension it reads, through casts.
+static std::string getSizeValueSymbol(Value size, int depth);
+
+/// The symbol of dimension `dim` of the ranked tensor `value`
+/// (getDynamicSizeSymbol).
+static std::string getTensorDimSymbol(Value value, int64_t dim, int depth) {
+  for (; depth < 64; ++depth) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || dim >= type.getRank())
+      return "?";
+    // A cast can make a run-time size static.
+    if (!type.isDynamicDim(dim))
+      return std::to_string(type.getDimSize(dim));
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+      if (!func || arg.getOwner() != &func.getFunctionBody().front())
+        return "?";
+      std::string name = "arg" + std::to_string(arg.getArgNumber());
+      if (auto named = dyn_cast<NameLoc>(arg.getLoc()))
+        name = named.getName().getValue().str();
+      return name + "." + std::to_string(dim);
+    }
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return "?";
+    if (auto empty = dyn_cast<tensor::EmptyOp>(def))
+      return getSizeValueSymbol(empty.getDynamicSize(dim), depth + 1);
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
+      OpFoldResult size = expand.getMixedOutputShape()[dim];
+      auto sizeValue = dyn_cast<Value>(size);
+      return sizeValue ? getSizeValueSymbol(sizeValue, depth + 1) : "?";
+    }
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
+      // A merged dimension is a product: only a group of one keeps a name.
+      ReassociationIndices group = collapse.getReassociationIndices()[dim];
+      if (group.size() != 1)
+        return "?";
+      value = collapse.getSrc();
+      dim = group.front();
+      continue;
+    }
+    if (isa<tensor::CastOp>(def) ||
+        (def->hasTrait<OpTrait::Elementwise>() && def->getNumOperands() > 0)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
+      // A result has the shape of its init.
+      value = dps.getDpsInitOperand(cast<OpResult>(value).getResultNumber())
+                  ->get();
+      continue;
+    }
+    return "?";
+  }
+  return "?";
+}
+
+static std::string getSizeValueSymbol(Value size, int depth) {
+  for (; depth < 64; ++depth) {
+    Operation *def = size.getDefiningOp();
+    if (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(def)) {
+      size = def->getOperand(0);
+      continue;
+    }
+    auto dimOp = dyn_cast_or_null<tensor::DimOp>(def);
+    std::optional<int64_t> index =
+        dimOp ? dimOp.getConstantIndex() : std::nullopt;
+    if (!index)
+      return "?";
+    return getTensorDimSymbol(dimOp.getSource(), *index, depth + 1);
+  }
+  return "?";
+}
+
+std::string nvfp4::getDynamicSizeSymbol(linalg::LinalgOp op,
+                                        unsigned loopDim) {
+  // The first operand dimension the loop dimension indexes, inputs first.
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto d = dyn_cast<AffineDimExpr>(expr);
+      if (d && d.getPosition() == loopDim && type.isDynamicDim(i))
+        return getTensorDimSymbol(operand.get(), i, /*depth=*/0);
+    }
+  }
+  return "?";
+}
+
+std::optional<int64_t> nvfp4::resolveLoopSize(linalg::LinalgOp op,
+                                              unsigned loopDim, int64_t range,
+                                              const SizeHints &hints) {
+  if (!ShapedType::isDynamic(range))
+    return range;
+  return hints.lookup(getDynamicSizeSymbol(op, loopDim));
+}
+
+std::optional<int64_t> nvfp4::loopNestFlops(linalg::LinalgOp op,
+                                            const SizeHints &hints) {
   int64_t flops = 2;
-  for (int64_t range : op.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(range))
+  for (auto [dim, range] : llvm::enumerate(op.getStaticLoopRanges())) {
+    std::optional<int64_t> size = resolveLoopSize(op, dim, range, hints);
+    if (!size)
       return std::nullopt;
-    if (llvm::MulOverflow(flops, range, flops))
+    if (llvm::MulOverflow(flops, *size, flops))
       return std::numeric_limits<int64_t>::max();
   }
   return flops;
+}
+
+std::string nvfp4::loopNestFlopsExpression(linalg::LinalgOp op) {
+  int64_t factor = 2;
+  SmallVector<std::string> symbols;
+  bool saturated = false;
+  for (auto [dim, range] : llvm::enumerate(op.getStaticLoopRanges())) {
+    if (ShapedType::isDynamic(range))
+      symbols.push_back(getDynamicSizeSymbol(op, dim));
+    else
+      saturated |= llvm::MulOverflow(factor, range, factor);
+  }
+  if (saturated)
+    factor = std::numeric_limits<int64_t>::max();
+  std::string expression = std::to_string(factor);
+  for (const std::string &symbol : symbols)
+    expression += "*" + symbol;
+  return expression;
 }
 
 /// Position of loop dimension `dim` among the results of `map`, or -1.
@@ -96,11 +247,9 @@ nvfp4::analyzeContraction(linalg::LinalgOp op, std::string &reason) {
              "dimension";
     return failure();
   }
+  // Run-time sizes stay kDynamic: the rules that depend on them are checked
+  // at run time (or on a padded path, K).
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
-    reason = "dynamic shape";
-    return failure();
-  }
   // NVFP4 tensors have positive dimensions; an empty contraction has nothing
   // to quantize.
   if (llvm::is_contained(ranges, 0)) {
@@ -114,9 +263,13 @@ nvfp4::analyzeContraction(linalg::LinalgOp op, std::string &reason) {
   info.m = ranges[m];
   info.n = ranges[n];
   info.k = ranges[k];
+  info.mDim = m;
+  info.nDim = n;
+  info.kDim = k;
   SmallVector<unsigned> lhsDims, rhsDims, outDims;
   if (info.batched) {
     info.batch = ranges[dims->batch.front()];
+    info.batchDim = dims->batch.front();
     lhsDims.push_back(dims->batch.front());
     rhsDims.push_back(dims->batch.front());
     outDims.push_back(dims->batch.front());
@@ -386,10 +539,18 @@ TensorKind nvfp4::getArgumentKind(Value value) {
   return kind ? parseTensorKind(kind.getValue()) : TensorKind::Unknown;
 }
 
+bool mlir::nvfp4::ContractionInfo::hasStaticSizes() const {
+  return !llvm::any_of(ArrayRef<int64_t>{batch, m, n, k},
+                       ShapedType::isDynamic);
+}
+
 bool mlir::nvfp4::ContractionInfo::hasRepresentableSizes() const {
   const int64_t shapes[3][3] = {{batch, m, k}, {batch, n, k}, {batch, m, n}};
   return llvm::all_of(shapes, [](const int64_t(&shape)[3]) {
-    return getCheckedByteSize(shape, /*elementBits=*/32).has_value();
+    SmallVector<int64_t> staticDims = llvm::filter_to_vector(
+        ArrayRef<int64_t>(shape),
+        [](int64_t dim) { return !ShapedType::isDynamic(dim); });
+    return getCheckedByteSize(staticDims, /*elementBits=*/32).has_value();
   });
 }
 

@@ -79,7 +79,13 @@ struct Decision {
   std::string role;
   std::optional<int64_t> layer;
   std::string kinds;
-  int64_t batch = 1, m = 0, n = 0, k = 0, flops = 0;
+  /// Sizes (a run-time one without a hint: ShapedType::kDynamic) and FLOPs
+  /// (none when a run-time size has no hint).
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  std::optional<int64_t> flops = 0;
+  /// The FLOPs as an expression of the run-time sizes' symbols; empty for
+  /// static sizes.
+  std::string flopsExpression;
   /// The block-scaled format chosen; none: high precision.
   std::optional<Format> format;
   std::string reason;
@@ -124,6 +130,8 @@ private:
   LogicalResult parseLadder();
   std::string getGpuShapeIssue(int64_t batch, int64_t m, int64_t n,
                                int64_t k) const;
+  /// `size-hint`, parsed.
+  SizeHints hints;
   void selectInFunction(func::FuncOp func, std::vector<Decision> &decisions);
   LogicalResult writeReport(ArrayRef<Decision> decisions, StringRef path);
   void printSummary(ArrayRef<Decision> decisions);
@@ -289,6 +297,19 @@ void NVFP4SelectPrecisionPass::selectInFunction(
   for (auto [position, layer] : llvm::enumerate(layers))
     layerPrecisions[layer] = recipe::layerPrecision(
         layer, position, static_cast<int64_t>(layers.size()), policy);
+  // keep-first and keep-last covering every layer leave no layer in FP4:
+  // say so rather than report 0 FP4 contractions as if it were the model's.
+  // At the function's location, without the function attached.
+  int64_t numLayers = static_cast<int64_t>(layers.size());
+  if (numLayers > 0 && (keepFirst > 0 || keepLast > 0) &&
+      static_cast<int64_t>(keepFirst) + keepLast >= numLayers)
+    emitWarning(func.getLoc())
+        << "nvfp4: 0 of " << numLayers
+        << " layers in FP4, keep-first + keep-last >= layers (keep-first="
+        << keepFirst.getValue() << ", keep-last=" << keepLast.getValue()
+        << ", " << numLayers
+        << " layers in @" << func.getSymName()
+        << "); lower them to quantize some layers";
   auto precisionOf = [&](std::optional<int64_t> layer) {
     auto it = layer ? layerPrecisions.find(*layer) : layerPrecisions.end();
     return it == layerPrecisions.end() ? recipe::LayerPrecision::FP4
@@ -319,7 +340,13 @@ void NVFP4SelectPrecisionPass::selectInFunction(
       d.m = lhs[lhs.size() - 2];
       d.k = lhs.back();
       d.n = rhs[rhs.size() - 2];
-      d.flops = contractionFlops(d.batch, d.m, d.n, d.k);
+      // An nvfp4.matmul of run-time sizes counts no FLOPs (no loop nest to
+      // name its sizes by).
+      d.flops = llvm::is_contained(ArrayRef<int64_t>{d.batch, d.m, d.n, d.k},
+                                   ShapedType::kDynamic)
+                    ? std::nullopt
+                    : std::optional<int64_t>(
+                          contractionFlops(d.batch, d.m, d.n, d.k));
       d.format = matmul.getLhs().getType().getFormat();
       d.reason = d.format == Format::NVFP4
                      ? "already NVFP4"
@@ -333,21 +360,24 @@ void NVFP4SelectPrecisionPass::selectInFunction(
       // Every contraction-like op counts in the model's FLOPs, also the
       // ones the recipe cannot rewrite.
       auto linalgOp = cast<linalg::LinalgOp>(op);
-      std::optional<int64_t> nestFlops = loopNestFlops(linalgOp);
-      d.flops = nestFlops.value_or(0);
+      d.flops = loopNestFlops(linalgOp, hints);
+      if (llvm::any_of(linalgOp.getStaticLoopRanges(), ShapedType::isDynamic))
+        d.flopsExpression = loopNestFlopsExpression(linalgOp);
       if (!linalg::isaContractionOpInterface(linalgOp))
-        return {std::nullopt, std::string("unsupported: convolution (no NVFP4 "
-                                          "lowering)") +
-                                  (nestFlops ? "" : ", dynamic shape")};
+        return {std::nullopt, "unsupported: convolution (no NVFP4 lowering)"};
       std::string why;
       FailureOr<ContractionInfo> info = analyzeContraction(linalgOp, why);
       if (failed(info))
         return {std::nullopt, "unsupported: " + why};
-      d.batch = info->batch;
-      d.m = info->m;
-      d.n = info->n;
-      d.k = info->k;
-      d.flops = info->flops();
+      // Sizes at the hints; kDynamic where a run-time size has none.
+      auto resolve = [&](unsigned dim, int64_t range) {
+        return resolveLoopSize(linalgOp, dim, range, hints)
+            .value_or(ShapedType::kDynamic);
+      };
+      d.batch = info->batched ? resolve(info->batchDim, info->batch) : 1;
+      d.m = resolve(info->mDim, info->m);
+      d.n = resolve(info->nDim, info->n);
+      d.k = resolve(info->kDim, info->k);
       if (getPrecision(op) == "high")
         return {std::nullopt, "annotated nvfp4.precision = \"high\""};
       if (precisionOf(d.layer) == recipe::LayerPrecision::HighListed)
@@ -404,16 +434,28 @@ void NVFP4SelectPrecisionPass::selectInFunction(
         recipe::Role role =
             parsePolicyRole(d.role).value_or(recipe::Role::Fprop);
         if (format == Format::NVFP4 && weightIndex >= 0) {
-          int64_t other = weightIndex == 0 ? d.m : d.n;
+          // The weight's rows as stored: a run-time size cannot promise
+          // whole 16x16 tiles.
+          int64_t other = weightIndex == 0 ? info->m : info->n;
+          bool runTime = ShapedType::isDynamic(other);
           if (recipe::quantization(role, recipe::OperandKind::Weight, policy,
                                    other)
                       .blockRows == kBlockSize &&
-              other % kBlockSize != 0)
+              (runTime || other % kBlockSize != 0))
             return llvm::formatv("16x16 weight needs {0}={1} to be a "
                                  "multiple of 16",
-                                 weightIndex == 0 ? "M" : "N", other);
+                                 weightIndex == 0 ? "M" : "N",
+                                 runTime ? std::string("? (a run-time size)")
+                                         : std::to_string(other));
         }
-        if (gpuKernel) {
+        // The size rules below apply to sizes known here (static or
+        // hinted); the rest are left to run time.
+        auto below = [](int64_t size, int64_t minimum) {
+          return !ShapedType::isDynamic(size) && size < minimum;
+        };
+        bool sizesKnown = !llvm::is_contained(
+            ArrayRef<int64_t>{d.batch, d.m, d.n, d.k}, ShapedType::kDynamic);
+        if (gpuKernel && sizesKnown) {
           if (format != Format::NVFP4 &&
               *gpuKernel == GpuGemmKernel::Bf16MmaSync)
             return llvm::formatv("no {0} GEMM kernel for gpu-target={1}",
@@ -431,14 +473,14 @@ void NVFP4SelectPrecisionPass::selectInFunction(
           if (!issue.empty())
             return issue;
         }
-        if (d.m < minM)
+        if (below(d.m, minM))
           return llvm::formatv("M={0} below min-m={1}", d.m, minM);
-        if (d.n < minN)
+        if (below(d.n, minN))
           return llvm::formatv("N={0} below min-n={1}", d.n, minN);
-        if (d.k < minK)
+        if (below(d.k, minK))
           return llvm::formatv("K={0} below min-k={1}", d.k, minK);
-        if (d.flops < minFlops)
-          return llvm::formatv("{0} FLOPs below min-flops={1}", d.flops,
+        if (d.flops && *d.flops < minFlops)
+          return llvm::formatv("{0} FLOPs below min-flops={1}", *d.flops,
                                minFlops);
         return "";
       };
@@ -476,16 +518,18 @@ namespace {
 struct DecisionTotals {
   explicit DecisionTotals(ArrayRef<Decision> decisions) {
     for (const Decision &d : decisions) {
-      total = addFlops(total, d.flops);
+      const int64_t flops = d.flops.value_or(0);
+      uncounted += !d.flops;
+      total = addFlops(total, flops);
       auto &entry = byDecision[d.getDecision().str()];
       ++entry.first;
-      entry.second = addFlops(entry.second, d.flops);
+      entry.second = addFlops(entry.second, flops);
       if (!d.format)
         continue;
       ++quantizedCount;
       if (isFP4Format(*d.format)) {
         ++fp4Count;
-        fp4Flops = addFlops(fp4Flops, d.flops);
+        fp4Flops = addFlops(fp4Flops, flops);
       }
     }
   }
@@ -499,6 +543,9 @@ struct DecisionTotals {
   int64_t fp4Count = 0, fp4Flops = 0;
   /// Contractions in any block-scaled format.
   int64_t quantizedCount = 0;
+  /// Contractions whose FLOPs are not counted: run-time sizes without a
+  /// size hint.
+  int64_t uncounted = 0;
   /// Decision -> (contractions, FLOPs), ordered by name.
   std::map<std::string, std::pair<int64_t, int64_t>> byDecision;
 };
@@ -530,11 +577,19 @@ NVFP4SelectPrecisionPass::writeReport(ArrayRef<Decision> decisions,
                                        : llvm::json::Value(nullptr));
           j.attribute("kinds", d.kinds.empty() ? llvm::json::Value(nullptr)
                                                : llvm::json::Value(d.kinds));
-          j.attribute("batch", d.batch);
-          j.attribute("m", d.m);
-          j.attribute("n", d.n);
-          j.attribute("k", d.k);
-          j.attribute("flops", d.flops);
+          // A run-time size without a hint is null.
+          auto size = [](int64_t value) {
+            return ShapedType::isDynamic(value) ? llvm::json::Value(nullptr)
+                                                : llvm::json::Value(value);
+          };
+          j.attribute("batch", size(d.batch));
+          j.attribute("m", size(d.m));
+          j.attribute("n", size(d.n));
+          j.attribute("k", size(d.k));
+          j.attribute("flops", d.flops ? llvm::json::Value(*d.flops)
+                                       : llvm::json::Value(nullptr));
+          if (!d.flopsExpression.empty())
+            j.attribute("flops_expression", d.flopsExpression);
           j.attribute("decision", d.getDecision());
           j.attribute("reason", d.reason);
         });
@@ -546,6 +601,8 @@ NVFP4SelectPrecisionPass::writeReport(ArrayRef<Decision> decisions,
       j.attribute("high", static_cast<int64_t>(decisions.size()) -
                               totals.quantizedCount);
       j.attribute("flops", totals.total);
+      if (totals.uncounted)
+        j.attribute("contractions_without_flops", totals.uncounted);
       j.attribute("fp4_flops", totals.fp4Flops);
       j.attribute("fp4_flop_percent", totals.percent(totals.fp4Flops));
       // Each decision taken: contractions, FLOPs and their share.
@@ -571,6 +628,10 @@ void NVFP4SelectPrecisionPass::printSummary(ArrayRef<Decision> decisions) {
      << " contractions in FP4, " << totals.percent(totals.fp4Flops) << "% of "
      << llvm::formatv("{0:E3}", static_cast<double>(totals.total))
      << " FLOPs\n";
+  if (totals.uncounted)
+    os << "  " << totals.uncounted
+       << " contractions of run-time sizes without a size hint are not in "
+          "the FLOPs (size-hint=N or SYMBOL=N counts them)\n";
   // With a ladder, the share of each rung.
   if (ladder.size() > 1 || ladder.front() != Format::NVFP4)
     for (const auto &[name, entry] : totals.byDecision)
@@ -580,8 +641,12 @@ void NVFP4SelectPrecisionPass::printSummary(ArrayRef<Decision> decisions) {
                       "function", "#", "role", "layer", "BxMxNxK", "prec",
                       "reason");
   for (const Decision &d : decisions) {
-    std::string shape = llvm::formatv("{0}x{1}x{2}x{3}", d.batch, d.m, d.n,
-                                      d.k);
+    auto size = [](int64_t value) {
+      return ShapedType::isDynamic(value) ? std::string("?")
+                                          : std::to_string(value);
+    };
+    std::string shape = llvm::formatv("{0}x{1}x{2}x{3}", size(d.batch),
+                                      size(d.m), size(d.n), size(d.k));
     os << llvm::formatv("{0,-14} {1,5} {2,-6} {3,5} {4,-20} {5,-10} {6}\n",
                         d.function, d.index, d.role.empty() ? "-" : d.role,
                         d.layer ? std::to_string(*d.layer) : "-", shape,
@@ -627,6 +692,13 @@ LogicalResult NVFP4SelectPrecisionPass::parseLadder() {
 void NVFP4SelectPrecisionPass::runOnOperation() {
   if (failed(parseLadder()))
     return signalPassFailure();
+  std::string hintError;
+  FailureOr<SizeHints> parsedHints = SizeHints::parse(sizeHints, hintError);
+  if (failed(parsedHints)) {
+    getOperation().emitError() << "nvfp4-select-precision: " << hintError;
+    return signalPassFailure();
+  }
+  hints = std::move(*parsedHints);
   if (!gpuTarget.empty()) {
     gpuKernel = parseGpuTarget(gpuTarget);
     if (!gpuKernel) {
@@ -636,6 +708,24 @@ void NVFP4SelectPrecisionPass::runOnOperation() {
              "sm_90a)";
       return signalPassFailure();
     }
+  }
+  // IREE's input-phase entry points hide their contractions from the
+  // recipe, which only reads func.func: a report of 0 contractions would
+  // look like a model without any.
+  WalkResult ireeABI = getOperation().walk([](Operation *op) {
+    StringRef name = op->getName().getStringRef();
+    return name == "util.func" || name == "hal.tensor.import" ||
+                   name == "hal.tensor.export"
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (ireeABI.wasInterrupted()) {
+    getOperation().emitError()
+        << "nvfp4-select-precision: the module holds IREE input-phase "
+           "functions (util.func with the hal.buffer_view ABI), whose "
+           "contractions the recipe does not see; run "
+           "--nvfp4-import-iree-input first";
+    return signalPassFailure();
   }
   std::vector<Decision> decisions;
   getOperation().walk(

@@ -122,16 +122,120 @@ func.func @annotated(%w: tensor<64x64xbf16> {nvfp4.kind = "weight"},
 // CHECK: return
 func.func @undetermined(%a: tensor<32x64xbf16> {nvfp4.kind = "weight"},
                         %b: tensor<48x64xbf16> {nvfp4.kind = "weight"},
-                        %d: tensor<?x64xbf16>, %c: tensor<32x48xf32>,
-                        %cd: tensor<?x48xf32>)
-    -> (tensor<32x48xf32>, tensor<?x48xf32>) {
+                        %c: tensor<32x48xf32>) -> tensor<32x48xf32> {
   // expected-remark @below {{nvfp4: role not determined: both operands are weights}}
   %0 = linalg.matmul indexing_maps = [#mk, #nk, #mn]
          ins(%a, %b : tensor<32x64xbf16>, tensor<48x64xbf16>)
          outs(%c : tensor<32x48xf32>) -> tensor<32x48xf32>
-  // expected-remark @below {{nvfp4: role not determined: dynamic shape}}
-  %1 = linalg.matmul indexing_maps = [#mk, #nk, #mn]
-         ins(%d, %b : tensor<?x64xbf16>, tensor<48x64xbf16>)
-         outs(%cd : tensor<?x48xf32>) -> tensor<?x48xf32>
-  return %0, %1 : tensor<32x48xf32>, tensor<?x48xf32>
+  return %0 : tensor<32x48xf32>
+}
+
+// -----
+
+#mk = affine_map<(d0, d1, d2) -> (d0, d2)>
+#nk = affine_map<(d0, d1, d2) -> (d1, d2)>
+#km = affine_map<(d0, d1, d2) -> (d2, d0)>
+#kn = affine_map<(d0, d1, d2) -> (d2, d1)>
+#mn = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// The backward pass of a three-layer MLP whose weights and upstream
+// gradient are plain, unnamed arguments: nothing in the last layer's
+// backward depends on its forward, so its dgrad is found by the weight
+// dimension it contracts (W3's output dimension; the forward contracts its
+// input dimension, and W3 is square, so only the dimension tells). No
+// layer past the third is inferred.
+
+// CHECK-LABEL: func @upstream_gradient_argument
+// expected-warning @below {{nvfp4: 3 layers inferred without attention}}
+func.func @upstream_gradient_argument(
+    %x: tensor<32x64xf32>, %w1: tensor<128x64xf32>, %w2: tensor<64x128xf32>,
+    %w3: tensor<64x64xf32>, %dy: tensor<32x64xf32>)
+    -> (tensor<128x64xf32>, tensor<64x128xf32>, tensor<64x64xf32>) {
+  %zf = arith.constant 0.0 : f32
+  %e128 = tensor.empty() : tensor<32x128xf32>
+  %f128 = linalg.fill ins(%zf : f32) outs(%e128 : tensor<32x128xf32>) -> tensor<32x128xf32>
+  %e64 = tensor.empty() : tensor<32x64xf32>
+  %f64 = linalg.fill ins(%zf : f32) outs(%e64 : tensor<32x64xf32>) -> tensor<32x64xf32>
+  // CHECK: %[[H1:.*]] = linalg.matmul {{.*}}{nvfp4.kind = ["activation", "weight"], nvfp4.layer = 0 : i64, nvfp4.role = "fprop"} ins(%arg0, %arg1 :
+  %h1 = linalg.matmul indexing_maps = [#mk, #nk, #mn]
+          ins(%x, %w1 : tensor<32x64xf32>, tensor<128x64xf32>)
+          outs(%f128 : tensor<32x128xf32>) -> tensor<32x128xf32>
+  %a1 = linalg.mul ins(%h1, %h1 : tensor<32x128xf32>, tensor<32x128xf32>)
+          outs(%e128 : tensor<32x128xf32>) -> tensor<32x128xf32>
+  // CHECK: %[[H2:.*]] = linalg.matmul {{.*}}{nvfp4.kind = ["activation", "weight"], nvfp4.layer = 1 : i64, nvfp4.role = "fprop"} ins(%[[A1:.*]], %arg2 :
+  %h2 = linalg.matmul indexing_maps = [#mk, #nk, #mn]
+          ins(%a1, %w2 : tensor<32x128xf32>, tensor<64x128xf32>)
+          outs(%f64 : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %a2 = linalg.mul ins(%h2, %h2 : tensor<32x64xf32>, tensor<32x64xf32>)
+          outs(%e64 : tensor<32x64xf32>) -> tensor<32x64xf32>
+  // CHECK: linalg.matmul {{.*}}{nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64, nvfp4.role = "fprop"} ins(%[[A2:.*]], %arg3 :
+  %y = linalg.matmul indexing_maps = [#mk, #nk, #mn]
+         ins(%a2, %w3 : tensor<32x64xf32>, tensor<64x64xf32>)
+         outs(%f64 : tensor<32x64xf32>) -> tensor<32x64xf32>
+  // The last layer's backward reads only arguments and forward activations.
+  // CHECK: %[[DA2:.*]] = linalg.matmul {{.*}}{nvfp4.kind = ["gradient", "weight"], nvfp4.layer = 2 : i64, nvfp4.role = "dgrad"} ins(%arg4, %arg3 :
+  %da2 = linalg.matmul indexing_maps = [#mk, #kn, #mn]
+           ins(%dy, %w3 : tensor<32x64xf32>, tensor<64x64xf32>)
+           outs(%f64 : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %e3 = tensor.empty() : tensor<64x64xf32>
+  %f3 = linalg.fill ins(%zf : f32) outs(%e3 : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // CHECK: linalg.matmul {{.*}}{nvfp4.kind = ["gradient", "activation"], nvfp4.layer = 2 : i64, nvfp4.role = "wgrad"} ins(%arg4, %[[A2]] :
+  %dw3 = linalg.matmul indexing_maps = [#km, #kn, #mn]
+           ins(%dy, %a2 : tensor<32x64xf32>, tensor<32x64xf32>)
+           outs(%f3 : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // Through the square: d(h2) = 2 h2 * d(a2).
+  // CHECK: %[[DH2:.*]] = linalg.mul ins(%[[H2]], %[[DA2]] :
+  %dh2 = linalg.mul ins(%h2, %da2 : tensor<32x64xf32>, tensor<32x64xf32>)
+           outs(%e64 : tensor<32x64xf32>) -> tensor<32x64xf32>
+  // CHECK: linalg.matmul {{.*}}{nvfp4.kind = ["gradient", "weight"], nvfp4.layer = 1 : i64, nvfp4.role = "dgrad"} ins(%[[DH2]], %arg2 :
+  %da1 = linalg.matmul indexing_maps = [#mk, #kn, #mn]
+           ins(%dh2, %w2 : tensor<32x64xf32>, tensor<64x128xf32>)
+           outs(%f128 : tensor<32x128xf32>) -> tensor<32x128xf32>
+  %e2 = tensor.empty() : tensor<64x128xf32>
+  %f2 = linalg.fill ins(%zf : f32) outs(%e2 : tensor<64x128xf32>) -> tensor<64x128xf32>
+  // CHECK: linalg.matmul {{.*}}{nvfp4.kind = ["gradient", "activation"], nvfp4.layer = 1 : i64, nvfp4.role = "wgrad"} ins(%[[DH2]], %[[A1]] :
+  %dw2 = linalg.matmul indexing_maps = [#km, #kn, #mn]
+           ins(%dh2, %a1 : tensor<32x64xf32>, tensor<32x128xf32>)
+           outs(%f2 : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %dh1 = linalg.mul ins(%h1, %da1 : tensor<32x128xf32>, tensor<32x128xf32>)
+           outs(%e128 : tensor<32x128xf32>) -> tensor<32x128xf32>
+  %e1 = tensor.empty() : tensor<128x64xf32>
+  %f1 = linalg.fill ins(%zf : f32) outs(%e1 : tensor<128x64xf32>) -> tensor<128x64xf32>
+  // CHECK: linalg.matmul {{.*}}{nvfp4.kind = ["gradient", "activation"], nvfp4.layer = 0 : i64, nvfp4.role = "wgrad"} ins(%{{.*}}, %arg0 :
+  %dw1 = linalg.matmul indexing_maps = [#km, #kn, #mn]
+           ins(%dh1, %x : tensor<32x128xf32>, tensor<32x64xf32>)
+           outs(%f1 : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %dw1, %dw2, %dw3 : tensor<128x64xf32>, tensor<64x128xf32>, tensor<64x64xf32>
+}
+
+
+// -----
+
+#mk = affine_map<(d0, d1, d2) -> (d0, d2)>
+#nk = affine_map<(d0, d1, d2) -> (d1, d2)>
+#km = affine_map<(d0, d1, d2) -> (d2, d0)>
+#kn = affine_map<(d0, d1, d2) -> (d2, d1)>
+#mn = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// Run-time sizes: the token count M (and so the wgrad's K) is `?`. Roles,
+// kinds and layers need no static size.
+
+// CHECK-LABEL: func @run_time_tokens
+func.func @run_time_tokens(%x: tensor<?x64xf32>, %w: tensor<32x64xf32>,
+                           %dy: tensor<?x32xf32>, %cy: tensor<?x32xf32>,
+                           %cx: tensor<?x64xf32>, %cw: tensor<32x64xf32>)
+    -> (tensor<?x32xf32>, tensor<?x64xf32>, tensor<32x64xf32>) {
+  // CHECK: linalg.matmul {{.*}}{nvfp4.kind = ["activation", "weight"], nvfp4.layer = 0 : i64, nvfp4.role = "fprop"} ins(%arg0, %arg1 :
+  %y = linalg.matmul indexing_maps = [#mk, #nk, #mn]
+         ins(%x, %w : tensor<?x64xf32>, tensor<32x64xf32>)
+         outs(%cy : tensor<?x32xf32>) -> tensor<?x32xf32>
+  // CHECK: linalg.matmul {{.*}}{nvfp4.kind = ["gradient", "weight"], nvfp4.layer = 0 : i64, nvfp4.role = "dgrad"} ins(%arg2, %arg1 :
+  %dx = linalg.matmul indexing_maps = [#mk, #kn, #mn]
+          ins(%dy, %w : tensor<?x32xf32>, tensor<32x64xf32>)
+          outs(%cx : tensor<?x64xf32>) -> tensor<?x64xf32>
+  // CHECK: linalg.matmul {{.*}}{nvfp4.kind = ["gradient", "activation"], nvfp4.layer = 0 : i64, nvfp4.role = "wgrad"} ins(%arg2, %arg0 :
+  %dw = linalg.matmul indexing_maps = [#km, #kn, #mn]
+          ins(%dy, %x : tensor<?x32xf32>, tensor<?x64xf32>)
+          outs(%cw : tensor<32x64xf32>) -> tensor<32x64xf32>
+  return %y, %dx, %dw : tensor<?x32xf32>, tensor<?x64xf32>, tensor<32x64xf32>
 }

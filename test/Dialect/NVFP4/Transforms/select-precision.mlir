@@ -22,6 +22,19 @@
 // RUN: FileCheck %s --input-file=%t.cl.json --check-prefix=JSON
 // RUN: nvfp4-opt %s --nvfp4-select-precision="keep-first=1 keep-last=1 report=%t.again.json" -o /dev/null
 // RUN: cmp %t.json %t.again.json
+// Run-time sizes at a hint: by symbol, or one size for all.
+// RUN: nvfp4-opt %s --nvfp4-select-precision="size-hint=arg8.0=32 report=%t.hint.json" -o /dev/null
+// RUN: FileCheck %s --input-file=%t.hint.json --check-prefix=SIZE
+// RUN: nvfp4-opt %s --nvfp4-select-precision="size-hint=32 report=%t.hint-all.json" -o /dev/null
+// RUN: FileCheck %s --input-file=%t.hint-all.json --check-prefix=SIZE
+// RUN: nvfp4-opt %s --nvfp4-select-precision="size-hint=other.0=7,arg8.0=32,1 report=%t.hint-named.json" -o /dev/null
+// RUN: FileCheck %s --input-file=%t.hint-named.json --check-prefix=SIZE
+// A rule on a run-time size applies to its hint; without one it is left to
+// run time.
+// RUN: nvfp4-opt %s --nvfp4-select-precision="size-hint=8 min-m=16 remarks" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SIZE-MIN
+// RUN: nvfp4-opt %s --nvfp4-select-precision="min-m=16 remarks" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SIZE-NO-HINT
 
 #mk = affine_map<(d0, d1, d2) -> (d0, d2)>
 #nk = affine_map<(d0, d1, d2) -> (d1, d2)>
@@ -160,8 +173,11 @@ func.func @select(%x: tensor<32x64xbf16>, %w: tensor<64x64xbf16>,
       %s = arith.maximumf %in, %acc : f32
       linalg.yield %s : f32
     }
-  // REMARK: remark: nvfp4: high: unsupported: dynamic shape
-  // LADDER: remark: nvfp4: high: unsupported: dynamic shape
+  // A run-time M changes no decision (SIZE checks its FLOPs).
+  // REMARK: remark: nvfp4: fp4: fprop of layer 2
+  // LADDER: remark: nvfp4: fp4: fprop of layer 2
+  // SIZE-MIN: :[[@LINE+2]]:9: remark: nvfp4: high: M=8 below min-m=16
+  // SIZE-NO-HINT: :[[@LINE+1]]:9: remark: nvfp4: fp4: fprop of layer 2
   %12 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%d, %w : tensor<?x64xbf16>, tensor<64x64xbf16>)
          outs(%cd : tensor<?x64xf32>) {nvfp4.role = "fprop", nvfp4.kind = ["activation", "weight"], nvfp4.layer = 2 : i64} -> tensor<?x64xf32>
   // REMARK: remark: nvfp4: high: role unknown (annotate it or run nvfp4-infer-roles)
@@ -229,9 +245,13 @@ func.func @quantized(%a: !nvfp4.tensor<32x64, 1x16>, %b: !nvfp4.tensor<64x64, 16
 // JSON:          "index": 8,
 // JSON:          "batch": 4,
 // JSON:          "index": 12,
-// JSON:          "flops": 0,
-// JSON-NEXT:     "decision": "high",
-// JSON-NEXT:     "reason": "unsupported: dynamic shape"
+// JSON:          "m": null,
+// JSON-NEXT:     "n": 64,
+// JSON-NEXT:     "k": 64,
+// JSON-NEXT:     "flops": null,
+// JSON-NEXT:     "flops_expression": "8192*arg8.0",
+// JSON-NEXT:     "decision": "fp4",
+// JSON-NEXT:     "reason": "fprop of layer 2"
 // JSON:          "index": 13,
 // JSON:          "role": null,
 // JSON-NEXT:     "layer": null,
@@ -243,21 +263,25 @@ func.func @quantized(%a: !nvfp4.tensor<32x64, 1x16>, %b: !nvfp4.tensor<64x64, 16
 // JSON-NEXT:     "reason": "already NVFP4"
 // JSON:        "summary": {
 // JSON-NEXT:     "contractions": 17,
-// JSON-NEXT:     "fp4": 7,
-// JSON-NEXT:     "high": 10,
+// JSON-NEXT:     "fp4": 8,
+// JSON-NEXT:     "high": 9,
+// JSON-NEXT:     "flops": 5832704,
+// JSON-NEXT:     "contractions_without_flops": 1,
 
-// SUMMARY: nvfp4 recipe: 9 of 17 contractions in FP4, 69.10% of 5.833E+06 FLOPs
+// SUMMARY: nvfp4 recipe: 10 of 17 contractions in FP4, 69.10% of 5.833E+06 FLOPs
+// SUMMARY-NEXT: 1 contractions of run-time sizes without a size hint are not in the FLOPs (size-hint=N or SYMBOL=N counts them)
 
 // SUMMARY-NEXT: function           # role   layer BxMxNxK              prec  reason
 // SUMMARY-NEXT: select             0 fprop      0 1x32x64x64           fp4   fprop of layer 0
-// SUMMARY: select            12 fprop      2 1x0x0x0              high  unsupported: dynamic shape
+// SUMMARY: select            12 fprop      2 1x?x64x64            fp4   fprop of layer 2
 // SUMMARY: quantized          0 -          - 1x32x64x64           fp4   already NVFP4
 
 // The ladder's summary: each decision's contractions and share of FLOPs
 // (FP4 counts NVFP4 and MXFP4).
-// LADDER: nvfp4 recipe: 7 of 17 contractions in FP4, 60.11% of 5.833E+06 FLOPs
-// LADDER-NEXT: fp4            7 contractions,  60.11% of FLOPs
-// LADDER-NEXT: high           3 contractions,   8.99% of FLOPs
+// LADDER: nvfp4 recipe: 8 of 17 contractions in FP4, 60.11% of 5.833E+06 FLOPs
+// LADDER-NEXT: 1 contractions of run-time sizes without a size hint are not in the FLOPs
+// LADDER-NEXT: fp4            8 contractions,  60.11% of FLOPs
+// LADDER-NEXT: high           2 contractions,   8.99% of FLOPs
 // LADDER-NEXT: mxfp8_e4m3     7 contractions,  30.90% of FLOPs
 // LADDER-NEXT: function
 // LADDER-NEXT: select             0 fprop      0 1x32x64x64           mxfp8_e4m3 fprop of layer 0 (nvfp4: layer 0 within keep-first=1)
@@ -266,19 +290,20 @@ func.func @quantized(%a: !nvfp4.tensor<32x64, 1x16>, %b: !nvfp4.tensor<64x64, 16
 // LADDER-JSON-NEXT:   "reason": "fprop of layer 0 (nvfp4: layer 0 within keep-first=1)"
 // LADDER-JSON:      "summary": {
 // LADDER-JSON-NEXT:   "contractions": 17,
-// LADDER-JSON-NEXT:   "fp4": 7,
-// LADDER-JSON-NEXT:   "high": 3,
+// LADDER-JSON-NEXT:   "fp4": 8,
+// LADDER-JSON-NEXT:   "high": 2,
 // LADDER-JSON-NEXT:   "flops": 5832704,
+// LADDER-JSON-NEXT:   "contractions_without_flops": 1,
 // LADDER-JSON-NEXT:   "fp4_flops": 3506176,
 // LADDER-JSON-NEXT:   "fp4_flop_percent": "60.11",
 // LADDER-JSON-NEXT:   "decisions": {
 // LADDER-JSON-NEXT:     "fp4": {
-// LADDER-JSON-NEXT:       "contractions": 7,
+// LADDER-JSON-NEXT:       "contractions": 8,
 // LADDER-JSON-NEXT:       "flops": 3506176,
 // LADDER-JSON-NEXT:       "flop_percent": "60.11"
 // LADDER-JSON-NEXT:     },
 // LADDER-JSON-NEXT:     "high": {
-// LADDER-JSON-NEXT:       "contractions": 3,
+// LADDER-JSON-NEXT:       "contractions": 2,
 // LADDER-JSON-NEXT:       "flops": 524288,
 // LADDER-JSON-NEXT:       "flop_percent": "8.99"
 // LADDER-JSON-NEXT:     },
@@ -289,3 +314,15 @@ func.func @quantized(%a: !nvfp4.tensor<32x64, 1x16>, %b: !nvfp4.tensor<64x64, 16
 // LADDER-JSON-NEXT:     }
 // LADDER-JSON-NEXT:   }
 // LADDER-JSON-NEXT: }
+
+// SIZE:          "index": 12,
+// SIZE:          "m": 32,
+// SIZE-NEXT:     "n": 64,
+// SIZE-NEXT:     "k": 64,
+// SIZE-NEXT:     "flops": 262144,
+// SIZE-NEXT:     "flops_expression": "8192*arg8.0",
+// SIZE:        "summary": {
+// SIZE-NOT:      "contractions_without_flops"
+// SIZE:          "flops": 6094848,
+// SIZE-NOT:      "contractions_without_flops"
+// SIZE:          "fp4_flops":

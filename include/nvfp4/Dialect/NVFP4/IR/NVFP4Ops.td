@@ -99,8 +99,9 @@ def NVFP4_AmaxOp : NVFP4_Op<"amax", [Pure]> {
     Returns `max |x|` over every element of `input` (read as f32, exactly),
     ignoring NaN elements; 0 when there is no other element. It is the
     tensor amax `nvfp4.quantize` computes when it has no `amax` operand and
-    no Hadamard transform, with the same input rules: a static shape whose
-    last dimension is a multiple of 16.
+    no Hadamard transform, with the same input rules: rank >= 1 and a last
+    dimension that is a multiple of 16 (a run-time size is checked when the
+    op runs).
 
     With delayed scaling, a step quantizes a tensor with the amax of an
     earlier step and records the tensor's own amax for the next one:

@@ -16,7 +16,7 @@ def NVFP4_TensorType : TypeDef<NVFP4_Dialect, "NVFP4Tensor",
   let mnemonic = "tensor";
   let summary = "a block-scaled tensor: NVFP4 (the default), MXFP4 or MXFP8";
   let description = [{
-    A statically shaped tensor quantized along its last dimension in one of
+    A tensor quantized along its last dimension in one of
     the block-scaled formats of Blackwell's tensor cores, the optional
     `format` parameter (after the block, default `nvfp4`):
 
@@ -56,11 +56,19 @@ def NVFP4_TensorType : TypeDef<NVFP4_Dialect, "NVFP4Tensor",
       (NVFP4) or `f8E8M0FNU` (MX);
     - NVFP4 only, the tensor scale: `f32`.
 
-    Rules: rank >= 1, every dimension static and positive, the last dimension
-    a multiple of the block's columns, for `16x16` rank >= 2 and the
+    Rules: rank >= 1, every dimension positive, the last dimension a
+    multiple of the block's columns, for `16x16` rank >= 2 and the
     second-to-last dimension a multiple of 16, the block one the format
     takes (above), `decode` only for `nvfp4`, and the element count and the
     size in bytes of each component representable in int64.
+
+    A dimension may be a run-time size, `?` (a batch or sequence length):
+    the rules hold for the static dimensions here and for the run-time ones
+    when the program runs (the CPU lowering's library kernels check them;
+    the inline kernels and the GPU kernels take static shapes, and the GPU
+    lowering leaves ops of run-time sizes to the host). The components have
+    the same run-time sizes, divided by the block for the scales:
+    `!nvfp4.tensor<?x4096, 1x16>` has scales `tensor<?x256xf8E4M3FN>`.
 
     Example:
 
@@ -68,6 +76,7 @@ def NVFP4_TensorType : TypeDef<NVFP4_Dialect, "NVFP4Tensor",
     !nvfp4.tensor<128x4096, 1x16>      // activations
     !nvfp4.tensor<4096x4096, 16x16>    // a weight with 2D scales
     !nvfp4.tensor<8x128x64, 1x16>      // batched
+    !nvfp4.tensor<?x4096, 1x16>        // activations of run-time token count
     !nvfp4.tensor<4096x4096, 1x16, decode>  // a Model Optimizer weight
     !nvfp4.tensor<128x4096, 1x32, mxfp4>
     !nvfp4.tensor<128x4096, 1x32, mxfp8_e4m3>

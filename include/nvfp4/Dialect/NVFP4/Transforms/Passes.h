@@ -124,6 +124,10 @@ struct RecipePipelineOptions
   PassOptions::Option<int64_t> minFlops{
       *this, "min-flops", llvm::cl::desc("Minimum FLOPs for NVFP4"),
       llvm::cl::init(0)};
+  PassOptions::ListOption<std::string> sizeHints{
+      *this, "size-hint",
+      llvm::cl::desc("Sizes assumed for run-time dimensions: SYMBOL=N or N "
+                     "(nvfp4-select-precision)")};
   PassOptions::ListOption<int64_t> highLayers{
       *this, "high-layers",
       llvm::cl::desc("Layers forced to high precision")};

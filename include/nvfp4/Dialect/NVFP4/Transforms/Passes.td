@@ -138,6 +138,17 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
        on K-padded operands);
     8. sizes below `min-m`, `min-n`, `min-k` or `min-flops`.
 
+    Run-time sizes (`?` dimensions, e.g. a batch or sequence length) change
+    no decision: a rule on a size applies to its hint (`size-hint`) when
+    there is one and is otherwise left to run time (K not a multiple of the
+    block is zero-padded at run time; a 16x16-scaled weight needs its other
+    dimension static). Each run-time size has a symbol, the function
+    argument dimension it equals (`x.0`: dimension 0 of the argument named
+    `x` by its location, else `argI.D`), and the report gives such a
+    contraction's FLOPs as an expression of the symbols
+    (`flops_expression`, e.g. `524288*x.0`) and as a number at the hints
+    (`flops`, null without them).
+
     Everything else takes the format. A reason names, for a format below
     the first of a ladder of several, why each format above it did not
     apply. With `remarks`, every decision is also a remark at the op; with
@@ -160,6 +171,10 @@ def NVFP4SelectPrecision : Pass<"nvfp4-select-precision", "ModuleOp"> {
            "Minimum K (contraction size) for NVFP4">,
     Option<"minFlops", "min-flops", "int64_t", "0",
            "Minimum FLOPs (2*B*M*N*K) for NVFP4">,
+    ListOption<"sizeHints", "size-hint", "std::string",
+               "Sizes assumed for run-time dimensions in the FLOP counts and "
+               "size rules: SYMBOL=N (a symbol of the report, e.g. x.0) or N "
+               "(every run-time dimension)">,
     ListOption<"highLayers", "high-layers", "int64_t",
                "Layers forced to high precision">,
     ListOption<"highOps", "high-ops", "std::string",
@@ -278,7 +293,9 @@ def NVFP4AssignRounding : Pass<"nvfp4-assign-rounding", "func::FuncOp"> {
     argument annotated so), then gives every stochastic quantize and rescale,
     in IR order, a disjoint range of Philox counters: a tensor of N elements
     uses N/16 counters starting at its `offset`, the first starts at
-    `base-offset`. The seed operand is the function argument annotated
+    `base-offset`; a tensor of run-time size gets a whole window of 2^40
+    counters (more blocks than any tensor in memory has), aligned to 2^40.
+    The seed operand is the function argument annotated
     `nvfp4.seed` (an i64) when there is one; otherwise the seed is 0.
   }];
   let options = [

@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -49,18 +50,23 @@ inline int64_t addFlops(int64_t a, int64_t b) {
   return sum;
 }
 
-/// A linalg contraction in a form the recipe rewrites: one M, N and K
-/// dimension, at most one batch dimension (outermost in every operand), a
-/// result laid out [B, M, N], static shapes, float operands.
 /// The reason a contraction whose sizes overflow a 64-bit index stays in
 /// high precision (ContractionInfo::hasRepresentableSizes).
 inline constexpr llvm::StringLiteral kSizesNotRepresentable =
     "operand sizes overflow a 64-bit index";
 
+/// A linalg contraction in a form the recipe rewrites: one M, N and K
+/// dimension, at most one batch dimension (outermost in every operand), a
+/// result laid out [B, M, N], float operands. Sizes known only at run time
+/// are ShapedType::kDynamic.
 struct ContractionInfo {
   mutable linalg::LinalgOp op;
   bool batched = false;
   int64_t batch = 1, m = 0, n = 0, k = 0;
+  /// The loop dimensions of B (when batched), M, N and K in `op`.
+  unsigned batchDim = 0, mDim = 0, nDim = 0, kDim = 0;
+  /// Whether B, M, N and K are all static.
+  bool hasStaticSizes() const;
   /// The lhs is stored [.., K, M] rather than K-major [.., M, K].
   bool lhsKOuter = false;
   /// The rhs is stored [.., K, N] rather than K-major [.., N, K].
@@ -69,13 +75,46 @@ struct ContractionInfo {
   Value lhs() const { return op.getDpsInputOperand(0)->get(); }
   Value rhs() const { return op.getDpsInputOperand(1)->get(); }
   Value init() const { return op.getDpsInitOperand(0)->get(); }
-  /// 2 * B * M * N * K, saturated (see contractionFlops).
-  int64_t flops() const { return contractionFlops(batch, m, n, k); }
+  /// 2 * B * M * N * K, saturated (see contractionFlops); static sizes
+  /// only.
+  int64_t flops() const {
+    assert(hasStaticSizes() && "FLOPs of run-time sizes");
+    return contractionFlops(batch, m, n, k);
+  }
   /// Whether the f32 operands and result of the NVFP4 form ([B, M, K],
   /// [B, N, K], [B, M, N]) have sizes a 64-bit index can count, so that
-  /// nvfp4.quantize and nvfp4.matmul can express the contraction.
+  /// nvfp4.quantize and nvfp4.matmul can express the contraction (of
+  /// run-time sizes, what the static ones count).
   bool hasRepresentableSizes() const;
 };
+
+/// Sizes assumed for the run-time dimensions of a program, where the recipe
+/// counts FLOPs and applies size rules (nvfp4-select-precision's
+/// `size-hint`): by the symbol of a dimension (getDynamicSizeSymbol), else
+/// one size for all.
+struct SizeHints {
+  std::optional<int64_t> all;
+  llvm::StringMap<int64_t> bySymbol;
+
+  /// Parses `size-hint` entries: `SYMBOL=N` or `N` (every run-time size);
+  /// fails with `error` on a malformed entry or a size below 1.
+  static FailureOr<SizeHints> parse(llvm::ArrayRef<std::string> entries,
+                                    std::string &error);
+  /// The size assumed for `symbol`, if any.
+  std::optional<int64_t> lookup(llvm::StringRef symbol) const;
+};
+
+/// A name for the run-time size of loop dimension `loopDim` of `op`: the
+/// function argument dimension it equals, `NAME.D` (NAME the argument's
+/// NameLoc name, else `argI`; D the dimension), found through
+/// destination-passing ops, `tensor.empty`/`tensor.dim`, casts, element-wise
+/// ops and reshapes that keep the dimension; `?` when none is found.
+std::string getDynamicSizeSymbol(linalg::LinalgOp op, unsigned loopDim);
+
+/// The size of loop dimension `loopDim` of `op` (static range `range`):
+/// itself when static, else the hint for its symbol, if any.
+std::optional<int64_t> resolveLoopSize(linalg::LinalgOp op, unsigned loopDim,
+                                       int64_t range, const SizeHints &hints);
 
 /// Whether `op` is a contraction-like linalg op on tensors the recipe
 /// reports: a multiply-accumulate contraction of any form (named, generic,
@@ -83,9 +122,17 @@ struct ContractionInfo {
 /// (not a pooling).
 bool isContractionLike(Operation *op);
 
-/// 2 * the product of `op`'s static loop ranges (one multiply-add per
-/// iteration), saturated; std::nullopt for a dynamic range.
-std::optional<int64_t> loopNestFlops(linalg::LinalgOp op);
+/// 2 * the product of `op`'s loop ranges (one multiply-add per iteration),
+/// saturated, run-time ranges taken from `hints`; std::nullopt for a
+/// run-time range without a hint.
+std::optional<int64_t> loopNestFlops(linalg::LinalgOp op,
+                                     const SizeHints &hints = {});
+
+/// The FLOPs of `op`'s loop nest as an expression: the product of its
+/// static ranges times 2, then the symbols (getDynamicSizeSymbol) of its
+/// run-time ranges, `*`-separated (`524288*x.0`); just the number when
+/// every range is static.
+std::string loopNestFlopsExpression(linalg::LinalgOp op);
 
 /// Whether `op` is a linalg multiply-accumulate contraction with two inputs
 /// and one init on tensors (named or generic).
