@@ -96,6 +96,15 @@ struct ImportIREEInputPass
         return op->emitError("nvfp4-import-iree-input: buffer-view argument ")
                << arg.getArgNumber()
                << " is not imported by one hal.tensor.import";
+      // Its run-time sizes become dimensions of the tensor (below).
+      for (Operation *user : arg.getUsers())
+        if (isNamed(user, "hal.buffer_view.dim") &&
+            (!user->getAttrOfType<IntegerAttr>("index") ||
+             user->getNumResults() != 1 ||
+             !user->getResult(0).getType().isIndex()))
+          return user->emitError("nvfp4-import-iree-input: expected a "
+                                 "hal.buffer_view.dim with an index "
+                                 "attribute and an index result");
       argTypes.push_back(import->getResult(0).getType());
       imported.emplace_back(arg, import->getResult(0));
     }
@@ -145,11 +154,6 @@ struct ImportIREEInputPass
         if (!isNamed(user, "hal.buffer_view.dim"))
           continue;
         auto index = user->getAttrOfType<IntegerAttr>("index");
-        if (!index || user->getNumResults() != 1 ||
-            !user->getResult(0).getType().isIndex())
-          return user->emitError("nvfp4-import-iree-input: expected a "
-                                 "hal.buffer_view.dim with an index "
-                                 "attribute and an index result");
         OpBuilder db(user);
         Value dim = tensor::DimOp::create(db, user->getLoc(), replacement,
                                           index.getInt());

@@ -43,13 +43,44 @@
 
 // -----
 
-// A buffer view used by something else than its import.
+// A buffer view used by something else than its import and its sizes.
 // expected-error @below {{nvfp4-import-iree-input: a buffer-view or fence argument has uses other than the ABI operations}}
 "util.func"() <{function_type = (!hal.buffer_view) -> tensor<4xf32>, sym_name = "reused"}> ({
 ^bb0(%a: !hal.buffer_view):
   %t = "hal.tensor.import"(%a) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, target_encoding = tensor<4xf32>}> : (!hal.buffer_view) -> tensor<4xf32>
-  %d = "hal.buffer_view.dim"(%a) : (!hal.buffer_view) -> index
+  %d = "hal.buffer_view.element_type"(%a) : (!hal.buffer_view) -> i32
   "util.return"(%t) : (tensor<4xf32>) -> ()
+}) : () -> ()
+
+// -----
+
+// Dynamic axes: the run-time sizes the import and the body read off the
+// buffer view are the dimensions of the new tensor argument.
+// CHECK-LABEL: func.func @dynamic(%arg0: tensor<?x?x8xf32>) -> index
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[D0:.*]] = tensor.dim %arg0, %[[C0]] : tensor<?x?x8xf32>
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[D1:.*]] = tensor.dim %arg0, %[[C1]] : tensor<?x?x8xf32>
+// CHECK: %[[P:.*]] = arith.muli %[[D0]], %[[D1]] : index
+// CHECK: return %[[P]] : index
+"util.func"() <{function_type = (!hal.buffer_view, !hal.fence, !hal.fence) -> index, sym_name = "dynamic$async"}> ({
+^bb0(%a: !hal.buffer_view, %wait: !hal.fence, %signal: !hal.fence):
+  %d0 = "hal.buffer_view.dim"(%a) <{index = 0 : index}> : (!hal.buffer_view) -> index
+  %d1 = "hal.buffer_view.dim"(%a) <{index = 1 : index}> : (!hal.buffer_view) -> index
+  %t = "hal.tensor.import"(%a, %d0, %d1, %wait) <{operandSegmentSizes = array<i32: 1, 2, 1, 0>, target_encoding = tensor<?x?x8xf32>}> : (!hal.buffer_view, index, index, !hal.fence) -> tensor<?x?x8xf32>
+  %p = "arith.muli"(%d0, %d1) : (index, index) -> index
+  "util.return"(%p) : (index) -> ()
+}) : () -> ()
+
+// -----
+
+// A size read without its dimension index is an error at the read.
+"util.func"() <{function_type = (!hal.buffer_view) -> tensor<?xf32>, sym_name = "bad_dim"}> ({
+^bb0(%a: !hal.buffer_view):
+  // expected-error @below {{nvfp4-import-iree-input: expected a hal.buffer_view.dim with an index attribute and an index result}}
+  %d = "hal.buffer_view.dim"(%a) : (!hal.buffer_view) -> index
+  %t = "hal.tensor.import"(%a, %d) <{operandSegmentSizes = array<i32: 1, 1, 0, 0>, target_encoding = tensor<?xf32>}> : (!hal.buffer_view, index) -> tensor<?xf32>
+  "util.return"(%t) : (tensor<?xf32>) -> ()
 }) : () -> ()
 
 // -----

@@ -27,6 +27,10 @@ def ImportIREEInput : Pass<"nvfp4-import-iree-input", "ModuleOp"> {
       kept) and whose results are the tensors it exports;
     - imports, barriers and exports are replaced by the tensors they carry,
       `util.return` by `func.return`;
+    - a run-time size read off an imported buffer view
+      (`hal.buffer_view.dim`, which a model exported with dynamic axes uses
+      for its imports and its body) becomes `tensor.dim` of the new tensor
+      argument;
     - wrappers (`util.func` ops that call another one) are removed.
 
     nvfp4-opt cannot parse IREE's dialects, so the input is printed in the
@@ -41,7 +45,11 @@ def ImportIREEInput : Pass<"nvfp4-import-iree-input", "ModuleOp"> {
     linalg, tensor, arith and math bodies) is an error at that operation,
     and so is a `util.func` without a body.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
 }
 
 def CloneSharedInits : Pass<"nvfp4-clone-shared-inits", "func::FuncOp"> {
