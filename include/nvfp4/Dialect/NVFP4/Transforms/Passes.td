@@ -39,8 +39,11 @@ def NVFP4InferRoles : Pass<"nvfp4-infer-roles", "func::FuncOp"> {
       whose left operand is not contracted over its leading (token)
       dimension;
     - a contraction with a weight operand is `dgrad` when its other operand
-      is computed from a gradient argument or when it depends on another
-      contraction with the same weight (the forward one), `fprop` otherwise;
+      is computed from a gradient argument, when it depends on another
+      contraction with the same weight (the forward one), or when it
+      contracts the weight over the other dimension than the forward one
+      does (a last layer's dgrad whose upstream gradient is an argument),
+      `fprop` otherwise;
     - gradients: arguments annotated `gradient` or whose name contains
       `grad`, the non-weight operands of `dgrad` contractions, and every
       value computed from them;
