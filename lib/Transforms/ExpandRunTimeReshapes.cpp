@@ -13,6 +13,7 @@
 #include "nvfp4/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -54,13 +55,10 @@ struct ExpandShapeOpLowering : public OpRewritePattern<memref::ExpandShapeOp> {
       std::optional<int64_t> y = getConstantIntValue(b);
       if (x && y)
         return rewriter.getIndexAttr(*x * *y);
-      auto value = [&](OpFoldResult v) -> Value {
-        if (auto attr = dyn_cast<Attribute>(v))
-          return arith::ConstantIndexOp::create(
-              rewriter, loc, cast<IntegerAttr>(attr).getInt());
-        return cast<Value>(v);
-      };
-      return arith::MulIOp::create(rewriter, loc, value(a), value(b))
+      return arith::MulIOp::create(
+                 rewriter, loc,
+                 getValueOrCreateConstantIndexOp(rewriter, loc, a),
+                 getValueOrCreateConstantIndexOp(rewriter, loc, b))
           .getResult();
     };
     // Within a group, the innermost dimension keeps the source dimension's

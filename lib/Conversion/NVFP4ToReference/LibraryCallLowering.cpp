@@ -35,6 +35,8 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -66,14 +68,9 @@ public:
   /// Allocates a buffer of `sizes` x `elementType` for the call to write;
   /// returns its index for `buffer` and `result`.
   unsigned allocate(ArrayRef<OpFoldResult> sizes, Type elementType) {
-    auto type = MemRefType::get(getTensorType(sizes, elementType).getShape(),
-                                elementType);
-    SmallVector<Value> dynamicSizes;
-    for (OpFoldResult size : sizes)
-      if (auto value = dyn_cast<Value>(size))
-        dynamicSizes.push_back(value);
-    outputs.push_back(
-        memref::AllocOp::create(rewriter, loc, type, dynamicSizes));
+    auto [shape, dynamicSizes] = decomposeMixedValues(sizes);
+    outputs.push_back(memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(shape, elementType), dynamicSizes));
     return outputs.size() - 1;
   }
 
@@ -170,7 +167,7 @@ SmallVector<Value> emitQuantizeCall(ConversionPatternRewriter &rw,
                                     ArrayRef<OpFoldResult> sizes) {
   Location loc = op->getLoc();
   Type i8 = rw.getI8Type();
-  SmallVector<OpFoldResult> xSizes = getSizes(rw, loc, x);
+  SmallVector<OpFoldResult> xSizes = tensor::getMixedSizes(rw, loc, x);
   CallBuilder call(rw, op);
   call.tensor(x);
   unsigned codes = call.output(xSizes, i8);
@@ -212,14 +209,14 @@ SmallVector<Value> emitQuantizeCall(ConversionPatternRewriter &rw,
 Value emitDequantizeCall(ConversionPatternRewriter &rw, Operation *op,
                          ValueRange components, NVFP4TensorType type) {
   Location loc = op->getLoc();
-  SmallVector<OpFoldResult> sizes = getSizes(rw, loc, components[0]);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rw, loc, components[0]);
   Value codes = to2D(rw, loc, components[0]);
   if (!type.isNVFP4()) {
     CallBuilder call(rw, op);
     call.tensor(codes);
     call.tensor(to2D(rw, loc, components[1]));
     call.i32(getMXElementTypeCode(type.getFormat()));
-    unsigned out = call.output(getSizes(rw, loc, codes), rw.getF32Type());
+    unsigned out = call.output(tensor::getMixedSizes(rw, loc, codes), rw.getF32Type());
     call.call("nvfp4CpuMxDequantize", {});
     return from2D(rw, loc, call.result(out), sizes);
   }
@@ -229,7 +226,7 @@ Value emitDequantizeCall(ConversionPatternRewriter &rw, Operation *op,
   call.value(components[2]);
   call.i32(type.hasDecodeScale() ? 1 : 0);
   call.i64(type.getBlock().getRows());
-  unsigned out = call.output(getSizes(rw, loc, codes), rw.getF32Type());
+  unsigned out = call.output(tensor::getMixedSizes(rw, loc, codes), rw.getF32Type());
   call.call("nvfp4CpuDequantize", {});
   return from2D(rw, loc, call.result(out), sizes);
 }
@@ -246,7 +243,7 @@ struct QuantizeOpCallLowering : public OpConversionPattern<QuantizeOp> {
     Location loc = op.getLoc();
     QuantizeParams q = getQuantizeParams(op, adaptor);
     Value input = single(adaptor.getInput());
-    SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, input);
     Value x = to2D(rewriter, loc,
                    castElements(rewriter, loc, input, rewriter.getF32Type()));
     rewriter.replaceOpWithMultiple(
@@ -292,14 +289,14 @@ struct HadamardOpCallLowering : public OpConversionPattern<HadamardOp> {
     auto type = op.getType();
     Location loc = op.getLoc();
     SmallVector<OpFoldResult> sizes =
-        getSizes(rewriter, loc, adaptor.getInput());
+        tensor::getMixedSizes(rewriter, loc, adaptor.getInput());
     Value x = to2D(
         rewriter, loc,
         castElements(rewriter, loc, adaptor.getInput(), rewriter.getF32Type()));
     CallBuilder call(rewriter, op);
     call.tensor(x);
     unsigned out =
-        call.output(getSizes(rewriter, loc, x), rewriter.getF32Type());
+        call.output(tensor::getMixedSizes(rewriter, loc, x), rewriter.getF32Type());
     call.i32(negativeSignMask(op.getSignsOrDefault()));
     call.call("nvfp4CpuHadamard", {});
     Value y = from2D(rewriter, loc, call.result(out), sizes);
@@ -317,7 +314,7 @@ struct RescaleOpCallLowering : public OpConversionPattern<RescaleOp> {
     Value dq = emitDequantizeCall(rewriter, op, adaptor.getInput(),
                                   op.getInput().getType());
     QuantizeParams q = getQuantizeParams(op, adaptor);
-    SmallVector<OpFoldResult> sizes = getSizes(rewriter, op.getLoc(), dq);
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, op.getLoc(), dq);
     rewriter.replaceOpWithMultiple(
         op, {emitQuantizeCall(rewriter, op, to2D(rewriter, op.getLoc(), dq), q,
                               op.getType(), sizes)});
@@ -339,9 +336,9 @@ struct TransposeOpCallLowering : public OpConversionPattern<TransposeOp> {
       return sizes;
     };
     SmallVector<OpFoldResult> dataSizes =
-        swapInner(getSizes(rewriter, loc, in[0]));
+        swapInner(tensor::getMixedSizes(rewriter, loc, in[0]));
     SmallVector<OpFoldResult> scalesSizes =
-        swapInner(getSizes(rewriter, loc, in[1]));
+        swapInner(tensor::getMixedSizes(rewriter, loc, in[1]));
     Type i8 = rewriter.getI8Type();
     CallBuilder call(rewriter, op);
     Value codes = addBatchDim(rewriter, loc, in[0]);
@@ -349,9 +346,9 @@ struct TransposeOpCallLowering : public OpConversionPattern<TransposeOp> {
     Value scales = addBatchDim(rewriter, loc, in[1]);
     call.tensor(scales);
     unsigned outCodes =
-        call.output(swapInner(getSizes(rewriter, loc, codes)), i8);
+        call.output(swapInner(tensor::getMixedSizes(rewriter, loc, codes)), i8);
     unsigned outScales =
-        call.output(swapInner(getSizes(rewriter, loc, scales)), i8);
+        call.output(swapInner(tensor::getMixedSizes(rewriter, loc, scales)), i8);
     call.call("nvfp4CpuTranspose", {});
     rewriter.replaceOpWithMultiple(
         op, {{dropBatchDim(rewriter, loc, call.result(outCodes), dataSizes),
@@ -390,10 +387,10 @@ private:
     Location loc = op->getLoc();
     Value aCodes = addBatchDim(rw, loc, a[0]);
     Value bCodes = addBatchDim(rw, loc, b[0]);
-    SmallVector<OpFoldResult> aSizes = getSizes(rw, loc, aCodes);
+    SmallVector<OpFoldResult> aSizes = tensor::getMixedSizes(rw, loc, aCodes);
     auto matmul = cast<MatmulOp>(op);
     SmallVector<OpFoldResult> shape = {aSizes[0], aSizes[1],
-                                       getSizes(rw, loc, bCodes)[1]};
+                                       tensor::getMixedSizes(rw, loc, bCodes)[1]};
     if (!matmul.getLhs().getType().isNVFP4()) {
       CallBuilder call(rw, op);
       call.tensor(aCodes);

@@ -27,17 +27,10 @@ static SmallVector<ReassociationIndices> leadingDimsReassociation(int64_t rank) 
   return {lead, {rank - 1}};
 }
 
-SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value t) {
-  return tensor::getMixedSizes(b, loc, t);
-}
-
 RankedTensorType getTensorType(ArrayRef<OpFoldResult> sizes,
                                Type elementType) {
-  SmallVector<int64_t> shape = llvm::map_to_vector(sizes, [](OpFoldResult s) {
-    std::optional<int64_t> size = getConstantIntValue(s);
-    return size ? *size : ShapedType::kDynamic;
-  });
-  return RankedTensorType::get(shape, elementType);
+  return RankedTensorType::get(decomposeMixedValues(sizes).first,
+                               elementType);
 }
 
 /// `size` / `divisor`, exact (the type's rules hold at run time).
@@ -76,7 +69,7 @@ Value to2D(OpBuilder &b, Location loc, Value t) {
     return t;
   if (rank == 1) {
     SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
-                                       getSizes(b, loc, t).front()};
+                                       tensor::getMixedSizes(b, loc, t).front()};
     return tensor::ExpandShapeOp::create(
         b, loc, getTensorType(sizes, type.getElementType()), t,
         ArrayRef<ReassociationIndices>{{0, 1}}, sizes);
@@ -104,7 +97,7 @@ Value mapElements(OpBuilder &b, Location loc, Value t, Type elementType,
   auto type = cast<RankedTensorType>(t.getType());
   auto resultType = type.clone(elementType);
   Value init =
-      tensor::EmptyOp::create(b, loc, getSizes(b, loc, t), elementType);
+      tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, t), elementType);
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iters(type.getRank(),
                                          utils::IteratorType::parallel);
@@ -162,7 +155,7 @@ Value addBatchDim(OpBuilder &b, Location loc, Value t) {
   if (rank > 3)
     return tensor::CollapseShapeOp::create(b, loc, t,
                                            batchReassociation(rank));
-  SmallVector<OpFoldResult> sizes = getSizes(b, loc, t);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, t);
   sizes.insert(sizes.begin(), b.getIndexAttr(1));
   return tensor::ExpandShapeOp::create(
       b, loc, getTensorType(sizes, type.getElementType()), t,
@@ -188,9 +181,9 @@ Value dropBatchDim(OpBuilder &b, Location loc, Value t,
 Value emitBatchedContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                              Value accIn) {
   Type f32 = b.getF32Type();
-  SmallVector<OpFoldResult> lhsSizes = getSizes(b, loc, lhs);
+  SmallVector<OpFoldResult> lhsSizes = tensor::getMixedSizes(b, loc, lhs);
   SmallVector<OpFoldResult> sizes = {lhsSizes[0], lhsSizes[1],
-                                     getSizes(b, loc, rhs)[1]};
+                                     tensor::getMixedSizes(b, loc, rhs)[1]};
   Value init = accIn;
   if (!init) {
     Value empty = tensor::EmptyOp::create(b, loc, sizes, f32);
@@ -232,9 +225,9 @@ void lowerMatmul(MatmulOp op,
            op.getRhs().getType().getBlock().getRows(), accIn);
   // The result is the lhs without K, then N: [.., M, N].
   SmallVector<OpFoldResult> sizes =
-      getSizes(rewriter, loc, adaptor.getLhs().front());
+      tensor::getMixedSizes(rewriter, loc, adaptor.getLhs().front());
   SmallVector<OpFoldResult> rhsSizes =
-      getSizes(rewriter, loc, adaptor.getRhs().front());
+      tensor::getMixedSizes(rewriter, loc, adaptor.getRhs().front());
   sizes.back() = rhsSizes[rhsSizes.size() - 2];
   RankedTensorType resultType = op.getType();
   rewriter.replaceOp(

@@ -73,10 +73,6 @@ void lowerMatmul(MatmulOp op,
 
 Value indexConst(OpBuilder &b, Location loc, int64_t v);
 
-/// The sizes of the ranked tensor `t`: static ones as attributes, dynamic
-/// ones as `tensor.dim`.
-SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value t);
-
 /// The ranked tensor type of `sizes` (static where a size is an attribute).
 RankedTensorType getTensorType(ArrayRef<OpFoldResult> sizes, Type elementType);
 

@@ -193,7 +193,7 @@ Value transposeInner(OpBuilder &b, Location loc, Value t) {
   int64_t rank = type.getRank();
   SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   std::swap(perm[rank - 1], perm[rank - 2]);
-  SmallVector<OpFoldResult> sizes = getSizes(b, loc, t);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, t);
   std::swap(sizes[rank - 1], sizes[rank - 2]);
   Value init = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
   return linalg::TransposeOp::create(b, loc, t, init, perm).getResult()[0];

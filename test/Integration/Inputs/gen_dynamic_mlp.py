@@ -97,21 +97,23 @@ def run(m):
   %s{m}:4 = call @step_{m}(%x{m}_, %w1, %w2, %dy{m}_)
       : (tensor<{m}x64xf32>, tensor<128x64xf32>, tensor<64x128xf32>, tensor<{m}x64xf32>)
       -> ({", ".join(f"tensor<{s.format(m=m)}xf32>" for _, s in RESULTS)})
-  vector.print str "M={m} mismatches\\n"
 """
+    # Per result: the dynamic step's, cast to the static shape; the number
+    # of elements that differ from the static step's (against the static
+    # result) and that are nonzero (against zeros), printed in two lists.
+    mismatches, nonzeros = [], []
     for i, (_, shape) in enumerate(RESULTS):
         static = shape.format(m=m)
-        dyn = shape.format(m="?")
-        body += f"""  %c{m}_{i} = tensor.cast %d{m}#{i} : tensor<{dyn}xf32> to tensor<{static}xf32>
-  %n{m}_{i} = call @count_diff_{static}(%c{m}_{i}, %s{m}#{i}) : (tensor<{static}xf32>, tensor<{static}xf32>) -> i32
-  vector.print %n{m}_{i} : i32
-"""
-    body += f'  vector.print str "M={m} nonzeros\\n"\n'
-    for i, (_, shape) in enumerate(RESULTS):
-        static = shape.format(m=m)
-        body += f"""  %z{m}_{i} = call @count_diff_{static}(%c{m}_{i}, %zero_{static}) : (tensor<{static}xf32>, tensor<{static}xf32>) -> i32
-  vector.print %z{m}_{i} : i32
-"""
+        body += (f"  %c{m}_{i} = tensor.cast %d{m}#{i} : "
+                 f"tensor<{shape.format(m='?')}xf32> to tensor<{static}xf32>\n")
+        for counts, name, other in ((mismatches, "n", f"%s{m}#{i}"),
+                                    (nonzeros, "z", f"%zero_{static}")):
+            counts.append(
+                f"  %{name}{m}_{i} = call @count_diff_{static}(%c{m}_{i}, "
+                f"{other}) : (tensor<{static}xf32>, tensor<{static}xf32>) "
+                f"-> i32\n  vector.print %{name}{m}_{i} : i32\n")
+    body += f'  vector.print str "M={m} mismatches\\n"\n' + "".join(mismatches)
+    body += f'  vector.print str "M={m} nonzeros\\n"\n' + "".join(nonzeros)
     return body
 
 
