@@ -305,19 +305,13 @@ private:
 FailureOr<BlockStager::StagedOperand>
 BlockStager::getStagedOperand(gpu::LaunchFuncOp launch, unsigned index) {
   Value operand = launch.getKernelOperands()[index];
-  auto memrefType = cast<MemRefType>(operand.getType());
-  if (!memrefType.hasStaticShape())
-    return launch.emitOpError()
-           << "kernel operand #" << index
-           << " has a dynamic shape; only static shapes are staged";
-  // A packed byte buffer seen through memref.view: stage the bytes.
+  // A packed byte buffer seen through memref.view: stage the bytes. The
+  // view's run-time sizes (values of the host) are the device view's too.
   StagedOperand staged{index, getStagedValue(operand),
                        operand.getDefiningOp<memref::ViewOp>()};
-  if (staged.view && (!staged.view.getSizes().empty() ||
-                      !matchPattern(staged.view.getByteShift(), m_Zero())))
+  if (staged.view && !matchPattern(staged.view.getByteShift(), m_Zero()))
     return staged.view.emitOpError()
-           << "of a kernel operand must have no byte shift and no dynamic "
-              "sizes to be staged";
+           << "of a kernel operand must have no byte shift to be staged";
   if (!cast<MemRefType>(staged.key.getType()).getLayout().isIdentity())
     return launch.emitOpError()
            << "kernel operand #" << index
@@ -340,7 +334,8 @@ DeviceCopy &BlockStager::getOrCreateCopy(OpBuilder &b, Location loc,
   // the gpu.memcpy (a memcpy of a strided memref has no lowering).
   auto hostType = cast<MemRefType>(key.getType());
   copy.host = key;
-  if (auto hostCast = key.getDefiningOp<memref::CastOp>()) {
+  auto hostCast = key.getDefiningOp<memref::CastOp>();
+  if (hostCast && hostType.hasStaticShape()) {
     auto sourceType = cast<MemRefType>(hostCast.getSource().getType());
     int64_t sourceOffset = ShapedType::kDynamic;
     SmallVector<int64_t> sourceStrides;
@@ -355,10 +350,15 @@ DeviceCopy &BlockStager::getOrCreateCopy(OpBuilder &b, Location loc,
           hostType.getShape(), hostType.getStridesAndOffset().first);
     }
   }
+  // The run-time sizes of the host buffer, read where the copy is made.
+  SmallVector<Value> dynamicSizes;
+  for (auto [i, size] : llvm::enumerate(hostType.getShape()))
+    if (ShapedType::isDynamic(size))
+      dynamicSizes.push_back(memref::DimOp::create(b, loc, copy.host, i));
   auto alloc = gpu::AllocOp::create(
       b, loc, MemRefType::get(hostType.getShape(), hostType.getElementType()),
-      /*asyncToken=*/Type(), /*asyncDependencies=*/ValueRange{},
-      /*dynamicSizes=*/ValueRange{}, /*symbolOperands=*/ValueRange{},
+      /*asyncToken=*/Type(), /*asyncDependencies=*/ValueRange{}, dynamicSizes,
+      /*symbolOperands=*/ValueRange{},
       /*hostShared=*/false);
   copy.device = alloc.getMemref();
   copy.lastUse = alloc;
@@ -414,7 +414,7 @@ LogicalResult BlockStager::stageLaunch(gpu::LaunchFuncOp launch) {
     if (s.view)
       kernelOperand =
           memref::ViewOp::create(b, loc, s.view.getType(), copy.device,
-                                 s.view.getByteShift(), ValueRange{});
+                                 s.view.getByteShift(), s.view.getSizes());
     launch.getKernelOperandsMutable()[s.index].set(kernelOperand);
     copy.lastUse = launch;
   }

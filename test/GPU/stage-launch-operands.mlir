@@ -684,3 +684,40 @@ module attributes {gpu.container_module} {
   }
   llvm.func @nvfp4CudaTensorMapEncode2D(!llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32)
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @scale(%in: memref<?x64xf32>, %codes: memref<?x64xf4E2M1FN>, %out: memref<?x64xf32>) kernel {
+      gpu.return
+    }
+  }
+
+// Run-time sizes: each device buffer is allocated with the sizes of its host
+// buffer, read where it is allocated, and a packed byte buffer's view gets
+// the host view's run-time sizes on the device.
+// CHECK-LABEL: func.func @run_time_sizes(
+// CHECK-SAME: %[[X:[^:]*]]: memref<?x64xf32>, %[[BYTES:[^:]*]]: memref<?xi8>, %[[M:[^:]*]]: index
+// CHECK: %[[R:.*]] = memref.alloc(%[[M]]) : memref<?x64xf32>
+// CHECK: %[[XM:.*]] = memref.dim %[[X]], %{{.*}}
+// CHECK-NEXT: %[[DX:.*]] = gpu.alloc (%[[XM]]) : memref<?x64xf32>
+// CHECK-NEXT: gpu.memcpy %[[DX]], %[[X]]
+// CHECK: %[[BN:.*]] = memref.dim %[[BYTES]], %{{.*}}
+// CHECK-NEXT: %[[DB:.*]] = gpu.alloc (%[[BN]]) : memref<?xi8>
+// CHECK-NEXT: gpu.memcpy %[[DB]], %[[BYTES]]
+// CHECK-NEXT: %[[DV:.*]] = memref.view %[[DB]][%{{.*}}][%[[M]]] : memref<?xi8> to memref<?x64xf4E2M1FN>
+// CHECK: %[[RM:.*]] = memref.dim %[[R]], %{{.*}}
+// CHECK-NEXT: %[[DR:.*]] = gpu.alloc (%[[RM]]) : memref<?x64xf32>
+// CHECK-NEXT: gpu.launch_func @k::@scale {{.*}} args(%[[DX]] : memref<?x64xf32>, %[[DV]] : memref<?x64xf4E2M1FN>, %[[DR]] : memref<?x64xf32>)
+// CHECK: gpu.memcpy %[[R]], %[[DR]]
+  func.func @run_time_sizes(%x: memref<?x64xf32>, %bytes: memref<?xi8>, %m: index) -> memref<?x64xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = memref.alloc(%m) : memref<?x64xf32>
+    %codes = memref.view %bytes[%c0][%m] : memref<?xi8> to memref<?x64xf4E2M1FN>
+    gpu.launch_func @k::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%x : memref<?x64xf32>, %codes : memref<?x64xf4E2M1FN>, %r : memref<?x64xf32>) {nvfp4.operand_access = array<i32: 1, 1, 2>}
+    return %r : memref<?x64xf32>
+  }
+}

@@ -144,7 +144,7 @@ void mlir::nvfp4::reportRowMajorTcgen05Operands(ModuleOp module,
   // canReadTcgen05ScaleAtoms holds only for NVFP4 operands of matmuls the
   // tcgen05 kernel takes.
   module.walk([&](MatmulOp op) {
-    if (isLeftForHost(op))
+    if (isLeftForHost(op, target))
       return;
     for (unsigned index : {0u, 1u}) {
       Value operand = op->getOperand(index);

@@ -50,6 +50,9 @@ struct IndexExpr {
   friend IndexExpr operator*(IndexExpr x, int64_t c) {
     return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, x.cst(c).v)};
   }
+  friend IndexExpr operator*(IndexExpr x, IndexExpr y) {
+    return {x.b, x.loc, arith::MulIOp::create(*x.b, x.loc, x.v, y.v)};
+  }
   friend IndexExpr operator/(IndexExpr x, int64_t c) {
     return c == 1 ? x
                   : IndexExpr{
@@ -80,6 +83,10 @@ struct MatmulShape {
   Format lhsFormat = Format::NVFP4, rhsFormat = Format::NVFP4;
 
   static MatmulShape of(MatmulOp op);
+  /// Whether M is a run-time size (ShapedType::kDynamic): the kernel reads
+  /// it from A's data buffer and bounds the rows of the grid's last tile by
+  /// it; N, K and the batch are static.
+  bool hasRunTimeM() const { return ShapedType::isDynamic(m); }
   bool isMX() const { return lhsFormat != Format::NVFP4; }
   /// Bits of an operand element: 4 (E2M1) or 8 (MXFP8's E4M3, E5M2).
   int64_t elementBits() const { return getElementBits(lhsFormat); }

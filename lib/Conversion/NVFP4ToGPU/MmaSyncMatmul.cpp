@@ -135,9 +135,17 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   const int64_t rowBytes = c.k * c.elementBits() / 8;
   const int64_t scaleRowBytes = c.k / c.blockCols();
   const int64_t stepK = c.stepK();
-  const int64_t lhsScaleRows = c.m / c.lhsBlockRows;
+  // M: the kernel's constant, or, in the kernel of run-time M, the rows
+  // of A's data buffer (its descriptor's size), which bound the grid's last
+  // CTA tile like a static residue.
+  IndexExpr mRows = c.hasRunTimeM()
+                        ? idx(memref::DimOp::create(b, loc, lhsData,
+                                                    c.batch ? 1 : 0)
+                                  .getResult())
+                        : idx(c.m);
   const int64_t rhsScaleRows = c.n / c.rhsBlockRows;
-  IndexExpr lhsScaleBase = batch * (lhsScaleRows * scaleRowBytes);
+  IndexExpr lhsScaleBase =
+      c.batch ? batch * (mRows / c.lhsBlockRows) * scaleRowBytes : idx(0);
   IndexExpr rhsScaleBase = batch * (rhsScaleRows * scaleRowBytes);
   Value lhsDataPtr = globalBasePointer(lhsData);
   Value rhsDataPtr = globalBasePointer(rhsData);
@@ -166,14 +174,15 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // multiple of the tile: their copies are predicated off and their
   // results not stored. `rowIn(row, limit)` is the check; `clampRow` keeps
   // the (unread) source address inside the operand.
-  const bool mResidue = c.m % tile.m != 0, nResidue = c.n % tile.n != 0;
-  auto rowIn = [&](IndexExpr row, int64_t limit) -> Value {
+  const bool mResidue = c.hasRunTimeM() || c.m % tile.m != 0;
+  const bool nResidue = c.n % tile.n != 0;
+  auto rowIn = [&](IndexExpr row, IndexExpr limit) -> Value {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row.v,
-                                 idx(limit).v);
+                                 limit.v);
   };
-  auto clampRow = [&](IndexExpr row, Value valid, int64_t limit) {
+  auto clampRow = [&](IndexExpr row, Value valid, IndexExpr limit) {
     return idx(arith::SelectOp::create(b, loc, valid, row.v,
-                                       idx(limit - 1).v));
+                                       (limit + (-1)).v));
   };
   // Runs `body(job)` for the copy jobs `stageJob(jobThread, i)` < count of
   // this thread (jobThread: its index, or rotatedThread for B's scale
@@ -187,8 +196,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
         body(job);
         continue;
       }
-      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                            job.v, idx(count).v);
+      Value inRange = rowIn(job, idx(count));
       auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard ifGuard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -237,7 +245,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     // row is past the operand's scale rows exactly when its tile rows are
     // past M or N.
     const int64_t rows = lhs ? lhsSlotRows : rhsSlotRows;
-    const int64_t limit = staging.stagedRows(lhs ? c.m : c.n);
+    IndexExpr limit = lhs ? mRows / staging.blockRows
+                          : idx(staging.stagedRows(c.n));
     const bool residue = lhs ? mResidue : nResidue;
     IndexExpr tileRow0 = (lhs ? tileM : tileN) * rows;
     IndexExpr scaleBase = lhs ? lhsScaleBase : rhsScaleBase;
@@ -269,7 +278,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
             for (int64_t i = 4 * w;
                  i < std::min<int64_t>(stepScaleBytes, 4 * w + 4); ++i) {
               IndexExpr col = kScaleByte + i;
-              Value colValid = rowIn(col, scaleRowBytes);
+              Value colValid = rowIn(col, idx(scaleRowBytes));
               col = idx(
                   arith::SelectOp::create(b, loc, colValid, col.v, idx(0).v));
               Value byte = arith::ExtUIOp::create(
@@ -309,15 +318,16 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     forEachJob(
         lhsSlotRows + rhsSlotRows,
         [&](IndexExpr job) {
-          Value isLhs = rowIn(job, lhsSlotRows);
+          Value isLhs = rowIn(job, idx(lhsSlotRows));
           IndexExpr r = idx(pick(isLhs, job.v, (job + (-lhsSlotRows)).v));
           IndexExpr row = idx(pick(isLhs, (tileM * lhsSlotRows).v,
                                    (tileN * rhsSlotRows).v)) +
                           r;
           Value rowValid;
           if (mResidue || nResidue) {
-            IndexExpr limit = idx(pick(isLhs, idx(lhsStaging.stagedRows(c.m)).v,
-                                       idx(rhsStaging.stagedRows(c.n)).v));
+            IndexExpr limit =
+                idx(pick(isLhs, (mRows / lhsStaging.blockRows).v,
+                         idx(rhsStaging.stagedRows(c.n)).v));
             rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                              row.v, limit.v);
             row = idx(arith::SelectOp::create(b, loc, rowValid, row.v,
@@ -345,7 +355,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     IndexExpr kByte = kt * kTileRowBytes;
     // The rows [tileRow, tileRow + rows) of an operand of `limit` rows.
     auto copyRows = [&](int64_t rows, Value srcBase, IndexExpr tileRow,
-                        int64_t limit, bool residue, Value dstBase) {
+                        IndexExpr limit, bool residue, Value dstBase) {
       forEachJob(
           rows * copiesPerRow,
           [&](IndexExpr v) {
@@ -360,7 +370,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
             }
             if (kResidue) {
               // Past the row's end: read nothing, from the row's start.
-              kValid = rowIn(byteInRow, rowBytes);
+              kValid = rowIn(byteInRow, idx(rowBytes));
               byteInRow = idx(arith::SelectOp::create(b, loc, kValid,
                                                       byteInRow.v, idx(0).v));
             }
@@ -373,8 +383,9 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
           },
           tid);
     };
-    copyRows(tile.m, lhsDataPtr, tileM * tile.m, c.m, mResidue, smemAPtr);
-    copyRows(tile.n, rhsDataPtr, tileN * tile.n, c.n, nResidue, smemBPtr);
+    copyRows(tile.m, lhsDataPtr, tileM * tile.m, mRows, mResidue, smemAPtr);
+    copyRows(tile.n, rhsDataPtr, tileN * tile.n, idx(c.n), nResidue,
+             smemBPtr);
     if (copiesScalesJointly) {
       if (issuesScales(phase, lhsStaging))
         copyJointScaleRows(kt, slots.lhsScale);
@@ -582,9 +593,9 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
         if (mResidue || nResidue) {
           Value inBounds;
           if (mResidue)
-            inBounds = rowIn(row, c.m);
+            inBounds = rowIn(row, mRows);
           if (nResidue) {
-            Value colIn = rowIn(col, c.n);
+            Value colIn = rowIn(col, idx(c.n));
             inBounds = inBounds
                            ? arith::AndIOp::create(b, loc, inBounds, colIn)
                            : colIn;
@@ -599,7 +610,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
           indices.push_back(batch.v);
         indices.append({row.v, col.v});
         // Element (row, col) of the [batch][M][N] buffers.
-        IndexExpr element = (c.batch ? batch * c.m + row : row) * c.n + col;
+        IndexExpr element = (c.batch ? batch * mRows + row : row) * c.n + col;
         SmallVector<Value, 2> values;
         for (int64_t e = 0; e < perStore; ++e) {
           Value v = loop.getResult((i * tile.mmasN() + j) * kMmaCRegs + r + e);

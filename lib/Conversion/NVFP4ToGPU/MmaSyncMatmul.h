@@ -47,10 +47,13 @@ struct MatmulConfig : MatmulShape {
       std::optional<::nvfp4::gpu::TileShape> forcedTile = {}) {
     MatmulConfig c;
     static_cast<MatmulShape &>(c) = MatmulShape::of(op);
-    c.tile = forcedTile ? *forcedTile
-                        : ::nvfp4::gpu::selectTileShape(
-                              c.m, c.n,
-                              /*allowWideTile=*/hasBlockScaledMma(target));
+    if (forcedTile)
+      c.tile = *forcedTile;
+    else if (c.hasRunTimeM())
+      c.tile = ::nvfp4::gpu::selectRunTimeMTileShape(c.n);
+    else
+      c.tile = ::nvfp4::gpu::selectTileShape(
+          c.m, c.n, /*allowWideTile=*/hasBlockScaledMma(target));
     using ::nvfp4::gpu::ScaleStaging;
     const int64_t stepScaleBytes = c.stepK() / c.blockCols();
     auto staging = [&](int64_t blockRows, bool grouped) {
@@ -88,7 +91,12 @@ struct MatmulConfig : MatmulShape {
     os << "nvfp4_matmul_";
     if (batch)
       os << "b" << batch;
-    os << "m" << m << "n" << n << "k" << k << "_" << operandsNamePart();
+    // A run-time M: `mdyn_`, e.g. `nvfp4_matmul_mdyn_n64k256_1x16_16x16_f32`.
+    if (hasRunTimeM())
+      os << "mdyn_";
+    else
+      os << "m" << m;
+    os << "n" << n << "k" << k << "_" << operandsNamePart();
     os << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";

@@ -22,6 +22,7 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/ElementwiseKernels.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/TransposeKernel.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
@@ -106,17 +107,52 @@ static bool hasRunTimeSize(TypeRange types) {
   });
 }
 
-bool mlir::nvfp4::isLeftForHost(Operation *op) {
+/// Whether the only run-time size of `type` is a dimension before its last
+/// two (a batch) or its second to last (rows: M of a matmul operand).
+static bool hasRunTimeRowsOnly(ShapedType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  return !shape.empty() && !ShapedType::isDynamic(shape.back()) &&
+         (shape.size() < 3 ||
+          llvm::none_of(shape.drop_back(2), ShapedType::isDynamic));
+}
+
+/// Whether a GPU kernel of `target` takes the run-time sizes of `op`: the
+/// matmul kernels a run-time M (mma.sync: batched too; tcgen05: unbatched,
+/// with K a multiple of 32, which needs no K-padded copy); the quantize and
+/// amax kernels of every target run-time rows (quantize: 1x16 blocks).
+static bool hasRunTimeSizeKernel(Operation *op, GPUTarget target) {
+  if (auto matmul = dyn_cast<MatmulOp>(op)) {
+    NVFP4TensorType lhs = matmul.getLhs().getType();
+    if (!hasRunTimeRowsOnly(lhs) || !matmul.getRhs().getType().hasStaticShape())
+      return false;
+    return !isTcgen05Target(target) ||
+           (lhs.getRank() == 2 &&
+            lhs.getShape().back() %
+                    ::nvfp4::gpu::tcgen05::kTensorMapStrideAlignmentCodes ==
+                0);
+  }
+  if (auto quantize = dyn_cast<QuantizeOp>(op))
+    return quantize.getType().isNVFP4() &&
+           quantize.getType().getBlock().getRows() == 1 &&
+           hasRunTimeRowsOnly(quantize.getInput().getType());
+  if (auto amax = dyn_cast<AmaxOp>(op))
+    return hasRunTimeRowsOnly(amax.getInput().getType());
+  return false;
+}
+
+bool mlir::nvfp4::isLeftForHost(Operation *op, GPUTarget target) {
   if (!isa_and_nonnull<NVFP4Dialect>(op->getDialect()))
     return false;
-  if (hasRunTimeSize(op->getOperandTypes()) ||
-      hasRunTimeSize(op->getResultTypes()))
+  if ((hasRunTimeSize(op->getOperandTypes()) ||
+       hasRunTimeSize(op->getResultTypes())) &&
+      !hasRunTimeSizeKernel(op, target))
     return true;
   // Producers of an NVFP4 operand of a host op (a static weight's
   // quantization feeding a matmul of run-time M, say), through transposes.
   return isa<QuantizeOp, TransposeOp>(op) &&
-         llvm::any_of(op->getUsers(),
-                      [](Operation *user) { return isLeftForHost(user); });
+         llvm::any_of(op->getUsers(), [&](Operation *user) {
+           return isLeftForHost(user, target);
+         });
 }
 
 LogicalResult mlir::nvfp4::checkMXMatmulSupported(MatmulOp op,
@@ -165,7 +201,10 @@ mlir::nvfp4::checkMatmulSupported(MatmulOp op, GPUTarget target,
     return fail() << "ceil(N / " << tileN << ") must not exceed " << kMaxGridX
                   << " (grid x limit)";
   constexpr int64_t kMaxGridYZ = 65535;
-  if (llvm::divideCeil(c.m, tileM) > kMaxGridYZ || c.batch > kMaxGridYZ)
+  // A run-time M's grid is checked nowhere: ceil(M / 64) > 65535 means
+  // more than 4M rows, which no activation of a linear layer has.
+  if ((!c.hasRunTimeM() && llvm::divideCeil(c.m, tileM) > kMaxGridYZ) ||
+      c.batch > kMaxGridYZ)
     return fail() << "ceil(M / " << tileM << ") and the batch size must "
                   << "not exceed " << kMaxGridYZ << " (grid y and z limits)";
   return success();
@@ -238,7 +277,14 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     if (Value acc = op.getAcc())
       args.push_back(bufferization::ToBufferOp::create(
           rewriter, loc, resultMemRef, acc, /*read_only=*/true));
-    Value out = memref::AllocOp::create(rewriter, loc, resultMemRef);
+    // A run-time M: the rows of A's data buffer.
+    const unsigned mDim = config.batch ? 1 : 0;
+    Value m = config.hasRunTimeM()
+                  ? memref::DimOp::create(rewriter, loc, args[0], mDim)
+                        .getResult()
+                  : Value();
+    Value out = memref::AllocOp::create(rewriter, loc, resultMemRef,
+                                        m ? ValueRange{m} : ValueRange{});
     args.push_back(out);
 
     // Device side: the kernel, shared by identical matmuls.
@@ -254,8 +300,14 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     auto cst = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
-    gpu::KernelDim3 grid{cst(llvm::divideCeil(config.n, config.tile.n)),
-                         cst(llvm::divideCeil(config.m, config.tile.m)),
+    // One CTA per tile of the result: ceil(M / tile rows) rows of tiles,
+    // computed at launch for a run-time M.
+    Value tileColumns = cst(llvm::divideCeil(config.n, config.tile.n));
+    Value tileRows =
+        m ? arith::CeilDivUIOp::create(rewriter, loc, m, cst(config.tile.m))
+                .getResult()
+          : cst(llvm::divideCeil(config.m, config.tile.m));
+    gpu::KernelDim3 grid{tileColumns, tileRows,
                          cst(std::max<int64_t>(config.batch, 1))};
     gpu::KernelDim3 block{cst(config.tile.threads()), cst(1), cst(1)};
     Value sharedBytes = arith::ConstantIntOp::create(
@@ -305,9 +357,10 @@ struct ConvertNVFP4ToGPUPass
              "reference lowering)";
     };
     module.walk([&](Operation *op) {
-      if (isLeftForHost(op)) {
-        leftForHost(op, "run-time sizes (or an operand of an op of run-time "
-                        "sizes); its kernels are built for static shapes");
+      if (isLeftForHost(op, gpuTarget)) {
+        leftForHost(op, "run-time sizes of this op (or it is an operand of "
+                        "an op left for the host); docs/gpu.md lists the "
+                        "kernels that take run-time sizes");
       } else if (auto matmul = dyn_cast<MatmulOp>(op)) {
         reportMatmulFallbacks(matmul, gpuTarget);
       } else if (auto quantize = dyn_cast<QuantizeOp>(op);
@@ -390,7 +443,7 @@ struct ConvertNVFP4ToGPUPass
     // for the host.
     bool mxUnsupported = false;
     module.walk([&](MatmulOp op) {
-      if (!op.getLhs().getType().isNVFP4() && !isLeftForHost(op))
+      if (!op.getLhs().getType().isNVFP4() && !isLeftForHost(op, *gpuTarget))
         mxUnsupported |= failed(checkMXMatmulSupported(op, *gpuTarget));
     });
     if (mxUnsupported)
@@ -404,7 +457,7 @@ struct ConvertNVFP4ToGPUPass
     // for the host: no check, pattern or kernel below sees them.
     bool unsupported = false;
     module.walk([&](MatmulOp op) {
-      if (isLeftForHost(op))
+      if (isLeftForHost(op, *gpuTarget))
         return;
       unsupported |=
           isTcgen05Target(*gpuTarget)
@@ -412,16 +465,16 @@ struct ConvertNVFP4ToGPUPass
               : failed(checkMatmulSupported(op, *gpuTarget, matmulTile));
     });
     module.walk([&](QuantizeOp op) {
-      if (op.getType().isNVFP4() && !isLeftForHost(op))
+      if (op.getType().isNVFP4() && !isLeftForHost(op, *gpuTarget))
         unsupported |=
             failed(checkQuantizeSupported(op, *gpuTarget, hardwareSR));
     });
     module.walk([&](AmaxOp op) {
-      if (!isLeftForHost(op))
+      if (!isLeftForHost(op, *gpuTarget))
         unsupported |= failed(checkAmaxSupported(op, *gpuTarget));
     });
     module.walk([&](Operation *op) {
-      if (isLeftForHost(op))
+      if (isLeftForHost(op, *gpuTarget))
         return;
       if (auto dq = dyn_cast<DequantizeOp>(op);
           dq && dq.getInput().getType().isNVFP4())
@@ -464,7 +517,7 @@ struct ConvertNVFP4ToGPUPass
     if (isTcgen05Target(*gpuTarget)) {
       SmallVector<Operation *> amaxlessQuantizes;
       module.walk([&](QuantizeOp op) {
-        if (!op.getAmax() && op.getType().isNVFP4() && !isLeftForHost(op))
+        if (!op.getAmax() && op.getType().isNVFP4() && !isLeftForHost(op, *gpuTarget))
           amaxlessQuantizes.push_back(op);
       });
       RewritePatternSet amaxPatterns(&getContext());
@@ -476,7 +529,7 @@ struct ConvertNVFP4ToGPUPass
     // the operand's scales as atoms write them in that layout
     // (docs/tcgen05.md, "Scale atoms in global memory").
     module.walk([&](QuantizeOp op) {
-      if (op.getType().isNVFP4() && !isLeftForHost(op) &&
+      if (op.getType().isNVFP4() && !isLeftForHost(op, *gpuTarget) &&
           producesTcgen05ScaleAtoms(op, *gpuTarget, *ctaPair))
         op->setAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName,
                     UnitAttr::get(&getContext()));
@@ -490,7 +543,7 @@ struct ConvertNVFP4ToGPUPass
     // before it.
     SmallVector<Operation *> quantizes, epiloguesAndTransposes, matmuls;
     module.walk([&](Operation *op) {
-      if (isLeftForHost(op))
+      if (isLeftForHost(op, *gpuTarget))
         return;
       if (isa<TransposeOp>(op))
         epiloguesAndTransposes.push_back(op);
@@ -527,7 +580,7 @@ struct ConvertNVFP4ToGPUPass
     SmallVector<Operation *> elementwise;
     module.walk([&](Operation *op) {
       auto dequantize = dyn_cast<DequantizeOp>(op);
-      if (isLeftForHost(op))
+      if (isLeftForHost(op, *gpuTarget))
         return;
       if (isa<HadamardOp>(op) ||
           (dequantize && dequantize.getInput().getType().isNVFP4()))
@@ -540,7 +593,7 @@ struct ConvertNVFP4ToGPUPass
                         "nvfp4.dequantize / nvfp4.hadamard")))
       return signalPassFailure();
     module.walk([&](MatmulOp op) {
-      if (!isLeftForHost(op))
+      if (!isLeftForHost(op, *gpuTarget))
         matmuls.push_back(op);
     });
     RewritePatternSet matmulPatterns(&getContext());
@@ -555,7 +608,7 @@ struct ConvertNVFP4ToGPUPass
     // The amaxes no matmul epilogue computed.
     SmallVector<Operation *> amaxes;
     module.walk([&](AmaxOp op) {
-      if (!isLeftForHost(op))
+      if (!isLeftForHost(op, *gpuTarget))
         amaxes.push_back(op);
     });
     RewritePatternSet amaxPatterns(&getContext());

@@ -70,6 +70,10 @@ namespace {
 /// Everything the quantize kernels are specialized on.
 struct QuantizeConfig {
   SmallVector<int64_t> shape;
+  /// Whether a dimension before the last is a run-time size: the kernels
+  /// then take the element count from the input buffer (numElementsOf),
+  /// and `rows` and `numElements` are 0.
+  bool runTimeRows = false;
   int64_t rows = 0, cols = 0, numElements = 0;
   int64_t blockRows = 1;
   Type inputElementType;
@@ -95,7 +99,8 @@ struct QuantizeConfig {
     QuantizeConfig c;
     c.shape.assign(input.getShape().begin(), input.getShape().end());
     c.cols = c.shape.empty() ? 0 : c.shape.back();
-    c.numElements = input.hasStaticShape() ? input.getNumElements() : -1;
+    c.runTimeRows = !input.hasStaticShape();
+    c.numElements = c.runTimeRows ? 0 : input.getNumElements();
     c.rows = c.cols > 0 ? c.numElements / c.cols : 0;
     c.storageCols = c.cols;
     c.inputElementType = input.getElementType();
@@ -155,11 +160,13 @@ struct QuantizeConfig {
     return s;
   }
 
-  /// The input shape, e.g. `2x64x64` (kernel arguments are typed by it).
+  /// The input shape, e.g. `2x64x64`, `dynx64` (kernel arguments are typed
+  /// by it).
   std::string shapeName() const {
     std::string s;
     for (auto [i, d] : llvm::enumerate(shape))
-      s += (i ? "x" : "") + std::to_string(d);
+      s += (i ? "x" : "") +
+           (ShapedType::isDynamic(d) ? std::string("dyn") : std::to_string(d));
     return s;
   }
   /// e.g. `nvfp4_amax_256x256_bf16_rhtd7e8`.
@@ -195,10 +202,11 @@ struct QuantizeConfig {
 /// 16. Emits an error at `op` and fails otherwise.
 static LogicalResult checkKernelInputSupported(Operation *op,
                                                const QuantizeConfig &c) {
-  if (c.numElements <= 0)
+  if (c.runTimeRows ? c.cols <= 0 || ShapedType::isDynamic(c.cols)
+                    : c.numElements <= 0)
     return op->emitOpError()
            << "is not supported by the GPU kernel: the input must have a "
-              "static, non-empty shape";
+              "non-empty shape whose last dimension is static";
   if (!c.inputElementType.isF32() && !c.inputElementType.isBF16() &&
       !c.inputElementType.isF16())
     return op->emitOpError() << "is not supported by the GPU kernel: input "
@@ -221,6 +229,10 @@ LogicalResult mlir::nvfp4::checkQuantizeSupported(QuantizeOp op,
               "only (drop hardware-sr to round in software)";
   if (failed(checkKernelInputSupported(op, c)))
     return failure();
+  if (c.runTimeRows && (c.blockRows != 1 || c.scaleAtoms || c.paddedStorage()))
+    return op.emitOpError()
+           << "is not supported by the GPU kernel: run-time sizes take 1x16 "
+              "blocks in the compact scale layout";
   constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
   if (layout::quantizeNumCtas(c.numStorageElements()) > kMaxGridX)
     return op.emitOpError()
@@ -371,10 +383,10 @@ Value QuantizeEmitter::ctaMax(Value v, Value smem, IndexExpr lane,
 /// reduces the partials with it across its threads, `nvfp4.amax` on the
 /// host, so the two cannot disagree.
 static Value createPartialsMax(OpBuilder &b, Location loc, Value partials,
-                               Value first, int64_t numPartials, int64_t step) {
+                               Value first, Value numPartials, int64_t step) {
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   auto loop = scf::ForOp::create(
-      b, loc, first, arith::ConstantIndexOp::create(b, loc, numPartials),
+      b, loc, first, numPartials,
       arith::ConstantIndexOp::create(b, loc, step), ValueRange{zero},
       [&](OpBuilder &nb, Location nloc, Value i, ValueRange acc) {
         Value x = memref::LoadOp::create(nb, nloc, partials, ValueRange{i});
@@ -385,6 +397,43 @@ static Value createPartialsMax(OpBuilder &b, Location loc, Value partials,
             ValueRange{arith::SelectOp::create(nb, nloc, greater, x, acc[0])});
       });
   return loop.getResult(0);
+}
+
+/// The elements of the buffer `memref`: the product of its sizes, read
+/// from its descriptor where they are run-time sizes.
+static Value createNumElements(OpBuilder &b, Location loc, Value memref) {
+  int64_t staticProduct = 1;
+  Value product;
+  for (auto [i, size] :
+       llvm::enumerate(cast<MemRefType>(memref.getType()).getShape())) {
+    if (!ShapedType::isDynamic(size)) {
+      staticProduct *= size;
+      continue;
+    }
+    Value dim = memref::DimOp::create(b, loc, memref, i);
+    product = product ? arith::MulIOp::create(b, loc, product, dim) : dim;
+  }
+  Value constant = arith::ConstantIndexOp::create(b, loc, staticProduct);
+  return product ? arith::MulIOp::create(b, loc, product, constant) : constant;
+}
+
+/// The 16-element blocks of the buffer `input` (of `c`'s input type).
+static Value createNumBlocks(OpBuilder &b, Location loc,
+                             const QuantizeConfig &c, Value input) {
+  if (!c.runTimeRows)
+    return arith::ConstantIndexOp::create(b, loc, c.numBlocks());
+  return arith::DivUIOp::create(
+      b, loc, createNumElements(b, loc, input),
+      arith::ConstantIndexOp::create(b, loc, layout::kQuantizeBlock));
+}
+
+/// The partial maxima of the amax kernel in `partials`: its CTAs.
+static Value createNumPartials(OpBuilder &b, Location loc,
+                               const QuantizeConfig &c, Value partials) {
+  if (!c.runTimeRows)
+    return arith::ConstantIndexOp::create(b, loc,
+                                          layout::amaxNumCtas(c.numElements));
+  return memref::DimOp::create(b, loc, partials, 0);
 }
 
 /// Creates a kernel with `argTypes` and one workgroup buffer of kQuantizeWarps
@@ -420,12 +469,18 @@ gpu::GPUFuncOp QuantizeEmitter::buildAmaxKernel(gpu::GPUModuleOp module,
   IndexExpr cta = idx(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
   IndexExpr gid = layout::quantizeGlobalThread(cta, tid);
   Value inputPtr = globalBasePointer(input);
-  const int64_t stride =
-      layout::amaxNumCtas(c.numElements) * layout::kQuantizeThreads;
+  // The grid's threads: amaxNumCtas of them, or as many as the host
+  // launched for a run-time size.
+  IndexExpr stride =
+      c.runTimeRows
+          ? idx(gpu::GridDimOp::create(b, loc, gpu::Dimension::x)) *
+                layout::kQuantizeThreads
+          : idx(layout::amaxNumCtas(c.numElements) * layout::kQuantizeThreads);
 
   // Grid-strided walk over the blocks; the order does not matter for a max.
-  auto loop = scf::ForOp::create(b, loc, gid.v, idx(c.numBlocks()).v,
-                                 idx(stride).v, ValueRange{f32(0.0f)});
+  auto loop = scf::ForOp::create(b, loc, gid.v,
+                                 createNumBlocks(b, loc, c, input), stride.v,
+                                 ValueRange{f32(0.0f)});
   {
     OpBuilder::InsertionGuard loopGuard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -468,9 +523,9 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   // Tensor amax: explicit, or the maximum of the amax kernel's partials.
   Value amax = amaxSource;
   if (!c.explicitAmax) {
-    Value threadMax = createPartialsMax(b, loc, amaxSource, tid.v,
-                                        layout::amaxNumCtas(c.numElements),
-                                        layout::kQuantizeThreads);
+    Value threadMax = createPartialsMax(
+        b, loc, amaxSource, tid.v, createNumPartials(b, loc, c, amaxSource),
+        layout::kQuantizeThreads);
     amax = ctaMax(threadMax, smem, tid % 32, tid / 32);
   }
 
@@ -492,8 +547,12 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   // random bits, is the one of the unpadded tensor.
   IndexExpr block =
       layout::quantizeBlockOfThread(gid, c.storageCols, c.blockRows);
-  Value valid =
-      cmpI(arith::CmpIPredicate::ult, gid.v, idx(c.numStorageBlocks()).v);
+  // Storage is padded only for static sizes: a run-time size's storage
+  // blocks are its input blocks.
+  Value numStorageBlocks = c.runTimeRows
+                               ? createNumBlocks(b, loc, c, input)
+                               : idx(c.numStorageBlocks()).v;
+  Value valid = cmpI(arith::CmpIPredicate::ult, gid.v, numStorageBlocks);
   IndexExpr inputBlock = block;
   Value loads = valid;
   if (c.paddedStorage()) {
@@ -582,6 +641,24 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
 // Patterns
 //===----------------------------------------------------------------------===//
 
+/// The quantize kernel's CTAs for the run-time-sized buffer `input`, one
+/// thread per block, at least 1 (an empty input launches one CTA, whose
+/// threads store nothing) and at most `maxCtas`.
+static Value createRunTimeGridSize(OpBuilder &b, Location loc,
+                                   const QuantizeConfig &config, Value input,
+                                   std::optional<int64_t> maxCtas = {}) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value ctas = arith::CeilDivUIOp::create(
+      b, loc, createNumBlocks(b, loc, config, input),
+      cst(layout::kQuantizeThreads));
+  ctas = arith::MaxUIOp::create(b, loc, ctas, cst(1));
+  if (maxCtas)
+    ctas = arith::MinUIOp::create(b, loc, ctas, cst(*maxCtas));
+  return ctas;
+}
+
 /// Launches the amax kernel of `config` with the CTA shape `block` on the
 /// buffer `input`, building the kernel with `emitter` on first use (ops on
 /// inputs of one type and shape share it), and returns a new buffer of its
@@ -594,9 +671,17 @@ static Value launchAmaxKernel(OpBuilder &b, Location loc,
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  const int64_t numCtas = layout::amaxNumCtas(config.numElements);
+  Value numCtas = config.runTimeRows
+                      ? createRunTimeGridSize(b, loc, config, input,
+                                              layout::kAmaxMaxCtas)
+                      : cst(layout::amaxNumCtas(config.numElements));
   Value partials = memref::AllocOp::create(
-      b, loc, MemRefType::get({numCtas}, b.getF32Type()),
+      b, loc,
+      MemRefType::get({config.runTimeRows ? ShapedType::kDynamic
+                                          : layout::amaxNumCtas(
+                                                config.numElements)},
+                      b.getF32Type()),
+      config.runTimeRows ? ValueRange{numCtas} : ValueRange{},
       b.getI64IntegerAttr(16));
   SmallVector<Value> args = {input, partials};
   auto kernel =
@@ -604,7 +689,7 @@ static Value launchAmaxKernel(OpBuilder &b, Location loc,
   if (!kernel)
     kernel = emitter.buildAmaxKernel(kernelModule, ValueRange(args).getTypes());
   auto launch = gpu::LaunchFuncOp::create(
-      b, loc, kernel, gpu::KernelDim3{cst(numCtas), cst(1), cst(1)}, block,
+      b, loc, kernel, gpu::KernelDim3{numCtas, cst(1), cst(1)}, block,
       /*dynamicSharedMemorySize=*/Value(), args);
   setLaunchOperandAccess(launch, /*written=*/partials);
   return partials;
@@ -660,14 +745,20 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
         config.scaleAtoms
             ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(storageType)
             : storageType.getScalesType();
+    // Run-time sizes are the input's leading ones (1x16 blocks: the data
+    // and scales have the input's rows).
+    SmallVector<Value> rowSizes;
+    for (auto [i, size] : llvm::enumerate(inputType.getShape()))
+      if (ShapedType::isDynamic(size))
+        rowSizes.push_back(memref::DimOp::create(rewriter, loc, input, i));
     Value data = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get(dataType.getShape(), dataType.getElementType()),
-        alignment);
+        rowSizes, alignment);
     Value scales = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get(scalesType.getShape(), scalesType.getElementType()),
-        alignment);
+        rowSizes, alignment);
     Value amaxOut = memref::AllocOp::create(
         rewriter, loc, MemRefType::get({1}, rewriter.getF32Type()));
     SmallVector<Value> args = {input, amaxSource, data, scales, amaxOut};
@@ -686,8 +777,10 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     auto launch = gpu::LaunchFuncOp::create(
         rewriter, loc, kernel,
         gpu::KernelDim3{
-            cst(layout::quantizeNumCtas(config.numStorageElements())), cst(1),
-            cst(1)},
+            config.runTimeRows
+                ? createRunTimeGridSize(rewriter, loc, config, input)
+                : cst(layout::quantizeNumCtas(config.numStorageElements())),
+            cst(1), cst(1)},
         block, /*dynamicSharedMemorySize=*/Value(), args);
     setLaunchOperandAccess(launch, /*written=*/{data, scales, amaxOut});
 
@@ -739,9 +832,9 @@ struct AmaxOpLowering : public OpRewritePattern<AmaxOp> {
     Value partials = launchAmaxKernel(
         rewriter, loc, config, emitter, kernelModule,
         gpu::KernelDim3{cst(layout::kQuantizeThreads), cst(1), cst(1)}, input);
-    Value amax =
-        createPartialsMax(rewriter, loc, partials, cst(0),
-                          layout::amaxNumCtas(config.numElements), /*step=*/1);
+    Value amax = createPartialsMax(
+        rewriter, loc, partials, cst(0),
+        createNumPartials(rewriter, loc, config, partials), /*step=*/1);
     memref::DeallocOp::create(rewriter, loc, partials);
     rewriter.replaceOp(op, amax);
     return success();

@@ -52,7 +52,8 @@ Value Tcgen05KernelBuilder::transposedElement(Value row, Value rowInBatch,
   // of the buffer; within it, (rowInBatch, col) is element col * M +
   // rowInBatch.
   Value batchBase = mulC(ext64(sub(row, rowInBatch)), c.n);
-  return add(add(batchBase, mulC(ext64(col), c.m)), ext64(rowInBatch));
+  return add(add(batchBase, mul(ext64(col), ext64(mRows))),
+             ext64(rowInBatch));
 }
 
 SmallVector<Value>
@@ -215,7 +216,7 @@ void Tcgen05KernelBuilder::emitStoreNVFP4Block(ArrayRef<Value> values,
     Value inside =
         q.paddedCols
             ? arith::AndIOp::create(
-                  b, loc, cmp(arith::CmpIPredicate::ult, rowInBatch, i32(c.m)),
+                  b, loc, cmp(arith::CmpIPredicate::ult, rowInBatch, mRows),
                   cmp(arith::CmpIPredicate::ult, col, i32(storageCols)))
                   .getResult()
             : insideOutput(rowInBatch, col);
@@ -344,7 +345,7 @@ void Tcgen05KernelBuilder::emitEpilogue() {
     Value acc = tc::slotOf(idx(local), p.accStages).v;
     Value rowTmem = add(add(tmemBase, laneField), mulC(acc, p.accColumnStride));
     Value row = add(ctaFirstRow(coord), rowInTile);
-    Value rowInBatch = sub(row, (coord.batch * c.m).v);
+    Value rowInBatch = sub(row, (coord.batch * idx(mRows)).v);
     Value col0 = (coord.n * p.tileN).v;
     // Reads, scales and stores chunks [first, last) of the tile, in the
     // order epilogueChunkOf gives; with computesAmax the loop carries the

@@ -40,7 +40,11 @@ void Tcgen05KernelBuilder::forEachTile(
     function_ref<void(Value, tc::TileCoord<IdxI32>)> body) {
   forRange(i32(0), numLocalTiles, [&](Value local) {
     IdxI32 tile = tc::tileOfCta(idx(cta), idx(gridSize), idx(local));
-    body(local, tc::tileCoord(tile, c.nTiles(), c.mTiles()));
+    // A run-time M (unbatched): the row of tiles is the rest.
+    body(local, c.hasRunTimeM()
+                    ? tc::TileCoord<IdxI32>{tile % c.nTiles(),
+                                            tile / c.nTiles(), idx(i32(0))}
+                    : tc::tileCoord(tile, c.nTiles(), c.mTiles()));
   });
 }
 
@@ -321,15 +325,20 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
   Value batch64 = ext64(coord.batch.v);
   // The scale bytes of K tile kt (16, 8 or 4: one word per atom) of tile
   // row `row`.
-  auto loadRow = [&](Value base, int64_t rows, int64_t blockRows,
-                     Value tileRow0, Value row) -> Value {
+  // `rows` (i32) of the operand, `rowsPerBatch` of them per batch.
+  auto loadRow = [&](Value base, Value rows, int64_t rowsPerBatch,
+                     int64_t blockRows, Value tileRow0, Value row) -> Value {
     Value operandRow = add(tileRow0, row);
     // Rows of the last tile past M or N read the operand's last row: they
     // only reach outputs the epilogue does not store.
     if (c.ragged())
-      operandRow = arith::MinUIOp::create(b, loc, operandRow, i32(rows - 1));
+      operandRow =
+          arith::MinUIOp::create(b, loc, operandRow, addC(rows, -1));
     Value scaleRow = divC(operandRow, blockRows);
-    Value rowStart = add(mulC(batch64, rows / blockRows * scaleRowBytes),
+    // A run-time M is unbatched: batch64 is 0.
+    const int64_t batchScaleBytes =
+        c.batch ? rowsPerBatch / blockRows * scaleRowBytes : 0;
+    Value rowStart = add(mulC(batch64, batchScaleBytes),
                          mulC(ext64(scaleRow), scaleRowBytes));
     if (c.k % c.tileK() == 0)
       return LLVM::LoadOp::create(
@@ -372,15 +381,15 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
     emitScaleAtomStores(
         stageOff,
         [&](Value row) {
-          return loadRow(lhsScales, c.m, c.lhsBlockRows, aRow0, row);
+          return loadRow(lhsScales, mRows, c.m, c.lhsBlockRows, aRow0, row);
         },
         tc::kTileM, 1, /*isLhs=*/true);
   if (!c.rhsScaleAtoms && !p.scaleStaging.rhs)
     emitScaleAtomStores(
         stageOff,
         [&](Value row) {
-          return loadRow(rhsScales, c.n, c.rhsBlockRows, (coord.n * p.tileN).v,
-                         row);
+          return loadRow(rhsScales, i32(c.n), c.n, c.rhsBlockRows,
+                         (coord.n * p.tileN).v, row);
         },
         p.tileN, p.bScaleAtoms, /*isLhs=*/false);
 }
@@ -676,7 +685,18 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   }
   warp = divC(tid, 32);
   laneId = arith::RemUIOp::create(b, loc, tid, i32(32));
-  numLocalTiles = tc::tilesOfCta(idx(cta), idx(gridSize), c.numTiles()).v;
+  // M: a run-time M is the rows of A's data buffer; its tiles (unbatched),
+  // ceil(M / 128) rows of nTiles, are shared out like the static ones.
+  if (c.hasRunTimeM()) {
+    mRows = toI32(memref::DimOp::create(b, loc, operand(0, kArgData), 0));
+    IdxI32 numTiles = (idx(mRows) + (p.tileM - 1)) / p.tileM * c.nTiles();
+    numLocalTiles =
+        ((idx(gridSize) + numTiles + (-1) - idx(cta)) / idx(gridSize)).v;
+  } else {
+    mRows = i32(c.m);
+    numLocalTiles =
+        tc::tilesOfCta(idx(cta), idx(gridSize), c.numTiles()).v;
+  }
 
   // The dynamic shared memory, its base rounded up to 1024 bytes (the
   // 128-byte swizzle atoms, TMA's swizzle and descriptor base offset 0 need

@@ -141,8 +141,12 @@ struct Tcgen05Config : MatmulShape {
     c.target = target;
     c.ctaPairMode = ctaPairMode;
     const int64_t tileN = tc::chooseTileN(c.n);
+    // A run-time M takes the 1-CTA kernel: the CTA pair needs whole 256-row
+    // tiles.
     c.plan = tc::makeTilePlan(
-        tileN, tc::selectCtaPair(ctaPairMode, c.batches(), c.m, c.n, tileN),
+        tileN,
+        !c.hasRunTimeM() &&
+            tc::selectCtaPair(ctaPairMode, c.batches(), c.m, c.n, tileN),
         tc::scaleAtomsPerKTileOf(c.kind()));
     return c;
   }
@@ -151,7 +155,7 @@ struct Tcgen05Config : MatmulShape {
   /// staged: NVFP4 16x16 blocks and K a multiple of the K tile (whole
   /// 16-byte staged scale rows, and the tensor map's 16-byte row stride).
   bool canStageScales(unsigned operand) const {
-    return !isMX() &&
+    return !isMX() && !(operand == 0 && hasRunTimeM()) &&
            (operand == 0 ? lhsBlockRows : rhsBlockRows) ==
                tc::kStagedScaleBlockRows &&
            k % tileK() == 0;
@@ -188,11 +192,17 @@ struct Tcgen05Config : MatmulShape {
   int64_t tileK() const { return tc::tileKOf(kind()); }
 
   /// Tiles along N and M; the last is predicated when the tile does not
-  /// divide the dimension.
+  /// divide the dimension. A run-time M's tiles are counted at run time.
   int64_t nTiles() const { return llvm::divideCeil(n, plan.tileN); }
-  int64_t mTiles() const { return llvm::divideCeil(m, plan.tileM); }
-  /// Whether M or N is not a multiple of the tile.
-  bool ragged() const { return m % plan.tileM != 0 || n % plan.tileN != 0; }
+  int64_t mTiles() const {
+    assert(!hasRunTimeM() && "a run-time M's tiles are counted at run time");
+    return llvm::divideCeil(m, plan.tileM);
+  }
+  /// Whether M or N is not a multiple of the tile (a run-time M may not
+  /// be).
+  bool ragged() const {
+    return hasRunTimeM() || m % plan.tileM != 0 || n % plan.tileN != 0;
+  }
   int64_t numTiles() const { return nTiles() * mTiles() * batches(); }
   /// K tiles; the last is zero-filled past K when the K tile does not
   /// divide K.
@@ -231,7 +241,12 @@ struct Tcgen05Config : MatmulShape {
     os << "nvfp4_tcgen05_matmul_";
     if (batch)
       os << "b" << batch;
-    os << "m" << m << "n" << n << "k" << k << "_t" << plan.tileN
+    // A run-time M: `mdyn_`.
+    if (hasRunTimeM())
+      os << "mdyn_";
+    else
+      os << "m" << m;
+    os << "n" << n << "k" << k << "_t" << plan.tileN
        << (plan.ctaPair ? "_pair_" : "_") << operandsNamePart();
     os << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
@@ -482,7 +497,7 @@ private:
   /// The first output row (flattened over the batch) of this CTA's 128
   /// accumulator rows of the tile at `coord`.
   Value ctaFirstRow(const tc::TileCoord<IdxI32> &coord) {
-    IdxI32 row = coord.batch * c.m + coord.m * p.tileM;
+    IdxI32 row = coord.batch * idx(mRows) + coord.m * p.tileM;
     return p.ctaPair ? add(row.v, mulC(rankInPair, tc::kTileM)) : row.v;
   }
 
@@ -576,7 +591,7 @@ private:
   /// Whether output row `rowInBatch` (within its batch) and column `col`
   /// (i32) are inside M x N.
   Value insideOutput(Value rowInBatch, Value col) {
-    Value rowIn = cmp(arith::CmpIPredicate::ult, rowInBatch, i32(c.m));
+    Value rowIn = cmp(arith::CmpIPredicate::ult, rowInBatch, mRows);
     Value colIn = cmp(arith::CmpIPredicate::ult, col, i32(c.n));
     return arith::AndIOp::create(b, loc, rowIn, colIn);
   }
@@ -614,6 +629,8 @@ private:
 
   // Values of the kernel body.
   Value tid, warp, laneId, cta, gridSize, numLocalTiles;
+  /// M (i32): the constant, or a run-time M read from A's data buffer.
+  Value mRows;
   /// With a CTA pair: this CTA's rank in its cluster (%cluster_ctarank) and
   /// whether it is the leader; `cta` and `gridSize` are then the cluster
   /// index and the cluster count (the tile schedule is per cluster).

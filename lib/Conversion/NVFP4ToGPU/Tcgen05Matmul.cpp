@@ -72,7 +72,14 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
            << ", N = " << c.n << ", K = " << c.k << "; ";
   };
   // M and N are any size: TMA zero-fills the rows of the last tiles past
-  // the operands, and the epilogue stores only inside M x N.
+  // the operands, and the epilogue stores only inside M x N. A run-time M
+  // (unbatched; the 1-CTA kernel) sizes A's tensor map, the grid and the
+  // tiles at run time.
+  if (c.hasRunTimeM() && c.batch)
+    return fail() << "a run-time M needs an unbatched matmul";
+  if (c.hasRunTimeM() && ctaPair == tc::CtaPairMode::On)
+    return fail() << "tcgen05-cta-pair=on needs a static M (a CTA pair "
+                     "computes whole 256-row tiles)";
   if (ctaPair == tc::CtaPairMode::On && !c.plan.ctaPair)
     return fail() << "tcgen05-cta-pair=on needs M to be a multiple of "
                   << tc::kPairTileM << " and N of the tile N "
@@ -86,19 +93,26 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
                   << tc::kTensorMapStrideAlignmentCodes
                   << " (TMA row strides of K / 2 bytes are multiples of 16 "
                      "bytes)";
-  if (!tc::tensorMapRowsFitCoordinates(c.batches(), std::max(c.m, c.n)))
+  if (!tc::tensorMapRowsFitCoordinates(c.batches(),
+                                       c.hasRunTimeM() ? c.n
+                                                       : std::max(c.m, c.n)))
     return fail() << "the batch size times M and times N must be below 2^31 "
                      "(TMA coordinates are signed 32-bit)";
   // Any 16-byte aligned device address stands for the buffers here; the
   // runtime checks the actual ones.
+  // A run-time M stands for one tile of rows here.
+  Tcgen05Config sized = c;
+  if (c.hasRunTimeM())
+    sized.m = tc::kTileM;
   for (const tc::ByteTensorMap2D &map :
-       {c.lhsTensorMap(tc::kTensorMapAddressAlignment),
-        c.rhsTensorMap(tc::kTensorMapAddressAlignment)})
+       {sized.lhsTensorMap(tc::kTensorMapAddressAlignment),
+        sized.rhsTensorMap(tc::kTensorMapAddressAlignment)})
     if (tc::TensorMapIssue issue = tc::checkByteTensorMap2D(map);
         issue != tc::TensorMapIssue::None)
       return fail() << "no TMA tensor map describes the operands: "
                     << tc::describeTensorMapIssue(issue);
-  if (!tc::pipelineStepsFit32Bits(c.numTiles(), c.kTiles(), c.plan.stages))
+  if (!c.hasRunTimeM() &&
+      !tc::pipelineStepsFit32Bits(c.numTiles(), c.kTiles(), c.plan.stages))
     return fail() << "the output tiles times the K tiles must be below 2^31 "
                      "(the pipeline counters are 32-bit)";
   return success();
@@ -113,6 +127,9 @@ mlir::nvfp4::getTcgen05EpilogueFusionBlocker(QuantizeOp op, GPUTarget target,
   auto matmul = op.getInput().getDefiningOp<MatmulOp>();
   if (!matmul)
     return "the input is not the result of an nvfp4.matmul";
+  if (MatmulShape::of(matmul).hasRunTimeM())
+    return "the matmul has a run-time M (the NVFP4 epilogue is built for "
+           "static shapes)";
   if (llvm::any_of(matmul->getUsers(), [&](Operation *user) {
         return user != op && !isa<AmaxOp>(user);
       }))
@@ -156,8 +173,9 @@ bool mlir::nvfp4::canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
   if (c.isMX())
     return false;
   const int64_t scaleCols = c.k / mlir::nvfp4::kBlockSize;
-  // The producer copies the atoms of whole K tiles.
-  if (c.k % tc::kTileK != 0)
+  // The producer copies the atoms of whole K tiles; a run-time M's A
+  // scales are compact (the quantize kernel of run-time rows).
+  if (c.k % tc::kTileK != 0 || (operandIndex == 0 && c.hasRunTimeM()))
     return false;
   return operandIndex == 0 ? tc::hasWholeScaleAtoms(c.m, scaleCols)
                            : c.plan.tileN % tc::kScaleAtomRows == 0 &&
@@ -231,7 +249,8 @@ void declareRuntimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
 /// slot by `nvfp4CudaTensorMapEncode2D(slot, address of data, map
 /// parameters)` and loaded from it: the 128-byte value the launch passes.
 Value encodeTensorMap(OpBuilder &b, Location loc, Value data,
-                      const tc::ByteTensorMap2D &map) {
+                      const tc::ByteTensorMap2D &map,
+                      Value runTimeOuterRows = Value()) {
   MLIRContext *ctx = b.getContext();
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   Type mapType = getTensorMapValueType(ctx);
@@ -258,7 +277,8 @@ Value encodeTensorMap(OpBuilder &b, Location loc, Value data,
   SmallVector<Value> operands{slot,
                               hostAddressOf(b, loc, data),
                               i64(map.innerBytes),
-                              i64(map.outerRows),
+                              runTimeOuterRows ? runTimeOuterRows
+                                               : i64(map.outerRows),
                               i64(map.rowStrideBytes),
                               i32(static_cast<int64_t>(map.boxInnerBytes)),
                               i32(static_cast<int64_t>(map.boxOuterRows)),
@@ -327,6 +347,9 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   // after each data buffer. An operand built by nvfp4.assemble (a lowered
   // quantization) passes its components through.
   SmallVector<Value> args;
+  // A run-time M (unbatched): the rows of A's data buffer, which size A's
+  // tensor map, the result and the grid.
+  Value m;
   for (auto [operand, isLhs] :
        {std::pair(op.getLhs(), true), std::pair(op.getRhs(), false)}) {
     mlir::nvfp4::detail::ScaleLayout scaleLayout;
@@ -344,9 +367,15 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
       // The address is the buffer's as the launch receives it here;
       // pipelines that replace launch operands (nvfp4-to-gpu-executable)
       // rebind it with nvfp4-tcgen05-retarget-tensor-maps.
+      Value runTimeRows;
+      if (isLhs && config.hasRunTimeM()) {
+        m = memref::DimOp::create(rewriter, loc, args.back(), 0);
+        runTimeRows = arith::IndexCastUIOp::create(rewriter, loc, i64Type, m);
+      }
       tc::ByteTensorMap2D map =
           isLhs ? config.lhsTensorMap(0) : config.rhsTensorMap(0);
-      args.push_back(encodeTensorMap(rewriter, loc, args.back(), map));
+      args.push_back(
+          encodeTensorMap(rewriter, loc, args.back(), map, runTimeRows));
     }
     if (isLhs ? config.plan.scaleStaging.lhs : config.plan.scaleStaging.rhs)
       args.push_back(encodeTensorMap(rewriter, loc, args.back(),
@@ -391,8 +420,8 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
       outputs.push_back(memref::AllocOp::create(
           rewriter, loc, memrefOf(type), rewriter.getI64IntegerAttr(16)));
   } else {
-    outputs.push_back(
-        memref::AllocOp::create(rewriter, loc, memrefOf(resultType)));
+    outputs.push_back(memref::AllocOp::create(
+        rewriter, loc, memrefOf(resultType), m ? ValueRange{m} : ValueRange{}));
   }
   if (config.computesAmax) {
     // The epilogue merges into it with atomic maxima: it starts at 0.
@@ -442,8 +471,22 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
         rewriter, loc,
         arith::DivUIOp::create(rewriter, loc, sms, cstI32(ctasPerTile)),
         cstI32(1));
-  Value ctas = arith::MinUIOp::create(rewriter, loc, tileSlots,
-                                      cstI32(config.numTiles()));
+  // A run-time M's tiles: ceil(M / 128) rows of them, at least one (an
+  // empty M launches one CTA, which gets no tile).
+  Value numTiles;
+  if (m) {
+    Value mI32 = arith::IndexCastUIOp::create(rewriter, loc, i32Type, m);
+    Value rowTiles = arith::CeilDivUIOp::create(rewriter, loc, mI32,
+                                                cstI32(config.plan.tileM));
+    numTiles = arith::MaxUIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, rowTiles,
+                              cstI32(config.nTiles())),
+        cstI32(1));
+  } else {
+    numTiles = cstI32(config.numTiles());
+  }
+  Value ctas = arith::MinUIOp::create(rewriter, loc, tileSlots, numTiles);
   if (ctasPerTile != 1)
     ctas = arith::MulIOp::create(rewriter, loc, ctas, cstI32(ctasPerTile));
   Value gridX = arith::IndexCastUIOp::create(rewriter, loc,

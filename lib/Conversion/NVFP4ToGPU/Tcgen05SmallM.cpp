@@ -54,7 +54,10 @@ void mlir::nvfp4::swapTcgen05FewRowMatmuls(ModuleOp module, GPUTarget target,
   };
   SmallVector<MatmulOp> matmuls;
   module.walk([&](MatmulOp op) {
-    if (!isLeftForHost(op) && rows(op.getLhs()) <= kTcgen05SwapMaxRows &&
+    // Not a run-time M: the swap is decided when the kernel is built.
+    if (!isLeftForHost(op, target) &&
+        !ShapedType::isDynamic(rows(op.getLhs())) &&
+        rows(op.getLhs()) <= kTcgen05SwapMaxRows &&
         rows(op.getRhs()) >= kTcgen05SwapMinCols)
       matmuls.push_back(op);
   });

@@ -250,6 +250,13 @@ inline TileShape selectTileShape(int64_t m, int64_t n,
     tn = 256;
   return *findTileShape(tm, tn);
 }
+/// The tile of the kernel of a run-time M (one kernel for every M): 64
+/// rows, the tile selectTileShape gives a large M that is not a multiple of
+/// 128 (the last tile's rows past M are predicated off, and waste at most
+/// 63 rows), with its columns for N.
+inline TileShape selectRunTimeMTileShape(int64_t n) {
+  return selectTileShape(/*m=*/kLargeTileMinDim + 64, n);
+}
 
 /// Warp coordinates within the CTA: warp w covers rows
 /// (w / warpsN) * warpTileM and columns (w % warpsN) * warpTileN.

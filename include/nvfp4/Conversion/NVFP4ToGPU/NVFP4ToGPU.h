@@ -62,12 +62,14 @@ bool hasBlockScaledMma(GPUTarget target);
 inline constexpr llvm::StringLiteral kNVFP4KernelModuleName = "nvfp4_kernels";
 
 /// Whether convert-nvfp4-to-gpu leaves the nvfp4 op `op` for the host (the
-/// reference lowering, whose library kernels take run-time sizes): an op
-/// with a run-time (`?`) size in an operand or result, for which no GPU
-/// kernel exists yet, and a quantization or transpose whose NVFP4 result
-/// such an op reads (so that no kernel output is read back through the
-/// host's view of its components).
-bool isLeftForHost(Operation *op);
+/// reference lowering, whose library kernels take run-time sizes) on
+/// `target`: an op with a run-time (`?`) size in an operand or result that
+/// no kernel of `target` takes (the kernels of run-time sizes: the mma.sync
+/// matmuls' run-time M, the quantize and amax kernels' run-time rows;
+/// docs/gpu.md, "Run-time sizes"), and a quantization or transpose whose
+/// NVFP4 result such an op reads (so that no kernel output is read back
+/// through the host's view of its components).
+bool isLeftForHost(Operation *op, GPUTarget target);
 
 /// Parses a matmul CTA tile `MxN` (64x64, 128x64, 64x128, 128x128, 128x256,
 /// 16x128 or 32x128; see MmaLayout.h); std::nullopt for anything else.
