@@ -143,6 +143,18 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                                                     c.batch ? 1 : 0)
                                   .getResult())
                         : idx(c.m);
+  // An empty run-time M: the kernel does nothing (A has no byte to read,
+  // not even for the clamped source of a predicated-off copy). M is the
+  // same for every thread, so the barriers inside stay uniform.
+  scf::IfOp nonEmpty;
+  if (c.hasRunTimeM()) {
+    nonEmpty = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, mRows.v,
+                              idx(0).v),
+        /*withElseRegion=*/false);
+    b.setInsertionPoint(nonEmpty.thenBlock()->getTerminator());
+  }
   const int64_t rhsScaleRows = c.n / c.rhsBlockRows;
   IndexExpr lhsScaleBase =
       c.batch ? batch * (mRows / c.lhsBlockRows) * scaleRowBytes : idx(0);
@@ -180,6 +192,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row.v,
                                  limit.v);
   };
+  // The source row of an invalid copy: the operand's last row.
   auto clampRow = [&](IndexExpr row, Value valid, IndexExpr limit) {
     return idx(arith::SelectOp::create(b, loc, valid, row.v,
                                        (limit + (-1)).v));
@@ -656,6 +669,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
       }
     }
   }
+  if (nonEmpty)
+    b.setInsertionPointAfter(nonEmpty);
   gpu::ReturnOp::create(b, loc);
   return kernel;
 }

@@ -301,10 +301,15 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
     // One CTA per tile of the result: ceil(M / tile rows) rows of tiles,
-    // computed at launch for a run-time M.
+    // computed at launch for a run-time M, at least one (an empty M runs
+    // one row of CTAs that load and store nothing).
     Value tileColumns = cst(llvm::divideCeil(config.n, config.tile.n));
     Value tileRows =
-        m ? arith::CeilDivUIOp::create(rewriter, loc, m, cst(config.tile.m))
+        m ? arith::MaxUIOp::create(
+                rewriter, loc,
+                arith::CeilDivUIOp::create(rewriter, loc, m,
+                                           cst(config.tile.m)),
+                cst(1))
                 .getResult()
           : cst(llvm::divideCeil(config.m, config.tile.m));
     gpu::KernelDim3 grid{tileColumns, tileRows,

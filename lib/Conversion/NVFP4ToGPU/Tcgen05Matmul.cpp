@@ -370,6 +370,8 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
       Value runTimeRows;
       if (isLhs && config.hasRunTimeM()) {
         m = memref::DimOp::create(rewriter, loc, args.back(), 0);
+        // A tensor map describes a non-empty tensor: the runtime's encode
+        // fails on an empty M (docs/gpu.md, "Run-time sizes").
         runTimeRows = arith::IndexCastUIOp::create(rewriter, loc, i64Type, m);
       }
       tc::ByteTensorMap2D map =

@@ -26,7 +26,8 @@
 // MMA-NOT: no kernel for run-time sizes
 
 // The matmul of run-time M: A's buffers, the static weight's, and a result
-// allocated with M rows, A's data buffer's; ceil(M / 64) rows of CTAs.
+// allocated with M rows, A's data buffer's; max(1, ceil(M / 64)) rows of
+// CTAs.
 // IR-LABEL: func.func @run_time_rows(
 // IR: %[[XIN:.*]] = bufferization.to_buffer %arg0 read_only : tensor<?x64xf32> to memref<?x64xf32>
 // IR: gpu.launch_func @nvfp4_kernels::@nvfp4_amax_dynx64_f32 blocks in (%[[AMAXCTAS:[^,]*]],
@@ -38,7 +39,8 @@
 // IR-SAME: args(%[[XIN]] : memref<?x64xf32>, %[[PARTIALS]] : memref<?xf32>, %[[XDATA]] : memref<?x64xf4E2M1FN>, %[[XSCALES]] : memref<?x4xf8E4M3FN>,
 // IR: %[[M:.*]] = memref.dim %[[XDATA]], %{{.*}} : memref<?x64xf4E2M1FN>
 // IR-NEXT: %[[Y:.*]] = memref.alloc(%[[M]]) : memref<?x32xf32>
-// IR: %[[ROWTILES:.*]] = arith.ceildivui %[[M]], %c64
+// IR: %[[CEIL:.*]] = arith.ceildivui %[[M]], %c64
+// IR: %[[ROWTILES:.*]] = arith.maxui %[[CEIL]], %c1
 // IR: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_mdyn_n32k64_1x16_16x16_f32 blocks in (%{{[^,]*}}, %[[ROWTILES]], %{{[^)]*}})
 // IR-SAME: args(%[[XDATA]] : memref<?x64xf4E2M1FN>, %[[XSCALES]] : memref<?x4xf8E4M3FN>, %{{.*}} : f32, %{{.*}} : memref<32x64xf4E2M1FN>, %{{.*}} : memref<2x4xf8E4M3FN>, %{{.*}} : f32, %[[Y]] : memref<?x32xf32>)
 // The amax: its own kernel.
@@ -62,7 +64,8 @@
 // IR: arith.cmpi ult, %{{.*}}, %[[KM]]
 
 // On tcgen05 targets the matmul of run-time M is the 1-CTA kernel: A's
-// tensor map has M rows, read from A's data buffer at launch, the result M
+// tensor map has M rows, read from A's data buffer at launch (M = 0 is an
+// error of the runtime's encode: no tensor map is empty), the result M
 // rows, and the persistent grid min(#SMs, ceil(M / 128) x N tiles, at least
 // 1) CTAs; the kernel counts its tiles from the same M.
 // TC-NOT: remark: {{.*}}run_time_rows
