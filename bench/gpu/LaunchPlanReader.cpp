@@ -6,7 +6,7 @@
 
 #include "LaunchPlanReader.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h"
 
 #include <algorithm>
 #include <cctype>

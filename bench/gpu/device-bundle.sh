@@ -23,7 +23,7 @@ target=${3:-sm_90a}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out/bin" "$out/src/bench/gpu" "$out/src/lib/Numerics" \
   "$out/src/include/nvfp4/Numerics" \
-  "$out/src/include/nvfp4/Conversion/NVFP4ToGPU" \
+  "$out/src/include/nvfp4/Conversion/NVFP4ToGPU/Tcgen05" \
   "$out/src/include/nvfp4/ExecutionEngine"
 cp "$build/bin/nvfp4-bench-gpu" "$build/bin/nvfp4-bench-gpu-quantize" \
   "$out/bin/"
@@ -32,8 +32,8 @@ cp "$src"/bench/gpu/{GemmBench,QuantizeBench,LaunchPlanReader,PlanLauncher}.cpp 
 cp "$src"/lib/Numerics/*.cpp "$src"/lib/Numerics/*.h "$out/src/lib/Numerics/"
 cp "$src"/include/nvfp4/Numerics/*.h "$out/src/include/nvfp4/Numerics/"
 # The tensor-map rules the plan reader checks (MLIR-free headers).
-cp "$src"/include/nvfp4/Conversion/NVFP4ToGPU/{Tcgen05TensorMap,Tcgen05Descriptors}.h \
-  "$out/src/include/nvfp4/Conversion/NVFP4ToGPU/"
+cp "$src"/include/nvfp4/Conversion/NVFP4ToGPU/Tcgen05/{Tcgen05TensorMap,Tcgen05Descriptors}.h \
+  "$out/src/include/nvfp4/Conversion/NVFP4ToGPU/Tcgen05/"
 # ... and the encoding the launcher shares with the runtime.
 cp "$src"/include/nvfp4/ExecutionEngine/CudaTensorMap.h \
   "$out/src/include/nvfp4/ExecutionEngine/"

@@ -29,7 +29,7 @@
 
 #include "nvfp4/ExecutionEngine/CudaRuntime.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h"
 #include "nvfp4/ExecutionEngine/CudaTensorMap.h"
 
 #include <cuda.h>

@@ -20,7 +20,7 @@
 
 #include "GPUEmulatorState.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h"
 
 #include <cinttypes>
 #include <cstdio>

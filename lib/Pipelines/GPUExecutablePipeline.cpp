@@ -43,7 +43,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Matmul.h"
 #include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Transforms/Passes.h"
 

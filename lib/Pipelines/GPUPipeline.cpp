@@ -12,7 +12,7 @@
 
 #include "nvfp4/Pipelines/Pipelines.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Matmul.h"
 #include "nvfp4/Conversion/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"

@@ -48,7 +48,7 @@
 
 #include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Matmul.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

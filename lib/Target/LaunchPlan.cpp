@@ -6,8 +6,8 @@
 
 #include "nvfp4/Target/LaunchPlan.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Matmul.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

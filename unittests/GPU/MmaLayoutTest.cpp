@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/MmaSync/MmaLayout.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include <gtest/gtest.h>

@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Conversion/NVFP4ToGPU/QuantizeLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/QuantizeLayout.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include <gtest/gtest.h>

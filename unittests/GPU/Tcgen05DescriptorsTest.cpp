@@ -24,8 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Descriptors.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include <gtest/gtest.h>

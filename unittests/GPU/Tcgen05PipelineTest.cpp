@@ -13,7 +13,7 @@
 
 #include "Tcgen05ProtocolModel.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Pipeline.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Pipeline.h"
 
 #include <gtest/gtest.h>
 

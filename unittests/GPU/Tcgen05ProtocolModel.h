@@ -74,7 +74,7 @@
 #ifndef NVFP4_UNITTESTS_GPU_TCGEN05PROTOCOLMODEL_H
 #define NVFP4_UNITTESTS_GPU_TCGEN05PROTOCOLMODEL_H
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Descriptors.h"
 
 #include <cstdint>
 #include <string>

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h"
 
 #include <gtest/gtest.h>
 

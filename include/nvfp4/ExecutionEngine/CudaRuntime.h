@@ -140,7 +140,7 @@ int32_t nvfp4CudaMultiprocessorCount();
 /// `rowStrideBytes` apart, read in boxes of `boxOuterRows` x `boxInnerBytes`
 /// with the shared-memory swizzle `swizzle` (a CUtensorMapSwizzle: 0 none, 1
 /// 32B, 2 64B, 3 128B). The parameters are checked first against the rules
-/// of cuTensorMapEncodeTiled (nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h);
+/// of cuTensorMapEncodeTiled (nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h);
 /// a broken rule is reported by name. The span of the map, (outerRows - 1) *
 /// rowStrideBytes + innerBytes bytes from `globalAddress`, must not overflow
 /// and, when the address is in a device allocation, must lie within it.

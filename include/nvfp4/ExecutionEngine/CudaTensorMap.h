@@ -15,7 +15,7 @@
 #ifndef NVFP4_EXECUTIONENGINE_CUDATENSORMAP_H
 #define NVFP4_EXECUTIONENGINE_CUDATENSORMAP_H
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h"
 
 #include <cuda.h>
 

@@ -6,7 +6,7 @@
 
 #include "BlockQuantizeIR.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/QuantizeLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/QuantizeLayout.h"
 #include "nvfp4/Numerics/Numerics.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

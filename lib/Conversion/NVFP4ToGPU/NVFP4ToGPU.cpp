@@ -16,14 +16,14 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 
-#include "MmaSyncMatmul.h"
+#include "MmaSync/MmaSyncMatmul.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/BoundaryScaleLayout.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/ElementwiseKernels.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/TransposeKernel.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Host/BoundaryScaleLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/ElementwiseKernels.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/MmaSync/MmaLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Matmul.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/TransposeKernel.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "BlockQuantizeIR.h"

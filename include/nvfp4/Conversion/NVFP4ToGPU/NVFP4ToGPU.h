@@ -7,7 +7,7 @@
 #ifndef NVFP4_CONVERSION_NVFP4TOGPU_NVFP4TOGPU_H
 #define NVFP4_CONVERSION_NVFP4TOGPU_NVFP4TOGPU_H
 
-#include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/MmaSync/MmaLayout.h"
 
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringRef.h"

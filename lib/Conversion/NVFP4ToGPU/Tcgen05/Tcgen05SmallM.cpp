@@ -22,7 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Matmul.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Conversion/NVFP4ToGPU/TransposeKernel.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/TransposeKernel.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"

@@ -25,8 +25,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/BoundaryScaleLayout.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Host/BoundaryScaleLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Matmul.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 #include "nvfp4/Dialect/NVFP4/Utils/ScaleLayoutUtils.h"
 

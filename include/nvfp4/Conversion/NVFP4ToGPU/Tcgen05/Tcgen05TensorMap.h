@@ -27,7 +27,7 @@
 #ifndef NVFP4_CONVERSION_NVFP4TOGPU_TCGEN05TENSORMAP_H
 #define NVFP4_CONVERSION_NVFP4TOGPU_TCGEN05TENSORMAP_H
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Descriptors.h"
 
 #include <cstdint>
 #include <initializer_list>

@@ -37,8 +37,8 @@
 #include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/QuantizeLayout.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/QuantizeLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Descriptors.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "BlockQuantizeIR.h"

@@ -15,7 +15,7 @@
 #ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_MMASYNCMATMUL_H
 #define NVFP4_LIB_CONVERSION_NVFP4TOGPU_MMASYNCMATMUL_H
 
-#include "nvfp4/Conversion/NVFP4ToGPU/MmaLayout.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/MmaSync/MmaLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 

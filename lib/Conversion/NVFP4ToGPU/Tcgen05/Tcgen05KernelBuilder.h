@@ -16,11 +16,11 @@
 #ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_TCGEN05KERNELBUILDER_H
 #define NVFP4_LIB_CONVERSION_NVFP4TOGPU_TCGEN05KERNELBUILDER_H
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Matmul.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Matmul.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Pipeline.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05TensorMap.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Descriptors.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Pipeline.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h"
 
 #include "BlockQuantizeIR.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"

@@ -18,7 +18,7 @@
 #define NVFP4_CONVERSION_NVFP4TOGPU_BOUNDARYSCALELAYOUT_H
 
 #include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Descriptors.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

@@ -23,7 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Conversion/NVFP4ToGPU/ElementwiseKernels.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/ElementwiseKernels.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"

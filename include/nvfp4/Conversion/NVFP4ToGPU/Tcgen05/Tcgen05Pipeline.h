@@ -36,7 +36,7 @@
 #ifndef NVFP4_CONVERSION_NVFP4TOGPU_TCGEN05PIPELINE_H
 #define NVFP4_CONVERSION_NVFP4TOGPU_TCGEN05PIPELINE_H
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05Descriptors.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Descriptors.h"
 
 #include <cstdint>
 
