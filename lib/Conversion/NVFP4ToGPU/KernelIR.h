@@ -93,6 +93,13 @@ struct MatmulShape {
   /// Elements per block along K: 16 (NVFP4) or 32 (MX).
   int64_t blockCols() const { return isMX() ? 32 : 16; }
   int64_t batches() const { return std::max<int64_t>(batch, 1); }
+  /// The kernel-name part of the shape: `b2m128n64k256`, or with a
+  /// run-time M `mdyn_n64k256` (one kernel for every M).
+  std::string shapeNamePart() const {
+    std::string s = batch ? "b" + std::to_string(batch) : "";
+    s += hasRunTimeM() ? "mdyn_" : "m" + std::to_string(m);
+    return s + "n" + std::to_string(n) + "k" + std::to_string(k);
+  }
   /// The kernel-name part of the operands: their formats for MX
   /// (`mxfp4_mxfp4_`), their blocks for NVFP4 (`1x16_16x16_`).
   std::string operandsNamePart() const {

@@ -107,20 +107,23 @@ static bool hasRunTimeSize(TypeRange types) {
   });
 }
 
-/// Whether the only run-time size of `type` is a dimension before its last
-/// two (a batch) or its second to last (rows: M of a matmul operand).
+/// Whether the only run-time size of the matmul operand type `type` is its
+/// rows (M: the second to last dimension); a batch and K are static.
 static bool hasRunTimeRowsOnly(ShapedType type) {
   ArrayRef<int64_t> shape = type.getShape();
-  return !shape.empty() && !ShapedType::isDynamic(shape.back()) &&
-         (shape.size() < 3 ||
-          llvm::none_of(shape.drop_back(2), ShapedType::isDynamic));
+  return shape.size() >= 2 && !ShapedType::isDynamic(shape.back()) &&
+         llvm::none_of(shape.drop_back(2), ShapedType::isDynamic);
 }
 
 /// Whether a GPU kernel of `target` takes the run-time sizes of `op`: the
 /// matmul kernels a run-time M (mma.sync: batched too; tcgen05: unbatched,
-/// with K a multiple of 32, which needs no K-padded copy); the quantize and
-/// amax kernels of every target run-time rows (quantize: 1x16 blocks).
+/// with K a multiple of 32, which needs no K-padded copy); the quantize
+/// (1x16 blocks) and amax kernels any run-time size but the last
+/// dimension's (they walk the elements as blocks of 16).
 static bool hasRunTimeSizeKernel(Operation *op, GPUTarget target) {
+  auto hasStaticLastDim = [](ShapedType type) {
+    return type.getRank() > 0 && !ShapedType::isDynamic(type.getShape().back());
+  };
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
     NVFP4TensorType lhs = matmul.getLhs().getType();
     if (!hasRunTimeRowsOnly(lhs) || !matmul.getRhs().getType().hasStaticShape())
@@ -134,9 +137,9 @@ static bool hasRunTimeSizeKernel(Operation *op, GPUTarget target) {
   if (auto quantize = dyn_cast<QuantizeOp>(op))
     return quantize.getType().isNVFP4() &&
            quantize.getType().getBlock().getRows() == 1 &&
-           hasRunTimeRowsOnly(quantize.getInput().getType());
+           hasStaticLastDim(quantize.getInput().getType());
   if (auto amax = dyn_cast<AmaxOp>(op))
-    return hasRunTimeRowsOnly(amax.getInput().getType());
+    return hasStaticLastDim(amax.getInput().getType());
   return false;
 }
 

@@ -1,11 +1,12 @@
-//===- QuantizeKernel.cpp - Lower NVFP4 quantization to GPU kernels -------===//
+//===- QuantizeKernel.cpp - The quantize and amax kernels
+//------------------===//
 //
 // Part of the NVFP4-MLIR project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Lowers `nvfp4.quantize` to launches of two kernels of the
-// `gpu.module @nvfp4_kernels`:
+// The device code of the kernels `nvfp4.quantize` and `nvfp4.amax` launch
+// (QuantizePatterns.cpp), and their support checks:
 //
 //  * `nvfp4_amax_*` (only without an explicit `amax` operand): every CTA
 //    reduces a grid-strided share of the (Hadamard-transformed) input to the
@@ -23,179 +24,29 @@
 //    the tensor amax.
 //
 // Every f32 operation is the one docs/numerics.md §6 prescribes, in the same
-// order, so the kernels produce the bytes of nvfp4::quantize. The host side
-// reads the amax back and rebuilds the NVFP4 value with `nvfp4.assemble` over the
-// very buffers the kernel wrote; the matmul lowering takes them from there
-// without copies. docs/gpu.md describes the design; the work assignment lives
-// in QuantizeLayout.h.
-//
-// `nvfp4.amax` launches the same amax kernel (a quantization of the same
-// input type shares it) and takes the maximum of the partials on the host.
+// order, so the kernels produce the bytes of nvfp4::quantize. docs/gpu.md
+// describes the design; the work assignment lives in QuantizeLayout.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Conversion/NVFP4ToGPU/LaunchOperandAccess.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/NVFP4ToGPU.h"
+#include "QuantizeKernelBuilder.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/QuantizeLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Descriptors.h"
-#include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
-
-#include "BlockQuantizeIR.h"
-#include "KernelIR.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/PatternMatch.h"
-#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
-using mlir::nvfp4::detail::BlockQuantizeEmitter;
-using mlir::nvfp4::detail::BlockStochasticRounding;
-using mlir::nvfp4::detail::hasHardwareE2M1Convert;
-using mlir::nvfp4::detail::hasHardwareStochasticE2M1Convert;
-using mlir::nvfp4::detail::IndexExpr;
+using namespace mlir::nvfp4::detail;
 namespace layout = ::nvfp4::gpu;
 
 //===----------------------------------------------------------------------===//
-// Configuration
+// Support checks
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// Everything the quantize kernels are specialized on.
-struct QuantizeConfig {
-  SmallVector<int64_t> shape;
-  /// Whether a dimension before the last is a run-time size: the kernels
-  /// then take the element count from the input buffer (numElementsOf),
-  /// and `rows` and `numElements` are 0.
-  bool runTimeRows = false;
-  int64_t rows = 0, cols = 0, numElements = 0;
-  int64_t blockRows = 1;
-  Type inputElementType;
-  bool stochastic = false;
-  uint64_t offset = 0;
-  bool hadamard = false;
-  std::array<bool, 16> negate{}; // signs[j] < 0
-  bool explicitAmax = false;
-  /// SR by cvt.rs.satfinite.e2m1x4.f32 (stochastic ops, hardware-sr).
-  bool hardwareSR = false;
-  /// The scales go to the tcgen05 atoms layout ([rows, cols/16] bytes, one
-  /// per row also for 16x16 blocks) instead of the compact one: the
-  /// op carries kTcgen05ScaleAtomsAttrName.
-  bool scaleAtoms = false;
-  /// Columns of the storage the codes and scales are written to: `cols`,
-  /// or with kTcgen05StorageColsAttrName K padded to a multiple of 32, whose
-  /// columns past `cols` get zero codes and zero scales.
-  int64_t storageCols = 0;
-
-  /// The configuration of the amax kernel over `input` (no Hadamard
-  /// transform), which `nvfp4.amax` launches.
-  static QuantizeConfig getForInput(RankedTensorType input) {
-    QuantizeConfig c;
-    c.shape.assign(input.getShape().begin(), input.getShape().end());
-    c.cols = c.shape.empty() ? 0 : c.shape.back();
-    c.runTimeRows = !input.hasStaticShape();
-    c.numElements = c.runTimeRows ? 0 : input.getNumElements();
-    c.rows = c.cols > 0 ? c.numElements / c.cols : 0;
-    c.storageCols = c.cols;
-    c.inputElementType = input.getElementType();
-    return c;
-  }
-
-  static QuantizeConfig get(QuantizeOp op, bool hardwareSR = false) {
-    QuantizeConfig c =
-        getForInput(cast<RankedTensorType>(op.getInput().getType()));
-    auto result = cast<NVFP4TensorType>(op.getResult().getType());
-    c.blockRows = result.getBlock().getRows();
-    c.stochastic = op.getRounding() == Rounding::Stochastic;
-    if (c.stochastic)
-      c.offset = op.getOffset().value_or(0);
-    if (std::optional<ArrayRef<int8_t>> signs = op.getHadamard()) {
-      c.hadamard = true;
-      for (auto [j, s] : llvm::enumerate(*signs))
-        if (j < 16)
-          c.negate[j] = s < 0;
-    }
-    c.explicitAmax = static_cast<bool>(op.getAmax());
-    c.hardwareSR = hardwareSR && c.stochastic;
-    c.scaleAtoms = op->hasAttr(mlir::nvfp4::detail::kTcgen05ScaleAtomsAttrName);
-    c.storageCols =
-        mlir::nvfp4::detail::getNVFP4StorageType(op).getShape().back();
-    return c;
-  }
-
-  /// The 16-element blocks of the input (the amax kernel's work).
-  int64_t numBlocks() const { return layout::quantizeNumBlocks(numElements); }
-  bool paddedStorage() const { return storageCols != cols; }
-  /// Elements of the storage (one quantize-kernel thread per 16).
-  int64_t numStorageElements() const { return rows * storageCols; }
-  int64_t numStorageBlocks() const {
-    return layout::quantizeNumBlocks(numStorageElements());
-  }
-
-  /// Bit j set when the Hadamard sign j is negative.
-  unsigned signMask() const {
-    unsigned m = 0;
-    for (int j = 0; j < 16; ++j)
-      m |= negate[j] ? 1u << j : 0u;
-    return m;
-  }
-
-  std::string elementTypeName() const {
-    if (inputElementType.isF32())
-      return "f32";
-    return inputElementType.isBF16() ? "bf16" : "f16";
-  }
-  std::string hadamardSuffix() const {
-    if (!hadamard)
-      return "";
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    os << "_rht" << llvm::format_hex_no_prefix(signMask(), 4);
-    return s;
-  }
-
-  /// The input shape, e.g. `2x64x64`, `dynx64` (kernel arguments are typed
-  /// by it).
-  std::string shapeName() const {
-    std::string s;
-    for (auto [i, d] : llvm::enumerate(shape))
-      s += (i ? "x" : "") +
-           (ShapedType::isDynamic(d) ? std::string("dyn") : std::to_string(d));
-    return s;
-  }
-  /// e.g. `nvfp4_amax_256x256_bf16_rhtd7e8`.
-  std::string amaxKernelName() const {
-    return "nvfp4_amax_" + shapeName() + "_" + elementTypeName() +
-           hadamardSuffix();
-  }
-  /// e.g. `nvfp4_quantize_256x512_16x16_f32_rn`,
-  /// `nvfp4_quantize_64x1024_1x16_bf16_rs_o8_rhtd7e8_amax`,
-  /// `nvfp4_quantize_128x48_1x16_f32_rn_pad64` (stored 64 columns wide).
-  std::string quantizeKernelName() const {
-    std::string s = "nvfp4_quantize_" + shapeName() + "_" +
-                    std::to_string(blockRows) + "x16_" + elementTypeName() +
-                    (stochastic ? "_rs" : "_rn");
-    if (stochastic)
-      s += "_o" + std::to_string(offset);
-    if (hardwareSR)
-      s += "_hw";
-    s += hadamardSuffix();
-    if (explicitAmax)
-      s += "_amax";
-    if (scaleAtoms)
-      s += "_sfatoms";
-    if (paddedStorage())
-      s += "_pad" + std::to_string(storageCols);
-    return s;
-  }
-};
-} // namespace
 
 /// Checks the input rules the amax and quantize kernels share: a static,
 /// non-empty f32 / bf16 / f16 input whose last dimension is a multiple of
@@ -277,54 +128,6 @@ void mlir::nvfp4::reportQuantizeFallbacks(QuantizeOp op, GPUTarget target,
 // Device code
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Emits the device code of the quantize kernels: memory accesses, the
-/// Hadamard transform and the reductions across threads. The per-block
-/// quantization is BlockQuantizeEmitter's.
-class QuantizeEmitter {
-public:
-  QuantizeEmitter(OpBuilder &b, Location loc, const QuantizeConfig &config,
-                  GPUTarget target)
-      : b(b), loc(loc), c(config), quantizer(b, loc, target) {}
-
-  gpu::GPUFuncOp buildAmaxKernel(gpu::GPUModuleOp module, TypeRange argTypes);
-  gpu::GPUFuncOp buildQuantizeKernel(gpu::GPUModuleOp module,
-                                     TypeRange argTypes);
-
-private:
-  Value f32(float v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-  }
-  IndexExpr idx(Value v) { return {&b, loc, v}; }
-  IndexExpr idx(int64_t v) { return IndexExpr{&b, loc, Value()}.cst(v); }
-  Value select(Value cond, Value t, Value f) {
-    return arith::SelectOp::create(b, loc, cond, t, f);
-  }
-  Value cmpF(arith::CmpFPredicate p, Value x, Value y) {
-    return arith::CmpFOp::create(b, loc, p, x, y);
-  }
-  Value cmpI(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  }
-
-  /// A global pointer to the first byte of `memref`.
-  Value globalBasePointer(Value memref);
-  Value byteAddress(Value base, IndexExpr byteOffset);
-  /// The 16 elements of block `block` of the input, extended to f32 (exact).
-  SmallVector<Value> loadBlock(Value inputPtr, IndexExpr block);
-  /// applyHadamard on one group, in place: sign flip, butterflies h = 1, 2,
-  /// 4, 8, times 0.25f.
-  void hadamard(SmallVector<Value> &v);
-  /// The maximum of `v` (non-NaN) over the CTA; every thread receives it.
-  Value ctaMax(Value v, Value smem, IndexExpr lane, IndexExpr warp);
-
-  OpBuilder &b;
-  Location loc;
-  const QuantizeConfig &c;
-  BlockQuantizeEmitter quantizer;
-};
-} // namespace
-
 Value QuantizeEmitter::globalBasePointer(Value memref) {
   return mlir::nvfp4::detail::createGlobalBasePointer(b, loc, memref);
 }
@@ -377,17 +180,13 @@ Value QuantizeEmitter::ctaMax(Value v, Value smem, IndexExpr lane,
   return r;
 }
 
-/// The maximum of `partials[first]`, `partials[first + step]`, ... below
-/// `numPartials`, starting from 0 with `x > acc ? x : acc` (the partials of
-/// the amax kernel are non-negative and never NaN). The quantize kernel
-/// reduces the partials with it across its threads, `nvfp4.amax` on the
-/// host, so the two cannot disagree.
-static Value createPartialsMax(OpBuilder &b, Location loc, Value partials,
-                               Value first, Value numPartials, int64_t step) {
+Value mlir::nvfp4::detail::createPartialsMax(OpBuilder &b, Location loc,
+                                             Value partials, Value first,
+                                             Value numPartials, int64_t step) {
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   auto loop = scf::ForOp::create(
-      b, loc, first, numPartials,
-      arith::ConstantIndexOp::create(b, loc, step), ValueRange{zero},
+      b, loc, first, numPartials, arith::ConstantIndexOp::create(b, loc, step),
+      ValueRange{zero},
       [&](OpBuilder &nb, Location nloc, Value i, ValueRange acc) {
         Value x = memref::LoadOp::create(nb, nloc, partials, ValueRange{i});
         Value greater = arith::CmpFOp::create(
@@ -399,9 +198,8 @@ static Value createPartialsMax(OpBuilder &b, Location loc, Value partials,
   return loop.getResult(0);
 }
 
-/// The elements of the buffer `memref`: the product of its sizes, read
-/// from its descriptor where they are run-time sizes.
-static Value createNumElements(OpBuilder &b, Location loc, Value memref) {
+Value mlir::nvfp4::detail::createNumElements(OpBuilder &b, Location loc,
+                                             Value memref) {
   int64_t staticProduct = 1;
   Value product;
   for (auto [i, size] :
@@ -417,9 +215,9 @@ static Value createNumElements(OpBuilder &b, Location loc, Value memref) {
   return product ? arith::MulIOp::create(b, loc, product, constant) : constant;
 }
 
-/// The 16-element blocks of the buffer `input` (of `c`'s input type).
-static Value createNumBlocks(OpBuilder &b, Location loc,
-                             const QuantizeConfig &c, Value input) {
+Value mlir::nvfp4::detail::createNumBlocks(OpBuilder &b, Location loc,
+                                           const QuantizeConfig &c,
+                                           Value input) {
   if (!c.runTimeRows)
     return arith::ConstantIndexOp::create(b, loc, c.numBlocks());
   return arith::DivUIOp::create(
@@ -427,9 +225,9 @@ static Value createNumBlocks(OpBuilder &b, Location loc,
       arith::ConstantIndexOp::create(b, loc, layout::kQuantizeBlock));
 }
 
-/// The partial maxima of the amax kernel in `partials`: its CTAs.
-static Value createNumPartials(OpBuilder &b, Location loc,
-                               const QuantizeConfig &c, Value partials) {
+Value mlir::nvfp4::detail::createNumPartials(OpBuilder &b, Location loc,
+                                             const QuantizeConfig &c,
+                                             Value partials) {
   if (!c.runTimeRows)
     return arith::ConstantIndexOp::create(b, loc,
                                           layout::amaxNumCtas(c.numElements));
@@ -441,14 +239,14 @@ static Value createNumPartials(OpBuilder &b, Location loc,
 static gpu::GPUFuncOp createKernel(OpBuilder &b, Location loc,
                                    gpu::GPUModuleOp module, StringRef name,
                                    TypeRange argTypes) {
-  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                              gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto smemType = MemRefType::get({layout::kQuantizeWarps}, b.getF32Type(),
                                   MemRefLayoutAttrInterface(), workgroup);
   b.setInsertionPointToEnd(module.getBody());
-  auto kernel = gpu::GPUFuncOp::create(b, loc, name,
-                                       b.getFunctionType(argTypes, {}),
-                                       TypeRange{smemType}, TypeRange{});
+  auto kernel =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}),
+                             TypeRange{smemType}, TypeRange{});
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(layout::kQuantizeThreads), 1, 1}));
@@ -478,9 +276,9 @@ gpu::GPUFuncOp QuantizeEmitter::buildAmaxKernel(gpu::GPUModuleOp module,
           : idx(layout::amaxNumCtas(c.numElements) * layout::kQuantizeThreads);
 
   // Grid-strided walk over the blocks; the order does not matter for a max.
-  auto loop = scf::ForOp::create(b, loc, gid.v,
-                                 createNumBlocks(b, loc, c, input), stride.v,
-                                 ValueRange{f32(0.0f)});
+  auto loop =
+      scf::ForOp::create(b, loc, gid.v, createNumBlocks(b, loc, c, input),
+                         stride.v, ValueRange{f32(0.0f)});
   {
     OpBuilder::InsertionGuard loopGuard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -549,9 +347,8 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
       layout::quantizeBlockOfThread(gid, c.storageCols, c.blockRows);
   // Storage is padded only for static sizes: a run-time size's storage
   // blocks are its input blocks.
-  Value numStorageBlocks = c.runTimeRows
-                               ? createNumBlocks(b, loc, c, input)
-                               : idx(c.numStorageBlocks()).v;
+  Value numStorageBlocks = c.runTimeRows ? createNumBlocks(b, loc, c, input)
+                                         : idx(c.numStorageBlocks()).v;
   Value valid = cmpI(arith::CmpIPredicate::ult, gid.v, numStorageBlocks);
   IndexExpr inputBlock = block;
   Value loads = valid;
@@ -574,8 +371,8 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
     b.setInsertionPointToStart(loadIf.thenBlock());
     scf::YieldOp::create(b, loc, loadBlock(inputPtr, inputBlock));
     b.setInsertionPointToStart(loadIf.elseBlock());
-    scf::YieldOp::create(
-        b, loc, SmallVector<Value>(layout::kQuantizeBlock, f32(0.0f)));
+    scf::YieldOp::create(b, loc,
+                         SmallVector<Value>(layout::kQuantizeBlock, f32(0.0f)));
   }
   SmallVector<Value> v(loadIf.getResults().begin(), loadIf.getResults().end());
   if (c.hadamard)
@@ -603,8 +400,7 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   b.setInsertionPointToStart(storeIf.thenBlock());
   LLVM::StoreOp::create(
       b, loc, quantized.packed,
-      byteAddress(globalBasePointer(data), layout::quantizeDataByte(block)),
-      8);
+      byteAddress(globalBasePointer(data), layout::quantizeDataByte(block)), 8);
   auto storeScale = [&]() {
     LLVM::StoreOp::create(
         b, loc, quantized.scale,
@@ -635,222 +431,4 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
   b.setInsertionPointAfter(storeIf);
   gpu::ReturnOp::create(b, loc);
   return kernel;
-}
-
-//===----------------------------------------------------------------------===//
-// Patterns
-//===----------------------------------------------------------------------===//
-
-/// The quantize kernel's CTAs for the run-time-sized buffer `input`, one
-/// thread per block, at least 1 (an empty input launches one CTA, whose
-/// threads store nothing) and at most `maxCtas`.
-static Value createRunTimeGridSize(OpBuilder &b, Location loc,
-                                   const QuantizeConfig &config, Value input,
-                                   std::optional<int64_t> maxCtas = {}) {
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value ctas = arith::CeilDivUIOp::create(
-      b, loc, createNumBlocks(b, loc, config, input),
-      cst(layout::kQuantizeThreads));
-  ctas = arith::MaxUIOp::create(b, loc, ctas, cst(1));
-  if (maxCtas)
-    ctas = arith::MinUIOp::create(b, loc, ctas, cst(*maxCtas));
-  return ctas;
-}
-
-/// Launches the amax kernel of `config` with the CTA shape `block` on the
-/// buffer `input`, building the kernel with `emitter` on first use (ops on
-/// inputs of one type and shape share it), and returns a new buffer of its
-/// per-CTA partial maxima.
-static Value launchAmaxKernel(OpBuilder &b, Location loc,
-                              const QuantizeConfig &config,
-                              QuantizeEmitter &emitter,
-                              gpu::GPUModuleOp kernelModule,
-                              gpu::KernelDim3 block, Value input) {
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value numCtas = config.runTimeRows
-                      ? createRunTimeGridSize(b, loc, config, input,
-                                              layout::kAmaxMaxCtas)
-                      : cst(layout::amaxNumCtas(config.numElements));
-  Value partials = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({config.runTimeRows ? ShapedType::kDynamic
-                                          : layout::amaxNumCtas(
-                                                config.numElements)},
-                      b.getF32Type()),
-      config.runTimeRows ? ValueRange{numCtas} : ValueRange{},
-      b.getI64IntegerAttr(16));
-  SmallVector<Value> args = {input, partials};
-  auto kernel =
-      kernelModule.lookupSymbol<gpu::GPUFuncOp>(config.amaxKernelName());
-  if (!kernel)
-    kernel = emitter.buildAmaxKernel(kernelModule, ValueRange(args).getTypes());
-  auto launch = gpu::LaunchFuncOp::create(
-      b, loc, kernel, gpu::KernelDim3{numCtas, cst(1), cst(1)}, block,
-      /*dynamicSharedMemorySize=*/Value(), args);
-  setLaunchOperandAccess(launch, /*written=*/partials);
-  return partials;
-}
-
-namespace {
-/// Lowers `nvfp4.quantize` to the amax and quantize kernels and rebuilds the
-/// NVFP4 value from their outputs with `nvfp4.assemble`.
-struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
-  QuantizeOpLowering(MLIRContext *ctx, GPUTarget target, bool hardwareSR)
-      : OpRewritePattern(ctx), target(target), hardwareSR(hardwareSR) {}
-
-  LogicalResult matchAndRewrite(QuantizeOp op,
-                                PatternRewriter &rewriter) const override {
-    auto module = op->getParentOfType<ModuleOp>();
-    if (!module)
-      return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    if (!mlir::nvfp4::detail::succeedsSilently(op.getContext(), [&] {
-          return checkQuantizeSupported(op, target, hardwareSR);
-        }))
-      return rewriter.notifyMatchFailure(op, "unsupported quantize");
-    QuantizeConfig config = QuantizeConfig::get(op, hardwareSR);
-    Location loc = op.getLoc();
-    auto cst = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(rewriter, loc, v);
-    };
-    auto alignment = rewriter.getI64IntegerAttr(16);
-    gpu::GPUModuleOp kernelModule =
-        getOrCreateNVFP4KernelModule(rewriter, module);
-    QuantizeEmitter emitter(rewriter, loc, config, target);
-    gpu::KernelDim3 block{cst(layout::kQuantizeThreads), cst(1), cst(1)};
-
-    auto inputType = cast<RankedTensorType>(op.getInput().getType());
-    Value input = bufferization::ToBufferOp::create(
-        rewriter, loc,
-        MemRefType::get(inputType.getShape(), inputType.getElementType()),
-        op.getInput(), /*read_only=*/true);
-
-    // Tensor amax: the explicit operand, or the amax kernel's partials.
-    Value amaxSource = op.getAmax();
-    Value partials;
-    if (!amaxSource) {
-      partials = launchAmaxKernel(rewriter, loc, config, emitter, kernelModule,
-                                  block, input);
-      amaxSource = partials;
-    }
-
-    // Outputs: packed data, compact (or tcgen05 atoms) scales, the amax,
-    // in the storage shape (K padded for a tcgen05 matmul).
-    NVFP4TensorType storageType = mlir::nvfp4::detail::getNVFP4StorageType(op);
-    RankedTensorType dataType = storageType.getDataType();
-    RankedTensorType scalesType =
-        config.scaleAtoms
-            ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(storageType)
-            : storageType.getScalesType();
-    // Run-time sizes are the input's leading ones (1x16 blocks: the data
-    // and scales have the input's rows).
-    SmallVector<Value> rowSizes;
-    for (auto [i, size] : llvm::enumerate(inputType.getShape()))
-      if (ShapedType::isDynamic(size))
-        rowSizes.push_back(memref::DimOp::create(rewriter, loc, input, i));
-    Value data = memref::AllocOp::create(
-        rewriter, loc,
-        MemRefType::get(dataType.getShape(), dataType.getElementType()),
-        rowSizes, alignment);
-    Value scales = memref::AllocOp::create(
-        rewriter, loc,
-        MemRefType::get(scalesType.getShape(), scalesType.getElementType()),
-        rowSizes, alignment);
-    Value amaxOut = memref::AllocOp::create(
-        rewriter, loc, MemRefType::get({1}, rewriter.getF32Type()));
-    SmallVector<Value> args = {input, amaxSource, data, scales, amaxOut};
-    if (config.stochastic) {
-      Value seed = op.getSeed();
-      if (!seed)
-        seed = arith::ConstantOp::create(rewriter, loc,
-                                         rewriter.getI64IntegerAttr(0));
-      args.push_back(seed);
-    }
-    auto kernel =
-        kernelModule.lookupSymbol<gpu::GPUFuncOp>(config.quantizeKernelName());
-    if (!kernel)
-      kernel = emitter.buildQuantizeKernel(kernelModule,
-                                           ValueRange(args).getTypes());
-    auto launch = gpu::LaunchFuncOp::create(
-        rewriter, loc, kernel,
-        gpu::KernelDim3{
-            config.runTimeRows
-                ? createRunTimeGridSize(rewriter, loc, config, input)
-                : cst(layout::quantizeNumCtas(config.numStorageElements())),
-            cst(1), cst(1)},
-        block, /*dynamicSharedMemorySize=*/Value(), args);
-    setLaunchOperandAccess(launch, /*written=*/{data, scales, amaxOut});
-
-    // Host side: the amax back as a scalar, the buffers as the NVFP4 value.
-    Value amax =
-        memref::LoadOp::create(rewriter, loc, amaxOut, ValueRange{cst(0)});
-    memref::DeallocOp::create(rewriter, loc, amaxOut);
-    if (partials)
-      memref::DeallocOp::create(rewriter, loc, partials);
-    Value dataTensor = bufferization::ToTensorOp::create(
-        rewriter, loc, dataType, data, /*restrict=*/true, /*writable=*/true);
-    Value scalesTensor = bufferization::ToTensorOp::create(
-        rewriter, loc, scalesType, scales, /*restrict=*/true,
-        /*writable=*/true);
-    mlir::nvfp4::detail::replaceWithNVFP4Storage(
-        rewriter, op, dataTensor, scalesTensor, amax, config.scaleAtoms);
-    return success();
-  }
-
-  GPUTarget target;
-  bool hardwareSR;
-};
-
-/// Lowers `nvfp4.amax` to a launch of the amax kernel and the maximum of its
-/// per-CTA partials on the host.
-struct AmaxOpLowering : public OpRewritePattern<AmaxOp> {
-  AmaxOpLowering(MLIRContext *ctx, GPUTarget target)
-      : OpRewritePattern(ctx), target(target) {}
-
-  LogicalResult matchAndRewrite(AmaxOp op,
-                                PatternRewriter &rewriter) const override {
-    auto module = op->getParentOfType<ModuleOp>();
-    if (!module)
-      return rewriter.notifyMatchFailure(op, "not inside a builtin.module");
-    if (!mlir::nvfp4::detail::succeedsSilently(
-            op.getContext(), [&] { return checkAmaxSupported(op, target); }))
-      return rewriter.notifyMatchFailure(op, "unsupported amax");
-    QuantizeConfig config =
-        QuantizeConfig::getForInput(op.getInput().getType());
-    Location loc = op.getLoc();
-    gpu::GPUModuleOp kernelModule =
-        getOrCreateNVFP4KernelModule(rewriter, module);
-    QuantizeEmitter emitter(rewriter, loc, config, target);
-    auto cst = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(rewriter, loc, v);
-    };
-    Value input =
-        mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, op.getInput());
-    Value partials = launchAmaxKernel(
-        rewriter, loc, config, emitter, kernelModule,
-        gpu::KernelDim3{cst(layout::kQuantizeThreads), cst(1), cst(1)}, input);
-    Value amax = createPartialsMax(
-        rewriter, loc, partials, cst(0),
-        createNumPartials(rewriter, loc, config, partials), /*step=*/1);
-    memref::DeallocOp::create(rewriter, loc, partials);
-    rewriter.replaceOp(op, amax);
-    return success();
-  }
-
-  GPUTarget target;
-};
-} // namespace
-
-void mlir::nvfp4::populateNVFP4QuantizeToGPUConversionPatterns(
-    RewritePatternSet &patterns, GPUTarget target, bool hardwareSR) {
-  patterns.add<QuantizeOpLowering>(patterns.getContext(), target,
-                                   hardwareSR); // nvfp4.quantize
-}
-
-void mlir::nvfp4::populateNVFP4AmaxToGPUConversionPatterns(
-    RewritePatternSet &patterns, GPUTarget target) {
-  patterns.add<AmaxOpLowering>(patterns.getContext(), target); // nvfp4.amax
 }

@@ -82,21 +82,14 @@ struct MatmulConfig : MatmulShape {
   }
 
   /// A symbol name unique to the configuration, e.g.
-  /// `nvfp4_matmul_m128n64k256_1x16_16x16_f32` (MX: the formats instead of
+  /// `nvfp4_matmul_m128n64k256_1x16_16x16_f32`, `nvfp4_matmul_mdyn_n64k256_...`
+  /// for a run-time M (MX: the formats instead of
   /// the blocks, `..._mxfp4_mxfp4_...`); tiles other than 64x64 add a
   /// suffix, e.g. `_t128x128`.
   std::string kernelName() const {
     std::string name;
     llvm::raw_string_ostream os(name);
-    os << "nvfp4_matmul_";
-    if (batch)
-      os << "b" << batch;
-    // A run-time M: `mdyn_`, e.g. `nvfp4_matmul_mdyn_n64k256_1x16_16x16_f32`.
-    if (hasRunTimeM())
-      os << "mdyn_";
-    else
-      os << "m" << m;
-    os << "n" << n << "k" << k << "_" << operandsNamePart();
+    os << "nvfp4_matmul_" << shapeNamePart() << "_" << operandsNamePart();
     os << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
       os << "_acc";

@@ -238,15 +238,7 @@ struct Tcgen05Config : MatmulShape {
   std::string kernelName() const {
     std::string name;
     llvm::raw_string_ostream os(name);
-    os << "nvfp4_tcgen05_matmul_";
-    if (batch)
-      os << "b" << batch;
-    // A run-time M: `mdyn_`.
-    if (hasRunTimeM())
-      os << "mdyn_";
-    else
-      os << "m" << m;
-    os << "n" << n << "k" << k << "_t" << plan.tileN
+    os << "nvfp4_tcgen05_matmul_" << shapeNamePart() << "_t" << plan.tileN
        << (plan.ctaPair ? "_pair_" : "_") << operandsNamePart();
     os << (resultElementType.isBF16() ? "bf16" : "f32");
     if (hasAcc)
