@@ -58,11 +58,10 @@ namespace {
     description = "the toolkit's stub libcuda was loaded instead of the "
                   "driver's libcuda.so.1";
   }
-  std::fprintf(stderr,
-               "nvfp4-cuda-runtime: %s: %s failed: %s (%s) [CUresult %d]\n",
-               entry, call, name ? name : "unknown CUresult",
-               description ? description : "no description",
-               static_cast<int>(result));
+  std::fprintf(
+      stderr, "nvfp4-cuda-runtime: %s: %s failed: %s (%s) [CUresult %d]\n",
+      entry, call, name ? name : "unknown CUresult",
+      description ? description : "no description", static_cast<int>(result));
   std::fflush(stderr);
   std::exit(EXIT_FAILURE);
 }
@@ -231,26 +230,24 @@ HostRange memrefRange(const char *entry, int64_t rank,
   bool overflow = false;
   for (int64_t i = 0; i < rank && !overflow; ++i) {
     uint64_t step;
-    overflow = __builtin_mul_overflow(static_cast<uint64_t>(sizes[i] - 1),
-                                      static_cast<uint64_t>(strides[i]),
-                                      &step) ||
-               __builtin_add_overflow(extent, step, &extent);
+    overflow =
+        __builtin_mul_overflow(static_cast<uint64_t>(sizes[i] - 1),
+                               static_cast<uint64_t>(strides[i]), &step) ||
+        __builtin_add_overflow(extent, step, &extent);
   }
   const uint64_t elementBytes = static_cast<uint64_t>(elementSizeBytes);
-  overflow = overflow ||
-             __builtin_mul_overflow(extent, elementBytes, &bytes) ||
-             __builtin_mul_overflow(
-                 static_cast<uint64_t>(descriptor->offset), elementBytes,
-                 &offsetBytes) ||
-             __builtin_add_overflow(
-                 static_cast<uint64_t>(
-                     reinterpret_cast<uintptr_t>(descriptor->aligned)),
-                 offsetBytes, &end) ||
-             __builtin_add_overflow(end, bytes, &end);
+  overflow =
+      overflow || __builtin_mul_overflow(extent, elementBytes, &bytes) ||
+      __builtin_mul_overflow(static_cast<uint64_t>(descriptor->offset),
+                             elementBytes, &offsetBytes) ||
+      __builtin_add_overflow(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(
+                                 descriptor->aligned)),
+                             offsetBytes, &end) ||
+      __builtin_add_overflow(end, bytes, &end);
   if (overflow)
     failUsagef(entry,
-               "memref of rank %" PRId64 " at %p (offset %" PRId64
-               ", %" PRId64 "-byte elements) extends beyond the address space",
+               "memref of rank %" PRId64 " at %p (offset %" PRId64 ", %" PRId64
+               "-byte elements) extends beyond the address space",
                rank, static_cast<void *>(descriptor->aligned),
                descriptor->offset, elementSizeBytes);
   return {descriptor->aligned + offsetBytes, bytes};
@@ -321,18 +318,16 @@ extern "C" CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
     optLevel = 0;
   if (optLevel > 4)
     optLevel = 4;
-  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL,
-                            CU_JIT_ERROR_LOG_BUFFER,
+  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {
-      reinterpret_cast<void *>(static_cast<uintptr_t>(optLevel)), errorLog,
-      reinterpret_cast<void *>(static_cast<uintptr_t>(kLogSize))};
+  void *values[] = {reinterpret_cast<void *>(static_cast<uintptr_t>(optLevel)),
+                    errorLog,
+                    reinterpret_cast<void *>(static_cast<uintptr_t>(kLogSize))};
   CUmodule module = nullptr;
   CUresult result = cuModuleLoadDataEx(&module, data, 3, options, values);
   if (result != CUDA_SUCCESS) {
     if (errorLog[0])
-      std::fprintf(stderr, "nvfp4-cuda-runtime: PTX JIT log:\n%s\n",
-                   errorLog);
+      std::fprintf(stderr, "nvfp4-cuda-runtime: PTX JIT log:\n%s\n", errorLog);
     fail(entry, "cuModuleLoadDataEx(&module, data, 3, options, values)",
          result);
   }
@@ -347,8 +342,7 @@ extern "C" void mgpuModuleUnload(CUmodule module) {
   NVFP4_CU_CHECK(entry, cuModuleUnload(module));
 }
 
-extern "C" CUfunction mgpuModuleGetFunction(CUmodule module,
-                                            const char *name) {
+extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   const char *entry = "mgpuModuleGetFunction";
   if (!module || !name)
     failUsage(entry, "no module or no kernel name");
@@ -368,17 +362,17 @@ static void allowSharedMemory(const char *entry, CUfunction function,
                               int32_t smem) {
   if (smem <= 48 * 1024)
     return;
-  NVFP4_CU_CHECK(entry,
-                 cuFuncSetAttribute(function,
-                                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                    smem));
+  NVFP4_CU_CHECK(
+      entry, cuFuncSetAttribute(function,
+                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                smem));
 }
 
 extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                  intptr_t gridY, intptr_t gridZ,
                                  intptr_t blockX, intptr_t blockY,
-                                 intptr_t blockZ, int32_t smem,
-                                 CUstream stream, void **params, void **extra,
+                                 intptr_t blockZ, int32_t smem, CUstream stream,
+                                 void **params, void **extra,
                                  size_t /*paramsCount*/) {
   const char *entry = "mgpuLaunchKernel";
   if (!function)
@@ -400,11 +394,13 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
     NVFP4_CU_CHECK(entry, cuStreamSynchronize(stream));
 }
 
-extern "C" void mgpuLaunchClusterKernel(
-    CUfunction function, intptr_t clusterX, intptr_t clusterY,
-    intptr_t clusterZ, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
-    intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem,
-    CUstream stream, void **params, void **extra) {
+extern "C" void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
+                                        intptr_t clusterY, intptr_t clusterZ,
+                                        intptr_t gridX, intptr_t gridY,
+                                        intptr_t gridZ, intptr_t blockX,
+                                        intptr_t blockY, intptr_t blockZ,
+                                        int32_t smem, CUstream stream,
+                                        void **params, void **extra) {
   const char *entry = "mgpuLaunchClusterKernel";
   if (!function)
     failUsage(entry, "no kernel");
@@ -555,8 +551,7 @@ extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
   if (!dst)
     failUsage(entry, "null destination");
   uint64_t bytes;
-  if (__builtin_mul_overflow(static_cast<uint64_t>(count), uint64_t(4),
-                             &bytes))
+  if (__builtin_mul_overflow(static_cast<uint64_t>(count), uint64_t(4), &bytes))
     failUsagef(entry, "%zu 32-bit words do not fit in the address space",
                count);
   makeContextCurrent(entry);
@@ -573,8 +568,7 @@ extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
   if (!dst)
     failUsage(entry, "null destination");
   uint64_t bytes;
-  if (__builtin_mul_overflow(static_cast<uint64_t>(count), uint64_t(2),
-                             &bytes))
+  if (__builtin_mul_overflow(static_cast<uint64_t>(count), uint64_t(2), &bytes))
     failUsagef(entry, "%zu 16-bit words do not fit in the address space",
                count);
   makeContextCurrent(entry);
@@ -594,8 +588,8 @@ extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
     failUsagef(entry, "%" PRIu64 " bytes at %p wrap around the address space",
                sizeBytes, ptr);
   makeContextCurrent(entry);
-  NVFP4_CU_CHECK(entry, cuMemHostRegister(ptr, sizeBytes,
-                                          CU_MEMHOSTREGISTER_PORTABLE));
+  NVFP4_CU_CHECK(
+      entry, cuMemHostRegister(ptr, sizeBytes, CU_MEMHOSTREGISTER_PORTABLE));
 }
 
 extern "C" void mgpuMemHostUnregister(void *ptr) {
@@ -608,19 +602,19 @@ extern "C" void mgpuMemHostUnregister(void *ptr) {
 
 extern "C" void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                           int64_t elementSizeBytes) {
-  HostRange range = memrefRange(
-      "mgpuMemHostRegisterMemRef", rank,
-      static_cast<const MemRefDescriptorHeader *>(descriptor),
-      elementSizeBytes);
+  HostRange range =
+      memrefRange("mgpuMemHostRegisterMemRef", rank,
+                  static_cast<const MemRefDescriptorHeader *>(descriptor),
+                  elementSizeBytes);
   mgpuMemHostRegister(range.begin, range.bytes);
 }
 
 extern "C" void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                             int64_t elementSizeBytes) {
-  HostRange range = memrefRange(
-      "mgpuMemHostUnregisterMemRef", rank,
-      static_cast<const MemRefDescriptorHeader *>(descriptor),
-      elementSizeBytes);
+  HostRange range =
+      memrefRange("mgpuMemHostUnregisterMemRef", rank,
+                  static_cast<const MemRefDescriptorHeader *>(descriptor),
+                  elementSizeBytes);
   if (range.bytes != 0)
     mgpuMemHostUnregister(range.begin);
 }
@@ -633,6 +627,15 @@ extern "C" void mgpuSetDefaultDevice(int32_t device) {
   if (device < 0)
     failUsage("mgpuSetDefaultDevice", "negative device ordinal");
   defaultDevice() = device;
+}
+
+extern "C" void nvfp4CudaCheckShape(int32_t holds, const char *message) {
+  if (holds)
+    return;
+  std::fprintf(stderr, "nvfp4-cuda-runtime: %s\n",
+               message ? message : "a run-time shape check failed");
+  std::fflush(stderr);
+  std::exit(EXIT_FAILURE);
 }
 
 extern "C" int32_t nvfp4CudaMultiprocessorCount() {
@@ -676,8 +679,8 @@ nvfp4CudaTensorMapEncode2D(void *tensorMap, void *globalAddress,
       issue != tc::TensorMapIssue::None) {
     std::fprintf(stderr,
                  "nvfp4-cuda-runtime: %s: %s (address %p, %" PRIu64
-                 " x %" PRIu64 " bytes, row stride %" PRIu64
-                 ", box %" PRIu32 " x %" PRIu32 ", swizzle %" PRId32 ")\n",
+                 " x %" PRIu64 " bytes, row stride %" PRIu64 ", box %" PRIu32
+                 " x %" PRIu32 ", swizzle %" PRId32 ")\n",
                  entry, tc::describeTensorMapIssue(issue), globalAddress,
                  outerRows, innerBytes, rowStrideBytes, boxOuterRows,
                  boxInnerBytes, swizzle);

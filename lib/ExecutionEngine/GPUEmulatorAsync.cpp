@@ -267,8 +267,8 @@ static_assert(sizeof(EmulatedTensorMap) <= tc::kTensorMapObjectBytes,
 /// Queues `transfer` into shared memory of `dst` at `dstOffset`, completing
 /// on the mbarrier at `barrierAddress`.
 static void issueTransfer(Thread &t, Transfer transfer,
-                          const void *barrierAddress, bool pair,
-                          const char *op, const char *location) {
+                          const void *barrierAddress, bool pair, const char *op,
+                          const char *location) {
   Cta &dst = *transfer.dst;
   const uint32_t length = static_cast<uint32_t>(transfer.bytes.size());
   if (static_cast<size_t>(transfer.dstOffset) + length > dst.shared.size())
@@ -286,12 +286,11 @@ static void issueTransfer(Thread &t, Transfer transfer,
            t.cta->name, t.linear, op, kSharedWindowBase + i, dst.rank,
            location);
   Cta *barrierCta = nullptr;
-  Mbarrier &barrier = getMbarrier(t, barrierAddress, op, &barrierCta,
-                                  &transfer.barrierOffset);
+  Mbarrier &barrier =
+      getMbarrier(t, barrierAddress, op, &barrierCta, &transfer.barrierOffset);
   // The mbarrier is in the destination's CTA; with .cta_group::2 it may be
   // in the peer CTA of the pair.
-  if (barrierCta != &dst &&
-      !(pair && barrierCta->rank == (dst.rank ^ 1)))
+  if (barrierCta != &dst && !(pair && barrierCta->rank == (dst.rank ^ 1)))
     fail("kernel %s: thread %" PRId64 ": %s into CTA rank %d completes on an "
          "mbarrier of CTA rank %d (PTX ISA: the destination's CTA%s), at %s",
          t.cta->name, t.linear, op, dst.rank, barrierCta->rank,
@@ -353,11 +352,12 @@ extern "C" void nvfp4EmuTmaLoad2D(void *thread, void *dst,
          t->cta->name);
   const uint64_t boxInner = map.boxInnerBytes, boxOuter = map.boxOuterRows;
   transfer.bytes.assign(boxInner * boxOuter, 0);
-  const auto *global =
-      reinterpret_cast<const uint8_t *>(static_cast<uintptr_t>(map.globalAddress));
+  const auto *global = reinterpret_cast<const uint8_t *>(
+      static_cast<uintptr_t>(map.globalAddress));
   for (uint64_t row = 0; row < boxOuter; ++row)
     for (uint64_t col = 0; col < boxInner; ++col) {
-      const int64_t gx = int64_t(x) + int64_t(col), gy = int64_t(y) + int64_t(row);
+      const int64_t gx = int64_t(x) + int64_t(col),
+                    gy = int64_t(y) + int64_t(row);
       // Out-of-bounds elements are zeros (OOB fill NONE).
       uint8_t value = 0;
       if (gx >= 0 && gy >= 0 && uint64_t(gx) < map.innerBytes &&
@@ -425,8 +425,8 @@ extern "C" int8_t nvfp4EmuElectSync(void *thread, int32_t memberMask) {
   Thread *t = asThread(thread);
   // Warp-wide like shfl.sync: every member arrives; the leader is the
   // lowest member lane (the ISA: chosen deterministically).
-  nvfp4EmuShflSync(thread, static_cast<int32_t>(ShuffleMode::Index),
-                   memberMask, 0, 0, 0x1F, nullptr);
+  nvfp4EmuShflSync(thread, static_cast<int32_t>(ShuffleMode::Index), memberMask,
+                   0, 0, 0x1F, nullptr);
   const int lane = static_cast<int>(t->linear % kWarpSize);
   return lane == __builtin_ctz(static_cast<uint32_t>(memberMask)) ? 1 : 0;
 }
@@ -470,6 +470,11 @@ nvfp4CudaTensorMapEncode2D(void *tensorMap, void *globalAddress,
          outerRows, innerBytes, globalAddress);
   std::memset(tensorMap, 0, tc::kTensorMapObjectBytes);
   new (tensorMap) EmulatedTensorMap{EmulatedTensorMap::kMagic, map};
+}
+
+extern "C" void nvfp4CudaCheckShape(int32_t holds, const char *message) {
+  if (!holds)
+    fail("%s", message ? message : "a run-time shape check failed");
 }
 
 extern "C" int32_t nvfp4CudaMultiprocessorCount() {

@@ -27,6 +27,33 @@ namespace mlir::nvfp4 {
 
 using namespace mlir;
 
+/// Warns at each `tensor.cast` in `func` that turns a run-time size of the
+/// program into a static one. Such a cast asserts the size without a check:
+/// when the size differs at run time, every result that depends on it is
+/// wrong. torch-mlir's lowering of `aten.view` (in IREE's ONNX and torch
+/// input) emits one, assuming a size of 1, where a reshape merges two
+/// run-time sizes (llvm/torch-mlir#4743; docs/frontends.md).
+static void warnOnNarrowedRunTimeSizes(Operation *func) {
+  func->walk([](tensor::CastOp cast) {
+    auto source = dyn_cast<RankedTensorType>(cast.getSource().getType());
+    auto dest = dyn_cast<RankedTensorType>(cast.getType());
+    if (!source || !dest)
+      return;
+    for (int64_t i = 0, e = source.getRank(); i < e; ++i) {
+      if (!source.isDynamicDim(i) || dest.isDynamicDim(i))
+        continue;
+      cast.emitWarning("nvfp4-import-iree-input: this cast assumes that "
+                       "run-time dimension ")
+          << i << " is " << dest.getDimSize(i)
+          << " without a check; where it is not, the results are wrong "
+             "(torch-mlir's aten.view lowering emits such casts when a "
+             "reshape merges run-time sizes, llvm/torch-mlir#4743: see "
+             "docs/frontends.md)";
+      return;
+    }
+  });
+}
+
 namespace {
 
 bool isNamed(Operation *op, StringRef name) {
@@ -178,7 +205,8 @@ struct ImportIREEInputPass
                          ret->getOperandTypes().end());
       ret->erase();
     }
-    if (llvm::any_of(oldArgs, [](BlockArgument arg) { return !arg.use_empty(); }))
+    if (llvm::any_of(oldArgs,
+                     [](BlockArgument arg) { return !arg.use_empty(); }))
       return func.emitError("nvfp4-import-iree-input: a buffer-view or fence "
                             "argument has uses other than the ABI operations");
     newEntry.eraseArguments(0, oldArgs.size());
@@ -195,7 +223,10 @@ struct ImportIREEInputPass
              "arith and math bodies)";
       return WalkResult::interrupt();
     });
-    return failure(left.wasInterrupted());
+    if (left.wasInterrupted())
+      return failure();
+    warnOnNarrowedRunTimeSizes(func);
+    return success();
   }
 };
 

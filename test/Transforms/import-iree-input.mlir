@@ -98,3 +98,23 @@
 // expected-error @below {{nvfp4-import-iree-input: expected a util.func with a name, a function type and a body}}
 "util.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "external"}> ({
 }) : () -> ()
+
+// -----
+
+// A cast that makes a run-time size static asserts it without a check (as
+// torch-mlir's aten.view lowering does when a reshape merges two run-time
+// sizes): a warning at the cast. Casts that keep or widen run-time sizes,
+// and a cast of static sizes, are left alone. The IR is unchanged.
+// CHECK-LABEL: func.func @narrowing(%arg0: tensor<?x4x?x8xf32>, %arg1: tensor<2x4xf32>)
+// CHECK-NEXT: %[[NARROW:.*]] = tensor.cast %arg0 : tensor<?x4x?x8xf32> to tensor<1x4x?x8xf32>
+// CHECK-NEXT: %[[WIDE:.*]] = tensor.cast %[[NARROW]] : tensor<1x4x?x8xf32> to tensor<?x?x?x8xf32>
+// CHECK-NEXT: %[[SAME:.*]] = tensor.cast %arg1 : tensor<2x4xf32> to tensor<2x4xf32>
+// CHECK-NEXT: return %[[WIDE]], %[[SAME]]
+"util.func"() <{function_type = (tensor<?x4x?x8xf32>, tensor<2x4xf32>) -> (tensor<?x?x?x8xf32>, tensor<2x4xf32>), sym_name = "narrowing"}> ({
+^bb0(%arg0: tensor<?x4x?x8xf32>, %arg1: tensor<2x4xf32>):
+  // expected-warning @+1 {{this cast assumes that run-time dimension 0 is 1 without a check; where it is not, the results are wrong (torch-mlir's aten.view lowering}}
+  %0 = tensor.cast %arg0 : tensor<?x4x?x8xf32> to tensor<1x4x?x8xf32>
+  %1 = tensor.cast %0 : tensor<1x4x?x8xf32> to tensor<?x?x?x8xf32>
+  %2 = tensor.cast %arg1 : tensor<2x4xf32> to tensor<2x4xf32>
+  "util.return"(%1, %2) : (tensor<?x?x?x8xf32>, tensor<2x4xf32>) -> ()
+}) : () -> ()

@@ -134,6 +134,11 @@ void mgpuSetDefaultDevice(int32_t device);
 /// size of the persistent tcgen05 matmul kernel).
 int32_t nvfp4CudaMultiprocessorCount();
 
+/// A shape rule of a kernel on run-time sizes, checked by the host code
+/// before the launch: unless `holds`, prints `message` (which names the op,
+/// its location and the rule) and ends the process with a failure.
+void nvfp4CudaCheckShape(int32_t holds, const char *message);
+
 /// Encodes a rank-2 TMA tensor map of bytes (CU_TENSOR_MAP_DATA_TYPE_UINT8)
 /// into the 128 bytes at `tensorMap` (host memory, 64-byte aligned): the
 /// device buffer at `globalAddress`, `outerRows` rows of `innerBytes` bytes,

@@ -308,6 +308,9 @@ void nvfp4CudaTensorMapEncode2D(void *tensorMap, void *globalAddress,
                                 uint64_t rowStrideBytes, uint32_t boxInnerBytes,
                                 uint32_t boxOuterRows, int32_t swizzle);
 int32_t nvfp4CudaMultiprocessorCount();
+/// The host code's check of a shape rule on run-time sizes (as
+/// libnvfp4_cuda_runtime's): unless `holds`, fails with `message`.
+void nvfp4CudaCheckShape(int32_t holds, const char *message);
 
 } // extern "C"
 

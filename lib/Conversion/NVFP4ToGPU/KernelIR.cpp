@@ -28,7 +28,10 @@ nvfp4::detail::MatmulShape nvfp4::detail::MatmulShape::of(MatmulOp op) {
   if (lhsShape.size() == 3)
     s.batch = lhsShape[0];
   s.m = lhsShape[lhsShape.size() - 2];
-  s.k = lhsShape.back();
+  // A K that one operand has static is the kernel's (the host checks the
+  // other's run-time K against it).
+  s.k = ShapedType::isDynamic(lhsShape.back()) ? rhsShape.back()
+                                               : lhsShape.back();
   s.n = rhsShape[rhsShape.size() - 2];
   s.lhsBlockRows = lhs.getBlock().getRows();
   s.rhsBlockRows = rhs.getBlock().getRows();
@@ -123,8 +126,7 @@ RankedTensorType nvfp4::detail::getTcgen05AtomsScalesType(Type type) {
 
 Value nvfp4::detail::createTcgen05AtomsNVFP4Value(OpBuilder &b, Location loc,
                                                   Type type, Value data,
-                                                  Value scales,
-                                                  Value amax) {
+                                                  Value scales, Value amax) {
   auto cast = UnrealizedConversionCastOp::create(
       b, loc, type, ValueRange{data, scales, amax});
   cast->setAttr(kScaleLayoutAttrName,
@@ -199,8 +201,7 @@ nvfp4::detail::getNVFP4Components(OpBuilder &b, Location loc, Value value,
   if (scaleLayout)
     *scaleLayout = ScaleLayout::Compact;
   if (auto assemble = value.getDefiningOp<AssembleOp>())
-    return {assemble.getData(), assemble.getScales(),
-            assemble.getAmax()};
+    return {assemble.getData(), assemble.getScales(), assemble.getAmax()};
   if (Operation *def = value.getDefiningOp();
       def && isTcgen05AtomsNVFP4Value(def)) {
     if (scaleLayout) {
@@ -231,4 +232,59 @@ void mlir::nvfp4::setLaunchOperandAccess(gpu::LaunchFuncOp launch,
   }
   launch->setAttr(kLaunchOperandAccessAttrName,
                   DenseI32ArrayAttr::get(launch.getContext(), access));
+}
+
+void nvfp4::detail::declareRuntimeFunction(OpBuilder &b, ModuleOp module,
+                                           StringRef name,
+                                           LLVM::LLVMFunctionType type) {
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+}
+
+void nvfp4::detail::createRunTimeShapeCheck(OpBuilder &b, Operation *op,
+                                            Value holds, StringRef rule) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    op->getLoc().print(os);
+  os << ": '" << op->getName() << "' op: run-time shape check failed: " << rule;
+  message.push_back('\0');
+  auto module = op->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = b.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  declareRuntimeFunction(
+      b, module, kShapeCheckFunction,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                  {b.getI32Type(), ptrType}));
+  // One global per check, named by its place among the module's checks.
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = ("__nvfp4_shape_check_" + Twine(i)).str();
+    if (!module.lookupSymbol(name))
+      break;
+  }
+  Location loc = op->getLoc();
+  Value text =
+      LLVM::createGlobalString(loc, b, name, message, LLVM::Linkage::Internal);
+  Value holds32 = arith::ExtUIOp::create(b, loc, b.getI32Type(), holds);
+  LLVM::CallOp::create(b, loc, TypeRange{}, kShapeCheckFunction,
+                       ValueRange{holds32, text});
+}
+void nvfp4::detail::createRunTimeMultipleCheck(OpBuilder &b, Operation *op,
+                                               Value size, int64_t multiple,
+                                               StringRef what) {
+  Location loc = op->getLoc();
+  Value rem = arith::RemUIOp::create(
+      b, loc, size, arith::ConstantIndexOp::create(b, loc, multiple));
+  Value holds =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  createRunTimeShapeCheck(
+      b, op, holds, (what + " must be a multiple of " + Twine(multiple)).str());
 }

@@ -16,7 +16,9 @@
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -85,8 +87,11 @@ struct MatmulShape {
   static MatmulShape of(MatmulOp op);
   /// Whether M is a run-time size (ShapedType::kDynamic): the kernel reads
   /// it from A's data buffer and bounds the rows of the grid's last tile by
-  /// it; N, K and the batch are static.
+  /// it. N and the batch are static.
   bool hasRunTimeM() const { return ShapedType::isDynamic(m); }
+  /// Whether K is a run-time size (both operands' K are): the kernel reads
+  /// it from A's data buffer, and the host checks B's against it.
+  bool hasRunTimeK() const { return ShapedType::isDynamic(k); }
   bool isMX() const { return lhsFormat != Format::NVFP4; }
   /// Bits of an operand element: 4 (E2M1) or 8 (MXFP8's E4M3, E5M2).
   int64_t elementBits() const { return getElementBits(lhsFormat); }
@@ -94,11 +99,13 @@ struct MatmulShape {
   int64_t blockCols() const { return isMX() ? 32 : 16; }
   int64_t batches() const { return std::max<int64_t>(batch, 1); }
   /// The kernel-name part of the shape: `b2m128n64k256`, or with a
-  /// run-time M `mdyn_n64k256` (one kernel for every M).
+  /// run-time M `mdyn_n64k256` (one kernel for every M), with a run-time K
+  /// `m128n64kdyn`.
   std::string shapeNamePart() const {
     std::string s = batch ? "b" + std::to_string(batch) : "";
     s += hasRunTimeM() ? "mdyn_" : "m" + std::to_string(m);
-    return s + "n" + std::to_string(n) + "k" + std::to_string(k);
+    return s + "n" + std::to_string(n) + "k" +
+           (hasRunTimeK() ? "dyn" : std::to_string(k));
   }
   /// The kernel-name part of the operands: their formats for MX
   /// (`mxfp4_mxfp4_`), their blocks for NVFP4 (`1x16_16x16_`).
@@ -247,6 +254,27 @@ NVFP4Components getNVFP4Components(OpBuilder &b, Location loc, Value value,
 /// of a `bufferization.to_tensor` (e.g. an output of an earlier kernel) when
 /// its type matches, otherwise a read-only `bufferization.to_buffer`.
 Value createReadOnlyBuffer(OpBuilder &b, Location loc, Value tensor);
+
+/// Declares the runtime function `name` in `module` unless it is declared.
+void declareRuntimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
+                            LLVM::LLVMFunctionType type);
+
+/// The runtime's check of a shape rule, `void (i32 holds, ptr message)`:
+/// unless `holds`, it prints the message to stderr and ends the process
+/// with a failure (the CUDA runtime and the emulator both define it).
+inline constexpr llvm::StringLiteral kShapeCheckFunction =
+    "nvfp4CudaCheckShape";
+
+/// A shape rule of a kernel on run-time sizes, checked on the host before
+/// the launch by a call of kShapeCheckFunction with `holds` and a message
+/// that names `op` and its location, and `rule` (e.g. "the last dimension
+/// must be a multiple of 16").
+void createRunTimeShapeCheck(OpBuilder &b, Operation *op, Value holds,
+                             StringRef rule);
+
+/// createRunTimeShapeCheck of `size % multiple == 0`.
+void createRunTimeMultipleCheck(OpBuilder &b, Operation *op, Value size,
+                                int64_t multiple, StringRef what);
 
 } // namespace mlir::nvfp4::detail
 

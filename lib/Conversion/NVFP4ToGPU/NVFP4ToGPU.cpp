@@ -18,12 +18,12 @@
 
 #include "MmaSync/MmaSyncMatmul.h"
 
-#include "nvfp4/Conversion/NVFP4ToGPU/Host/BoundaryScaleLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/ElementwiseKernels.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/TransposeKernel.h"
+#include "nvfp4/Conversion/NVFP4ToGPU/Host/BoundaryScaleLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/MmaSync/MmaLayout.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05Matmul.h"
 #include "nvfp4/Conversion/NVFP4ToGPU/Tcgen05/Tcgen05TensorMap.h"
-#include "nvfp4/Conversion/NVFP4ToGPU/Elementwise/TransposeKernel.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "BlockQuantizeIR.h"
@@ -87,7 +87,6 @@ bool mlir::nvfp4::hasBlockScaledMma(GPUTarget target) {
   return target == GPUTarget::SM120a || target == GPUTarget::SM121a;
 }
 
-
 std::optional<::nvfp4::gpu::TileShape>
 mlir::nvfp4::parseMatmulTile(StringRef spec) {
   auto [ms, ns] = spec.split('x');
@@ -107,40 +106,31 @@ static bool hasRunTimeSize(TypeRange types) {
   });
 }
 
-/// Whether the only run-time size of the matmul operand type `type` is its
-/// rows (M: the second to last dimension); a batch and K are static.
-static bool hasRunTimeRowsOnly(ShapedType type) {
-  ArrayRef<int64_t> shape = type.getShape();
-  return shape.size() >= 2 && !ShapedType::isDynamic(shape.back()) &&
-         llvm::none_of(shape.drop_back(2), ShapedType::isDynamic);
-}
-
 /// Whether a GPU kernel of `target` takes the run-time sizes of `op`: the
-/// matmul kernels a run-time M (mma.sync: batched too; tcgen05: unbatched,
-/// with K a multiple of 32, which needs no K-padded copy); the quantize
-/// (1x16 blocks) and amax kernels any run-time size but the last
-/// dimension's (they walk the elements as blocks of 16).
+/// mma.sync matmul kernels a run-time M and K (batched too), the tcgen05
+/// ones a run-time M (unbatched, with a static K a multiple of 32, which
+/// needs no K-padded copy); the quantize (1x16 blocks) and amax kernels any
+/// run-time size (they walk the elements as blocks of 16; the last
+/// dimension is checked to be a multiple of 16 at launch).
 static bool hasRunTimeSizeKernel(Operation *op, GPUTarget target) {
-  auto hasStaticLastDim = [](ShapedType type) {
-    return type.getRank() > 0 && !ShapedType::isDynamic(type.getShape().back());
-  };
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
-    NVFP4TensorType lhs = matmul.getLhs().getType();
-    if (!hasRunTimeRowsOnly(lhs) || !matmul.getRhs().getType().hasStaticShape())
+    ArrayRef<int64_t> lhs = matmul.getLhs().getType().getShape();
+    ArrayRef<int64_t> rhs = matmul.getRhs().getType().getShape();
+    // The batch and N are static.
+    if (llvm::any_of(lhs.drop_back(2), ShapedType::isDynamic) ||
+        llvm::any_of(rhs.drop_back(), ShapedType::isDynamic))
       return false;
-    return !isTcgen05Target(target) ||
-           (lhs.getRank() == 2 &&
-            lhs.getShape().back() %
-                    ::nvfp4::gpu::tcgen05::kTensorMapStrideAlignmentCodes ==
-                0);
+    if (!isTcgen05Target(target))
+      return true;
+    return lhs.size() == 2 && !ShapedType::isDynamic(lhs.back()) &&
+           !ShapedType::isDynamic(rhs.back()) &&
+           lhs.back() % ::nvfp4::gpu::tcgen05::kTensorMapStrideAlignmentCodes ==
+               0;
   }
   if (auto quantize = dyn_cast<QuantizeOp>(op))
     return quantize.getType().isNVFP4() &&
-           quantize.getType().getBlock().getRows() == 1 &&
-           hasStaticLastDim(quantize.getInput().getType());
-  if (auto amax = dyn_cast<AmaxOp>(op))
-    return hasStaticLastDim(amax.getInput().getType());
-  return false;
+           quantize.getType().getBlock().getRows() == 1;
+  return isa<AmaxOp>(op);
 }
 
 bool mlir::nvfp4::isLeftForHost(Operation *op, GPUTarget target) {
@@ -241,6 +231,36 @@ mlir::nvfp4::getOrCreateNVFP4KernelModule(RewriterBase &rewriter,
                                   kNVFP4KernelModuleName);
 }
 
+/// Checks, before the launch of `op`'s kernel, a run-time K of its
+/// operands' data buffers `lhsData` and `rhsData`: the two are equal, and
+/// a multiple of the block (16 NVFP4, 32 MX), which the kernel's K steps
+/// and scale rows assume.
+static void checkRunTimeK(OpBuilder &b, MatmulOp op, Value lhsData,
+                          Value rhsData) {
+  auto kOf = [&](Value data) -> Value {
+    auto type = cast<MemRefType>(data.getType());
+    if (!ShapedType::isDynamic(type.getShape().back()))
+      return {};
+    return memref::DimOp::create(b, op.getLoc(), data, type.getRank() - 1);
+  };
+  Value lhsK = kOf(lhsData), rhsK = kOf(rhsData);
+  if (!lhsK && !rhsK)
+    return;
+  auto kValue = [&](Value runTime, Value data) -> Value {
+    return runTime ? runTime
+                   : arith::ConstantIndexOp::create(
+                         b, op.getLoc(),
+                         cast<MemRefType>(data.getType()).getShape().back());
+  };
+  Value lhs = kValue(lhsK, lhsData), rhs = kValue(rhsK, rhsData);
+  createRunTimeShapeCheck(
+      b, op,
+      arith::CmpIOp::create(b, op.getLoc(), arith::CmpIPredicate::eq, lhs, rhs),
+      "the operands' K must be equal");
+  const int64_t blockCols = op.getLhs().getType().isNVFP4() ? 16 : 32;
+  createRunTimeMultipleCheck(b, op, lhsK ? lhsK : rhsK, blockCols, "K");
+}
+
 namespace {
 /// Lowers `nvfp4.matmul` to a launch of the block-scaled MMA kernel.
 struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
@@ -274,6 +294,8 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
       if (amax)
         args.push_back(amax);
     }
+    checkRunTimeK(rewriter, op, /*lhsData=*/args[0],
+                  /*rhsData=*/args[config.isMX() ? 2 : 3]);
     RankedTensorType resultType = op.getResult().getType();
     auto resultMemRef =
         MemRefType::get(resultType.getShape(), resultType.getElementType());
@@ -282,10 +304,10 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
           rewriter, loc, resultMemRef, acc, /*read_only=*/true));
     // A run-time M: the rows of A's data buffer.
     const unsigned mDim = config.batch ? 1 : 0;
-    Value m = config.hasRunTimeM()
-                  ? memref::DimOp::create(rewriter, loc, args[0], mDim)
-                        .getResult()
-                  : Value();
+    Value m =
+        config.hasRunTimeM()
+            ? memref::DimOp::create(rewriter, loc, args[0], mDim).getResult()
+            : Value();
     Value out = memref::AllocOp::create(rewriter, loc, resultMemRef,
                                         m ? ValueRange{m} : ValueRange{});
     args.push_back(out);
@@ -296,9 +318,9 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     std::string name = config.kernelName();
     auto kernel = kernelModule.lookupSymbol<gpu::GPUFuncOp>(name);
     if (!kernel)
-      kernel = buildMmaSyncMatmulKernel(rewriter, loc, config, target,
-                                        kernelModule, name,
-                                        ValueRange(args).getTypes());
+      kernel =
+          buildMmaSyncMatmulKernel(rewriter, loc, config, target, kernelModule,
+                                   name, ValueRange(args).getTypes());
 
     auto cst = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
@@ -308,11 +330,10 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
     // one row of CTAs that load and store nothing).
     Value tileColumns = cst(llvm::divideCeil(config.n, config.tile.n));
     Value tileRows =
-        m ? arith::MaxUIOp::create(
-                rewriter, loc,
-                arith::CeilDivUIOp::create(rewriter, loc, m,
-                                           cst(config.tile.m)),
-                cst(1))
+        m ? arith::MaxUIOp::create(rewriter, loc,
+                                   arith::CeilDivUIOp::create(
+                                       rewriter, loc, m, cst(config.tile.m)),
+                                   cst(1))
                 .getResult()
           : cst(llvm::divideCeil(config.m, config.tile.m));
     gpu::KernelDim3 grid{tileColumns, tileRows,
@@ -525,7 +546,8 @@ struct ConvertNVFP4ToGPUPass
     if (isTcgen05Target(*gpuTarget)) {
       SmallVector<Operation *> amaxlessQuantizes;
       module.walk([&](QuantizeOp op) {
-        if (!op.getAmax() && op.getType().isNVFP4() && !isLeftForHost(op, *gpuTarget))
+        if (!op.getAmax() && op.getType().isNVFP4() &&
+            !isLeftForHost(op, *gpuTarget))
           amaxlessQuantizes.push_back(op);
       });
       RewritePatternSet amaxPatterns(&getContext());

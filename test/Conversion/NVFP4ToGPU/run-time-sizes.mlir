@@ -1,26 +1,26 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_120a report-fallbacks" 2>&1 | FileCheck %s --check-prefix=MMA
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_90a report-fallbacks" 2>&1 | FileCheck %s --check-prefix=MMA
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_120a" | FileCheck %s --check-prefix=IR
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_120a" | FileCheck %s --check-prefix=MSG
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a report-fallbacks" 2>&1 | FileCheck %s --check-prefix=TC
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" | FileCheck %s --check-prefix=TCIR
 
-// Kernels of run-time sizes: the mma.sync matmul takes a run-time M, the
-// quantize and amax kernels run-time rows, one kernel each for every size
-// (named `mdyn`, `dyn`). The ops no kernel takes at run-time sizes
-// (dequantize, Hadamard, a run-time last dimension, a 16x16 quantization
-// of run-time rows) are left for the host,
+// Kernels of run-time sizes: the mma.sync matmul takes a run-time M and K,
+// the quantize and amax kernels any run-time size, one kernel each for
+// every size (named `mdyn`, `kdyn`, `dyn`). The ops no kernel takes at
+// run-time sizes (dequantize, Hadamard, a 16x16 quantization of run-time
+// rows) are left for the host,
 // and so is the quantization an op left for the host reads, with a
 // fallback remark each; a static chain beside them gets its kernels.
 
 // MMA-NOT: remark: {{.*}}run_time_rows
+// MMA-NOT: remark: {{.*}}%qc = nvfp4.quantize %xt
 // MMA: remark: nvfp4: fallback: left for the host instead of a GPU kernel: convert-nvfp4-to-gpu has no kernel for run-time sizes
 // MMA-NEXT: %qd = nvfp4.quantize %x
 // MMA: remark: nvfp4: fallback: left for the host {{.*}} run-time sizes
 // MMA-NEXT: %d = nvfp4.dequantize
 // MMA: remark: nvfp4: fallback: left for the host {{.*}} run-time sizes
 // MMA-NEXT: %h = nvfp4.hadamard
-// MMA: remark: nvfp4: fallback: left for the host {{.*}} run-time sizes
-// MMA-NEXT: %qc = nvfp4.quantize %xt
 // MMA: remark: nvfp4: fallback: left for the host {{.*}} run-time sizes
 // MMA-NEXT: %q16 = nvfp4.quantize %x
 // MMA-NOT: no kernel for run-time sizes
@@ -45,10 +45,48 @@
 // IR-SAME: args(%[[XDATA]] : memref<?x64xf4E2M1FN>, %[[XSCALES]] : memref<?x4xf8E4M3FN>, %{{.*}} : f32, %{{.*}} : memref<32x64xf4E2M1FN>, %{{.*}} : memref<2x4xf8E4M3FN>, %{{.*}} : f32, %[[Y]] : memref<?x32xf32>)
 // The amax: its own kernel.
 // IR: gpu.launch_func @nvfp4_kernels::@nvfp4_amax_dynx64_f32
+// The quantization of a run-time last dimension (%qc) is the only kernel.
 // IR-LABEL: func.func @left_for_host(
+// IR-NOT: gpu.launch_func
+// IR: gpu.launch_func @nvfp4_kernels::@nvfp4_amax_64xdyn_f32
+// IR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_64xdyn_1x16_f32_rn
 // IR-NOT: gpu.launch_func
 // IR-LABEL: func.func @static(
 // IR-COUNT-2: gpu.launch_func
+// A run-time K (a weight gradient's token count): before the launches, the
+// host checks each quantized input's run-time last dimension (a multiple of
+// 16: blocks stay within rows), then the operands' K (equal, a multiple of
+// 16), through the runtime's nvfp4CudaCheckShape with a message naming the
+// op; the data buffers have the input's K, the scales K / 16 columns; one
+// matmul kernel for every K, which reads K from A's data buffer.
+// IR-LABEL: func.func @run_time_k(
+// IR: %[[AIN:.*]] = bufferization.to_buffer %arg0 read_only : tensor<32x?xf32> to memref<32x?xf32>
+// IR: %[[ACOLS:.*]] = memref.dim %[[AIN]], %c1{{.*}} : memref<32x?xf32>
+// IR: %[[AREM:.*]] = arith.remui %[[ACOLS]], %c16
+// IR: %[[AOK:.*]] = arith.cmpi eq, %[[AREM]], %c0
+// IR: llvm.mlir.addressof @__nvfp4_shape_check_{{[0-9]+}}
+// IR: %[[AOK32:.*]] = arith.extui %[[AOK]] : i1 to i32
+// IR: llvm.call @nvfp4CudaCheckShape(%[[AOK32]], %{{.*}}) : (i32, !llvm.ptr) -> ()
+// IR: gpu.launch_func @nvfp4_kernels::@nvfp4_amax_32xdyn_f32
+// IR: %[[AK:.*]] = memref.dim %[[AIN]], %c1{{.*}} : memref<32x?xf32>
+// IR: %[[ASCALECOLS:.*]] = arith.divui %[[AK]], %c16
+// IR: %[[ADATA:.*]] = memref.alloc(%[[AK]]) {alignment = 16 : i64} : memref<32x?xf4E2M1FN>
+// IR: %[[ASCALES:.*]] = memref.alloc(%[[ASCALECOLS]]) {alignment = 16 : i64} : memref<32x?xf8E4M3FN>
+// IR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_32xdyn_1x16_f32_rn
+// IR-SAME: %[[ADATA]] : memref<32x?xf4E2M1FN>, %[[ASCALES]] : memref<32x?xf8E4M3FN>
+// IR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_16xdyn_1x16_f32_rn
+// IR-SAME: %[[BDATA:[^ ]*]] : memref<16x?xf4E2M1FN>
+// IR: %[[KA:.*]] = memref.dim %[[ADATA]], %c1{{.*}} : memref<32x?xf4E2M1FN>
+// IR: %[[KB:.*]] = memref.dim %[[BDATA]], %c1{{.*}} : memref<16x?xf4E2M1FN>
+// IR: %[[KEQ:.*]] = arith.cmpi eq, %[[KA]], %[[KB]] : index
+// IR: %[[KEQ32:.*]] = arith.extui %[[KEQ]] : i1 to i32
+// IR: llvm.call @nvfp4CudaCheckShape(%[[KEQ32]], %{{.*}})
+// IR: %[[KREM:.*]] = arith.remui %[[KA]], %c16
+// IR: %[[KOK:.*]] = arith.cmpi eq, %[[KREM]], %c0
+// IR: %[[KOK32:.*]] = arith.extui %[[KOK]] : i1 to i32
+// IR: llvm.call @nvfp4CudaCheckShape(%[[KOK32]], %{{.*}})
+// IR: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m32n16kdyn_1x16_1x16_f32_t32x128
+// IR-SAME: args(%[[ADATA]] : memref<32x?xf4E2M1FN>, %[[ASCALES]] : memref<32x?xf8E4M3FN>, %{{.*}} : f32, %[[BDATA]] : memref<16x?xf4E2M1FN>,
 // In the kernels: M is the rows of A's data buffer; the quantize kernel's
 // blocks are the input's elements / 16.
 // IR-LABEL: gpu.func @nvfp4_amax_dynx64_f32(
@@ -58,10 +96,26 @@
 // IR: %[[QROWS:.*]] = memref.dim %[[QIN]], %{{.*}}
 // IR: %[[QELEMS:.*]] = arith.muli %[[QROWS]], %c64
 // IR: arith.divui %[[QELEMS]], %c16
+// In the kernel, K is the columns of A's data buffer: the K steps are
+// ceil(K / 128), and the row's bytes K / 2 bound the copies.
+// IR-LABEL: gpu.func @nvfp4_matmul_m32n16kdyn_1x16_1x16_f32_t32x128(
+// IR-SAME: %[[KDATA:[^:]*]]: memref<32x?xf4E2M1FN>
+// IR: %[[K:.*]] = memref.dim %[[KDATA]], %c1{{.*}} : memref<32x?xf4E2M1FN>
+// IR: %[[KBITS:.*]] = arith.muli %[[K]], %c4
+// IR: %[[ROWBYTES:.*]] = arith.divui %[[KBITS]], %c8
+// IR: %[[KUP:.*]] = arith.addi %[[K]], %c127
+// IR: %[[STEPS:.*]] = arith.divui %[[KUP]], %c128
+// IR: scf.for %{{.*}} = %c0{{.*}} to %[[STEPS]] step %c1
 // IR-LABEL: gpu.func @nvfp4_matmul_mdyn_n32k64_1x16_16x16_f32(
 // IR-SAME: %[[KA:[^:]*]]: memref<?x64xf4E2M1FN>
 // IR: %[[KM:.*]] = memref.dim %[[KA]], %{{.*}}
 // IR: arith.cmpi ult, %{{.*}}, %[[KM]]
+
+// The messages: the op, its location and the rule.
+// MSG-DAG: llvm.mlir.global internal constant @{{.*}}("{{.*}}run-time-sizes.mlir:[[@LINE+59]]:9: 'nvfp4.quantize' op: run-time shape check failed: the input's last dimension must be a multiple of 16\00")
+// MSG-DAG: llvm.mlir.global internal constant @{{.*}}("{{.*}}run-time-sizes.mlir:[[@LINE+60]]:8: 'nvfp4.matmul' op: run-time shape check failed: the operands' K must be equal\00")
+// MSG-DAG: llvm.mlir.global internal constant @{{.*}}("{{.*}}run-time-sizes.mlir:[[@LINE+59]]:8: 'nvfp4.matmul' op: run-time shape check failed: K must be a multiple of 16\00")
+// MSG-DAG: llvm.func @nvfp4CudaCheckShape(i32, !llvm.ptr)
 
 // On tcgen05 targets the matmul of run-time M is the 1-CTA kernel: A's
 // tensor map has M rows, read from A's data buffer at launch (M = 0 is an
@@ -113,4 +167,12 @@ func.func @left_for_host(%x: tensor<?x64xf32>, %xt: tensor<64x?xf32>)
 func.func @static(%x: tensor<32x64xf32>) -> !nvfp4.tensor<32x64, 1x16> {
   %q = nvfp4.quantize %x : tensor<32x64xf32> -> !nvfp4.tensor<32x64, 1x16>
   return %q : !nvfp4.tensor<32x64, 1x16>
+}
+
+func.func @run_time_k(%a: tensor<32x?xf32>, %b: tensor<16x?xf32>)
+    -> tensor<32x16xf32> {
+  %qa = nvfp4.quantize %a : tensor<32x?xf32> -> !nvfp4.tensor<32x?, 1x16>
+  %qb = nvfp4.quantize %b : tensor<16x?xf32> -> !nvfp4.tensor<16x?, 1x16>
+  %y = nvfp4.matmul %qa, %qb : !nvfp4.tensor<32x?, 1x16>, !nvfp4.tensor<16x?, 1x16> -> tensor<32x16xf32>
+  return %y : tensor<32x16xf32>
 }

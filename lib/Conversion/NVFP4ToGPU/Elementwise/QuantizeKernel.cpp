@@ -48,21 +48,21 @@ namespace layout = ::nvfp4::gpu;
 // Support checks
 //===----------------------------------------------------------------------===//
 
-/// Checks the input rules the amax and quantize kernels share: a static,
-/// non-empty f32 / bf16 / f16 input whose last dimension is a multiple of
-/// 16. Emits an error at `op` and fails otherwise.
+/// Checks the input rules the amax and quantize kernels share: a
+/// non-empty f32 / bf16 / f16 input of rank 1 or more whose last dimension
+/// is a multiple of 16 (a run-time one is checked before the launch).
+/// Emits an error at `op` and fails otherwise.
 static LogicalResult checkKernelInputSupported(Operation *op,
                                                const QuantizeConfig &c) {
-  if (c.runTimeRows ? c.cols <= 0 || ShapedType::isDynamic(c.cols)
-                    : c.numElements <= 0)
+  if (c.shape.empty() || (c.runTimeSizes ? c.cols == 0 : c.numElements <= 0))
     return op->emitOpError()
            << "is not supported by the GPU kernel: the input must have a "
-              "non-empty shape whose last dimension is static";
+              "non-empty shape";
   if (!c.inputElementType.isF32() && !c.inputElementType.isBF16() &&
       !c.inputElementType.isF16())
     return op->emitOpError() << "is not supported by the GPU kernel: input "
                                 "elements must be f32, bf16 or f16";
-  if (c.cols % layout::kQuantizeBlock != 0)
+  if (!c.hasRunTimeCols() && c.cols % layout::kQuantizeBlock != 0)
     return op->emitOpError() << "is not supported by the GPU kernel: the last "
                                 "dimension must be a multiple of 16";
   return success();
@@ -80,7 +80,7 @@ LogicalResult mlir::nvfp4::checkQuantizeSupported(QuantizeOp op,
               "only (drop hardware-sr to round in software)";
   if (failed(checkKernelInputSupported(op, c)))
     return failure();
-  if (c.runTimeRows && (c.blockRows != 1 || c.scaleAtoms || c.paddedStorage()))
+  if (c.runTimeSizes && (c.blockRows != 1 || c.scaleAtoms || c.paddedStorage()))
     return op.emitOpError()
            << "is not supported by the GPU kernel: run-time sizes take 1x16 "
               "blocks in the compact scale layout";
@@ -218,7 +218,7 @@ Value mlir::nvfp4::detail::createNumElements(OpBuilder &b, Location loc,
 Value mlir::nvfp4::detail::createNumBlocks(OpBuilder &b, Location loc,
                                            const QuantizeConfig &c,
                                            Value input) {
-  if (!c.runTimeRows)
+  if (!c.runTimeSizes)
     return arith::ConstantIndexOp::create(b, loc, c.numBlocks());
   return arith::DivUIOp::create(
       b, loc, createNumElements(b, loc, input),
@@ -228,7 +228,7 @@ Value mlir::nvfp4::detail::createNumBlocks(OpBuilder &b, Location loc,
 Value mlir::nvfp4::detail::createNumPartials(OpBuilder &b, Location loc,
                                              const QuantizeConfig &c,
                                              Value partials) {
-  if (!c.runTimeRows)
+  if (!c.runTimeSizes)
     return arith::ConstantIndexOp::create(b, loc,
                                           layout::amaxNumCtas(c.numElements));
   return memref::DimOp::create(b, loc, partials, 0);
@@ -270,7 +270,7 @@ gpu::GPUFuncOp QuantizeEmitter::buildAmaxKernel(gpu::GPUModuleOp module,
   // The grid's threads: amaxNumCtas of them, or as many as the host
   // launched for a run-time size.
   IndexExpr stride =
-      c.runTimeRows
+      c.runTimeSizes
           ? idx(gpu::GridDimOp::create(b, loc, gpu::Dimension::x)) *
                 layout::kQuantizeThreads
           : idx(layout::amaxNumCtas(c.numElements) * layout::kQuantizeThreads);
@@ -347,8 +347,8 @@ gpu::GPUFuncOp QuantizeEmitter::buildQuantizeKernel(gpu::GPUModuleOp module,
       layout::quantizeBlockOfThread(gid, c.storageCols, c.blockRows);
   // Storage is padded only for static sizes: a run-time size's storage
   // blocks are its input blocks.
-  Value numStorageBlocks = c.runTimeRows ? createNumBlocks(b, loc, c, input)
-                                         : idx(c.numStorageBlocks()).v;
+  Value numStorageBlocks = c.runTimeSizes ? createNumBlocks(b, loc, c, input)
+                                          : idx(c.numStorageBlocks()).v;
   Value valid = cmpI(arith::CmpIPredicate::ult, gid.v, numStorageBlocks);
   IndexExpr inputBlock = block;
   Value loads = valid;

@@ -33,10 +33,14 @@ namespace mlir::nvfp4::detail {
 /// Everything the quantize kernels are specialized on.
 struct QuantizeConfig {
   SmallVector<int64_t> shape;
-  /// Whether a dimension before the last is a run-time size: the kernels
-  /// then take the element count from the input buffer (createNumElements),
-  /// and `rows` and `numElements` are 0.
-  bool runTimeRows = false;
+  /// Whether a dimension is a run-time size: the kernels then take the
+  /// element count from the input buffer (createNumElements), and `rows` and
+  /// `numElements` are 0. A run-time last dimension (`cols` is
+  /// ShapedType::kDynamic) is checked to be a multiple of 16 on the host
+  /// before the launch; the 1x16 blocks of the compact layout are then the
+  /// consecutive 16 elements, whatever the row length.
+  bool runTimeSizes = false;
+  bool hasRunTimeCols() const { return ShapedType::isDynamic(cols); }
   int64_t rows = 0, cols = 0, numElements = 0;
   int64_t blockRows = 1;
   Type inputElementType;
@@ -62,8 +66,8 @@ struct QuantizeConfig {
     QuantizeConfig c;
     c.shape.assign(input.getShape().begin(), input.getShape().end());
     c.cols = c.shape.empty() ? 0 : c.shape.back();
-    c.runTimeRows = !input.hasStaticShape();
-    c.numElements = c.runTimeRows ? 0 : input.getNumElements();
+    c.runTimeSizes = !input.hasStaticShape();
+    c.numElements = c.runTimeSizes ? 0 : input.getNumElements();
     c.rows = c.cols > 0 ? c.numElements / c.cols : 0;
     c.storageCols = c.cols;
     c.inputElementType = input.getElementType();

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The host side of `nvfp4.quantize` and `nvfp4.amax` on the GPU: buffers,
-// grids (sized at launch for run-time rows) and the launches of the kernels
+// grids (sized at launch for run-time sizes) and the launches of the kernels
 // of QuantizeKernel.cpp. The host reads the amax back and rebuilds the NVFP4
 // value with `nvfp4.assemble` over the very buffers the kernel wrote; the
 // matmul lowering takes them from there without copies. `nvfp4.amax`
@@ -64,16 +64,16 @@ static Value launchAmaxKernel(OpBuilder &b, Location loc,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Value numCtas =
-      config.runTimeRows
+      config.runTimeSizes
           ? createRunTimeGridSize(b, loc, config, input, layout::kAmaxMaxCtas)
           : cst(layout::amaxNumCtas(config.numElements));
   Value partials = memref::AllocOp::create(
       b, loc,
-      MemRefType::get({config.runTimeRows
+      MemRefType::get({config.runTimeSizes
                            ? ShapedType::kDynamic
                            : layout::amaxNumCtas(config.numElements)},
                       b.getF32Type()),
-      config.runTimeRows ? ValueRange{numCtas} : ValueRange{},
+      config.runTimeSizes ? ValueRange{numCtas} : ValueRange{},
       b.getI64IntegerAttr(16));
   SmallVector<Value> args = {input, partials};
   auto kernel =
@@ -85,6 +85,17 @@ static Value launchAmaxKernel(OpBuilder &b, Location loc,
       /*dynamicSharedMemorySize=*/Value(), args);
   setLaunchOperandAccess(launch, /*written=*/partials);
   return partials;
+}
+
+/// Checks, before the launches of `op`'s kernels, that the run-time last
+/// dimension of its input buffer `input` is a multiple of 16: the blocks
+/// of a row must not straddle two rows.
+static void checkRunTimeCols(OpBuilder &b, Operation *op, Value input) {
+  Location loc = op->getLoc();
+  Value cols = memref::DimOp::create(
+      b, loc, input, cast<MemRefType>(input.getType()).getRank() - 1);
+  createRunTimeMultipleCheck(b, op, cols, layout::kQuantizeBlock,
+                             "the input's last dimension");
 }
 
 namespace {
@@ -120,6 +131,9 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
         MemRefType::get(inputType.getShape(), inputType.getElementType()),
         op.getInput(), /*read_only=*/true);
 
+    if (config.hasRunTimeCols())
+      checkRunTimeCols(rewriter, op, input);
+
     // Tensor amax: the explicit operand, or the amax kernel's partials.
     Value amaxSource = op.getAmax();
     Value partials;
@@ -137,20 +151,30 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
         config.scaleAtoms
             ? mlir::nvfp4::detail::getTcgen05AtomsScalesType(storageType)
             : storageType.getScalesType();
-    // Run-time sizes are the input's leading ones (1x16 blocks: the data
-    // and scales have the input's rows).
-    SmallVector<Value> rowSizes;
-    for (auto [i, size] : llvm::enumerate(inputType.getShape()))
-      if (ShapedType::isDynamic(size))
-        rowSizes.push_back(memref::DimOp::create(rewriter, loc, input, i));
+    // Run-time sizes are the input's (1x16 blocks in the compact layout:
+    // the data has the input's shape, the scales its rows and a sixteenth
+    // of its columns).
+    SmallVector<Value> dataSizes, scaleSizes;
+    for (auto [i, size] : llvm::enumerate(inputType.getShape())) {
+      if (!ShapedType::isDynamic(size))
+        continue;
+      Value dim = memref::DimOp::create(rewriter, loc, input, i);
+      dataSizes.push_back(dim);
+      scaleSizes.push_back(
+          i + 1 == static_cast<size_t>(inputType.getRank())
+              ? arith::DivUIOp::create(rewriter, loc, dim,
+                                       cst(layout::kQuantizeBlock))
+                    .getResult()
+              : dim);
+    }
     Value data = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get(dataType.getShape(), dataType.getElementType()),
-        rowSizes, alignment);
+        dataSizes, alignment);
     Value scales = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get(scalesType.getShape(), scalesType.getElementType()),
-        rowSizes, alignment);
+        scaleSizes, alignment);
     Value amaxOut = memref::AllocOp::create(
         rewriter, loc, MemRefType::get({1}, rewriter.getF32Type()));
     SmallVector<Value> args = {input, amaxSource, data, scales, amaxOut};
@@ -169,7 +193,7 @@ struct QuantizeOpLowering : public OpRewritePattern<QuantizeOp> {
     auto launch = gpu::LaunchFuncOp::create(
         rewriter, loc, kernel,
         gpu::KernelDim3{
-            config.runTimeRows
+            config.runTimeSizes
                 ? createRunTimeGridSize(rewriter, loc, config, input)
                 : cst(layout::quantizeNumCtas(config.numStorageElements())),
             cst(1), cst(1)},
@@ -221,6 +245,8 @@ struct AmaxOpLowering : public OpRewritePattern<AmaxOp> {
     };
     Value input =
         mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, op.getInput());
+    if (config.hasRunTimeCols())
+      checkRunTimeCols(rewriter, op, input);
     Value partials = launchAmaxKernel(
         rewriter, loc, config, emitter, kernelModule,
         gpu::KernelDim3{cst(layout::kQuantizeThreads), cst(1), cst(1)}, input);

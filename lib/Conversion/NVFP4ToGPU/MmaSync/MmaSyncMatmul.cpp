@@ -132,33 +132,40 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // Byte strides. Scales are compact: one row per `blockRows` data rows,
   // one byte per 16 (NVFP4) or 32 (MX) codes. A K step is kTileRowBytes
   // (64) bytes of a row: 128 E2M1 codes or 64 8-bit ones.
-  const int64_t rowBytes = c.k * c.elementBits() / 8;
-  const int64_t scaleRowBytes = c.k / c.blockCols();
+  // K: the kernel's constant, or, in the kernel of run-time K, the columns
+  // of A's data buffer (the host checked B's against it).
+  IndexExpr kSize =
+      c.hasRunTimeK()
+          ? idx(memref::DimOp::create(b, loc, lhsData, c.batch ? 2 : 1)
+                    .getResult())
+          : idx(c.k);
+  IndexExpr rowBytes = kSize * c.elementBits() / 8;
+  IndexExpr scaleRowBytes = kSize / c.blockCols();
   const int64_t stepK = c.stepK();
   // M: the kernel's constant, or, in the kernel of run-time M, the rows
   // of A's data buffer (its descriptor's size), which bound the grid's last
   // CTA tile like a static residue.
-  IndexExpr mRows = c.hasRunTimeM()
-                        ? idx(memref::DimOp::create(b, loc, lhsData,
-                                                    c.batch ? 1 : 0)
-                                  .getResult())
-                        : idx(c.m);
+  IndexExpr mRows =
+      c.hasRunTimeM()
+          ? idx(memref::DimOp::create(b, loc, lhsData, c.batch ? 1 : 0)
+                    .getResult())
+          : idx(c.m);
   // An empty run-time M: the kernel does nothing (A has no byte to read,
   // not even for the clamped source of a predicated-off copy). M is the
   // same for every thread, so the barriers inside stay uniform.
   scf::IfOp nonEmpty;
   if (c.hasRunTimeM()) {
-    nonEmpty = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, mRows.v,
-                              idx(0).v),
-        /*withElseRegion=*/false);
+    nonEmpty = scf::IfOp::create(b, loc,
+                                 arith::CmpIOp::create(b, loc,
+                                                       arith::CmpIPredicate::ne,
+                                                       mRows.v, idx(0).v),
+                                 /*withElseRegion=*/false);
     b.setInsertionPoint(nonEmpty.thenBlock()->getTerminator());
   }
   const int64_t rhsScaleRows = c.n / c.rhsBlockRows;
   IndexExpr lhsScaleBase =
       c.batch ? batch * (mRows / c.lhsBlockRows) * scaleRowBytes : idx(0);
-  IndexExpr rhsScaleBase = batch * (rhsScaleRows * scaleRowBytes);
+  IndexExpr rhsScaleBase = batch * (scaleRowBytes * rhsScaleRows);
   Value lhsDataPtr = globalBasePointer(lhsData);
   Value rhsDataPtr = globalBasePointer(rhsData);
   Value lhsScalePtr = globalBasePointer(lhsScales);
@@ -194,8 +201,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   };
   // The source row of an invalid copy: the operand's last row.
   auto clampRow = [&](IndexExpr row, Value valid, IndexExpr limit) {
-    return idx(arith::SelectOp::create(b, loc, valid, row.v,
-                                       (limit + (-1)).v));
+    return idx(arith::SelectOp::create(b, loc, valid, row.v, (limit + (-1)).v));
   };
   // Runs `body(job)` for the copy jobs `stageJob(jobThread, i)` < count of
   // this thread (jobThread: its index, or rotatedThread for B's scale
@@ -224,8 +230,13 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // step (or a group of steps, ScaleStaging); otherwise, and for MXFP8's 2
   // bytes a step in rows of K / 32 bytes not a multiple of 4, they are
   // loaded byte by byte, packed into words and stored to shared memory.
-  const bool kResidue = c.k % stepK != 0;
-  const int64_t copyBytes = stageCopyBytes(rowBytes);
+  // A run-time K is any multiple of 16 (NVFP4) or 32 (MX): its last step
+  // may be partial, and NVFP4 rows (K / 2 bytes) are copied in 8-byte
+  // halves.
+  const bool kResidue = c.hasRunTimeK() || c.k % stepK != 0;
+  const int64_t copyBytes = c.hasRunTimeK()
+                                ? (c.isMX() ? kVectorBytes : kVectorBytes / 2)
+                                : stageCopyBytes(c.k * c.elementBits() / 8);
   const int64_t copiesPerRow = kTileRowBytes / copyBytes;
   auto both = [&](Value x, Value y) -> Value {
     if (!x || !y)
@@ -258,8 +269,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     // row is past the operand's scale rows exactly when its tile rows are
     // past M or N.
     const int64_t rows = lhs ? lhsSlotRows : rhsSlotRows;
-    IndexExpr limit = lhs ? mRows / staging.blockRows
-                          : idx(staging.stagedRows(c.n));
+    IndexExpr limit =
+        lhs ? mRows / staging.blockRows : idx(staging.stagedRows(c.n));
     const bool residue = lhs ? mResidue : nResidue;
     IndexExpr tileRow0 = (lhs ? tileM : tileN) * rows;
     IndexExpr scaleBase = lhs ? lhsScaleBase : rhsScaleBase;
@@ -291,7 +302,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
             for (int64_t i = 4 * w;
                  i < std::min<int64_t>(stepScaleBytes, 4 * w + 4); ++i) {
               IndexExpr col = kScaleByte + i;
-              Value colValid = rowIn(col, idx(scaleRowBytes));
+              Value colValid = rowIn(col, scaleRowBytes);
               col = idx(
                   arith::SelectOp::create(b, loc, colValid, col.v, idx(0).v));
               Value byte = arith::ExtUIOp::create(
@@ -338,9 +349,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                           r;
           Value rowValid;
           if (mResidue || nResidue) {
-            IndexExpr limit =
-                idx(pick(isLhs, (mRows / lhsStaging.blockRows).v,
-                         idx(rhsStaging.stagedRows(c.n)).v));
+            IndexExpr limit = idx(pick(isLhs, (mRows / lhsStaging.blockRows).v,
+                                       idx(rhsStaging.stagedRows(c.n)).v));
             rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                              row.v, limit.v);
             row = idx(arith::SelectOp::create(b, loc, rowValid, row.v,
@@ -383,7 +393,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
             }
             if (kResidue) {
               // Past the row's end: read nothing, from the row's start.
-              kValid = rowIn(byteInRow, idx(rowBytes));
+              kValid = rowIn(byteInRow, rowBytes);
               byteInRow = idx(arith::SelectOp::create(b, loc, kValid,
                                                       byteInRow.v, idx(0).v));
             }
@@ -397,8 +407,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
           tid);
     };
     copyRows(tile.m, lhsDataPtr, tileM * tile.m, mRows, mResidue, smemAPtr);
-    copyRows(tile.n, rhsDataPtr, tileN * tile.n, idx(c.n), nResidue,
-             smemBPtr);
+    copyRows(tile.n, rhsDataPtr, tileN * tile.n, idx(c.n), nResidue, smemBPtr);
     if (copiesScalesJointly) {
       if (issuesScales(phase, lhsStaging))
         copyJointScaleRows(kt, slots.lhsScale);
@@ -412,13 +421,26 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   IndexExpr warpCol = warpColBase(warp, tile);
 
   // Prologue: steps 0 .. stages - 2, one commit group each.
-  const int64_t numSteps = llvm::divideCeil(c.k, stepK);
+  // The K steps: a constant, or ceil(K / stepK) at run time (a run-time K
+  // runs ungrouped scales, unroll 1).
+  IndexExpr numSteps = c.hasRunTimeK() ? (kSize + (stepK - 1)) / stepK
+                                       : idx(llvm::divideCeil(c.k, stepK));
   for (int64_t s = 0; s < tile.stages - 1; ++s) {
-    if (s < numSteps)
+    auto issuePrologueStep = [&] {
       issueStep(idx(s),
                 {idx(stageSlot(s, tile)), idx(scaleSlot(s, tile, lhsStaging)),
                  idx(scaleSlot(s, tile, rhsStaging))},
                 s % unroll);
+    };
+    if (c.hasRunTimeK()) {
+      auto ifOp = scf::IfOp::create(b, loc, rowIn(idx(s), numSteps),
+                                    /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard ifGuard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      issuePrologueStep();
+    } else if (s < llvm::divideCeil(c.k, stepK)) {
+      issuePrologueStep();
+    }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
@@ -426,7 +448,9 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   const int64_t numAcc = tile.accumulators();
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<Value> init(numAcc, zero);
-  assert(numSteps % unroll == 0 && "scale groups need whole 16-byte rows");
+  assert((c.hasRunTimeK() ? unroll == 1
+                          : llvm::divideCeil(c.k, stepK) % unroll == 0) &&
+         "scale groups need whole 16-byte rows");
   // The lane's scale words of A's and B's current groups (the block-scaled
   // step's packed registers, laneScaleRows).
   SmallVector<SmallVector<Value, 4>> lhsScaleGroup, rhsScaleGroup;
@@ -442,7 +466,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
     // Prefetch step kt + stages - 1 into that slot.
     IndexExpr next = prefetchStep(kt, tile);
     Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          next.v, idx(numSteps).v);
+                                          next.v, numSteps.v);
     {
       auto ifOp = scf::IfOp::create(b, loc, hasNext, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard ifGuard(b);
@@ -526,8 +550,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   SmallVector<Value> loopInit(init);
   for (size_t i = 0; i < carriedSequences.size(); ++i)
     loopInit.push_back(idx(0).v); // The slots of step 0.
-  auto loop = scf::ForOp::create(b, loc, idx(0).v, idx(numSteps).v,
-                                 idx(unroll).v, loopInit);
+  auto loop =
+      scf::ForOp::create(b, loc, idx(0).v, numSteps.v, idx(unroll).v, loopInit);
   {
     OpBuilder::InsertionGuard loopGuard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -609,9 +633,8 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
             inBounds = rowIn(row, mRows);
           if (nResidue) {
             Value colIn = rowIn(col, idx(c.n));
-            inBounds = inBounds
-                           ? arith::AndIOp::create(b, loc, inBounds, colIn)
-                           : colIn;
+            inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, colIn)
+                                : colIn;
           }
           auto ifOp =
               scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);

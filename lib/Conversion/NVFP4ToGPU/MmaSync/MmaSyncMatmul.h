@@ -56,7 +56,10 @@ struct MatmulConfig : MatmulShape {
           c.m, c.n, /*allowWideTile=*/hasBlockScaledMma(target));
     using ::nvfp4::gpu::ScaleStaging;
     const int64_t stepScaleBytes = c.stepK() / c.blockCols();
+    // A run-time K stages every K step's scales on its own: grouping needs
+    // whole groups of steps in a row.
     auto staging = [&](int64_t blockRows, bool grouped) {
+      grouped = grouped && !c.hasRunTimeK();
       return grouped ? ::nvfp4::gpu::groupedScaleStaging(
                            stepScaleBytes, c.k / c.blockCols(), blockRows)
                      : ScaleStaging{1, stepScaleBytes, blockRows};

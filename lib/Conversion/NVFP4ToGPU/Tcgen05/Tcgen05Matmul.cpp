@@ -82,8 +82,7 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
                      "computes whole 256-row tiles)";
   if (ctaPair == tc::CtaPairMode::On && !c.plan.ctaPair)
     return fail() << "tcgen05-cta-pair=on needs M to be a multiple of "
-                  << tc::kPairTileM << " and N of the tile N "
-                  << c.plan.tileN
+                  << tc::kPairTileM << " and N of the tile N " << c.plan.tileN
                   << " (a CTA pair computes whole 256-row tiles with "
                      "tcgen05.mma.cta_group::2)";
   // K need not be a multiple of the K tile (TMA zero-fills the last one),
@@ -93,9 +92,8 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
                   << tc::kTensorMapStrideAlignmentCodes
                   << " (TMA row strides of K / 2 bytes are multiples of 16 "
                      "bytes)";
-  if (!tc::tensorMapRowsFitCoordinates(c.batches(),
-                                       c.hasRunTimeM() ? c.n
-                                                       : std::max(c.m, c.n)))
+  if (!tc::tensorMapRowsFitCoordinates(
+          c.batches(), c.hasRunTimeM() ? c.n : std::max(c.m, c.n)))
     return fail() << "the batch size times M and times N must be below 2^31 "
                      "(TMA coordinates are signed 32-bit)";
   // Any 16-byte aligned device address stands for the buffers here; the
@@ -235,15 +233,6 @@ Value mlir::nvfp4::detail::hostAddressOf(OpBuilder &b, Location loc,
 }
 
 namespace {
-/// Declares the runtime function `name` in `module` unless it is declared.
-void declareRuntimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
-                            LLVM::LLVMFunctionType type) {
-  if (module.lookupSymbol(name))
-    return;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
-}
 
 /// The tensor map of `data` (`map`), encoded into a 64-byte aligned stack
 /// slot by `nvfp4CudaTensorMapEncode2D(slot, address of data, map
@@ -367,17 +356,17 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
       // The address is the buffer's as the launch receives it here;
       // pipelines that replace launch operands (nvfp4-to-gpu-executable)
       // rebind it with nvfp4-tcgen05-retarget-tensor-maps.
-      Value runTimeRows;
+      Value runTimeSizes;
       if (isLhs && config.hasRunTimeM()) {
         m = memref::DimOp::create(rewriter, loc, args.back(), 0);
         // A tensor map describes a non-empty tensor: the runtime's encode
         // fails on an empty M (docs/gpu.md, "Run-time sizes").
-        runTimeRows = arith::IndexCastUIOp::create(rewriter, loc, i64Type, m);
+        runTimeSizes = arith::IndexCastUIOp::create(rewriter, loc, i64Type, m);
       }
       tc::ByteTensorMap2D map =
           isLhs ? config.lhsTensorMap(0) : config.rhsTensorMap(0);
       args.push_back(
-          encodeTensorMap(rewriter, loc, args.back(), map, runTimeRows));
+          encodeTensorMap(rewriter, loc, args.back(), map, runTimeSizes));
     }
     if (isLhs ? config.plan.scaleStaging.lhs : config.plan.scaleStaging.rhs)
       args.push_back(encodeTensorMap(rewriter, loc, args.back(),
@@ -482,8 +471,7 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
                                                 cstI32(config.plan.tileM));
     numTiles = arith::MaxUIOp::create(
         rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, rowTiles,
-                              cstI32(config.nTiles())),
+        arith::MulIOp::create(rewriter, loc, rowTiles, cstI32(config.nTiles())),
         cstI32(1));
   } else {
     numTiles = cstI32(config.numTiles());

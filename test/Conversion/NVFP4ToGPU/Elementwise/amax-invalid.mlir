@@ -5,7 +5,7 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="target=sm_100a" --split-input-file --verify-diagnostics
 
 func.func @empty_rows(%x: tensor<0x64xf32>) -> f32 {
-  // expected-error @below {{'nvfp4.amax' op is not supported by the GPU kernel: the input must have a non-empty shape whose last dimension is static}}
+  // expected-error @below {{'nvfp4.amax' op is not supported by the GPU kernel: the input must have a non-empty shape}}
   %a = nvfp4.amax %x : tensor<0x64xf32>
   return %a : f32
 }
@@ -13,7 +13,7 @@ func.func @empty_rows(%x: tensor<0x64xf32>) -> f32 {
 // -----
 
 func.func @empty_columns(%x: tensor<8x0xbf16>) -> f32 {
-  // expected-error @below {{'nvfp4.amax' op is not supported by the GPU kernel: the input must have a non-empty shape whose last dimension is static}}
+  // expected-error @below {{'nvfp4.amax' op is not supported by the GPU kernel: the input must have a non-empty shape}}
   %a = nvfp4.amax %x : tensor<8x0xbf16>
   return %a : f32
 }
