@@ -7,7 +7,11 @@
 // compiled step, run for 128 tokens, computes the loss and the four
 // gradients of the static export bit for bit (stochastic rounding off: a
 // quantization of run-time size draws its counters from a window of its
-// own).
+// own). The GPU pipelines compile the dynamic step once and, on sm_120a and
+// sm_90a, run all of it as kernels under emulation (the forward and dgrad
+// matmuls of run-time M, the wgrads of run-time K, the quantizations of
+// run-time rows or columns; nothing is left for the host), computing the
+// static export's results bit for bit as well.
 //
 // RUN: nvfp4-opt %S/Inputs/jax-mlp-train-dynamic.mlir \
 // RUN:   --nvfp4-recipe="summary report=%t.json" -o /dev/null 2>&1 \
@@ -30,6 +34,17 @@
 // RUN: | grep -v "base@" > %t.dynamic.out
 // RUN: cmp %t.static.out %t.dynamic.out
 // RUN: grep -c "^\[" %t.dynamic.out | FileCheck %s --check-prefix=EXEC
+// RUN: for target in sm_120a sm_90a; do \
+// RUN:   nvfp4-opt %t.run.mlir --nvfp4-recipe="disable-stochastic-rounding" \
+// RUN:     --nvfp4-to-gpu-emulation="target=$target report-fallbacks" \
+// RUN:     -o %t.$target.mlir 2> %t.$target.remarks || exit 1; \
+// RUN:   FileCheck %s --check-prefix=KERNELS --allow-empty < %t.$target.remarks || exit 1; \
+// RUN:   %mlir_runner %t.$target.mlir -e main_dynamic -entry-point-result=void \
+// RUN:     -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
+// RUN:   | grep -v "base@" > %t.$target.out || exit 1; \
+// RUN:   cmp %t.static.out %t.$target.out || exit 1; \
+// RUN: done
+// KERNELS-NOT: left for the host
 
 // SUMMARY: nvfp4 recipe: 5 of 5 contractions in FP4
 // SUMMARY: 5 contractions of run-time sizes without a size hint are not in the FLOPs

@@ -64,6 +64,60 @@ Value nvfp4::detail::createByteAddress(OpBuilder &b, Location loc, Value base,
                              LLVM::GEPNoWrapFlags::inbounds);
 }
 
+gpu::GPUFuncOp nvfp4::detail::createKernelFunc(
+    OpBuilder &b, Location loc, gpu::GPUModuleOp module, StringRef name,
+    TypeRange argTypes, int64_t threads, TypeRange workgroupTypes) {
+  b.setInsertionPointToEnd(module.getBody());
+  auto kernel =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}),
+                             workgroupTypes, TypeRange{});
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  b.setInsertionPointToStart(&kernel.front());
+  return kernel;
+}
+
+void nvfp4::detail::declareDynamicSharedMemory(OpBuilder &b, Location loc,
+                                               gpu::GPUModuleOp module,
+                                               StringRef symbol,
+                                               int64_t alignment) {
+  if (module.lookupSymbol(symbol))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                         /*isConstant=*/false, LLVM::Linkage::External, symbol,
+                         /*value=*/Attribute(), alignment,
+                         static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+}
+
+SmallVector<Value> nvfp4::detail::createBlockLoadF32(OpBuilder &b, Location loc,
+                                                     Value base,
+                                                     Value firstByte,
+                                                     Type elementType) {
+  constexpr int64_t kBlock = 16, kVectorBytes = 16;
+  const int64_t perVector =
+      kVectorBytes / (elementType.getIntOrFloatBitWidth() / 8);
+  auto vecType = VectorType::get({perVector}, elementType);
+  IndexExpr first{&b, loc, firstByte};
+  SmallVector<Value> v;
+  for (int64_t part = 0; part < kBlock / perVector; ++part) {
+    Value vec = LLVM::LoadOp::create(
+        b, loc, vecType,
+        createByteAddress(b, loc, base, (first + part * kVectorBytes).v),
+        kVectorBytes);
+    for (int64_t e = 0; e < perVector; ++e) {
+      Value x = LLVM::ExtractElementOp::create(
+          b, loc, vec, LLVM::ConstantOp::create(b, loc, b.getI32Type(), e));
+      if (!elementType.isF32())
+        x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+      v.push_back(x);
+    }
+  }
+  return v;
+}
+
 void nvfp4::detail::createHadamard16(OpBuilder &b, Location loc,
                                      MutableArrayRef<Value> v,
                                      uint32_t negateMask) {

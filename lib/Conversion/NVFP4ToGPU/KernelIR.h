@@ -16,6 +16,7 @@
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -138,6 +139,28 @@ Value createGlobalBasePointer(OpBuilder &b, Location loc, Value memref);
 /// `base` advanced by `byteOffset` (an `index`) bytes, as an inbounds GEP.
 Value createByteAddress(OpBuilder &b, Location loc, Value base,
                         Value byteOffset);
+
+/// A new kernel `name` at the end of `module`: a `gpu.func` of arguments
+/// `argTypes` and workgroup attributions `workgroupTypes`, run by
+/// `threads` threads a CTA (its known block size). The builder is left at
+/// the start of its body.
+gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
+                                gpu::GPUModuleOp module, StringRef name,
+                                TypeRange argTypes, int64_t threads,
+                                TypeRange workgroupTypes = {});
+
+/// Declares the dynamic shared memory of `module`'s kernels, `.extern
+/// .shared .align <alignment> .b8 <symbol>[]`, unless it is declared.
+void declareDynamicSharedMemory(OpBuilder &b, Location loc,
+                                gpu::GPUModuleOp module, StringRef symbol,
+                                int64_t alignment);
+
+/// Loads the 16 elements of type `elementType` (f32, bf16 or f16) at byte
+/// `firstByte` (an `index`, 16-byte aligned) of the global buffer at `base`
+/// in 16-byte vectors, each extended to f32 (exactly): the block that the
+/// quantize, amax and Hadamard kernels work on.
+SmallVector<Value> createBlockLoadF32(OpBuilder &b, Location loc, Value base,
+                                      Value firstByte, Type elementType);
 
 /// Applies the 16-point random Hadamard transform to the f32 values `v` in
 /// place, in the exact operation order of the reference library

@@ -210,8 +210,6 @@ private:
   Value decodeE4M3(Value code);
   /// The f32 value of the E2M1 code in the low 4 bits of `code` (i32).
   Value decodeE2M1(Value code);
-  /// Loads the 16 elements at element `first` of `ptr`, extended to f32.
-  SmallVector<Value> loadBlock(Value ptr, Value firstByte);
   /// Rounds the 16 f32 values to the element type and stores them as 16-byte
   /// vectors at byte `firstByte` of `ptr`.
   void storeBlock(Value ptr, Value firstByte, ArrayRef<Value> values);
@@ -225,14 +223,8 @@ private:
 gpu::GPUFuncOp ElementwiseEmitter::createKernel(gpu::GPUModuleOp module,
                                                 StringRef name,
                                                 TypeRange argTypes) {
-  b.setInsertionPointToEnd(module.getBody());
-  auto kernel =
-      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(layout::kElementwiseThreads), 1, 1}));
-  b.setInsertionPointToStart(&kernel.front());
-  return kernel;
+  return mlir::nvfp4::detail::createKernelFunc(b, loc, module, name, argTypes,
+                                               layout::kElementwiseThreads);
 }
 
 Value ElementwiseEmitter::enterValidThread() {
@@ -289,27 +281,6 @@ Value ElementwiseEmitter::decodeE2M1(Value code) {
       mulF(arith::UIToFPOp::create(b, loc, b.getF32Type(), twice), f32(0.5f));
   Value sign = shlI(andI(code, 0x8), 28);
   return toFloat(xorI(bits(magnitude), sign));
-}
-
-SmallVector<Value> ElementwiseEmitter::loadBlock(Value ptr, Value firstByte) {
-  Type elem = c.elementType;
-  const int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
-  const int64_t perVector = 16 / elemBytes;
-  auto vecType = VectorType::get({perVector}, elem);
-  SmallVector<Value> v;
-  for (int64_t part = 0; part < layout::kElementwiseBlock / perVector; ++part) {
-    Value byte = arith::AddIOp::create(b, loc, firstByte, index(16 * part));
-    Value vec =
-        LLVM::LoadOp::create(b, loc, vecType, byteAddress(ptr, byte), 16);
-    for (int64_t e = 0; e < perVector; ++e) {
-      Value pos = LLVM::ConstantOp::create(b, loc, b.getI32Type(), e);
-      Value x = LLVM::ExtractElementOp::create(b, loc, vec, pos);
-      if (!elem.isF32())
-        x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
-      v.push_back(x);
-    }
-  }
-  return v;
 }
 
 void ElementwiseEmitter::storeBlock(Value ptr, Value firstByte,
@@ -393,7 +364,8 @@ gpu::GPUFuncOp ElementwiseEmitter::buildHadamardKernel(gpu::GPUModuleOp module,
   const int64_t elemBytes = c.elementType.getIntOrFloatBitWidth() / 8;
   Value firstByte = arith::MulIOp::create(
       b, loc, block, index(layout::kElementwiseBlock * elemBytes));
-  SmallVector<Value> v = loadBlock(globalBasePointer(input), firstByte);
+  SmallVector<Value> v = mlir::nvfp4::detail::createBlockLoadF32(
+      b, loc, globalBasePointer(input), firstByte, c.elementType);
   mlir::nvfp4::detail::createHadamard16(b, loc, v, c.signMask);
   storeBlock(globalBasePointer(out), firstByte, v);
   return kernel;

@@ -137,24 +137,10 @@ Value QuantizeEmitter::byteAddress(Value base, IndexExpr byteOffset) {
 }
 
 SmallVector<Value> QuantizeEmitter::loadBlock(Value inputPtr, IndexExpr block) {
-  Type elem = c.inputElementType;
-  const int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
-  const int64_t perVector = 16 / elemBytes; // 16-byte vectors
-  auto vecType = VectorType::get({perVector}, elem);
-  IndexExpr first = layout::quantizeInputElement(block) * elemBytes;
-  SmallVector<Value> v;
-  for (int64_t part = 0; part < layout::kQuantizeBlock / perVector; ++part) {
-    Value vec = LLVM::LoadOp::create(
-        b, loc, vecType, byteAddress(inputPtr, first + part * 16), 16);
-    for (int64_t e = 0; e < perVector; ++e) {
-      Value pos = LLVM::ConstantOp::create(b, loc, b.getI32Type(), e);
-      Value x = LLVM::ExtractElementOp::create(b, loc, vec, pos);
-      if (!elem.isF32())
-        x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
-      v.push_back(x);
-    }
-  }
-  return v;
+  const int64_t elemBytes = c.inputElementType.getIntOrFloatBitWidth() / 8;
+  return mlir::nvfp4::detail::createBlockLoadF32(
+      b, loc, inputPtr, (layout::quantizeInputElement(block) * elemBytes).v,
+      c.inputElementType);
 }
 
 void QuantizeEmitter::hadamard(SmallVector<Value> &v) {
@@ -243,15 +229,9 @@ static gpu::GPUFuncOp createKernel(OpBuilder &b, Location loc,
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto smemType = MemRefType::get({layout::kQuantizeWarps}, b.getF32Type(),
                                   MemRefLayoutAttrInterface(), workgroup);
-  b.setInsertionPointToEnd(module.getBody());
-  auto kernel =
-      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}),
-                             TypeRange{smemType}, TypeRange{});
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(layout::kQuantizeThreads), 1, 1}));
-  b.setInsertionPointToStart(&kernel.front());
-  return kernel;
+  return mlir::nvfp4::detail::createKernelFunc(b, loc, module, name, argTypes,
+                                               layout::kQuantizeThreads,
+                                               TypeRange{smemType});
 }
 
 gpu::GPUFuncOp QuantizeEmitter::buildAmaxKernel(gpu::GPUModuleOp module,

@@ -108,14 +108,9 @@ static gpu::GPUFuncOp buildTransposeKernel(OpBuilder &b, Location loc,
                                            const TransposeConfig &c,
                                            TypeRange argTypes) {
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  auto kernel = gpu::GPUFuncOp::create(b, loc, c.kernelName(),
-                                       b.getFunctionType(argTypes, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(kTransposeThreads), 1, 1}));
+  gpu::GPUFuncOp kernel = mlir::nvfp4::detail::createKernelFunc(
+      b, loc, module, c.kernelName(), argTypes, kTransposeThreads);
   Block &entry = kernel.front();
-  b.setInsertionPointToStart(&entry);
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(&entry);
 

@@ -59,21 +59,9 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   assert(tile.mmasN() % 2 == 0 && "B fragments load two MMA columns at once");
 
   OpBuilder::InsertionGuard guard(b);
-  if (!module.lookupSymbol(kMmaSyncSmemSymbol)) {
-    // The dynamic shared memory: `.extern .shared .align 16 .b8 sym[]`.
-    b.setInsertionPointToStart(module.getBody());
-    LLVM::GlobalOp::create(
-        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-        /*isConstant=*/false, LLVM::Linkage::External, kMmaSyncSmemSymbol,
-        /*value=*/Attribute(), /*alignment=*/kVectorBytes,
-        static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  }
-  b.setInsertionPointToEnd(module.getBody());
-  auto kernel =
-      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(tile.threads()), 1, 1}));
+  declareDynamicSharedMemory(b, loc, module, kMmaSyncSmemSymbol, kVectorBytes);
+  gpu::GPUFuncOp kernel =
+      createKernelFunc(b, loc, module, name, argTypes, tile.threads());
   // On sm_120a / sm_121a shared memory bounds the CTAs an SM holds (1 or
   // 2): `.minnctapersm` tells ptxas so. Otherwise it caps the registers of
   // the 4-warp tiles at 96, for an occupancy they cannot have, and spills.
@@ -82,7 +70,6 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                     b.getI32IntegerAttr(static_cast<int32_t>(
                         residentCtasByShared(c.sharedBytes()))));
   Block &entry = kernel.front();
-  b.setInsertionPointToStart(&entry);
 
   // tile.stages pipeline slots of the A and B tiles, then the scale slots
   // of A and of B, in dynamic shared memory (c.sharedBytes(), more than the
@@ -423,8 +410,11 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   // Prologue: steps 0 .. stages - 2, one commit group each.
   // The K steps: a constant, or ceil(K / stepK) at run time (a run-time K
   // runs ungrouped scales, unroll 1).
-  IndexExpr numSteps = c.hasRunTimeK() ? (kSize + (stepK - 1)) / stepK
-                                       : idx(llvm::divideCeil(c.k, stepK));
+  const std::optional<int64_t> staticSteps =
+      c.hasRunTimeK() ? std::nullopt
+                      : std::optional<int64_t>((c.k + stepK - 1) / stepK);
+  IndexExpr numSteps =
+      staticSteps ? idx(*staticSteps) : (kSize + (stepK - 1)) / stepK;
   for (int64_t s = 0; s < tile.stages - 1; ++s) {
     auto issuePrologueStep = [&] {
       issueStep(idx(s),
@@ -432,13 +422,13 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
                  idx(scaleSlot(s, tile, rhsStaging))},
                 s % unroll);
     };
-    if (c.hasRunTimeK()) {
+    if (!staticSteps) {
       auto ifOp = scf::IfOp::create(b, loc, rowIn(idx(s), numSteps),
                                     /*withElseRegion=*/false);
       OpBuilder::InsertionGuard ifGuard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
       issuePrologueStep();
-    } else if (s < llvm::divideCeil(c.k, stepK)) {
+    } else if (s < *staticSteps) {
       issuePrologueStep();
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
@@ -448,8 +438,7 @@ gpu::GPUFuncOp MmaSyncKernelBuilder::build(gpu::GPUModuleOp module,
   const int64_t numAcc = tile.accumulators();
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<Value> init(numAcc, zero);
-  assert((c.hasRunTimeK() ? unroll == 1
-                          : llvm::divideCeil(c.k, stepK) % unroll == 0) &&
+  assert((staticSteps ? *staticSteps % unroll == 0 : unroll == 1) &&
          "scale groups need whole 16-byte rows");
   // The lane's scale words of A's and B's current groups (the block-scaled
   // step's packed registers, laneScaleRows).

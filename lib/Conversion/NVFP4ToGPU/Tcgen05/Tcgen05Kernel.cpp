@@ -332,8 +332,7 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
     // Rows of the last tile past M or N read the operand's last row: they
     // only reach outputs the epilogue does not store.
     if (c.ragged())
-      operandRow =
-          arith::MinUIOp::create(b, loc, operandRow, addC(rows, -1));
+      operandRow = arith::MinUIOp::create(b, loc, operandRow, addC(rows, -1));
     Value scaleRow = divC(operandRow, blockRows);
     // A run-time M is unbatched: batch64 is 0.
     const int64_t batchScaleBytes =
@@ -353,12 +352,12 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
       Value packed = i32(0);
       for (int64_t byte = 0; byte < 4; ++byte) {
         Value col = addC(kScaleByte, 4 * word + byte);
-        Value inRow = cmp(arith::CmpIPredicate::ult, col,
-                          ext64(i32(scaleRowBytes)));
+        Value inRow =
+            cmp(arith::CmpIPredicate::ult, col, ext64(i32(scaleRowBytes)));
         Value zero64 = ext64(i32(0));
         Value at = arith::SelectOp::create(b, loc, inRow, col, zero64);
-        Value loaded = LLVM::LoadOp::create(b, loc, i8,
-                                            gep(base, add(rowStart, at)), 1);
+        Value loaded =
+            LLVM::LoadOp::create(b, loc, i8, gep(base, add(rowStart, at)), 1);
         Value extended = arith::ExtUIOp::create(b, loc, i32T, loaded);
         Value masked = arith::SelectOp::create(b, loc, inRow, extended, i32(0));
         if (byte > 0)
@@ -595,22 +594,11 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
       ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
 
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  if (!module.lookupSymbol(kSmemSymbol)) {
-    // Dynamic shared memory: `.extern .shared .align 1024 .b8 sym[]`.
-    LLVM::GlobalOp::create(
-        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-        /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol,
-        /*value=*/Attribute(),
-        /*alignment=*/tc::kSwizzleAtomBytes,
-        static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  }
-  b.setInsertionPointToEnd(module.getBody());
-  auto kernel =
-      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(p.threads()), 1, 1}));
+  // 1024-byte aligned: the 128-byte swizzle's atoms.
+  declareDynamicSharedMemory(b, loc, module, kSmemSymbol,
+                             tc::kSwizzleAtomBytes);
+  gpu::GPUFuncOp kernel =
+      createKernelFunc(b, loc, module, name, argTypes, p.threads());
   // One CTA per SM (it allocates all 512 tensor-memory columns and most of
   // the shared memory): `.minnctapersm 1` tells ptxas so, which otherwise
   // caps the registers for an occupancy the kernel cannot have and spills.
@@ -694,8 +682,7 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
         ((idx(gridSize) + numTiles + (-1) - idx(cta)) / idx(gridSize)).v;
   } else {
     mRows = i32(c.m);
-    numLocalTiles =
-        tc::tilesOfCta(idx(cta), idx(gridSize), c.numTiles()).v;
+    numLocalTiles = tc::tilesOfCta(idx(cta), idx(gridSize), c.numTiles()).v;
   }
 
   // The dynamic shared memory, its base rounded up to 1024 bytes (the
