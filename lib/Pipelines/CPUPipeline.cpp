@@ -125,8 +125,13 @@ void mlir::nvfp4::addHostMathToLLVMPasses(OpPassManager &pm) {
   math::MathExpandOpsPassOptions mathExpandOptions;
   mathExpandOptions.opMnemonics = {"clampf"};
   pm.addPass(math::createMathExpandOpsPass(mathExpandOptions));
-  pm.addPass(createConvertMathToLLVMPass());
+  // `fpowi` (PyTorch's `x ** 2`) as a call of the software implementation,
+  // before the LLVM conversion: that one would emit `llvm.intr.powi` with a
+  // vector or i64 exponent (a vectorized `fpowi` broadcasts it), which the
+  // LLVM dialect rejects. Squaring by multiplication is what PyTorch
+  // computes, bit for bit.
   pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
 }
 
