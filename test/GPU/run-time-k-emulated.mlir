@@ -9,9 +9,18 @@
 // - K = 80: one partial K step (128 codes a step);
 // - K = 304: three steps, the last partial;
 // - K = 0: no step; the result is zeros.
+// The tcgen05 matmul (sm_100a) takes a run-time K too, read by both tensor
+// maps (rows of K / 2 bytes) and the K loop of the producer and the MMA
+// thread (256 codes a K tile), with the scales stored into the atoms byte by
+// byte:
+// - K = 32: one K tile, most of it zero-filled by TMA;
+// - K = 96: one partial K tile;
+// - K = 544: three K tiles, the last partial.
 // The run-time shape rules are checked on the host before the launches: a
 // last dimension that is not a multiple of 16, and operands whose K differ,
-// stop the program with an error that names the op.
+// stop the program with an error that names the op; on sm_100a, so do a K
+// that is not a multiple of 32 (the tensor maps' row stride) and K = 0 (a
+// tensor map describes a non-empty tensor).
 //
 // RUN: nvfp4-opt %s --nvfp4-to-cpu \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
@@ -34,6 +43,32 @@
 // RUN: | not %mlir_runner -e main_k_mismatch -entry-point-result=void \
 // RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
 // RUN:   2>&1 | FileCheck %s --check-prefix=MISMATCH
+// RUN: nvfp4-opt %s --nvfp4-to-cpu \
+// RUN: | %mlir_runner -e main_tcgen05 -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cpu_runtime_lib \
+// RUN: | grep -v base@ > %t.tcgen05.cpu.txt
+// RUN: FileCheck %s --check-prefix=TCGEN05 --input-file=%t.tcgen05.cpu.txt
+// RUN: nvfp4-opt %s --nvfp4-to-gpu-emulation="target=sm_100a report-fallbacks" \
+// RUN:   -o %t.sm_100a.mlir 2>&1 | FileCheck %s --check-prefix=KERNELS --allow-empty
+// RUN: %mlir_runner %t.sm_100a.mlir -e main_tcgen05 -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN: | grep -v base@ > %t.tcgen05.sm_100a.txt
+// RUN: diff %t.tcgen05.cpu.txt %t.tcgen05.sm_100a.txt
+// RUN: not %mlir_runner %t.sm_100a.mlir -e main_k48 -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   2>&1 | FileCheck %s --check-prefix=K48
+// RUN: not %mlir_runner %t.sm_100a.mlir -e main_k0 -entry-point-result=void \
+// RUN:   -shared-libs=%nvfp4_gpu_emulator_lib,%mlir_c_runner_utils,%mlir_runner_utils,%nvfp4_runtime_lib,%nvfp4_cuda_checks_lib \
+// RUN:   2>&1 | FileCheck %s --check-prefix=K0
+// KERNELS-NOT: remark: nvfp4: fallback
+// K48: run-time-k-emulated.mlir:[[@LINE+27]]:{{[0-9]+}}: 'nvfp4.matmul' op: run-time shape check failed: K must be a multiple of 32
+// K0: run-time-k-emulated.mlir:[[@LINE+26]]:{{[0-9]+}}: 'nvfp4.matmul' op: run-time shape check failed: K must not be 0
+// TCGEN05-LABEL: K 32
+// TCGEN05-NEXT: {{^\[\[.*[1-9]}}
+// TCGEN05-LABEL: K 96
+// TCGEN05-NEXT: {{^\[\[.*[1-9]}}
+// TCGEN05-LABEL: K 544
+// TCGEN05-NEXT: {{^\[\[.*[1-9]}}
 // BADK: run-time-k-emulated.mlir:[[@LINE+17]]:{{[0-9]+}}: 'nvfp4.quantize' op: run-time shape check failed: the input's last dimension must be a multiple of 16
 // MISMATCH: run-time-k-emulated.mlir:[[@LINE+26]]:{{[0-9]+}}: 'nvfp4.matmul' op: run-time shape check failed: the operands' K must be equal
 
@@ -140,5 +175,27 @@ func.func @main_k_mismatch() {
   %ad = tensor.cast %a : tensor<?x?xf32> to tensor<48x?xf32>
   %bd = tensor.cast %b : tensor<?x?xf32> to tensor<32x?xf32>
   %y = call @mismatched(%ad, %bd) : (tensor<48x?xf32>, tensor<32x?xf32>) -> tensor<48x32xf32>
+  return
+}
+
+func.func @main_tcgen05() {
+  %c32 = arith.constant 32 : index
+  %c96 = arith.constant 96 : index
+  %c544 = arith.constant 544 : index
+  call @run(%c32) : (index) -> ()
+  call @run(%c96) : (index) -> ()
+  call @run(%c544) : (index) -> ()
+  return
+}
+
+func.func @main_k48() {
+  %c48 = arith.constant 48 : index
+  call @run(%c48) : (index) -> ()
+  return
+}
+
+func.func @main_k0() {
+  %c0 = arith.constant 0 : index
+  call @run(%c0) : (index) -> ()
   return
 }

@@ -342,3 +342,36 @@ void nvfp4::detail::createRunTimeMultipleCheck(OpBuilder &b, Operation *op,
   createRunTimeShapeCheck(
       b, op, holds, (what + " must be a multiple of " + Twine(multiple)).str());
 }
+
+void nvfp4::detail::createRunTimeKChecks(OpBuilder &b, Operation *op,
+                                         Value lhsData, Value rhsData,
+                                         int64_t multiple, bool positive) {
+  Location loc = op->getLoc();
+  auto kOf = [&](Value data) -> Value {
+    auto type = cast<MemRefType>(data.getType());
+    if (!ShapedType::isDynamic(type.getShape().back()))
+      return {};
+    return memref::DimOp::create(b, loc, data, type.getRank() - 1);
+  };
+  Value lhsK = kOf(lhsData), rhsK = kOf(rhsData);
+  if (!lhsK && !rhsK)
+    return;
+  auto kValue = [&](Value runTime, Value data) -> Value {
+    return runTime ? runTime
+                   : arith::ConstantIndexOp::create(
+                         b, loc,
+                         cast<MemRefType>(data.getType()).getShape().back());
+  };
+  Value lhs = kValue(lhsK, lhsData), rhs = kValue(rhsK, rhsData);
+  createRunTimeShapeCheck(
+      b, op, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, rhs),
+      "the operands' K must be equal");
+  Value k = lhsK ? lhsK : rhsK;
+  if (positive)
+    createRunTimeShapeCheck(
+        b, op,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, k,
+                              arith::ConstantIndexOp::create(b, loc, 0)),
+        "K must not be 0");
+  createRunTimeMultipleCheck(b, op, k, multiple, "K");
+}

@@ -299,6 +299,13 @@ void createRunTimeShapeCheck(OpBuilder &b, Operation *op, Value holds,
 void createRunTimeMultipleCheck(OpBuilder &b, Operation *op, Value size,
                                 int64_t multiple, StringRef what);
 
+/// Checks, before the launch of matmul `op`'s kernel, a run-time K of its
+/// operands' data buffers `lhsData` and `rhsData` (K their last
+/// dimension): the two are equal, K is a multiple of `multiple`, and with
+/// `positive` not 0. Emits nothing when both K are static.
+void createRunTimeKChecks(OpBuilder &b, Operation *op, Value lhsData,
+                          Value rhsData, int64_t multiple, bool positive);
+
 } // namespace mlir::nvfp4::detail
 
 #endif // NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELIR_H

@@ -108,9 +108,9 @@ static bool hasRunTimeSize(TypeRange types) {
 
 /// Whether a GPU kernel of `target` takes the run-time sizes of `op`: the
 /// mma.sync matmul kernels a run-time M and K (batched too), the tcgen05
-/// ones a run-time M (unbatched, with a static K a multiple of 32, which
-/// needs no K-padded copy); the quantize (1x16 blocks) and amax kernels any
-/// run-time size (they walk the elements as blocks of 16; the last
+/// ones a run-time M and K (unbatched; a static K must be a multiple of
+/// 32, which needs no K-padded copy); the quantize (1x16 blocks) and amax
+/// kernels any run-time size (they walk the elements as blocks of 16; the last
 /// dimension is checked to be a multiple of 16 at launch).
 static bool hasRunTimeSizeKernel(Operation *op, GPUTarget target) {
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
@@ -122,10 +122,12 @@ static bool hasRunTimeSizeKernel(Operation *op, GPUTarget target) {
       return false;
     if (!isTcgen05Target(target))
       return true;
-    return lhs.size() == 2 && !ShapedType::isDynamic(lhs.back()) &&
-           !ShapedType::isDynamic(rhs.back()) &&
-           lhs.back() % ::nvfp4::gpu::tcgen05::kTensorMapStrideAlignmentCodes ==
-               0;
+    // tcgen05: unbatched; a static K a multiple of 32 (the TMA row
+    // stride), a run-time K checked to be one at launch.
+    const int64_t k = MatmulShape::of(matmul).k;
+    return lhs.size() == 2 &&
+           (ShapedType::isDynamic(k) ||
+            k % ::nvfp4::gpu::tcgen05::kTensorMapStrideAlignmentCodes == 0);
   }
   if (auto quantize = dyn_cast<QuantizeOp>(op))
     return quantize.getType().isNVFP4() &&
@@ -231,36 +233,6 @@ mlir::nvfp4::getOrCreateNVFP4KernelModule(RewriterBase &rewriter,
                                   kNVFP4KernelModuleName);
 }
 
-/// Checks, before the launch of `op`'s kernel, a run-time K of its
-/// operands' data buffers `lhsData` and `rhsData`: the two are equal, and
-/// a multiple of the block (16 NVFP4, 32 MX), which the kernel's K steps
-/// and scale rows assume.
-static void checkRunTimeK(OpBuilder &b, MatmulOp op, Value lhsData,
-                          Value rhsData) {
-  auto kOf = [&](Value data) -> Value {
-    auto type = cast<MemRefType>(data.getType());
-    if (!ShapedType::isDynamic(type.getShape().back()))
-      return {};
-    return memref::DimOp::create(b, op.getLoc(), data, type.getRank() - 1);
-  };
-  Value lhsK = kOf(lhsData), rhsK = kOf(rhsData);
-  if (!lhsK && !rhsK)
-    return;
-  auto kValue = [&](Value runTime, Value data) -> Value {
-    return runTime ? runTime
-                   : arith::ConstantIndexOp::create(
-                         b, op.getLoc(),
-                         cast<MemRefType>(data.getType()).getShape().back());
-  };
-  Value lhs = kValue(lhsK, lhsData), rhs = kValue(rhsK, rhsData);
-  createRunTimeShapeCheck(
-      b, op,
-      arith::CmpIOp::create(b, op.getLoc(), arith::CmpIPredicate::eq, lhs, rhs),
-      "the operands' K must be equal");
-  const int64_t blockCols = op.getLhs().getType().isNVFP4() ? 16 : 32;
-  createRunTimeMultipleCheck(b, op, lhsK ? lhsK : rhsK, blockCols, "K");
-}
-
 namespace {
 /// Lowers `nvfp4.matmul` to a launch of the block-scaled MMA kernel.
 struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
@@ -294,8 +266,10 @@ struct MatmulOpLowering : public OpRewritePattern<MatmulOp> {
       if (amax)
         args.push_back(amax);
     }
-    checkRunTimeK(rewriter, op, /*lhsData=*/args[0],
-                  /*rhsData=*/args[config.isMX() ? 2 : 3]);
+    // The kernel's K steps and scale rows assume whole blocks.
+    createRunTimeKChecks(rewriter, op, /*lhsData=*/args[0],
+                         /*rhsData=*/args[config.isMX() ? 2 : 3],
+                         config.blockCols(), /*positive=*/false);
     RankedTensorType resultType = op.getResult().getType();
     auto resultMemRef =
         MemRefType::get(resultType.getShape(), resultType.getElementType());

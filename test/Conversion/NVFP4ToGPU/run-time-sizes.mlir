@@ -112,9 +112,9 @@
 // IR: arith.cmpi ult, %{{.*}}, %[[KM]]
 
 // The messages: the op, its location and the rule.
-// MSG-DAG: llvm.mlir.global internal constant @{{.*}}("{{.*}}run-time-sizes.mlir:[[@LINE+59]]:9: 'nvfp4.quantize' op: run-time shape check failed: the input's last dimension must be a multiple of 16\00")
-// MSG-DAG: llvm.mlir.global internal constant @{{.*}}("{{.*}}run-time-sizes.mlir:[[@LINE+60]]:8: 'nvfp4.matmul' op: run-time shape check failed: the operands' K must be equal\00")
-// MSG-DAG: llvm.mlir.global internal constant @{{.*}}("{{.*}}run-time-sizes.mlir:[[@LINE+59]]:8: 'nvfp4.matmul' op: run-time shape check failed: K must be a multiple of 16\00")
+// MSG-DAG: llvm.mlir.global internal constant @{{.*}}("{{.*}}run-time-sizes.mlir:[[@LINE+86]]:9: 'nvfp4.quantize' op: run-time shape check failed: the input's last dimension must be a multiple of 16\00")
+// MSG-DAG: llvm.mlir.global internal constant @{{.*}}("{{.*}}run-time-sizes.mlir:[[@LINE+99]]:8: 'nvfp4.matmul' op: run-time shape check failed: the operands' K must be equal\00")
+// MSG-DAG: llvm.mlir.global internal constant @{{.*}}("{{.*}}run-time-sizes.mlir:[[@LINE+98]]:8: 'nvfp4.matmul' op: run-time shape check failed: K must be a multiple of 16\00")
 // MSG-DAG: llvm.func @nvfp4CudaCheckShape(i32, !llvm.ptr)
 
 // On tcgen05 targets the matmul of run-time M is the 1-CTA kernel: A's
@@ -138,6 +138,45 @@
 // TCIR: gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_mdyn_n32k64_t64_1x16_16x16_f32
 // TCIR-SAME: args(%[[A]] : memref<?x64xf4E2M1FN>,
 // TCIR-SAME: %[[Y]] : memref<?x32xf32>)
+// The tcgen05 matmul of run-time K: before any tensor map is encoded, the
+// host checks that the operands' K (their data buffers' columns) are equal,
+// not 0 and a multiple of 32; each operand's tensor map then gets rows of
+// K * 4 / 8 bytes (its row bytes and its row stride), and the kernel (the
+// 1-CTA kernel, compact scales) counts ceil(K / 256) K tiles from A's data
+// buffer.
+// TCIR-LABEL: func.func @run_time_k(
+// TCIR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_32xdyn_1x16_f32_rn
+// TCIR-SAME: %[[TKA:[^ ]*]] : memref<32x?xf4E2M1FN>
+// TCIR: gpu.launch_func @nvfp4_kernels::@nvfp4_quantize_16xdyn_1x16_f32_rn
+// TCIR-SAME: %[[TKB:[^ ]*]] : memref<16x?xf4E2M1FN>
+// TCIR: %[[TKAK:.*]] = memref.dim %[[TKA]], %c1{{.*}} : memref<32x?xf4E2M1FN>
+// TCIR: %[[TKBK:.*]] = memref.dim %[[TKB]], %c1{{.*}} : memref<16x?xf4E2M1FN>
+// TCIR: arith.cmpi eq, %[[TKAK]], %[[TKBK]] : index
+// TCIR: llvm.call @nvfp4CudaCheckShape(
+// TCIR: arith.cmpi ne, %[[TKAK]], %c0{{.*}} : index
+// TCIR: llvm.call @nvfp4CudaCheckShape(
+// TCIR: arith.remui %[[TKAK]], %c32{{.*}} : index
+// TCIR: llvm.call @nvfp4CudaCheckShape(
+// TCIR: %[[TAK:.*]] = memref.dim %[[TKA]], %c1{{.*}} : memref<32x?xf4E2M1FN>
+// TCIR: %[[TABITS:.*]] = arith.muli %[[TAK]], %c4{{.*}} : index
+// TCIR: %[[TABYTES:.*]] = arith.divui %[[TABITS]], %c8{{.*}} : index
+// TCIR: %[[TABYTES64:.*]] = arith.index_castui %[[TABYTES]] : index to i64
+// TCIR: llvm.call @nvfp4CudaTensorMapEncode2D(%{{[^,]*}}, %{{[^,]*}}, %[[TABYTES64]], %c32_i64, %[[TABYTES64]],
+// TCIR: %[[TBK:.*]] = memref.dim %[[TKB]], %c1{{.*}} : memref<16x?xf4E2M1FN>
+// TCIR: %[[TBBITS:.*]] = arith.muli %[[TBK]], %c4{{.*}} : index
+// TCIR: %[[TBBYTES:.*]] = arith.divui %[[TBBITS]], %c8{{.*}} : index
+// TCIR: %[[TBBYTES64:.*]] = arith.index_castui %[[TBBYTES]] : index to i64
+// TCIR: llvm.call @nvfp4CudaTensorMapEncode2D(%{{[^,]*}}, %{{[^,]*}}, %[[TBBYTES64]], %c16_i64, %[[TBBYTES64]],
+// TCIR: gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m32n16kdyn_t64_1x16_1x16_f32
+// TCIR-SAME: args(%[[TKA]] : memref<32x?xf4E2M1FN>,
+// TCIR-SAME: %[[TKB]] : memref<16x?xf4E2M1FN>,
+// TCIR-LABEL: gpu.func @nvfp4_tcgen05_matmul_m32n16kdyn_t64_1x16_1x16_f32(
+// TCIR-SAME: %[[KDATA:[^:]*]]: memref<32x?xf4E2M1FN>
+// TCIR: %[[KCOLS:.*]] = memref.dim %[[KDATA]], %{{.*}} : memref<32x?xf4E2M1FN>
+// TCIR-NEXT: %[[KI32:.*]] = arith.index_castui %[[KCOLS]] : index to i32
+// TCIR-NEXT: %[[KPLUS:.*]] = arith.addi %[[KI32]], %{{.*}} : i32
+// TCIR-NEXT: %[[KTILES:.*]] = arith.divui %[[KPLUS]], %{{.*}} : i32
+// TCIR: scf.for %{{.*}} = %{{.*}} to %[[KTILES]] step
 // TCIR-LABEL: gpu.func @nvfp4_tcgen05_matmul_mdyn_n32k64_t64_1x16_16x16_f32(
 // TCIR-SAME: %[[KA:[^:]*]]: memref<?x64xf4E2M1FN>
 // TCIR: %[[KM:.*]] = memref.dim %[[KA]], %{{.*}}

@@ -89,7 +89,6 @@ void Tcgen05KernelBuilder::emitProducer() {
       ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
   auto smemPtrType = LLVM::LLVMPointerType::get(
       ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  const int64_t kTiles = c.kTiles();
   const int64_t scaleCopyBytes =
       p.scaleCopyBytes(c.lhsScaleAtoms, c.rhsScaleAtoms);
   // A pair with scale atoms: the leader's copies complete on its full
@@ -264,7 +263,7 @@ void Tcgen05KernelBuilder::emitProducer() {
   });
   // Drain: wait for the release of the last `stages` steps, as if producing
   // `stages` more.
-  Value steps = mulC(numLocalTiles, kTiles);
+  Value steps = mul(numLocalTiles, kTileCount);
   forRange(steps, addC(steps, p.stages), [&](Value stepValue) {
     IdxI32 step = idx(stepValue);
     emitWait(barrier(p.emptyBarrierOffset, tc::slotOf(step, p.stages).v),
@@ -320,7 +319,6 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
                                            const tc::TileCoord<IdxI32> &coord) {
   const int64_t words = p.scaleAtomsPerKTile;
   auto rowType = VectorType::get({words}, b.getI32Type());
-  const int64_t scaleRowBytes = c.k / c.blockCols();
   Value kScaleByte = ext64(mulC(kt, words * 4));
   Value batch64 = ext64(coord.batch.v);
   // The scale bytes of K tile kt (16, 8 or 4: one word per atom) of tile
@@ -334,26 +332,26 @@ void Tcgen05KernelBuilder::emitScaleStores(Value kt, Value stageOff,
     if (c.ragged())
       operandRow = arith::MinUIOp::create(b, loc, operandRow, addC(rows, -1));
     Value scaleRow = divC(operandRow, blockRows);
-    // A run-time M is unbatched: batch64 is 0.
-    const int64_t batchScaleBytes =
-        c.batch ? rowsPerBatch / blockRows * scaleRowBytes : 0;
-    Value rowStart = add(mulC(batch64, batchScaleBytes),
-                         mulC(ext64(scaleRow), scaleRowBytes));
-    if (c.k % c.tileK() == 0)
+    // A run-time M or K is unbatched: batch64 is 0.
+    Value rowStart = mul(ext64(scaleRow), ext64(scaleRowBytes));
+    if (c.batch)
+      rowStart =
+          add(mulC(batch64, rowsPerBatch / blockRows * (c.k / c.blockCols())),
+              rowStart);
+    if (!c.hasRunTimeK() && c.k % c.tileK() == 0)
       return LLVM::LoadOp::create(
           b, loc, rowType, gep(base, add(rowStart, kScaleByte)), 4 * words);
-    // K not a multiple of the K tile: scale rows are not aligned to the
-    // tile's scale bytes, so they load one by one; those past the row's end
-    // are zero (with the zero-filled codes, the padded K adds exact zeros:
-    // zero codes times any scale, E8M0's 2^-127 included).
+    // K not a multiple of the K tile (or a run-time K): scale rows are not
+    // aligned to the tile's scale bytes, so they load one by one; those past
+    // the row's end are zero (with the zero-filled codes, the padded K adds
+    // exact zeros: zero codes times any scale, E8M0's 2^-127 included).
     Type i8 = b.getI8Type(), i32T = b.getI32Type();
     Value vec = LLVM::PoisonOp::create(b, loc, rowType);
     for (int64_t word = 0; word < words; ++word) {
       Value packed = i32(0);
       for (int64_t byte = 0; byte < 4; ++byte) {
         Value col = addC(kScaleByte, 4 * word + byte);
-        Value inRow =
-            cmp(arith::CmpIPredicate::ult, col, ext64(i32(scaleRowBytes)));
+        Value inRow = cmp(arith::CmpIPredicate::ult, col, ext64(scaleRowBytes));
         Value zero64 = ext64(i32(0));
         Value at = arith::SelectOp::create(b, loc, inRow, col, zero64);
         Value loaded =
@@ -434,7 +432,6 @@ void Tcgen05KernelBuilder::emitScaleWarp() {
 }
 
 void Tcgen05KernelBuilder::emitMmaIssuer() {
-  const int64_t kTiles = c.kTiles();
   // The descriptor start-address field of stage 0, and its step per stage
   // (stages are 1024-byte aligned: no carry out of the 14-bit field, every
   // shared-memory address is below 2^18).
@@ -464,7 +461,7 @@ void Tcgen05KernelBuilder::emitMmaIssuer() {
     // field from step to step (an increment and a wrap instead of a
     // division by the stage count and a descriptor computed from the
     // address).
-    IdxI32 firstStep = tc::kStep(idx(local), idx(i32(0)), kTiles);
+    IdxI32 firstStep = tc::kStep(idx(local), idx(i32(0)), idx(kTileCount));
     StageCursor first;
     first.stage = tc::slotOf(firstStep, p.stages).v;
     first.parity = tc::consumerParity(firstStep, p.stages).v;
@@ -472,7 +469,7 @@ void Tcgen05KernelBuilder::emitMmaIssuer() {
     issueKTile(first, boolean(false));
     StageCursor second = emitNextStage(first, baseDescField);
     auto loop = scf::ForOp::create(
-        b, loc, i32(1), i32(kTiles), i32(1),
+        b, loc, i32(1), kTileCount, i32(1),
         ValueRange{second.stage, second.parity, second.descField});
     {
       OpBuilder::InsertionGuard guard(b);
@@ -683,6 +680,16 @@ gpu::GPUFuncOp Tcgen05KernelBuilder::build(gpu::GPUModuleOp module,
   } else {
     mRows = i32(c.m);
     numLocalTiles = tc::tilesOfCta(idx(cta), idx(gridSize), c.numTiles()).v;
+  }
+  // K: a run-time K is the columns of A's data buffer (unbatched), at least
+  // one K tile's worth (the host checks that it is positive).
+  if (c.hasRunTimeK()) {
+    Value k = toI32(memref::DimOp::create(b, loc, operand(0, kArgData), 1));
+    kTileCount = divC(addC(k, c.tileK() - 1), c.tileK());
+    scaleRowBytes = divC(k, c.blockCols());
+  } else {
+    kTileCount = i32(c.kTiles());
+    scaleRowBytes = i32(c.k / c.blockCols());
   }
 
   // The dynamic shared memory, its base rounded up to 1024 bytes (the

@@ -1,4 +1,5 @@
-//===- Tcgen05KernelBuilder.h - The tcgen05 matmul kernel builder -*- C++ -*-===//
+//===- Tcgen05KernelBuilder.h - The tcgen05 matmul kernel builder -*- C++
+//-*-===//
 //
 // Part of the NVFP4-MLIR project.
 //
@@ -141,11 +142,11 @@ struct Tcgen05Config : MatmulShape {
     c.target = target;
     c.ctaPairMode = ctaPairMode;
     const int64_t tileN = tc::chooseTileN(c.n);
-    // A run-time M takes the 1-CTA kernel: the CTA pair needs whole 256-row
-    // tiles.
+    // A run-time M takes the 1-CTA kernel (the CTA pair needs whole 256-row
+    // tiles), and so does a run-time K.
     c.plan = tc::makeTilePlan(
         tileN,
-        !c.hasRunTimeM() &&
+        !c.hasRunTimeM() && !c.hasRunTimeK() &&
             tc::selectCtaPair(ctaPairMode, c.batches(), c.m, c.n, tileN),
         tc::scaleAtomsPerKTileOf(c.kind()));
     return c;
@@ -155,7 +156,7 @@ struct Tcgen05Config : MatmulShape {
   /// staged: NVFP4 16x16 blocks and K a multiple of the K tile (whole
   /// 16-byte staged scale rows, and the tensor map's 16-byte row stride).
   bool canStageScales(unsigned operand) const {
-    return !isMX() && !(operand == 0 && hasRunTimeM()) &&
+    return !isMX() && !(operand == 0 && hasRunTimeM()) && !hasRunTimeK() &&
            (operand == 0 ? lhsBlockRows : rhsBlockRows) ==
                tc::kStagedScaleBlockRows &&
            k % tileK() == 0;
@@ -205,8 +206,11 @@ struct Tcgen05Config : MatmulShape {
   }
   int64_t numTiles() const { return nTiles() * mTiles() * batches(); }
   /// K tiles; the last is zero-filled past K when the K tile does not
-  /// divide K.
-  int64_t kTiles() const { return llvm::divideCeil(k, tileK()); }
+  /// divide K. A run-time K's are counted at run time.
+  int64_t kTiles() const {
+    assert(!hasRunTimeK() && "a run-time K's tiles are counted at run time");
+    return llvm::divideCeil(k, tileK());
+  }
 
   /// The tensor maps of the A and B data at device address `address`: one
   /// box is what one CTA loads (with a CTA pair, 128 rows of A and half of
@@ -462,9 +466,8 @@ private:
   /// schedule the producer and the scale warp follow.
   void forEachKTile(Value local,
                     function_ref<void(Value, IdxI32, Value)> body) {
-    const int64_t kTiles = c.kTiles();
-    forRange(i32(0), i32(kTiles), [&](Value kt) {
-      IdxI32 step = tc::kStep(idx(local), idx(kt), kTiles);
+    forRange(i32(0), kTileCount, [&](Value kt) {
+      IdxI32 step = tc::kStep(idx(local), idx(kt), idx(kTileCount));
       body(kt, step, tc::slotOf(step, p.stages).v);
     });
   }
@@ -623,6 +626,9 @@ private:
   Value tid, warp, laneId, cta, gridSize, numLocalTiles;
   /// M (i32): the constant, or a run-time M read from A's data buffer.
   Value mRows;
+  /// The K tiles and the bytes of an operand's scale row (i32): constants,
+  /// or computed from a run-time K read from A's data buffer.
+  Value kTileCount, scaleRowBytes;
   /// With a CTA pair: this CTA's rank in its cluster (%cluster_ctarank) and
   /// whether it is the leader; `cta` and `gridSize` are then the cluster
   /// index and the cluster count (the tile schedule is per cluster).

@@ -80,6 +80,13 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
   if (c.hasRunTimeM() && ctaPair == tc::CtaPairMode::On)
     return fail() << "tcgen05-cta-pair=on needs a static M (a CTA pair "
                      "computes whole 256-row tiles)";
+  // A run-time K (unbatched; the 1-CTA kernel) sizes both tensor maps and
+  // the K loop at run time; the host checks that it is a positive multiple
+  // of 32 before the launch.
+  if (c.hasRunTimeK() && c.batch)
+    return fail() << "a run-time K needs an unbatched matmul";
+  if (c.hasRunTimeK() && ctaPair == tc::CtaPairMode::On)
+    return fail() << "tcgen05-cta-pair=on needs a static K";
   if (ctaPair == tc::CtaPairMode::On && !c.plan.ctaPair)
     return fail() << "tcgen05-cta-pair=on needs M to be a multiple of "
                   << tc::kPairTileM << " and N of the tile N " << c.plan.tileN
@@ -87,7 +94,7 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
                      "tcgen05.mma.cta_group::2)";
   // K need not be a multiple of the K tile (TMA zero-fills the last one),
   // but TMA needs row strides (K / 2 bytes) that are multiples of 16 bytes.
-  if (c.k % tc::kTensorMapStrideAlignmentCodes != 0)
+  if (!c.hasRunTimeK() && c.k % tc::kTensorMapStrideAlignmentCodes != 0)
     return fail() << "K must be a multiple of "
                   << tc::kTensorMapStrideAlignmentCodes
                   << " (TMA row strides of K / 2 bytes are multiples of 16 "
@@ -98,10 +105,13 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
                      "(TMA coordinates are signed 32-bit)";
   // Any 16-byte aligned device address stands for the buffers here; the
   // runtime checks the actual ones.
-  // A run-time M stands for one tile of rows here.
+  // A run-time M stands for one tile of rows here, a run-time K for one K
+  // tile.
   Tcgen05Config sized = c;
   if (c.hasRunTimeM())
     sized.m = tc::kTileM;
+  if (c.hasRunTimeK())
+    sized.k = c.tileK();
   for (const tc::ByteTensorMap2D &map :
        {sized.lhsTensorMap(tc::kTensorMapAddressAlignment),
         sized.rhsTensorMap(tc::kTensorMapAddressAlignment)})
@@ -109,7 +119,7 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
         issue != tc::TensorMapIssue::None)
       return fail() << "no TMA tensor map describes the operands: "
                     << tc::describeTensorMapIssue(issue);
-  if (!c.hasRunTimeM() &&
+  if (!c.hasRunTimeM() && !c.hasRunTimeK() &&
       !tc::pipelineStepsFit32Bits(c.numTiles(), c.kTiles(), c.plan.stages))
     return fail() << "the output tiles times the K tiles must be below 2^31 "
                      "(the pipeline counters are 32-bit)";
@@ -125,9 +135,10 @@ mlir::nvfp4::getTcgen05EpilogueFusionBlocker(QuantizeOp op, GPUTarget target,
   auto matmul = op.getInput().getDefiningOp<MatmulOp>();
   if (!matmul)
     return "the input is not the result of an nvfp4.matmul";
-  if (MatmulShape::of(matmul).hasRunTimeM())
-    return "the matmul has a run-time M (the NVFP4 epilogue is built for "
-           "static shapes)";
+  if (MatmulShape::of(matmul).hasRunTimeM() ||
+      MatmulShape::of(matmul).hasRunTimeK())
+    return "the matmul has a run-time M or K (the NVFP4 epilogue is built "
+           "for static shapes)";
   if (llvm::any_of(matmul->getUsers(), [&](Operation *user) {
         return user != op && !isa<AmaxOp>(user);
       }))
@@ -168,7 +179,7 @@ bool mlir::nvfp4::canReadTcgen05ScaleAtoms(MatmulOp op, unsigned operandIndex,
   // B every tileN row (each CTA of a pair copies all of them).
   Tcgen05Config c = Tcgen05Config::get(op, target, std::nullopt, ctaPair);
   // MX scales come from host quantization, row-major.
-  if (c.isMX())
+  if (c.isMX() || c.hasRunTimeK())
     return false;
   const int64_t scaleCols = c.k / mlir::nvfp4::kBlockSize;
   // The producer copies the atoms of whole K tiles; a run-time M's A
@@ -237,9 +248,13 @@ namespace {
 /// The tensor map of `data` (`map`), encoded into a 64-byte aligned stack
 /// slot by `nvfp4CudaTensorMapEncode2D(slot, address of data, map
 /// parameters)` and loaded from it: the 128-byte value the launch passes.
+/// A run-time K (`runTimeInnerBytes`, i64: K / 2 bytes for E2M1) replaces
+/// the map's row bytes and row stride, a run-time M (`runTimeOuterRows`)
+/// its rows.
 Value encodeTensorMap(OpBuilder &b, Location loc, Value data,
                       const tc::ByteTensorMap2D &map,
-                      Value runTimeOuterRows = Value()) {
+                      Value runTimeOuterRows = Value(),
+                      Value runTimeInnerBytes = Value()) {
   MLIRContext *ctx = b.getContext();
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   Type mapType = getTensorMapValueType(ctx);
@@ -263,15 +278,15 @@ Value encodeTensorMap(OpBuilder &b, Location loc, Value data,
         LLVM::ConstantOp::create(b, loc, b.getI32Type(), 1),
         static_cast<unsigned>(tc::kTensorMapObjectAlignment));
   }
-  SmallVector<Value> operands{slot,
-                              hostAddressOf(b, loc, data),
-                              i64(map.innerBytes),
-                              runTimeOuterRows ? runTimeOuterRows
-                                               : i64(map.outerRows),
-                              i64(map.rowStrideBytes),
-                              i32(static_cast<int64_t>(map.boxInnerBytes)),
-                              i32(static_cast<int64_t>(map.boxOuterRows)),
-                              i32(static_cast<int32_t>(map.swizzle))};
+  SmallVector<Value> operands{
+      slot,
+      hostAddressOf(b, loc, data),
+      runTimeInnerBytes ? runTimeInnerBytes : i64(map.innerBytes),
+      runTimeOuterRows ? runTimeOuterRows : i64(map.outerRows),
+      runTimeInnerBytes ? runTimeInnerBytes : i64(map.rowStrideBytes),
+      i32(static_cast<int64_t>(map.boxInnerBytes)),
+      i32(static_cast<int64_t>(map.boxOuterRows)),
+      i32(static_cast<int32_t>(map.swizzle))};
   LLVM::CallOp::create(b, loc, TypeRange(), kTcgen05TensorMapEncodeFn,
                        operands);
   return LLVM::LoadOp::create(b, loc, mapType, slot,
@@ -339,6 +354,13 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   // A run-time M (unbatched): the rows of A's data buffer, which size A's
   // tensor map, the result and the grid.
   Value m;
+  // The operands' buffers (data, scales) and tensor scales first: a
+  // run-time K is checked on the data buffers before any tensor map is
+  // encoded from it.
+  struct OperandBuffers {
+    Value data, scales, amax;
+  };
+  SmallVector<OperandBuffers, 2> buffers;
   for (auto [operand, isLhs] :
        {std::pair(op.getLhs(), true), std::pair(op.getRhs(), false)}) {
     mlir::nvfp4::detail::ScaleLayout scaleLayout;
@@ -348,34 +370,58 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
     assert((scaleLayout == mlir::nvfp4::detail::ScaleLayout::Tcgen05Atoms) ==
                (isLhs ? config.lhsScaleAtoms : config.rhsScaleAtoms) &&
            "the kernel's scale layout differs from the operand's");
-    for (Value tensor : {data, scales}) {
-      args.push_back(
-          mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, tensor));
-      if (tensor != data)
-        continue;
-      // The address is the buffer's as the launch receives it here;
-      // pipelines that replace launch operands (nvfp4-to-gpu-executable)
-      // rebind it with nvfp4-tcgen05-retarget-tensor-maps.
-      Value runTimeSizes;
-      if (isLhs && config.hasRunTimeM()) {
-        m = memref::DimOp::create(rewriter, loc, args.back(), 0);
-        // A tensor map describes a non-empty tensor: the runtime's encode
-        // fails on an empty M (docs/gpu.md, "Run-time sizes").
-        runTimeSizes = arith::IndexCastUIOp::create(rewriter, loc, i64Type, m);
-      }
-      tc::ByteTensorMap2D map =
-          isLhs ? config.lhsTensorMap(0) : config.rhsTensorMap(0);
-      args.push_back(
-          encodeTensorMap(rewriter, loc, args.back(), map, runTimeSizes));
+    buffers.push_back(
+        {mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, data),
+         mlir::nvfp4::detail::createReadOnlyBuffer(rewriter, loc, scales),
+         amax});
+  }
+  // A run-time K: both tensor maps' row strides (K / 2 bytes for E2M1) must
+  // be multiples of 16 bytes, and the MMA thread issues K tile 0 of every
+  // output tile.
+  createRunTimeKChecks(rewriter, op, buffers[0].data, buffers[1].data,
+                       tc::kTensorMapStrideAlignmentCodes, /*positive=*/true);
+  // A run-time K stands for one K tile in the maps' static parameters.
+  Tcgen05Config sized = config;
+  if (config.hasRunTimeK())
+    sized.k = config.tileK();
+  for (auto [index, operand] : llvm::enumerate(buffers)) {
+    const bool isLhs = index == 0;
+    args.push_back(operand.data);
+    // The address is the buffer's as the launch receives it here;
+    // pipelines that replace launch operands (nvfp4-to-gpu-executable)
+    // rebind it with nvfp4-tcgen05-retarget-tensor-maps.
+    Value runTimeRows, runTimeRowBytes;
+    if (isLhs && config.hasRunTimeM()) {
+      m = memref::DimOp::create(rewriter, loc, operand.data, 0);
+      // A tensor map describes a non-empty tensor: the runtime's encode
+      // fails on an empty M (docs/gpu.md, "Run-time sizes").
+      runTimeRows = arith::IndexCastUIOp::create(rewriter, loc, i64Type, m);
     }
+    if (config.hasRunTimeK()) {
+      // The operand's own K (checked equal to the other's above).
+      Value k = memref::DimOp::create(rewriter, loc, operand.data, 1);
+      Value bytes = arith::DivUIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, k,
+                                arith::ConstantIndexOp::create(
+                                    rewriter, loc, config.elementBits())),
+          arith::ConstantIndexOp::create(rewriter, loc, 8));
+      runTimeRowBytes =
+          arith::IndexCastUIOp::create(rewriter, loc, i64Type, bytes);
+    }
+    args.push_back(
+        encodeTensorMap(rewriter, loc, operand.data,
+                        isLhs ? sized.lhsTensorMap(0) : sized.rhsTensorMap(0),
+                        runTimeRows, runTimeRowBytes));
+    args.push_back(operand.scales);
     if (isLhs ? config.plan.scaleStaging.lhs : config.plan.scaleStaging.rhs)
-      args.push_back(encodeTensorMap(rewriter, loc, args.back(),
+      args.push_back(encodeTensorMap(rewriter, loc, operand.scales,
                                      isLhs
                                          ? config.lhsStagedScaleTensorMap(0)
                                          : config.rhsStagedScaleTensorMap(0)));
     // MX operands have no tensor scale (operandArg).
-    if (amax)
-      args.push_back(amax);
+    if (operand.amax)
+      args.push_back(operand.amax);
   }
   // A transposed result and accumulator are the buffers of the transposes
   // around the matmul (getTransposedResultUse).

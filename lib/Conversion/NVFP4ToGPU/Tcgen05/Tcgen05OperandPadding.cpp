@@ -92,7 +92,8 @@ void mlir::nvfp4::padTcgen05MatmulOperands(ModuleOp module, GPUTarget target,
   llvm::DenseMap<Operation *, Operation *> paddedCopies;
   module.walk([&](MatmulOp op) {
     const int64_t k = op.getLhs().getType().getShape().back();
-    if (isLeftForHost(op, target) || k % tc::kTensorMapStrideAlignmentCodes == 0)
+    if (isLeftForHost(op, target) || ShapedType::isDynamic(k) ||
+        k % tc::kTensorMapStrideAlignmentCodes == 0)
       return;
     const int64_t paddedK =
         llvm::alignTo(k, tc::kTensorMapStrideAlignmentCodes);

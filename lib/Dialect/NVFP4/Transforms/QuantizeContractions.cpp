@@ -32,6 +32,11 @@ using namespace mlir;
 using namespace mlir::nvfp4;
 
 /// The role of `op` as the policy names it (fprop when not annotated).
+/// The multiple a run-time K is zero-padded to: the tcgen05 kernels'
+/// tensor maps take rows of K / 2 bytes, a multiple of 16 (docs/recipe.md,
+/// "Run-time sizes").
+static constexpr int64_t kRunTimeKAlignment = 32;
+
 static recipe::Role getPolicyRole(Operation *op) {
   return parsePolicyRole(getRole(op)).value_or(recipe::Role::Fprop);
 }
@@ -62,8 +67,7 @@ getOperandQuantization(Operation *op, const ContractionInfo &info, int i,
 /// Whether operand `i` of `op` (`info`) is quantized with 16x16 blocks.
 static bool is2DWeight(Operation *op, const ContractionInfo &info, int i,
                        const QuantizeContractionsOptions &options) {
-  return getOperandQuantization(op, info, i, options).blockRows ==
-         kBlockSize;
+  return getOperandQuantization(op, info, i, options).blockRows == kBlockSize;
 }
 
 /// The contraction `op` as the rewrite to `format` sees it; fails with the
@@ -292,9 +296,8 @@ private:
         return quantized;
       // The operand with the contraction's static sizes, as stored.
       const int64_t rows = i == 0 ? info.m : info.n;
-      SmallVector<int64_t> stored =
-          kOuter ? SmallVector<int64_t>{info.k, rows}
-                 : SmallVector<int64_t>{rows, info.k};
+      SmallVector<int64_t> stored = kOuter ? SmallVector<int64_t>{info.k, rows}
+                                           : SmallVector<int64_t>{rows, info.k};
       if (info.batched)
         stored.insert(stored.begin(), info.batch);
       value = castToSizes(rewriter, loc, value, stored);
@@ -307,24 +310,29 @@ private:
         std::swap(perm[rank - 1], perm[rank - 2]);
         std::swap(shape[rank - 1], shape[rank - 2]);
         value = linalg::TransposeOp::create(
-                    rewriter, loc, value,
-                    emptyTransposed(rewriter, loc, value), perm)
+                    rewriter, loc, value, emptyTransposed(rewriter, loc, value),
+                    perm)
                     ->getResult(0);
       }
       const unsigned kDim = is2D(i) && kOuter ? rank - 2 : rank - 1;
       if (ShapedType::isDynamic(info.k)) {
-        // K known at run time, zero-padded there to whole blocks (by zero
-        // rows when it already is): alignTo(K, blockCols).
+        // K known at run time, zero-padded there to a multiple of 32 (by
+        // zero rows when it already is): whole blocks, and the row stride
+        // the tcgen05 kernels' tensor maps need (K / 2 bytes, a multiple of
+        // 16), so that one quantization serves every target. The padded
+        // codes are zeros: every product keeps its value.
+        const int64_t alignment =
+            std::max<int64_t>(blockCols, kRunTimeKAlignment);
         Type element = type.getElementType();
-        Value zero = arith::ConstantOp::create(
-            rewriter, loc, element, rewriter.getZeroAttr(element));
+        Value zero = arith::ConstantOp::create(rewriter, loc, element,
+                                               rewriter.getZeroAttr(element));
         Value k = tensor::DimOp::create(rewriter, loc, value, kDim);
         Value blockMinusOne =
-            arith::ConstantIndexOp::create(rewriter, loc, blockCols - 1);
-        Value block = arith::ConstantIndexOp::create(rewriter, loc, blockCols);
+            arith::ConstantIndexOp::create(rewriter, loc, alignment - 1);
+        Value block = arith::ConstantIndexOp::create(rewriter, loc, alignment);
         Value blocks = arith::DivUIOp::create(
-            rewriter, loc, arith::AddIOp::create(rewriter, loc, k, blockMinusOne),
-            block);
+            rewriter, loc,
+            arith::AddIOp::create(rewriter, loc, k, blockMinusOne), block);
         Value paddedK = arith::MulIOp::create(rewriter, loc, blocks, block);
         SmallVector<Value> dynamicSizes;
         for (unsigned d = 0; d < rank; ++d)
@@ -343,21 +351,20 @@ private:
         // pads its rows).
         shape[kDim] = llvm::alignTo(info.k, blockCols);
         Type element = type.getElementType();
-        Value zero = arith::ConstantOp::create(
-            rewriter, loc, element, rewriter.getZeroAttr(element));
-        value = tensor::createPadHighOp(
-            RankedTensorType::get(shape, element), value, zero,
-            /*nofold=*/false, loc, rewriter);
+        Value zero = arith::ConstantOp::create(rewriter, loc, element,
+                                               rewriter.getZeroAttr(element));
+        value = tensor::createPadHighOp(RankedTensorType::get(shape, element),
+                                        value, zero,
+                                        /*nofold=*/false, loc, rewriter);
       }
       auto quantizedType = NVFP4TensorType::get(
           shape,
           BlockAttr::get(rewriter.getContext(), is2D(i) ? kBlockSize : 1,
                          blockCols),
           TensorScaleKind::Amax, format);
-      auto quantize =
-          QuantizeOp::create(rewriter, loc, quantizedType, value, Value(),
-                             Value(), Rounding::NearestEven, IntegerAttr(),
-                             DenseI8ArrayAttr());
+      auto quantize = QuantizeOp::create(
+          rewriter, loc, quantizedType, value, Value(), Value(),
+          Rounding::NearestEven, IntegerAttr(), DenseI8ArrayAttr());
       // Stochastic rounding and the Hadamard transform are NVFP4's: MX
       // operands are rounded to nearest, untransformed.
       if (isNVFP4 && policy.stochastic) {

@@ -17,15 +17,16 @@
 // The slots, in the entry block.
 // CHECK:         %[[BSLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
 // CHECK:         %[[ASLOT:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64} : (i32) -> !llvm.ptr
-// The A data as a [256, 512] byte tensor read in 128 x 128-byte boxes with
+// The operands' buffers first (a run-time K would be checked on them), then
+// the A data as a [256, 512] byte tensor read in 128 x 128-byte boxes with
 // the 128-byte swizzle (3); B as [512, 512] in 256 x 128-byte boxes.
 // CHECK:         %[[A:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<256x1024xf4E2M1FN> to memref<256x1024xf4E2M1FN>
+// CHECK:         %[[B:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<512x1024xf4E2M1FN> to memref<512x1024xf4E2M1FN>
 // CHECK:         %[[AADDR:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
 // CHECK:         %[[AADDR64:.*]] = arith.index_castui %[[AADDR]] : index to i64
 // CHECK:         %[[APTR:.*]] = llvm.inttoptr %[[AADDR64]] : i64 to !llvm.ptr
 // CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%[[ASLOT]], %[[APTR]], %c512_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK-NEXT:    %[[AMAP:.*]] = llvm.load %[[ASLOT]] {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<16 x i64>
-// CHECK:         %[[B:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<512x1024xf4E2M1FN> to memref<512x1024xf4E2M1FN>
 // CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%[[BSLOT]], %{{.*}}, %c512_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c512_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c256_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK-NEXT:    %[[BMAP:.*]] = llvm.load %[[BSLOT]] {alignment = 64 : i64} : !llvm.ptr -> !llvm.array<16 x i64>
 // 2 x 2 tiles of 128 x 256.

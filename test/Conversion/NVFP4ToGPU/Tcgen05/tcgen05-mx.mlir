@@ -31,12 +31,12 @@
 // CHECK-LABEL: func.func @mxfp4(
 // CHECK:         %[[AD:.*]], %[[AS:.*]] = nvfp4.disassemble %arg0 : !nvfp4.tensor<256x512, 1x32, mxfp4>
 // CHECK:         %[[ADB:.*]] = bufferization.to_buffer %[[AD]] read_only : tensor<256x512xf4E2M1FN> to memref<256x512xf4E2M1FN>
+// CHECK:         %[[ASB:.*]] = bufferization.to_buffer %[[AS]] read_only : tensor<256x16xf8E8M0FNU> to memref<256x16xf8E8M0FNU>
+// CHECK:         %[[BSB:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<256x16xf8E8M0FNU> to memref<256x16xf8E8M0FNU>
 // CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK-NEXT:    %[[AMAP:.*]] = llvm.load
-// CHECK:         %[[ASB:.*]] = bufferization.to_buffer %[[AS]] read_only : tensor<256x16xf8E8M0FNU> to memref<256x16xf8E8M0FNU>
 // CHECK:         llvm.call @nvfp4CudaTensorMapEncode2D(%{{.*}}, %{{.*}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c256_i64{{(_[0-9]+)?}}, %c128_i32{{(_[0-9]+)?}}, %c256_i32{{(_[0-9]+)?}}, %c3_i32{{(_[0-9]+)?}})
 // CHECK-NEXT:    %[[BMAP:.*]] = llvm.load
-// CHECK:         %[[BSB:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<256x16xf8E8M0FNU> to memref<256x16xf8E8M0FNU>
 // CHECK:         gpu.launch_func @nvfp4_kernels::@nvfp4_tcgen05_matmul_m256n256k512_t256_mxfp4_mxfp4_f32
 // CHECK-SAME:      dynamic_shared_memory_size %c218240_i32
 // CHECK-SAME:      args(%[[ADB]] : memref<256x512xf4E2M1FN>, %[[AMAP]] : !llvm.array<16 x i64>, %[[ASB]] : memref<256x16xf8E8M0FNU>, %{{.*}} : memref<256x512xf4E2M1FN>, %[[BMAP]] : !llvm.array<16 x i64>, %[[BSB]] : memref<256x16xf8E8M0FNU>, %{{.*}} : memref<256x256xf32>)

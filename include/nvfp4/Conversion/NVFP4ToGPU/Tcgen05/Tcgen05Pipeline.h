@@ -100,8 +100,10 @@ inline constexpr uint16_t kPairMulticastMask = 0b11;
 
 /// The K-tile step of the producer and the MMA thread: K tile `kTile` of the
 /// CTA's local tile `local`. Consecutive across tiles, so that the stages
-/// rotate through tile boundaries.
-template <typename Idx> Idx kStep(Idx local, Idx kTile, int64_t kTiles) {
+/// rotate through tile boundaries. `kTiles` is a constant, or for a
+/// run-time K an `Idx` itself.
+template <typename Idx, typename Count>
+Idx kStep(Idx local, Idx kTile, Count kTiles) {
   return local * kTiles + kTile;
 }
 
