@@ -128,8 +128,8 @@ void mlir::nvfp4::addHostMathToLLVMPasses(OpPassManager &pm) {
   // `fpowi` (PyTorch's `x ** 2`) as a call of the software implementation,
   // before the LLVM conversion: that one would emit `llvm.intr.powi` with a
   // vector or i64 exponent (a vectorized `fpowi` broadcasts it), which the
-  // LLVM dialect rejects. Squaring by multiplication is what PyTorch
-  // computes, bit for bit.
+  // LLVM dialect rejects. The outlined power multiplies: x ** 2 is x * x
+  // exactly (test/Pipelines/nvfp4-to-cpu-math.mlir).
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());

@@ -79,8 +79,9 @@ struct PackLaunchOperandsPass
                     memref::MemRefDialect, tensor::TensorDialect>();
   }
 
-  /// The codes of `tensor` (f4E2M1FN or f8E4M3FN, any rank) as a 1-D i8
-  /// tensor in memory order: E2M1 packed two per byte, E4M3 one per byte.
+  /// The codes of `tensor` (f4E2M1FN or f8E4M3FN, any rank, static or
+  /// run-time sizes) as a 1-D i8 tensor in memory order: E2M1 packed two per
+  /// byte, E4M3 one per byte.
   Value packToBytes(OpBuilder &b, Location loc, Value tensor) {
     auto type = cast<RankedTensorType>(tensor.getType());
     Type i8 = b.getI8Type();
@@ -92,32 +93,42 @@ struct PackLaunchOperandsPass
     } else {
       bytes = arith::BitcastOp::create(b, loc, type.clone(i8), tensor);
     }
-    int64_t count = type.getNumElements();
+    const int64_t count =
+        type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
     SmallVector<ReassociationIndices> all(1);
     for (int64_t d = 0; d < type.getRank(); ++d)
       all[0].push_back(d);
     auto flatType = RankedTensorType::get({count}, i8);
-    Value flat = type.getRank() == 1
-                     ? bytes
-                     : tensor::CollapseShapeOp::create(b, loc, flatType,
-                                                       bytes, all)
-                           .getResult();
+    Value flat =
+        type.getRank() == 1
+            ? bytes
+            : tensor::CollapseShapeOp::create(b, loc, flatType, bytes, all)
+                  .getResult();
     if (!isa<Float4E2M1FNType>(type.getElementType()))
       return flat;
     // byte i = code[2i] | code[2i + 1] << 4.
-    auto half = [&](int64_t offset) -> Value {
+    const int64_t halfCount = ShapedType::isDynamic(count) ? count : count / 2;
+    auto halfType = RankedTensorType::get({halfCount}, i8);
+    SmallVector<Value> halfSizes;
+    OpFoldResult halfSize = b.getIndexAttr(halfCount);
+    if (ShapedType::isDynamic(count)) {
+      Value elements = tensor::DimOp::create(b, loc, flat, 0);
+      Value half = arith::DivUIOp::create(
+          b, loc, elements, arith::ConstantIndexOp::create(b, loc, 2));
+      halfSizes.push_back(half);
+      halfSize = half;
+    }
+    auto slice = [&](int64_t offset) -> Value {
       SmallVector<OpFoldResult> offsets{b.getIndexAttr(offset)};
-      SmallVector<OpFoldResult> sizes{b.getIndexAttr(count / 2)};
+      SmallVector<OpFoldResult> sizes{halfSize};
       SmallVector<OpFoldResult> strides{b.getIndexAttr(2)};
-      return tensor::ExtractSliceOp::create(
-          b, loc, RankedTensorType::get({count / 2}, i8), flat, offsets,
-          sizes, strides);
+      return tensor::ExtractSliceOp::create(b, loc, halfType, flat, offsets,
+                                            sizes, strides);
     };
-    Value lo = half(0), hi = half(1);
-    Value four = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(RankedTensorType::get({count / 2}, i8),
-                               b.getI8IntegerAttr(4).getValue()));
+    Value lo = slice(0), hi = slice(1);
+    Value four = tensor::SplatOp::create(
+        b, loc, halfType,
+        arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(4)), halfSizes);
     Value shifted = arith::ShLIOp::create(b, loc, hi, four);
     return arith::OrIOp::create(b, loc, lo, shifted);
   }
@@ -249,17 +260,17 @@ struct PackLaunchOperandsPass
       Type element = memrefType.getElementType();
       if (!isComponentElementType(element))
         continue;
-      if (!memrefType.getLayout().isIdentity() ||
-          !memrefType.hasStaticShape())
+      if (!memrefType.getLayout().isIdentity())
         return launch.emitOpError()
                << "kernel operand #" << index
-               << " of E2M1/E4M3 type must have a static shape and an "
-                  "identity layout to be packed";
-      if (isa<Float4E2M1FNType>(element) &&
+               << " of E2M1/E4M3 type must have an identity layout to be "
+                  "packed";
+      // (A run-time E2M1 count is even: the last dimension holds whole
+      // blocks.)
+      if (isa<Float4E2M1FNType>(element) && memrefType.hasStaticShape() &&
           memrefType.getNumElements() % 2 != 0)
-        return launch.emitOpError()
-               << "kernel operand #" << index
-               << " has an odd number of E2M1 elements";
+        return launch.emitOpError() << "kernel operand #" << index
+                                    << " has an odd number of E2M1 elements";
       Value bytes = packToBytes(b, loc, toBuffer.getTensor());
       auto bytesType = cast<RankedTensorType>(bytes.getType());
       auto bufferType =
@@ -267,9 +278,41 @@ struct PackLaunchOperandsPass
       Value buffer = bufferization::ToBufferOp::create(
           b, loc, bufferType, bytes, /*read_only=*/true);
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      Value view = memref::ViewOp::create(b, loc, memrefType, buffer, zero,
-                                          ValueRange{});
+      // The view's run-time sizes are the packed tensor's, read from its
+      // integer codes (the host lowering takes no other op on the codes'
+      // element types).
+      // (At the buffer, which dominates every read of its sizes.)
+      Value codes;
+      const bool readsSizes =
+          !memrefType.hasStaticShape() ||
+          llvm::any_of(toBuffer->getUsers(), llvm::IsaPred<memref::DimOp>);
+      if (readsSizes) {
+        OpBuilder atBuffer(toBuffer);
+        auto tensorType =
+            cast<RankedTensorType>(toBuffer.getTensor().getType());
+        codes =
+            arith::BitcastOp::create(atBuffer, loc,
+                                     tensorType.clone(atBuffer.getIntegerType(
+                                         element.getIntOrFloatBitWidth())),
+                                     toBuffer.getTensor());
+      }
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < memrefType.getRank(); ++d)
+        if (memrefType.isDynamicDim(d))
+          sizes.push_back(tensor::DimOp::create(b, loc, codes, d));
+      Value view =
+          memref::ViewOp::create(b, loc, memrefType, buffer, zero, sizes);
       launch.getKernelOperandsMutable()[index].set(view);
+      // The host's reads of a run-time size (shape checks, tensor-map
+      // sizes) read the codes' instead, so that the unpacked buffer goes.
+      for (Operation *user : llvm::make_early_inc_range(toBuffer->getUsers()))
+        if (auto dim = dyn_cast<memref::DimOp>(user)) {
+          OpBuilder at(dim);
+          dim.replaceAllUsesWith(
+              tensor::DimOp::create(at, dim.getLoc(), codes, dim.getIndex())
+                  .getResult());
+          dim.erase();
+        }
       if (toBuffer->use_empty())
         toBuffer->erase();
     }

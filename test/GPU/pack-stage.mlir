@@ -55,3 +55,33 @@ func.func @matmul(%qa: !nvfp4.tensor<64x128, 1x16>, %qb: !nvfp4.tensor<64x128, 1
   %y = nvfp4.matmul %qa, %qb : !nvfp4.tensor<64x128, 1x16>, !nvfp4.tensor<64x128, 1x16> -> tensor<64x64xf32>
   return %y : tensor<64x64xf32>
 }
+
+// Run-time sizes: the codes packed into halves of the run-time element
+// count, viewed with the codes' K; the host's K checks
+// read K from the integer codes, and the unpacked buffers go.
+// PACK-LABEL: func.func @matmul_run_time_k
+// PACK: %[[DATA:.*]], %{{.*}}, %{{.*}} = nvfp4.disassemble %arg0
+// PACK-NEXT: %[[ACODES:.*]] = arith.bitcast %[[DATA]] : tensor<64x?xf4E2M1FN> to tensor<64x?xi4>
+// PACK: %[[BDATA:.*]], %{{.*}}, %{{.*}} = nvfp4.disassemble %arg1
+// PACK-NEXT: %[[BCODES:.*]] = arith.bitcast %[[BDATA]] : tensor<64x?xf4E2M1FN> to tensor<64x?xi4>
+// PACK: %[[AK:.*]] = tensor.dim %[[ACODES]], %c1{{.*}} : tensor<64x?xi4>
+// PACK: %[[BK:.*]] = tensor.dim %[[BCODES]], %c1{{.*}} : tensor<64x?xi4>
+// PACK: arith.cmpi eq, %[[AK]], %[[BK]] : index
+// PACK: %[[F:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<64x?xi8> into tensor<?xi8>
+// PACK: %[[N:.*]] = tensor.dim %[[F]], %c0{{.*}} : tensor<?xi8>
+// PACK: %[[HALF:.*]] = arith.divui %[[N]], %c2 : index
+// PACK-DAG: %[[LO:.*]] = tensor.extract_slice %[[F]][0] [%[[HALF]]] [2]
+// PACK-DAG: %[[HI:.*]] = tensor.extract_slice %[[F]][1] [%[[HALF]]] [2]
+// PACK: %[[FOUR:.*]] = tensor.splat %{{.*}}[%[[HALF]]] : tensor<?xi8>
+// PACK: %[[SH:.*]] = arith.shli %[[HI]], %[[FOUR]] : tensor<?xi8>
+// PACK: %[[P:.*]] = arith.ori %[[LO]], %[[SH]] : tensor<?xi8>
+// PACK: %[[PB:.*]] = bufferization.to_buffer %[[P]] read_only : tensor<?xi8> to memref<?xi8>
+// PACK: %[[VK:.*]] = tensor.dim %[[ACODES]], %c1{{.*}} : tensor<64x?xi4>
+// PACK: %[[VIEW:.*]] = memref.view %[[PB]][%{{.*}}][%[[VK]]] : memref<?xi8> to memref<64x?xf4E2M1FN>
+// PACK-NOT: bufferization.to_buffer %{{.*}} : tensor<64x?xf4E2M1FN>
+// PACK: gpu.launch_func @nvfp4_kernels::@nvfp4_matmul_m64n64kdyn_1x16_1x16_f32
+// PACK-SAME: args(%[[VIEW]] : memref<64x?xf4E2M1FN>,
+func.func @matmul_run_time_k(%qa: !nvfp4.tensor<64x?, 1x16>, %qb: !nvfp4.tensor<64x?, 1x16>) -> tensor<64x64xf32> {
+  %y = nvfp4.matmul %qa, %qb : !nvfp4.tensor<64x?, 1x16>, !nvfp4.tensor<64x?, 1x16> -> tensor<64x64xf32>
+  return %y : tensor<64x64xf32>
+}

@@ -330,6 +330,7 @@ void nvfp4::detail::createRunTimeShapeCheck(OpBuilder &b, Operation *op,
   LLVM::CallOp::create(b, loc, TypeRange{}, kShapeCheckFunction,
                        ValueRange{holds32, text});
 }
+
 void nvfp4::detail::createRunTimeMultipleCheck(OpBuilder &b, Operation *op,
                                                Value size, int64_t multiple,
                                                StringRef what) {

@@ -212,6 +212,18 @@ struct Tcgen05Config : MatmulShape {
     return llvm::divideCeil(k, tileK());
   }
 
+  /// This configuration with a run-time M standing for one M tile and a
+  /// run-time K for one K tile: the static parameters of the tensor maps,
+  /// whose run-time sizes the host passes at launch.
+  Tcgen05Config withRunTimeSizesAsTiles() const {
+    Tcgen05Config sized = *this;
+    if (hasRunTimeM())
+      sized.m = tc::kTileM;
+    if (hasRunTimeK())
+      sized.k = tileK();
+    return sized;
+  }
+
   /// The tensor maps of the A and B data at device address `address`: one
   /// box is what one CTA loads (with a CTA pair, 128 rows of A and half of
   /// the tile's B rows).

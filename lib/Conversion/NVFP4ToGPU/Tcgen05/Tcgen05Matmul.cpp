@@ -105,13 +105,7 @@ mlir::nvfp4::checkTcgen05MatmulSupported(MatmulOp op, GPUTarget target,
                      "(TMA coordinates are signed 32-bit)";
   // Any 16-byte aligned device address stands for the buffers here; the
   // runtime checks the actual ones.
-  // A run-time M stands for one tile of rows here, a run-time K for one K
-  // tile.
-  Tcgen05Config sized = c;
-  if (c.hasRunTimeM())
-    sized.m = tc::kTileM;
-  if (c.hasRunTimeK())
-    sized.k = c.tileK();
+  Tcgen05Config sized = c.withRunTimeSizesAsTiles();
   for (const tc::ByteTensorMap2D &map :
        {sized.lhsTensorMap(tc::kTensorMapAddressAlignment),
         sized.rhsTensorMap(tc::kTensorMapAddressAlignment)})
@@ -380,10 +374,7 @@ SmallVector<Value> emitTcgen05Launch(PatternRewriter &rewriter, MatmulOp op,
   // output tile.
   createRunTimeKChecks(rewriter, op, buffers[0].data, buffers[1].data,
                        tc::kTensorMapStrideAlignmentCodes, /*positive=*/true);
-  // A run-time K stands for one K tile in the maps' static parameters.
-  Tcgen05Config sized = config;
-  if (config.hasRunTimeK())
-    sized.k = config.tileK();
+  Tcgen05Config sized = config.withRunTimeSizesAsTiles();
   for (auto [index, operand] : llvm::enumerate(buffers)) {
     const bool isLhs = index == 0;
     args.push_back(operand.data);

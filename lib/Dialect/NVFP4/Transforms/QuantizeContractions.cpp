@@ -31,12 +31,12 @@ namespace nvfp4 {
 using namespace mlir;
 using namespace mlir::nvfp4;
 
-/// The role of `op` as the policy names it (fprop when not annotated).
 /// The multiple a run-time K is zero-padded to: the tcgen05 kernels'
 /// tensor maps take rows of K / 2 bytes, a multiple of 16 (docs/recipe.md,
 /// "Run-time sizes").
 static constexpr int64_t kRunTimeKAlignment = 32;
 
+/// The role of `op` as the policy names it (fprop when not annotated).
 static recipe::Role getPolicyRole(Operation *op) {
   return parsePolicyRole(getRole(op)).value_or(recipe::Role::Fprop);
 }
